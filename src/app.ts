@@ -1,0 +1,133 @@
+/**
+ * Builds the request handler: system routes, the dashboard, usage, and every service route behind
+ * the gateway, each public route under both `/api/v1` and `/v1`. Adds CORS, logs and metrics.
+ */
+import type { Clock } from './clock.js';
+import type { ControlStore } from './control-plane/store.js';
+import type { Service } from './control-plane/types.js';
+import { registerDashboardApi } from './dashboard/api.js';
+import { Sessions } from './dashboard/sessions.js';
+import { registerDashboardStatic } from './dashboard/static.js';
+import { findKey } from './gateway/credentials.js';
+import { Gateway, type Caller } from './gateway/index.js';
+import { ApiError } from './http/errors.js';
+import { empty, errorReply, json, type Reply } from './http/reply.js';
+import type { Request } from './http/request.js';
+import { Router, type Handler } from './http/router.js';
+import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import { usageReport } from './usage/report.js';
+
+/** A metered API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
+export interface ServiceRoute {
+  path: string;
+  service: Service;
+  handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
+}
+
+export interface AppDeps {
+  store: ControlStore;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  /** Absolute base URL the platform is reached at, when configured (`WAYMARK_PUBLIC_URL`). */
+  publicUrl?: string;
+  services?: ServiceRoute[];
+}
+
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
+};
+const PREFLIGHT_HEADERS = {
+  ...CORS_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, X-API-Key, Content-Type, If-None-Match, X-Request-Id',
+  'Access-Control-Max-Age': '86400',
+};
+const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
+
+export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Promise<Reply>; gateway: Gateway } {
+  const { store, clock, logger, metrics } = deps;
+  const billingUrl = `${deps.publicUrl ?? ''}/dashboard/#billing`;
+  const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) });
+  const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
+  const router = new Router();
+
+  const publicRoute = (path: string, handler: Handler) => {
+    router.add('GET', `/api/v1${path}`, handler, { public: true });
+    router.add('GET', `/v1${path}`, handler, { public: true });
+  };
+
+  router.add('GET', '/healthz', () => json(200, { status: 'ok' }), { public: false });
+  router.add('GET', '/metrics', async () => ({
+    status: 200,
+    headers: { 'Content-Type': metrics.registry.contentType },
+    body: await metrics.text(),
+  }), { public: false });
+
+  // Usage answers to a dashboard session or to any active key of the organization, without scope.
+  publicRoute('/usage/current', async (req) => {
+    let orgId: string;
+    if (findKey(req) !== null) {
+      orgId = gateway.authenticate(req).org.id;
+    } else {
+      const session = await sessions.current(req);
+      if (!session) throw new ApiError(401, 'sign in to the dashboard or pass an API key of your organization');
+      orgId = session.user.orgId;
+    }
+    const org = await store.getOrg(orgId);
+    if (!org) throw new ApiError(401, 'unknown organization');
+    return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
+  });
+
+  for (const route of deps.services ?? []) publicRoute(route.path, gateway.meter(route.service, route.handler));
+
+  registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now() });
+  registerDashboardStatic(router);
+
+  const finish = (req: Request, started: number, isPublic: boolean, reply: Reply): Reply => {
+    if (isPublic) Object.assign(reply.headers, CORS_HEADERS);
+    const seconds = (performance.now() - started) / 1000;
+    metrics.request(req.route, reply.status, seconds);
+    logger.info({ reqId: req.id, method: req.method, path: req.path, route: req.route, status: reply.status, ms: +(seconds * 1000).toFixed(3) }, 'request');
+    return reply;
+  };
+
+  const failure = (req: Request, error: unknown): Reply => {
+    if (error instanceof ApiError) return errorReply(error.statusCode, error.message, error.headers);
+    logger.error({ reqId: req.id, err: error }, 'unhandled error');
+    return errorReply(500, INTERNAL_ERROR);
+  };
+
+  const handle = (req: Request): Reply | Promise<Reply> => {
+    const started = performance.now();
+    const match = router.match(req.method, req.path);
+    if (match.kind === 'none') {
+      return finish(req, started, false, errorReply(404, `no route ${req.method} ${req.path}; the API is served under /api/v1`));
+    }
+    if (match.kind === 'wrong-method') {
+      if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, PREFLIGHT_HEADERS));
+      const allow = match.allowed.join(', ');
+      return finish(req, started, match.public, errorReply(405, `${req.method} is not allowed here; use ${allow}`, { Allow: allow }));
+    }
+    const { route, params } = match;
+    req.route = route.pattern;
+    req.params = params;
+    let result: Reply | Promise<Reply>;
+    try {
+      result = route.handler(req);
+    } catch (error) {
+      return finish(req, started, route.public, failure(req, error));
+    }
+    if (result instanceof Promise) {
+      return result.then(
+        (reply) => finish(req, started, route.public, reply),
+        (error: unknown) => finish(req, started, route.public, failure(req, error)),
+      );
+    }
+    return finish(req, started, route.public, result);
+  };
+
+  return { handle, gateway };
+}

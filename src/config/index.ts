@@ -1,0 +1,37 @@
+/** Settings from `WAYMARK_*` environment variables; command-line flags override them. */
+import { resolve } from 'node:path';
+
+export interface Config {
+  dataDir: string;
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  /** How often buffered usage counts are written; a crash loses at most this much counting. */
+  usageFlushMs: number;
+}
+
+function intFromEnv(name: string, fallback: number, min: number, max: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+export function configFromEnv(): Config {
+  const publicUrl = process.env.WAYMARK_PUBLIC_URL?.replace(/\/+$/, '') || undefined;
+  if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) {
+    throw new Error(`WAYMARK_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(publicUrl)}`);
+  }
+  return {
+    dataDir: resolve(process.env.WAYMARK_DATA || './data'),
+    host: process.env.WAYMARK_HOST || '127.0.0.1',
+    port: intFromEnv('WAYMARK_PORT', 8080, 0, 65535),
+    publicUrl,
+    usageFlushMs: intFromEnv('WAYMARK_USAGE_FLUSH_MS', 1000, 10, 60_000),
+  };
+}
+
+export const databaseFile = (dataDir: string) => resolve(dataDir, 'waymark.db');

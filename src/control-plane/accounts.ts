@@ -1,0 +1,111 @@
+/**
+ * Account operations shared by the dashboard and the CLI: sign-up, credential checks and key
+ * creation, with the validation messages both show.
+ */
+import { generateKey, hashKey, keyHint } from './keys.js';
+import { hashPassword, verifyPassword } from './passwords.js';
+import { newId } from './ids.js';
+import type { ControlStore } from './store.js';
+import { SERVICES, TIERS, type ApiKeyRecord, type Organization, type Service, type Tier, type User } from './types.js';
+
+/** A request to change accounts that is invalid as given; its message says what to fix. */
+export class AccountError extends Error {}
+
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
+export const MIN_PASSWORD_LENGTH = 8;
+const MAX_PASSWORD_LENGTH = 1024;
+const MAX_NAME_LENGTH = 100;
+
+function cleanName(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new AccountError(`${what} is required`);
+  const name = value.trim();
+  if (name.length > MAX_NAME_LENGTH) throw new AccountError(`${what} must be at most ${MAX_NAME_LENGTH} characters`);
+  if (/[\u0000-\u001f\u007f]/.test(name)) throw new AccountError(`${what} must not contain control characters`);
+  return name;
+}
+
+export function validateEmail(value: unknown): string {
+  if (typeof value !== 'string' || !EMAIL.test(value.trim())) throw new AccountError('a valid email address is required');
+  return value.trim().toLowerCase();
+}
+
+function validatePassword(value: unknown): string {
+  if (typeof value !== 'string' || value.length < MIN_PASSWORD_LENGTH) {
+    throw new AccountError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  }
+  if (value.length > MAX_PASSWORD_LENGTH) throw new AccountError(`the password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  return value;
+}
+
+/** Parses scopes from a list or a comma-separated string; absent means all three. */
+export function parseScopes(value: unknown): Service[] {
+  if (value === undefined || value === null) return [...SERVICES];
+  const list = typeof value === 'string' ? value.split(',').map((s) => s.trim()) : value;
+  if (!Array.isArray(list) || list.length === 0) throw new AccountError(`scopes must be a non-empty list of ${SERVICES.join(', ')}`);
+  const scopes = new Set<Service>();
+  for (const scope of list) {
+    if (!SERVICES.includes(scope as Service)) {
+      throw new AccountError(`unknown scope ${JSON.stringify(scope)}; scopes are ${SERVICES.join(', ')}`);
+    }
+    scopes.add(scope as Service);
+  }
+  return SERVICES.filter((s) => scopes.has(s));
+}
+
+export function parseTier(value: unknown): Tier {
+  const tier = typeof value === 'string' ? value.toLowerCase() : value;
+  if (!TIERS.includes(tier as Tier)) throw new AccountError(`unknown tier ${JSON.stringify(value)}; tiers are ${TIERS.join(', ')}`);
+  return tier as Tier;
+}
+
+/** Creates a user, and its organization when new (named after the email when no name is given). */
+export async function signUp(
+  store: ControlStore,
+  input: { email: unknown; password: unknown; organization?: unknown },
+): Promise<{ user: User; org: Organization }> {
+  const email = validateEmail(input.email);
+  const password = validatePassword(input.password);
+  const orgName = input.organization === undefined || input.organization === '' ? email : cleanName(input.organization, 'organization');
+  if (await store.findUserByEmail(email)) throw new AccountError(`a user with the email ${email} already exists`);
+  return store.createUser({ email, passwordHash: await hashPassword(password), orgName });
+}
+
+/** The user whose credentials these are, or null. */
+export async function checkCredentials(store: ControlStore, email: unknown, password: unknown): Promise<User | null> {
+  if (typeof email !== 'string' || typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH) return null;
+  const user = await store.findUserByEmail(email.trim().toLowerCase());
+  if (!user || !(await verifyPassword(password, user.passwordHash))) return null;
+  const { passwordHash: _, ...rest } = user;
+  return rest;
+}
+
+/** Creates a key; the returned value is the only time the full key exists outside the caller. */
+export async function createKey(
+  store: ControlStore,
+  orgId: string,
+  input: { name: unknown; scopes?: unknown },
+  now: number,
+): Promise<{ key: ApiKeyRecord; value: string }> {
+  const name = cleanName(input.name, 'a key name');
+  const scopes = parseScopes(input.scopes);
+  const value = generateKey();
+  const key: ApiKeyRecord = {
+    id: newId('key'),
+    orgId,
+    name,
+    hint: keyHint(value),
+    hash: hashKey(value),
+    scopes,
+    status: 'active',
+    createdAt: new Date(now).toISOString(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await store.insertKey(key);
+  return { key, value };
+}
+
+/** The public view of a key record: everything but its hash. */
+export function keyView({ hash: _, ...view }: ApiKeyRecord): Omit<ApiKeyRecord, 'hash'> {
+  return view;
+}

@@ -1,0 +1,92 @@
+/**
+ * Quota ledger for a single process that owns its store (the embedded SQLite default).
+ * Counters live in memory, so reserving a unit is a map look-up. Committed units are buffered
+ * and written by the store's periodic flush; a crash loses at most one flush interval of counts.
+ */
+import type { QuotaLedger, Reservation } from './store.js';
+import type { Service, UsageIncrement } from './types.js';
+
+interface Counter {
+  used: number;
+  reserved: number;
+}
+
+/** Reads the units already recorded for a month, once per (org, service, month) in this process. */
+export type MonthLoader = (orgId: string, service: Service, month: string) => number;
+
+export class LocalLedger implements QuotaLedger {
+  private readonly counters = new Map<string, Counter>();
+  private pendingUsage = new Map<string, UsageIncrement>();
+  private pendingKeyUse = new Map<string, number>();
+
+  constructor(private readonly loadMonth: MonthLoader) {}
+
+  private counter(orgId: string, service: Service, month: string): Counter {
+    const id = `${orgId}|${service}|${month}`;
+    let counter = this.counters.get(id);
+    if (!counter) {
+      counter = { used: this.loadMonth(orgId, service, month), reserved: 0 };
+      this.counters.set(id, counter);
+    }
+    return counter;
+  }
+
+  /** Seeds counters for a month in one pass, so the first requests after start do no I/O. */
+  preload(totals: Iterable<{ orgId: string; service: Service; month: string; used: number }>): void {
+    for (const t of totals) this.counters.set(`${t.orgId}|${t.service}|${t.month}`, { used: t.used, reserved: 0 });
+  }
+
+  reserve(orgId: string, service: Service, month: string, limit: number | null): Reservation {
+    const counter = this.counter(orgId, service, month);
+    const used = counter.used + counter.reserved;
+    if (limit !== null && used >= limit) return { granted: false, used };
+    counter.reserved++;
+    return { granted: true, used };
+  }
+
+  commit(orgId: string, service: Service, month: string, keyId: string | null, day: string): void {
+    const counter = this.counter(orgId, service, month);
+    counter.reserved--;
+    counter.used++;
+    const id = `${orgId}|${service}|${day}|${keyId ?? ''}`;
+    const pending = this.pendingUsage.get(id);
+    if (pending) pending.count++;
+    else this.pendingUsage.set(id, { orgId, keyId, service, day, count: 1 });
+  }
+
+  release(orgId: string, service: Service, month: string): void {
+    this.counter(orgId, service, month).reserved--;
+  }
+
+  used(orgId: string, service: Service, month: string): number {
+    return this.counter(orgId, service, month).used;
+  }
+
+  touchKey(keyId: string, atMs: number): void {
+    this.pendingKeyUse.set(keyId, atMs);
+  }
+
+  /** Usage committed but not yet written; read by reports so they are real-time. */
+  pending(): { usage: Iterable<UsageIncrement>; keyUse: ReadonlyMap<string, number> } {
+    return { usage: this.pendingUsage.values(), keyUse: this.pendingKeyUse };
+  }
+
+  /** Hands the buffered writes to the caller and starts a new buffer. */
+  drain(): { usage: UsageIncrement[]; keyUse: Map<string, number> } {
+    const drained = { usage: [...this.pendingUsage.values()], keyUse: this.pendingKeyUse };
+    this.pendingUsage = new Map();
+    this.pendingKeyUse = new Map();
+    return drained;
+  }
+
+  /** Puts back writes that failed, so they are retried on the next flush. */
+  restore(usage: UsageIncrement[], keyUse: Map<string, number>): void {
+    for (const u of usage) {
+      const id = `${u.orgId}|${u.service}|${u.day}|${u.keyId ?? ''}`;
+      const pending = this.pendingUsage.get(id);
+      if (pending) pending.count += u.count;
+      else this.pendingUsage.set(id, { ...u });
+    }
+    for (const [keyId, at] of keyUse) if (!this.pendingKeyUse.has(keyId)) this.pendingKeyUse.set(keyId, at);
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * The in-memory directory of keys and organizations over the SQLite file. Every key and
+ * organization write stamps the row with a new revision; `sync()` asks SQLite's `data_version`
+ * (read from the WAL index in shared memory, no disk read) whether another process committed,
+ * and only then loads the rows whose revision is newer than the last one seen.
+ */
+import type Database from 'better-sqlite3';
+import type { Directory } from '../store.js';
+import type { ApiKeyRecord, Organization } from '../types.js';
+import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
+
+export class SqliteDirectory implements Directory {
+  private readonly keys = new Map<string, ApiKeyRecord>();
+  private readonly orgs = new Map<string, Organization>();
+  private revision = -1;
+  private dataVersion = -1;
+  private ownWrite = true;
+  private readonly orgsSince: Database.Statement<[number], OrgRow>;
+  private readonly keysSince: Database.Statement<[number], KeyRow>;
+  private readonly currentRevision: Database.Statement<[], { value: string }>;
+
+  constructor(private readonly db: Database.Database) {
+    this.orgsSince = db.prepare('SELECT * FROM organizations WHERE rev > ?');
+    this.keysSince = db.prepare('SELECT * FROM api_keys WHERE rev > ?');
+    this.currentRevision = db.prepare("SELECT value FROM meta WHERE key = 'revision'");
+    this.sync();
+  }
+
+  /** Marks that this process wrote a key or organization, so the next sync loads it. */
+  noteOwnWrite(): void {
+    this.ownWrite = true;
+  }
+
+  sync(): void {
+    const dataVersion = this.db.pragma('data_version', { simple: true }) as number;
+    if (dataVersion === this.dataVersion && !this.ownWrite) return;
+    this.dataVersion = dataVersion;
+    this.ownWrite = false;
+    const revision = Number(this.currentRevision.get()?.value ?? 0);
+    if (revision === this.revision) return;
+    for (const row of this.orgsSince.all(this.revision)) this.orgs.set(row.id, toOrg(row));
+    for (const row of this.keysSince.all(this.revision)) {
+      const key = toKey(row);
+      this.keys.set(key.hash, key);
+    }
+    this.revision = revision;
+  }
+
+  /** Active and revoked keys alike, so that a revoked key gets its own message. */
+  keyByHash(hash: string): ApiKeyRecord | undefined {
+    return this.keys.get(hash);
+  }
+
+  org(id: string): Organization | undefined {
+    return this.orgs.get(id);
+  }
+}

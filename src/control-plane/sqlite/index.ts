@@ -1,0 +1,263 @@
+/** The embedded control-plane store: one SQLite file (WAL), shared safely with CLI processes. */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { monthBounds, monthKey } from '../../clock.js';
+import { newId } from '../ids.js';
+import { LocalLedger } from '../local-ledger.js';
+import { StoreConflict, type ControlStore } from '../store.js';
+import {
+  SERVICES,
+  type ApiKeyRecord,
+  type DailyUsage,
+  type KeyUsage,
+  type Organization,
+  type Service,
+  type SessionRecord,
+  type Tier,
+  type UsageIncrement,
+  type User,
+  type UserWithPassword,
+} from '../types.js';
+import { SqliteDirectory } from './directory.js';
+import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
+import { migrate } from './schema.js';
+
+interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  org_id: string;
+  created_at: string;
+}
+
+const toUser = (row: UserRow): UserWithPassword => ({
+  id: row.id,
+  email: row.email,
+  orgId: row.org_id,
+  createdAt: row.created_at,
+  passwordHash: row.password_hash,
+});
+
+const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
+
+function lastDayOfMonth(month: string): string {
+  const { end } = monthBounds(Date.parse(`${month}-01T00:00:00Z`));
+  return new Date(end - 86_400_000).toISOString().slice(0, 10);
+}
+
+export class SqliteStore implements ControlStore {
+  readonly directory: SqliteDirectory;
+  readonly ledger: LocalLedger;
+  private readonly db: Database.Database;
+
+  constructor(file: string, options: { now?: () => number } = {}) {
+    mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('foreign_keys = ON');
+    migrate(this.db);
+    this.directory = new SqliteDirectory(this.db);
+    const monthUsed = this.db.prepare<[string, string, string, string], { n: number | null }>(
+      'SELECT SUM(count) AS n FROM usage_daily WHERE org_id = ? AND service = ? AND day BETWEEN ? AND ?',
+    );
+    this.ledger = new LocalLedger(
+      (orgId, service, month) => monthUsed.get(orgId, service, `${month}-01`, lastDayOfMonth(month))?.n ?? 0,
+    );
+    this.ledger.preload(this.monthTotals(monthKey((options.now ?? Date.now)())));
+  }
+
+  private monthTotals(month: string): { orgId: string; service: Service; month: string; used: number }[] {
+    const rows = this.db
+      .prepare<[string, string], { org_id: string; service: Service; n: number }>(
+        'SELECT org_id, service, SUM(count) AS n FROM usage_daily WHERE day BETWEEN ? AND ? GROUP BY org_id, service',
+      )
+      .all(`${month}-01`, lastDayOfMonth(month));
+    return rows.map((r) => ({ orgId: r.org_id, service: r.service, month, used: r.n }));
+  }
+
+  /** Stamps a key or organization write with the next revision, for the directories to pick up. */
+  private nextRevision(): number {
+    const row = this.db
+      .prepare<[], { value: string }>(
+        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision' RETURNING value",
+      )
+      .get();
+    this.directory.noteOwnWrite();
+    return Number(row!.value);
+  }
+
+  async createUser(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
+    return this.db.transaction(() => {
+      if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
+        throw new StoreConflict(`a user with the email ${input.email} already exists`);
+      }
+      const now = new Date().toISOString();
+      let orgRow = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE name = ?').get(input.orgName);
+      if (!orgRow) {
+        orgRow = { id: newId('org'), name: input.orgName, tier: 'free', custom_quotas: '{}', created_at: now, rev: this.nextRevision() };
+        this.db
+          .prepare('INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)')
+          .run(orgRow);
+      }
+      const userRow: UserRow = { id: newId('usr'), email: input.email, password_hash: input.passwordHash, org_id: orgRow.id, created_at: now };
+      this.db
+        .prepare('INSERT INTO users (id, email, password_hash, org_id, created_at) VALUES (@id, @email, @password_hash, @org_id, @created_at)')
+        .run(userRow);
+      return { user: withoutPassword(toUser(userRow)), org: toOrg(orgRow) };
+    })();
+  }
+
+  async findUserByEmail(email: string): Promise<UserWithPassword | null> {
+    const row = this.db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?').get(email);
+    return row ? toUser(row) : null;
+  }
+
+  async getUser(id: string): Promise<User | null> {
+    const row = this.db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?').get(id);
+    return row ? withoutPassword(toUser(row)) : null;
+  }
+
+  async getOrg(id: string): Promise<Organization | null> {
+    const row = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE id = ?').get(id);
+    return row ? toOrg(row) : null;
+  }
+
+  async findOrgByName(name: string): Promise<Organization | null> {
+    const row = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE name = ?').get(name);
+    return row ? toOrg(row) : null;
+  }
+
+  async setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
+    return this.db.transaction(() => {
+      const rev = this.nextRevision();
+      const row = this.db
+        .prepare<[string, string | null, number, string], OrgRow>(
+          'UPDATE organizations SET tier = ?, custom_quotas = COALESCE(?, custom_quotas), rev = ? WHERE id = ? RETURNING *',
+        )
+        .get(tier, customQuotas ? JSON.stringify(customQuotas) : null, rev, orgId);
+      if (!row) throw new StoreConflict(`no organization ${orgId}`);
+      return toOrg(row);
+    })();
+  }
+
+  async createSession(session: SessionRecord): Promise<void> {
+    this.db.prepare('INSERT INTO sessions (hash, user_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.userId, session.expiresAt);
+  }
+
+  async findSession(hash: string, nowIso: string): Promise<SessionRecord | null> {
+    const row = this.db
+      .prepare<[string, string], { hash: string; user_id: string; expires_at: string }>(
+        'SELECT * FROM sessions WHERE hash = ? AND expires_at > ?',
+      )
+      .get(hash, nowIso);
+    return row ? { hash: row.hash, userId: row.user_id, expiresAt: row.expires_at } : null;
+  }
+
+  async deleteSession(hash: string): Promise<void> {
+    this.db.prepare('DELETE FROM sessions WHERE hash = ?').run(hash);
+  }
+
+  async insertKey(key: ApiKeyRecord): Promise<void> {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_at, last_used_at, revoked_at, rev)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(key.id, key.orgId, key.name, key.hint, key.hash, key.scopes.join(','), key.status, key.createdAt, key.lastUsedAt, key.revokedAt, this.nextRevision());
+    })();
+  }
+
+  async listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+    const pendingUse = this.ledger.pending().keyUse;
+    return this.db
+      .prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, id')
+      .all(orgId)
+      .map((row) => {
+        const key = toKey(row);
+        const pending = pendingUse.get(key.id);
+        return pending === undefined ? key : { ...key, lastUsedAt: new Date(pending).toISOString() };
+      });
+  }
+
+  async revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null> {
+    return this.db.transaction(() => {
+      const row = this.db
+        .prepare<[string, number, string, string], KeyRow>(
+          "UPDATE api_keys SET status = 'revoked', revoked_at = ?, rev = ? WHERE id = ? AND org_id = ? AND status = 'active' RETURNING *",
+        )
+        .get(atIso, this.nextRevision(), keyId, orgId);
+      return row ? toKey(row) : null;
+    })();
+  }
+
+  /** Recorded usage between two days, plus what is buffered and not yet written. */
+  private usageRows(orgId: string, fromDay: string, toDay: string): UsageIncrement[] {
+    const rows = this.db
+      .prepare<[string, string, string], { key_id: string; service: Service; day: string; count: number }>(
+        'SELECT key_id, service, day, count FROM usage_daily WHERE org_id = ? AND day BETWEEN ? AND ?',
+      )
+      .all(orgId, fromDay, toDay)
+      .map((r) => ({ orgId, keyId: r.key_id || null, service: r.service, day: r.day, count: r.count }));
+    for (const u of this.ledger.pending().usage) {
+      if (u.orgId === orgId && u.day >= fromDay && u.day <= toDay) rows.push(u);
+    }
+    return rows;
+  }
+
+  async usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]> {
+    const byKey = new Map<string, Record<Service, number>>();
+    for (const u of this.usageRows(orgId, fromDay, toDay)) {
+      if (!u.keyId) continue;
+      let used = byKey.get(u.keyId);
+      if (!used) byKey.set(u.keyId, (used = { maps: 0, geocoding: 0, routing: 0 }));
+      used[u.service] += u.count;
+    }
+    return [...byKey].map(([keyId, used]) => ({ keyId, used }));
+  }
+
+  async usageByDay(orgId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
+    const byDay = new Map<string, DailyUsage>();
+    for (const u of this.usageRows(orgId, fromDay, toDay)) {
+      const id = `${u.day}|${u.service}`;
+      const entry = byDay.get(id);
+      if (entry) entry.count += u.count;
+      else byDay.set(id, { day: u.day, service: u.service, count: u.count });
+    }
+    return [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day) || SERVICES.indexOf(a.service) - SERVICES.indexOf(b.service));
+  }
+
+  /** Adds recorded usage directly (imports of history, test fixtures); the ledger is not told. */
+  recordUsage(increments: readonly UsageIncrement[]): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO usage_daily (org_id, service, day, key_id, count) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (org_id, service, day, key_id) DO UPDATE SET count = count + excluded.count`,
+    );
+    this.db.transaction(() => {
+      for (const u of increments) upsert.run(u.orgId, u.service, u.day, u.keyId ?? '', u.count);
+    })();
+  }
+
+  async flush(): Promise<void> {
+    const { usage, keyUse } = this.ledger.drain();
+    if (usage.length === 0 && keyUse.size === 0) return;
+    const touch = this.db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    try {
+      this.db.transaction(() => {
+        this.recordUsage(usage);
+        for (const [keyId, at] of keyUse) touch.run(new Date(at).toISOString(), keyId);
+      })();
+    } catch (error) {
+      this.ledger.restore(usage, keyUse);
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.db.close();
+  }
+}

@@ -1,0 +1,50 @@
+/** Conversions between SQLite rows and control-plane records. */
+import type { ApiKeyRecord, KeyStatus, Organization, Service, Tier } from '../types.js';
+
+export interface OrgRow {
+  id: string;
+  name: string;
+  tier: string;
+  custom_quotas: string;
+  created_at: string;
+  rev: number;
+}
+
+export interface KeyRow {
+  id: string;
+  org_id: string;
+  name: string;
+  hint: string;
+  hash: string;
+  scopes: string;
+  status: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  rev: number;
+}
+
+export function toOrg(row: OrgRow): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    tier: row.tier as Tier,
+    customQuotas: JSON.parse(row.custom_quotas) as Partial<Record<Service, number>>,
+    createdAt: row.created_at,
+  };
+}
+
+export function toKey(row: KeyRow): ApiKeyRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    name: row.name,
+    hint: row.hint,
+    hash: row.hash,
+    scopes: row.scopes.split(',').filter(Boolean) as Service[],
+    status: row.status as KeyStatus,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}

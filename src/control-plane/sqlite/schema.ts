@@ -1,0 +1,70 @@
+/** Schema of the control-plane SQLite file, versioned so that an old file is migrated or refused. */
+import type Database from 'better-sqlite3';
+
+export const SCHEMA_VERSION = 1;
+
+const V1 = `
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE organizations (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL UNIQUE,
+  tier TEXT NOT NULL,
+  custom_quotas TEXT NOT NULL DEFAULT '{}',
+  created_at TEXT NOT NULL,
+  rev INTEGER NOT NULL
+);
+CREATE TABLE users (
+  id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+  password_hash TEXT NOT NULL,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  created_at TEXT NOT NULL
+);
+CREATE TABLE sessions (
+  hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id),
+  expires_at TEXT NOT NULL
+);
+CREATE TABLE api_keys (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  name TEXT NOT NULL,
+  hint TEXT NOT NULL,
+  hash TEXT NOT NULL UNIQUE,
+  scopes TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT,
+  revoked_at TEXT,
+  rev INTEGER NOT NULL
+);
+CREATE INDEX api_keys_by_org ON api_keys(org_id);
+CREATE INDEX organizations_by_rev ON organizations(rev);
+CREATE INDEX api_keys_by_rev ON api_keys(rev);
+-- key_id '' stands for usage not tied to a key.
+CREATE TABLE usage_daily (
+  org_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  day TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (org_id, service, day, key_id)
+) WITHOUT ROWID;
+INSERT INTO meta (key, value) VALUES ('revision', '0');
+`;
+
+/** Creates the schema in an empty file; refuses a file written by a newer Waymark. */
+export function migrate(db: Database.Database): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > SCHEMA_VERSION) {
+    throw new Error(
+      `the database was written by a newer Waymark (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade Waymark`,
+    );
+  }
+  if (version === 0) {
+    db.transaction(() => {
+      db.exec(V1);
+      db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    })();
+  }
+}

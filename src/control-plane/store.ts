@@ -1,0 +1,86 @@
+/**
+ * The one interface the control plane is stored behind. The embedded default is SQLite
+ * (`./sqlite/`); a Redis implementation for scale-out slots in beside it.
+ *
+ * Account, key and usage operations are async so that a networked store fits. The two parts the
+ * gateway calls on every request are synchronous and in memory: the `directory` (key and
+ * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
+ */
+import type {
+  ApiKeyRecord,
+  DailyUsage,
+  KeyUsage,
+  Organization,
+  Service,
+  SessionRecord,
+  Tier,
+  User,
+  UserWithPassword,
+} from './types.js';
+
+export class StoreConflict extends Error {}
+
+export interface ControlStore {
+  readonly directory: Directory;
+  readonly ledger: QuotaLedger;
+
+  /** Creates a user; joins the organization `orgName` if it exists, else creates it (Free tier). */
+  createUser(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
+  findUserByEmail(email: string): Promise<UserWithPassword | null>;
+  getUser(id: string): Promise<User | null>;
+
+  getOrg(id: string): Promise<Organization | null>;
+  findOrgByName(name: string): Promise<Organization | null>;
+  /** Sets the tier; `customQuotas` replaces the custom quotas when given. */
+  setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization>;
+
+  createSession(session: SessionRecord): Promise<void>;
+  findSession(hash: string, nowIso: string): Promise<SessionRecord | null>;
+  deleteSession(hash: string): Promise<void>;
+
+  insertKey(key: ApiKeyRecord): Promise<void>;
+  listKeys(orgId: string): Promise<ApiKeyRecord[]>;
+  /** Revokes an active key of the organization; null when there is no such key. */
+  revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null>;
+
+  /** Usage of an organization between two UTC days inclusive (`YYYY-MM-DD`). */
+  usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]>;
+  usageByDay(orgId: string, fromDay: string, toDay: string): Promise<DailyUsage[]>;
+
+  /** Writes pending usage and last-used times; called on a timer and at shutdown. */
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** In-memory view of keys and organizations, read synchronously on the request path. */
+export interface Directory {
+  /**
+   * Brings the view up to date with changes other processes committed (a CLI revocation, a tier
+   * change). Called once per request before look-ups; must be cheap when nothing changed.
+   */
+  sync(): void;
+  keyByHash(hash: string): ApiKeyRecord | undefined;
+  org(id: string): Organization | undefined;
+}
+
+/** Outcome of a reservation: `used` counts the units already spent this month, this one excluded. */
+export interface Reservation {
+  granted: boolean;
+  used: number;
+}
+
+/**
+ * Per-organization, per-service, per-month counters with exact enforcement: a unit is reserved
+ * before a request runs and either committed (the response succeeded) or released.
+ */
+export interface QuotaLedger {
+  /** Reserves one unit if fewer than `limit` are used or reserved (`limit` null: unlimited). */
+  reserve(orgId: string, service: Service, month: string, limit: number | null): Reservation;
+  /** Turns a reservation into usage, recorded against the key and day for reporting. */
+  commit(orgId: string, service: Service, month: string, keyId: string | null, day: string): void;
+  release(orgId: string, service: Service, month: string): void;
+  /** Units used (committed) this month. */
+  used(orgId: string, service: Service, month: string): number;
+  /** Records that a key was used at `atMs`, written with the next flush. */
+  touchKey(keyId: string, atMs: number): void;
+}

@@ -1,0 +1,15 @@
+/** Monthly quotas of each subscription tier (spec section 8) and how custom quotas override them. */
+import type { Organization, Quotas, Tier } from './types.js';
+
+export const TIER_QUOTAS: Record<Tier, Quotas> = {
+  free: { maps: 10_000, geocoding: 5_000, routing: 5_000 },
+  pro: { maps: 500_000, geocoding: 100_000, routing: 100_000 },
+  enterprise: { maps: null, geocoding: null, routing: null },
+};
+
+export const TIER_LABELS: Record<Tier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+/** The limits in force: the tier's defaults, overridden on Enterprise by operator-set quotas. */
+export function quotasOf(org: Pick<Organization, 'tier' | 'customQuotas'>): Quotas {
+  return org.tier === 'enterprise' ? { ...TIER_QUOTAS.enterprise, ...org.customQuotas } : TIER_QUOTAS[org.tier];
+}

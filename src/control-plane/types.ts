@@ -1,0 +1,75 @@
+/** Domain records of the control plane: organizations, users, sessions, API keys and usage. */
+
+export const SERVICES = ['maps', 'geocoding', 'routing'] as const;
+export type Service = (typeof SERVICES)[number];
+
+export const TIERS = ['free', 'pro', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+/** Per-service monthly limits; `null` means unlimited. */
+export type Quotas = Record<Service, number | null>;
+
+export interface Organization {
+  id: string;
+  name: string;
+  tier: Tier;
+  /** Operator-set limits (Enterprise); a service missing here uses the tier default. */
+  customQuotas: Partial<Record<Service, number>>;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  email: string;
+  orgId: string;
+  createdAt: string;
+}
+
+export interface UserWithPassword extends User {
+  passwordHash: string;
+}
+
+export type KeyStatus = 'active' | 'revoked';
+
+export interface ApiKeyRecord {
+  id: string;
+  orgId: string;
+  name: string;
+  /** Non-secret display form, e.g. `wmk_AbCd…wxyz`. */
+  hint: string;
+  /** Hex SHA-256 of the full key value; the value itself is never stored. */
+  hash: string;
+  scopes: Service[];
+  status: KeyStatus;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface SessionRecord {
+  /** Hex SHA-256 of the cookie value. */
+  hash: string;
+  userId: string;
+  expiresAt: string;
+}
+
+/** One batched usage increment: requests that succeeded for (org, key, service) on a UTC day. */
+export interface UsageIncrement {
+  orgId: string;
+  keyId: string | null;
+  service: Service;
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  count: number;
+}
+
+export interface DailyUsage {
+  day: string;
+  service: Service;
+  count: number;
+}
+
+export interface KeyUsage {
+  keyId: string;
+  used: Record<Service, number>;
+}

@@ -1,0 +1,163 @@
+/** The dashboard's JSON API under `/dashboard/api`: session-authenticated and same-origin only. */
+import {
+  AccountError,
+  checkCredentials,
+  createKey,
+  keyView,
+  parseTier,
+  signUp,
+} from '../control-plane/accounts.js';
+import { StoreConflict, type ControlStore } from '../control-plane/store.js';
+import { quotasOf } from '../control-plane/tiers.js';
+import type { Organization, Service, User } from '../control-plane/types.js';
+import type { PeriodTracker } from '../gateway/rate-limit.js';
+import { ApiError } from '../http/errors.js';
+import { empty, json, type Reply } from '../http/reply.js';
+import type { Request } from '../http/request.js';
+import type { Router } from '../http/router.js';
+import { lastDay, usageReport } from '../usage/report.js';
+import { requireSameOrigin, Sessions } from './sessions.js';
+import { SignInThrottle } from './throttle.js';
+
+export interface DashboardDeps {
+  store: ControlStore;
+  sessions: Sessions;
+  periods: PeriodTracker;
+  now: () => number;
+}
+
+function jsonBody(req: Request): Record<string, unknown> {
+  if (!/^application\/json\b/i.test(req.header('content-type') ?? '')) {
+    throw new ApiError(415, 'send the request body as JSON with Content-Type: application/json');
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'the request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'the request body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+/** Turns account validation failures into 400s and uniqueness conflicts into 409s. */
+async function accountCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof AccountError) throw new ApiError(400, error.message);
+    if (error instanceof StoreConflict) throw new ApiError(409, error.message);
+    throw error;
+  }
+}
+
+function orgView(org: Organization) {
+  return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org) };
+}
+
+export function registerDashboardApi(router: Router, deps: DashboardDeps): void {
+  const { store, sessions, periods, now } = deps;
+  const throttle = new SignInThrottle(now);
+  const route = (method: string, path: string, handler: (req: Request) => Promise<Reply>) =>
+    router.add(method, `/dashboard/api${path}`, handler, { public: false });
+
+  const orgOf = async (orgId: string): Promise<Organization> => {
+    const org = await store.getOrg(orgId);
+    if (!org) throw new ApiError(404, 'your organization no longer exists');
+    return org;
+  };
+
+  const signedIn = async (user: User, status: number) => {
+    const { setCookie, csrfToken } = await sessions.start(user);
+    const org = await orgOf(user.orgId);
+    return json(status, { user: { id: user.id, email: user.email }, organization: orgView(org), csrfToken }, { 'Set-Cookie': setCookie });
+  };
+
+  route('POST', '/signup', async (req) => {
+    requireSameOrigin(req);
+    const body = jsonBody(req);
+    const { user } = await accountCall(() => signUp(store, { email: body.email, password: body.password, organization: body.organization }));
+    return signedIn(user, 201);
+  });
+
+  route('POST', '/signin', async (req) => {
+    requireSameOrigin(req);
+    const body = jsonBody(req);
+    const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+    const wait = throttle.retryAfter(email, req.remoteAddress);
+    if (wait > 0) {
+      throw new ApiError(429, `too many failed sign-in attempts; try again in ${wait} seconds`, { 'Retry-After': String(wait) });
+    }
+    const user = await checkCredentials(store, body.email, body.password);
+    if (!user) {
+      throttle.failed(email, req.remoteAddress);
+      throw new ApiError(401, 'wrong email or password');
+    }
+    throttle.succeeded(email);
+    return signedIn(user, 200);
+  });
+
+  route('POST', '/signout', async (req) => {
+    requireSameOrigin(req);
+    await sessions.require(req);
+    return empty(204, { 'Set-Cookie': await sessions.end(req) });
+  });
+
+  route('GET', '/me', async (req) => {
+    const { user, csrfToken } = await sessions.require(req);
+    return json(200, { user: { id: user.id, email: user.email }, organization: orgView(await orgOf(user.orgId)), csrfToken });
+  });
+
+  route('GET', '/keys', async (req) => {
+    const { user } = await sessions.require(req);
+    return json(200, { keys: (await store.listKeys(user.orgId)).map(keyView) });
+  });
+
+  route('POST', '/keys', async (req) => {
+    requireSameOrigin(req);
+    const { user } = await sessions.require(req);
+    const body = jsonBody(req);
+    const { key, value } = await accountCall(() => createKey(store, user.orgId, { name: body.name, scopes: body.scopes }, now()));
+    return json(201, { key: keyView(key), value }, { 'Cache-Control': 'no-store' });
+  });
+
+  router.add(
+    'POST',
+    '/dashboard/api/keys/:id/revoke',
+    async (req) => {
+      requireSameOrigin(req);
+      const { user } = await sessions.require(req);
+      const key = await store.revokeKey(user.orgId, req.params.id!, new Date(now()).toISOString());
+      if (!key) throw new ApiError(404, `no active key ${req.params.id} in your organization`);
+      return json(200, { key: keyView(key) });
+    },
+    { public: false },
+  );
+
+  route('PUT', '/billing', async (req) => {
+    requireSameOrigin(req);
+    const { user } = await sessions.require(req);
+    const tier = await accountCall(async () => parseTier(jsonBody(req).tier));
+    if (tier === 'enterprise') {
+      throw new ApiError(400, 'Enterprise plans are arranged by contact: ask your Waymark operator, who sets them with "waymark org set-tier"');
+    }
+    return json(200, { organization: orgView(await store.setTier(user.orgId, tier)) });
+  });
+
+  route('GET', '/usage', async (req) => {
+    const { user } = await sessions.require(req);
+    const org = await orgOf(user.orgId);
+    const period = periods.now();
+    const [report, days] = await Promise.all([
+      usageReport(store, org, period),
+      store.usageByDay(org.id, `${period.month}-01`, lastDay(period)),
+    ]);
+    const daily = new Map<string, Record<Service, number>>();
+    for (const d of days) {
+      let row = daily.get(d.day);
+      if (!row) daily.set(d.day, (row = { maps: 0, geocoding: 0, routing: 0 }));
+      row[d.service] += d.count;
+    }
+    return json(200, { ...report, daily: [...daily].map(([day, counts]) => ({ day, ...counts })) });
+  });
+}

@@ -1,0 +1,113 @@
+/**
+ * The gateway every public service route runs behind: key check, scope check, quota reservation
+ * and rate-limit headers, all in memory on the event loop. A reserved unit is committed only when
+ * the handler answers 2xx or 304, and released otherwise, so enforcement is exact under any
+ * concurrency.
+ */
+import type { Clock } from '../clock.js';
+import { checkKeyShape, hashKey } from '../control-plane/keys.js';
+import type { ControlStore } from '../control-plane/store.js';
+import { quotasOf, TIER_LABELS } from '../control-plane/tiers.js';
+import type { ApiKeyRecord, Organization, Service } from '../control-plane/types.js';
+import { ApiError } from '../http/errors.js';
+import { errorReply, type Reply } from '../http/reply.js';
+import type { Request } from '../http/request.js';
+import type { Handler } from '../http/router.js';
+import { findKey } from './credentials.js';
+import { PeriodTracker, rateLimitHeaders } from './rate-limit.js';
+
+export interface Caller {
+  key: ApiKeyRecord;
+  org: Organization;
+}
+
+export interface GatewayEvents {
+  /** A request refused because the organization's quota for the service is spent. */
+  onQuotaRejected?(service: Service): void;
+}
+
+const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
+
+export class Gateway {
+  readonly periods: PeriodTracker;
+
+  constructor(
+    private readonly store: ControlStore,
+    private readonly clock: Clock,
+    private readonly billingUrl: string,
+    private readonly events: GatewayEvents = {},
+  ) {
+    this.periods = new PeriodTracker(clock);
+  }
+
+  /** The active key and organization a request authenticates as; throws the 400/401 otherwise. */
+  authenticate(req: Request): Caller {
+    const value = findKey(req);
+    if (value === null) throw new ApiError(401, `an API key is required: ${KEY_HELP}`);
+    const shape = checkKeyShape(value);
+    if (shape === 'bad-format') {
+      throw new ApiError(401, 'malformed API key: Waymark keys are "wmk_" followed by 38 letters and digits');
+    }
+    if (shape === 'bad-checksum') {
+      throw new ApiError(401, 'malformed API key: its checksum does not match; check that the whole key was copied');
+    }
+    this.store.directory.sync();
+    const key = this.store.directory.keyByHash(hashKey(value));
+    if (!key) throw new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
+    if (key.status === 'revoked') {
+      throw new ApiError(401, 'this API key has been revoked; create a new one in the API Keys area of the dashboard');
+    }
+    const org = this.store.directory.org(key.orgId);
+    if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');
+    return { key, org };
+  }
+
+  /** Wraps a service handler with authentication, scope check and metering of `service`. */
+  meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
+    return (req) => {
+      const caller = this.authenticate(req);
+      const { month, day, resetIso } = this.periods.now();
+      const { org, key } = caller;
+      const limit = quotasOf(org)[service];
+      const ledger = this.store.ledger;
+      if (!key.scopes.includes(service)) {
+        const headers = rateLimitHeaders(limit, ledger.used(org.id, service, month), resetIso);
+        return errorReply(403, `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`, headers);
+      }
+      const reservation = ledger.reserve(org.id, service, month, limit);
+      if (!reservation.granted) {
+        this.events.onQuotaRejected?.(service);
+        return errorReply(
+          429,
+          `monthly quota exceeded for the ${service} service (${limit} requests per month on the ${TIER_LABELS[org.tier]} plan); upgrade at the billing page: ${this.billingUrl}`,
+          rateLimitHeaders(limit, reservation.used, resetIso),
+        );
+      }
+      const settle = (reply: Reply): Reply => {
+        const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
+        if (success) {
+          ledger.commit(org.id, service, month, key.id, day);
+          ledger.touchKey(key.id, this.clock.now());
+        } else {
+          ledger.release(org.id, service, month);
+        }
+        Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? 1 : 0), resetIso));
+        return reply;
+      };
+      const fail = (error: unknown): Reply => {
+        ledger.release(org.id, service, month);
+        if (error instanceof ApiError) {
+          const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
+          return errorReply(error.statusCode, error.message, headers);
+        }
+        throw error;
+      };
+      try {
+        const result = handler(req, caller);
+        return result instanceof Promise ? result.then(settle, fail) : settle(result);
+      } catch (error) {
+        return fail(error);
+      }
+    };
+  }
+}

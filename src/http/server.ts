@@ -1,0 +1,102 @@
+/**
+ * uWebSockets.js glue: turns each HTTP request into a `Request`, runs the application's handler
+ * and writes its `Reply`. Synchronous replies are written at once; async ones after checking the
+ * client has not gone away.
+ */
+import { STATUS_CODES } from 'node:http';
+import uWS from 'uWebSockets.js';
+import { errorReply, type Reply } from './reply.js';
+import { Request } from './request.js';
+
+export type AppHandler = (req: Request) => Reply | Promise<Reply>;
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** Largest request body accepted (dashboard JSON); larger ones get 413. */
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  close(): void;
+}
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const statusLines = new Map<number, string>();
+const statusLine = (status: number): string => {
+  let line = statusLines.get(status);
+  if (!line) statusLines.set(status, (line = `${status} ${STATUS_CODES[status] ?? ''}`));
+  return line;
+};
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+let requestCounter = 0;
+const requestIdPrefix = `${process.pid.toString(36)}-${Date.now().toString(36)}-`;
+function requestId(given: string): string {
+  return REQUEST_ID.test(given) ? given : requestIdPrefix + (++requestCounter).toString(36);
+}
+
+function write(res: uWS.HttpResponse, reply: Reply, id: string): void {
+  res.cork(() => {
+    res.writeStatus(statusLine(reply.status));
+    res.writeHeader('X-Request-Id', id);
+    for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
+    res.end(reply.body);
+  });
+}
+
+export function listen(handler: AppHandler, options: ListenOptions): Promise<RunningServer> {
+  const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const app = uWS.App();
+
+  app.any('/*', (res, req) => {
+    const id = requestId(req.getHeader('x-request-id'));
+    const request = Request.fromUws(req, id, Buffer.from(res.getRemoteAddressAsText()).toString());
+    let aborted = false;
+    res.onAborted(() => {
+      aborted = true;
+    });
+
+    const run = (): void => {
+      let result: Reply | Promise<Reply>;
+      try {
+        result = handler(request);
+      } catch {
+        result = errorReply(500, 'internal error; the request id identifies it in the logs');
+      }
+      if (result instanceof Promise) {
+        result.then(
+          (reply) => aborted || write(res, reply, id),
+          () => aborted || write(res, errorReply(500, 'internal error; the request id identifies it in the logs'), id),
+        );
+      } else {
+        write(res, result, id);
+      }
+    };
+
+    if (!METHODS_WITH_BODY.has(request.method)) return run();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    res.onData((chunk, isLast) => {
+      if (!tooLarge) {
+        size += chunk.byteLength;
+        if (size > maxBodyBytes) tooLarge = true;
+        // uWS reuses the chunk's memory after this callback returns, so it is copied.
+        else chunks.push(Buffer.from(chunk.slice(0)));
+      }
+      if (!isLast || aborted) return;
+      if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id);
+      request.body = Buffer.concat(chunks);
+      run();
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (socket) => {
+      if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port} (in use, or not permitted)`));
+      resolve({ port: uWS.us_socket_local_port(socket), close: () => uWS.us_listen_socket_close(socket) });
+    });
+  });
+}

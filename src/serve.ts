@@ -1,0 +1,97 @@
+/** Starts a Waymark node: opens the store in the data folder, listens, and flushes usage on a timer. */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { createApp, type ServiceRoute } from './app.js';
+import { systemClock, type Clock } from './clock.js';
+import { databaseFile } from './config/index.js';
+import { SqliteStore } from './control-plane/sqlite/index.js';
+import { listen } from './http/server.js';
+import { createLogger, type Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
+
+export interface StartOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  publicUrl?: string;
+  usageFlushMs?: number;
+  clock?: Clock;
+  logger?: Logger;
+  services?: ServiceRoute[];
+}
+
+export interface Waymark {
+  url: string;
+  port: number;
+  store: SqliteStore;
+  /** Stops listening, writes pending usage and closes the store. */
+  close(): Promise<void>;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One server per data folder: quotas are enforced by in-memory counters, which two processes on
+ * one SQLite file would not share (use Redis to run several nodes).
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = join(dataDir, 'serve.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(file, 'utf8'));
+      if (pid && pid !== process.pid && isRunning(pid)) {
+        throw new Error(`another waymark server (pid ${pid}) is serving ${dataDir}; stop it or use another --data folder`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`cannot lock ${dataDir}`);
+}
+
+export async function startWaymark(options: StartOptions): Promise<Waymark> {
+  mkdirSync(options.dataDir, { recursive: true });
+  const unlock = lockDataDir(options.dataDir);
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger();
+  const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
+  const { handle } = createApp({ store, clock, logger, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
+  const host = options.host ?? '127.0.0.1';
+  let server;
+  try {
+    server = await listen(handle, { host, port: options.port ?? 8080 });
+  } catch (error) {
+    await store.close();
+    unlock();
+    throw error;
+  }
+  const flushTimer = setInterval(() => {
+    store.flush().catch((error: unknown) => logger.error({ err: error }, 'usage flush failed; will retry'));
+  }, options.usageFlushMs ?? 1000);
+  flushTimer.unref();
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${server.port}`,
+    port: server.port,
+    store,
+    async close() {
+      clearInterval(flushTimer);
+      server.close();
+      await store.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,94 @@
+/**
+ * A real Waymark server for black-box tests: a fresh SQLite file in a temporary folder, real HTTP
+ * on a free loopback port, a hand-moved clock, and metered test routes of the tests' own
+ * (`/api/v1/test/{maps,geocoding,routing}`; `?status=N` makes one answer N).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import type { ServiceRoute } from '../../src/app.js';
+import { ManualClock } from '../../src/clock.js';
+import { SERVICES } from '../../src/control-plane/types.js';
+import { json } from '../../src/http/reply.js';
+import { startWaymark, type Waymark } from '../../src/serve.js';
+
+export const testRoutes: ServiceRoute[] = SERVICES.map((service) => ({
+  path: `/test/${service}`,
+  service,
+  handler: (req) => {
+    const status = Number(req.query.get('status') ?? 200);
+    const delay = Number(req.query.get('delay') ?? 0);
+    const reply = json(status, { service, ok: status < 400 });
+    return delay > 0 ? new Promise((resolve) => setTimeout(() => resolve(reply), delay)) : reply;
+  },
+}));
+
+export interface Account {
+  cookie: string;
+  csrfToken: string;
+  orgId: string;
+  email: string;
+}
+
+export interface TestServer extends Waymark {
+  dataDir: string;
+  clock: ManualClock;
+  /** Signs up a new user (and organization) through the dashboard API. */
+  signUp(email?: string, organization?: string): Promise<Account>;
+  /** Creates a key through the dashboard API and returns its value. */
+  createKey(account: Account, body?: { name?: string; scopes?: string[] }): Promise<{ id: string; value: string }>;
+  /** Calls the dashboard API as the account, with its cookie and CSRF token. */
+  dashboard(account: Account, method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+let counter = 0;
+
+export async function startTestServer(
+  options: { now?: string; services?: ServiceRoute[]; dataDir?: string; publicUrl?: string } = {},
+): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'waymark-test-'));
+  const clock = new ManualClock(Date.parse(options.now ?? '2026-11-15T12:00:00Z'));
+  const waymark = await startWaymark({
+    dataDir,
+    port: 0,
+    clock,
+    publicUrl: options.publicUrl,
+    logger: pino({ level: 'silent' }),
+    services: options.services ?? testRoutes,
+  });
+
+  const dashboard = (account: Account | null, method: string, path: string, body?: unknown) =>
+    fetch(`${waymark.url}/dashboard/api${path}`, {
+      method,
+      headers: {
+        ...(account ? { cookie: account.cookie, 'x-csrf-token': account.csrfToken } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  return {
+    ...waymark,
+    dataDir,
+    clock,
+    dashboard,
+    async signUp(email = `user${process.pid}-${++counter}@example.com`, organization?: string) {
+      const res = await dashboard(null, 'POST', '/signup', { email, password: 'correct horse battery', organization });
+      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+      const body = (await res.json()) as { csrfToken: string; organization: { id: string } };
+      const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+      return { cookie, csrfToken: body.csrfToken, orgId: body.organization.id, email };
+    },
+    async createKey(account, body = {}) {
+      const res = await dashboard(account, 'POST', '/keys', { name: body.name ?? 'test key', scopes: body.scopes });
+      if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
+      const created = (await res.json()) as { key: { id: string }; value: string };
+      return { id: created.key.id, value: created.value };
+    },
+    async close() {
+      await waymark.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
