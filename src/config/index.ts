@@ -1,4 +1,5 @@
 /** Settings from `WAYMARK_*` environment variables; command-line flags override them. */
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 
 export interface Config {
@@ -8,7 +9,11 @@ export interface Config {
   publicUrl: string | undefined;
   /** How often buffered usage counts are written; a crash loses at most this much counting. */
   usageFlushMs: number;
+  /** Worker threads for CPU-heavy work (routing, rendering), for the compute pool. */
+  threads: number;
 }
+
+export const MAX_THREADS = 1024;
 
 function intFromEnv(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -20,17 +25,23 @@ function intFromEnv(name: string, fallback: number, min: number, max: number): n
   return value;
 }
 
+/** The data folder: `WAYMARK_DATA`, else `./data`, as an absolute path. */
+export function dataDirFromEnv(): string {
+  return resolve(process.env.WAYMARK_DATA || './data');
+}
+
 export function configFromEnv(): Config {
   const publicUrl = process.env.WAYMARK_PUBLIC_URL?.replace(/\/+$/, '') || undefined;
   if (publicUrl && !/^https?:\/\/[^/]+/.test(publicUrl)) {
     throw new Error(`WAYMARK_PUBLIC_URL must be an http(s) URL, not ${JSON.stringify(publicUrl)}`);
   }
   return {
-    dataDir: resolve(process.env.WAYMARK_DATA || './data'),
+    dataDir: dataDirFromEnv(),
     host: process.env.WAYMARK_HOST || '127.0.0.1',
     port: intFromEnv('WAYMARK_PORT', 8080, 0, 65535),
     publicUrl,
     usageFlushMs: intFromEnv('WAYMARK_USAGE_FLUSH_MS', 1000, 10, 60_000),
+    threads: intFromEnv('WAYMARK_THREADS', availableParallelism(), 1, MAX_THREADS),
   };
 }
 

@@ -4,6 +4,7 @@
  */
 const MAX_FAILURES = 5;
 const WINDOW_MS = 15 * 60_000;
+const MAX_TRACKED = 10_000;
 
 interface Failures {
   count: number;
@@ -30,6 +31,7 @@ export class SignInThrottle {
 
   failed(email: string, address: string): void {
     const now = this.now();
+    if (this.failures.size > MAX_TRACKED) this.forgetExpired(now);
     for (const id of [`e:${email}`, `a:${address}`]) {
       const f = this.failures.get(id);
       if (!f || now - f.windowStart >= WINDOW_MS) this.failures.set(id, { count: 1, windowStart: now });
@@ -39,5 +41,10 @@ export class SignInThrottle {
 
   succeeded(email: string): void {
     this.failures.delete(`e:${email}`);
+  }
+
+  /** Bounds memory under a flood of distinct emails or addresses. */
+  private forgetExpired(now: number): void {
+    for (const [id, f] of this.failures) if (now - f.windowStart >= WINDOW_MS) this.failures.delete(id);
   }
 }

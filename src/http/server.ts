@@ -96,7 +96,14 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (socket) => {
       if (!socket) return reject(new Error(`cannot listen on ${options.host}:${options.port} (in use, or not permitted)`));
-      resolve({ port: uWS.us_socket_local_port(socket), close: () => uWS.us_listen_socket_close(socket) });
+      resolve({
+        port: uWS.us_socket_local_port(socket),
+        close: () => {
+          uWS.us_listen_socket_close(socket);
+          // Also drops kept-alive connections; present at run time though missing from the typings.
+          (app as unknown as { close?: () => void }).close?.();
+        },
+      });
     });
   });
 }

@@ -1,0 +1,48 @@
+import test from 'ava';
+import { LocalLedger } from '../src/control-plane/local-ledger.js';
+
+const M = '2026-11';
+const D = '2026-11-15';
+
+test('reservations count against the limit until released', (t) => {
+  const ledger = new LocalLedger(() => 0);
+  t.deepEqual(ledger.reserve('o', 'maps', M, 2), { granted: true, used: 0 });
+  t.deepEqual(ledger.reserve('o', 'maps', M, 2), { granted: true, used: 1 });
+  t.deepEqual(ledger.reserve('o', 'maps', M, 2), { granted: false, used: 2 });
+  ledger.release('o', 'maps', M);
+  t.true(ledger.reserve('o', 'maps', M, 2).granted);
+  t.is(ledger.used('o', 'maps', M), 0);
+});
+
+test('commits become usage and are buffered for the flush per key and day', (t) => {
+  const ledger = new LocalLedger(() => 0);
+  for (let i = 0; i < 3; i++) {
+    ledger.reserve('o', 'geocoding', M, null);
+    ledger.commit('o', 'geocoding', M, 'k1', D);
+  }
+  ledger.touchKey('k1', 1000);
+  t.is(ledger.used('o', 'geocoding', M), 3);
+  const drained = ledger.drain();
+  t.deepEqual(drained.usage, [{ orgId: 'o', keyId: 'k1', service: 'geocoding', day: D, count: 3 }]);
+  t.deepEqual([...drained.keyUse], [['k1', 1000]]);
+  t.deepEqual(ledger.drain().usage, []);
+  ledger.restore(drained.usage, drained.keyUse);
+  t.is(ledger.drain().usage[0]?.count, 3);
+});
+
+test('a month is loaded once from the store, and each month counts on its own', (t) => {
+  const loads: string[] = [];
+  const ledger = new LocalLedger((org, service, month) => {
+    loads.push(`${org}|${service}|${month}`);
+    return month === M ? 7 : 0;
+  });
+  t.is(ledger.used('o', 'routing', M), 7);
+  t.false(ledger.reserve('o', 'routing', M, 7).granted);
+  t.true(ledger.reserve('o', 'routing', '2026-12', 7).granted);
+  t.deepEqual(loads, ['o|routing|2026-11', 'o|routing|2026-12']);
+});
+
+test('unlimited quotas always grant', (t) => {
+  const ledger = new LocalLedger(() => 1e9);
+  t.true(ledger.reserve('o', 'maps', M, null).granted);
+});

@@ -1,0 +1,74 @@
+import test from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createKey } from '../src/control-plane/accounts.js';
+import { hashKey } from '../src/control-plane/keys.js';
+import { SqliteStore } from '../src/control-plane/sqlite/index.js';
+
+function tempFile(t: { teardown(fn: () => void): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-store-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return join(dir, 'waymark.db');
+}
+
+test('the directory sees keys and tiers written by another connection on its next sync', async (t) => {
+  const file = tempFile(t);
+  const server = new SqliteStore(file);
+  const cli = new SqliteStore(file);
+  const { org } = await cli.createUser({ email: 'a@example.com', passwordHash: 'x', orgName: 'acme' });
+  const { key, value } = await createKey(cli, org.id, { name: 'k' }, Date.now());
+
+  server.directory.sync();
+  t.is(server.directory.keyByHash(hashKey(value))?.status, 'active');
+  t.is(server.directory.org(org.id)?.tier, 'free');
+
+  await cli.revokeKey(org.id, key.id, new Date().toISOString());
+  await cli.setTier(org.id, 'enterprise', { maps: 5 });
+  server.directory.sync();
+  t.is(server.directory.keyByHash(hashKey(value))?.status, 'revoked');
+  t.deepEqual(server.directory.org(org.id)?.customQuotas, { maps: 5 });
+  await cli.close();
+  await server.close();
+});
+
+test('flushed usage is reported per key and day, and unflushed usage is reported too', async (t) => {
+  const store = new SqliteStore(tempFile(t));
+  const { org } = await store.createUser({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
+  store.ledger.reserve(org.id, 'maps', '2026-11', null);
+  store.ledger.commit(org.id, 'maps', '2026-11', 'key_a', '2026-11-02');
+  await store.flush();
+  store.ledger.reserve(org.id, 'maps', '2026-11', null);
+  store.ledger.commit(org.id, 'maps', '2026-11', 'key_a', '2026-11-03');
+  t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [
+    { keyId: 'key_a', used: { maps: 2, geocoding: 0, routing: 0 } },
+  ]);
+  t.deepEqual(await store.usageByDay(org.id, '2026-11-01', '2026-11-30'), [
+    { day: '2026-11-02', service: 'maps', count: 1 },
+    { day: '2026-11-03', service: 'maps', count: 1 },
+  ]);
+  await store.close();
+});
+
+test('usage written before a restart is the starting count of the month', async (t) => {
+  const file = tempFile(t);
+  const first = new SqliteStore(file, { now: () => Date.parse('2026-11-20T00:00:00Z') });
+  const { org } = await first.createUser({ email: 'c@example.com', passwordHash: 'x', orgName: 'c' });
+  first.recordUsage([{ orgId: org.id, keyId: null, service: 'routing', day: '2026-11-19', count: 42 }]);
+  await first.close();
+  const second = new SqliteStore(file, { now: () => Date.parse('2026-11-20T00:00:00Z') });
+  t.is(second.ledger.used(org.id, 'routing', '2026-11'), 42);
+  t.is(second.ledger.used(org.id, 'routing', '2026-10'), 0);
+  await second.close();
+});
+
+test('a file from a newer schema is refused with a clear error', async (t) => {
+  const file = tempFile(t);
+  const store = new SqliteStore(file);
+  await store.close();
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(file);
+  db.pragma('user_version = 99');
+  db.close();
+  t.throws(() => new SqliteStore(file), { message: /newer Waymark/ });
+});
