@@ -45,6 +45,8 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Headers': 'Authorization, X-API-Key, Content-Type, If-None-Match, X-Request-Id',
   'Access-Control-Max-Age': '86400',
 };
+/** Paths under the public API prefixes: even their 404s carry CORS headers, so browsers can read them. */
+const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
 
 export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Promise<Reply>; gateway: Gateway } {
@@ -104,7 +106,8 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     const started = performance.now();
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
-      return finish(req, started, false, errorReply(404, `no route ${req.method} ${req.path}; the API is served under /api/v1`));
+      const reply = errorReply(404, `no route ${req.method} ${req.path}; the API is served under /api/v1`);
+      return finish(req, started, API_PATH.test(req.path), reply);
     }
     if (match.kind === 'wrong-method') {
       if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, PREFLIGHT_HEADERS));

@@ -5,7 +5,7 @@
 import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newId } from './ids.js';
-import type { ControlStore } from './store.js';
+import { StoreConflict, type ControlStore } from './store.js';
 import { SERVICES, TIERS, type ApiKeyRecord, type Organization, type Service, type Tier, type User } from './types.js';
 
 /** A request to change accounts that is invalid as given; its message says what to fix. */
@@ -66,7 +66,7 @@ export async function signUp(
   const email = validateEmail(input.email);
   const password = validatePassword(input.password);
   const orgName = input.organization === undefined || input.organization === '' ? email : cleanName(input.organization, 'organization');
-  if (await store.findUserByEmail(email)) throw new AccountError(`a user with the email ${email} already exists`);
+  if (await store.findUserByEmail(email)) throw new StoreConflict(`a user with the email ${email} already exists`);
   return store.createUser({ email, passwordHash: await hashPassword(password), orgName });
 }
 

@@ -13,16 +13,21 @@ export function findKey(req: Request): string | null {
   if (req.rawQuery) {
     for (const value of req.query.getAll('key')) found.push({ method: 'the key query parameter', value });
   }
+  // A header sent several times arrives joined with ", "; keys contain no commas.
   const authorization = req.header('authorization');
   if (authorization !== undefined) {
-    const bearer = BEARER.exec(authorization);
-    if (!bearer) {
-      throw new ApiError(401, 'the Authorization header must read "Bearer <API key>"');
+    for (const part of authorization.split(',')) {
+      const bearer = BEARER.exec(part.trim());
+      if (!bearer) {
+        throw new ApiError(401, 'the Authorization header must read "Bearer <API key>"');
+      }
+      found.push({ method: 'the Authorization header', value: bearer[1]! });
     }
-    found.push({ method: 'the Authorization header', value: bearer[1]! });
   }
   const header = req.header('x-api-key');
-  if (header !== undefined) found.push({ method: 'the X-API-Key header', value: header.trim() });
+  if (header !== undefined) {
+    for (const part of header.split(',')) found.push({ method: 'the X-API-Key header', value: part.trim() });
+  }
 
   if (found.length === 0) return null;
   const first = found[0]!;

@@ -1,7 +1,9 @@
 /**
  * uWebSockets.js glue: turns each HTTP request into a `Request`, runs the application's handler
  * and writes its `Reply`. Synchronous replies are written at once; async ones after checking the
- * client has not gone away.
+ * client has not gone away. Over-long URLs (414) and header blocks (431) are refused here with the
+ * uniform error body. (uWS itself closes, without an answer, a connection whose request head is
+ * over 4 KB and arrives in several reads; heads read at once reach these checks.)
  */
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
@@ -15,6 +17,10 @@ export interface ListenOptions {
   port: number;
   /** Largest request body accepted (dashboard JSON); larger ones get 413. */
   maxBodyBytes?: number;
+  /** Longest path and query accepted; longer ones get 414 (Mapbox's static API allows 8192). */
+  maxUrlLength?: number;
+  /** Largest header block accepted (names and values); larger ones get 431. */
+  maxHeaderBytes?: number;
 }
 
 export interface RunningServer {
@@ -37,17 +43,35 @@ function requestId(given: string): string {
   return REQUEST_ID.test(given) ? given : requestIdPrefix + (++requestCounter).toString(36);
 }
 
-function write(res: uWS.HttpResponse, reply: Reply, id: string): void {
+/** Answers that must not carry a body: a body there would be read as the start of the next answer. */
+const withoutBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
+
+function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string): void {
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('X-Request-Id', id);
     for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
-    res.end(reply.body);
+    res.end(withoutBody(method, reply.status) ? '' : reply.body);
   });
+}
+
+/** The 414 or 431 for a request line or header block over the limits, else null. */
+function oversized(request: Request, maxUrlLength: number, maxHeaderBytes: number): Reply | null {
+  if (request.path.length + request.rawQuery.length + 1 > maxUrlLength) {
+    return errorReply(414, `the URL is longer than ${maxUrlLength} characters; send fewer or shorter parameters`);
+  }
+  let headerBytes = 0;
+  for (const [name, value] of request.headers) headerBytes += name.length + value.length + 4;
+  if (headerBytes > maxHeaderBytes) {
+    return errorReply(431, `the request headers are larger than ${maxHeaderBytes} bytes; send fewer or shorter headers`);
+  }
+  return null;
 }
 
 export function listen(handler: AppHandler, options: ListenOptions): Promise<RunningServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
+  const maxUrlLength = options.maxUrlLength ?? 8192;
+  const maxHeaderBytes = options.maxHeaderBytes ?? 16 * 1024;
   const app = uWS.App();
 
   app.any('/*', (res, req) => {
@@ -58,6 +82,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       aborted = true;
     });
 
+    const method = request.method;
     const run = (): void => {
       let result: Reply | Promise<Reply>;
       try {
@@ -67,15 +92,17 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       }
       if (result instanceof Promise) {
         result.then(
-          (reply) => aborted || write(res, reply, id),
-          () => aborted || write(res, errorReply(500, 'internal error; the request id identifies it in the logs'), id),
+          (reply) => aborted || write(res, reply, id, method),
+          () => aborted || write(res, errorReply(500, 'internal error; the request id identifies it in the logs'), id, method),
         );
       } else {
-        write(res, result, id);
+        write(res, result, id, method);
       }
     };
 
-    if (!METHODS_WITH_BODY.has(request.method)) return run();
+    const refused = oversized(request, maxUrlLength, maxHeaderBytes);
+    if (refused) return write(res, refused, id, method);
+    if (!METHODS_WITH_BODY.has(method)) return run();
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;
@@ -87,7 +114,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
         else chunks.push(Buffer.from(chunk.slice(0)));
       }
       if (!isLast || aborted) return;
-      if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id);
+      if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id, method);
       request.body = Buffer.concat(chunks);
       run();
     });

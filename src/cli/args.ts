@@ -1,0 +1,60 @@
+/** Parses a command's flags (node:util parseArgs) into its input, with the common --data and --json (index.ts handles --help). */
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { dataDirFromEnv } from '../config/index.js';
+import { UsageError, type Command, type CommandInput } from './command.js';
+
+/** Whether the arguments ask for help, whatever else they hold. */
+export const asksForHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
+
+/** Parses `raw` as a whole number within the bounds; `what` names it in the error. */
+export function wholeNumber(raw: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`${what} must be a whole number ${range}, not ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+export function parseCommandArgs(command: Command, args: string[]): CommandInput {
+  const seeHelp = `see "waymark ${command.name} --help"`;
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        ...Object.fromEntries(command.flags.map((name) => [name, { type: 'string' as const }])),
+        data: { type: 'string' },
+        json: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    // parseArgs explains in its first sentence; the rest is advice about positionals.
+    const reason = (error as Error).message.split(/\.\s/)[0]!;
+    throw new UsageError(`${reason}; ${seeHelp}`);
+  }
+
+  const flag = (name: string): string | undefined => {
+    const value = values[name];
+    if (value === '') throw new UsageError(`--${name} needs a value; ${seeHelp}`);
+    return typeof value === 'string' ? value : undefined;
+  };
+  const data = flag('data');
+  return {
+    dataDir: data === undefined ? dataDirFromEnv() : resolve(data),
+    json: values.json === true,
+    flag,
+    required(name) {
+      const value = flag(name);
+      if (value === undefined) throw new UsageError(`--${name} is required; ${seeHelp}`);
+      return value;
+    },
+    wholeNumber(name, min, max) {
+      const value = flag(name);
+      return value === undefined ? undefined : wholeNumber(value, `--${name}`, min, max);
+    },
+  };
+}

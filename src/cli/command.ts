@@ -1,0 +1,37 @@
+/** What a `waymark` command is, what it is given, and the errors it reports to the user. */
+import type { Outcome } from './output.js';
+
+export interface CommandInput {
+  /** Absolute data folder: `--data`, else `WAYMARK_DATA`, else `./data`. */
+  dataDir: string;
+  /** `--json`: print machine-readable output. */
+  json: boolean;
+  /** A flag's value, or undefined when the flag is not given. */
+  flag(name: string): string | undefined;
+  /** A flag's value; a usage error naming the flag when it is missing. */
+  required(name: string): string;
+  /** A flag's value as a whole number within the bounds, or undefined when not given. */
+  wholeNumber(name: string, min: number, max?: number): number | undefined;
+}
+
+export interface Command {
+  /** The words after `waymark`, e.g. `key create`. */
+  name: string;
+  /** One or two sentences for `--help`. */
+  summary: string;
+  /** The command's own flags as the usage line shows them, e.g. `--org NAME [--scopes LIST]`. */
+  synopsis: string;
+  /** Names of the command's own flags, each taking a value (`--data`, `--json`, `--help` are common). */
+  flags: readonly string[];
+  run(input: CommandInput): Promise<Outcome>;
+}
+
+/** A failure reported as one line; exit status 1. */
+export class CliError extends Error {
+  readonly exitCode: number = 1;
+}
+
+/** The command line itself is wrong (unknown command, bad or missing flag); exit status 2. */
+export class UsageError extends CliError {
+  override readonly exitCode = 2;
+}

@@ -1,0 +1,48 @@
+/** `waymark org set-tier`: an organization's tier and, for Enterprise, its custom quotas. */
+import { parseTier } from '../control-plane/accounts.js';
+import { quotasOf, TIER_LABELS } from '../control-plane/tiers.js';
+import { SERVICES, type Service } from '../control-plane/types.js';
+import { wholeNumber } from './args.js';
+import { UsageError, type Command } from './command.js';
+import { formatCount } from './output.js';
+import { findOrg, organizationJson, withStore } from './store.js';
+
+/** Parses `maps=N,geocoding=N,routing=N`; a service left out stays unlimited. */
+function parseQuotas(text: string): Partial<Record<Service, number>> {
+  const quotas: Partial<Record<Service, number>> = {};
+  for (const entry of text.split(',')) {
+    const [service, limit, ...extra] = entry.split('=').map((part) => part.trim());
+    if (limit === undefined || extra.length > 0 || !SERVICES.includes(service as Service)) {
+      throw new UsageError(`--quota takes service=N pairs of ${SERVICES.join(', ')} separated by commas, not ${JSON.stringify(entry)}`);
+    }
+    if ((service as Service) in quotas) throw new UsageError(`--quota gives ${service} twice`);
+    quotas[service as Service] = wholeNumber(limit, `--quota ${service}`, 0);
+  }
+  return quotas;
+}
+
+export const orgSetTier: Command = {
+  name: 'org set-tier',
+  summary:
+    'Sets the tier of an organization; it applies at once, also in a running server, and usage already counted stays. ' +
+    'Only Enterprise takes --quota (monthly limits per service; a service left out, or no --quota, is unlimited). ' +
+    'Setting a tier replaces any custom quotas set before.',
+  synopsis: '--org NAME --tier free|pro|enterprise [--quota maps=N,geocoding=N,routing=N]',
+  flags: ['org', 'tier', 'quota'],
+  run: (input) =>
+    withStore(input.dataDir, async (store) => {
+      const org = await findOrg(store, input.required('org'));
+      const tier = parseTier(input.required('tier'));
+      const quota = input.flag('quota');
+      if (quota !== undefined && tier !== 'enterprise') {
+        throw new UsageError(`--quota is only for the enterprise tier; ${tier} has the fixed quotas of its tier`);
+      }
+      const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota));
+      const quotas = quotasOf(updated);
+      const limits = SERVICES.map((service) => `${service} ${formatCount(quotas[service])}`).join(', ');
+      return {
+        text: `${updated.name} is now on the ${TIER_LABELS[tier]} tier; monthly quotas: ${limits}.`,
+        json: { organization: organizationJson(updated) },
+      };
+    }),
+};

@@ -1,0 +1,80 @@
+/** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
+import { configFromEnv, dataDirFromEnv, MAX_THREADS, type Config } from '../config/index.js';
+import type { Waymark } from '../serve.js';
+import type { Command, CommandInput } from './command.js';
+import { printError, type Outcome } from './output.js';
+
+/** Environment settings overridden by the flags. */
+function serveConfig(input: CommandInput): Config {
+  const env = configFromEnv();
+  return {
+    ...env,
+    dataDir: input.dataDir,
+    host: input.flag('host') ?? env.host,
+    port: input.wholeNumber('port', 0, 65535) ?? env.port,
+    // Validated and kept for the compute pool; nothing runs on worker threads yet.
+    threads: input.wholeNumber('threads', 1, MAX_THREADS) ?? env.threads,
+  };
+}
+
+/** Closes the server (writing buffered usage) on the first signal; a second one exits at once. */
+function stopOnSignals(waymark: Waymark): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    waymark.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        printError(`stopping on ${signal} failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+const shellWord = (word: string) => (/^[\w./@:-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+
+function banner(waymark: Waymark, config: Config): Outcome {
+  const dashboardUrl = `${config.publicUrl ?? waymark.url}/dashboard/`;
+  const dataFlag = config.dataDir === dataDirFromEnv() ? '' : ` --data ${shellWord(config.dataDir)}`;
+  const lines = [
+    `Waymark is listening on ${waymark.url} (data: ${config.dataDir})`,
+    ...(config.publicUrl ? [`Public URL: ${config.publicUrl}`] : []),
+    `Dashboard: ${dashboardUrl}`,
+    'To get an API key, sign up in the dashboard, or run:',
+    `  waymark user create --email you@example.com --password 'a long password' --org ORG${dataFlag}`,
+    `  waymark key create --org ORG --name my-app${dataFlag}`,
+    'Stop with Ctrl-C.',
+  ];
+  return {
+    text: lines.join('\n'),
+    json: { url: waymark.url, publicUrl: config.publicUrl ?? null, dashboardUrl, dataDir: config.dataDir },
+  };
+}
+
+export const serve: Command = {
+  name: 'serve',
+  summary:
+    'Runs the API and the dashboard on the dataset and database in the data folder, until SIGINT or SIGTERM ' +
+    '(which write buffered usage, then exit 0). Also reads WAYMARK_HOST, WAYMARK_PORT, WAYMARK_PUBLIC_URL, ' +
+    'WAYMARK_USAGE_FLUSH_MS and WAYMARK_THREADS; flags override them.',
+  synopsis: '[--port 8080] [--host 127.0.0.1] [--threads N]',
+  flags: ['port', 'host', 'threads'],
+  async run(input) {
+    const config = serveConfig(input);
+    // Loaded here so that the other commands do not load the HTTP server, which adds to their start-up.
+    const { startWaymark } = await import('../serve.js');
+    const waymark = await startWaymark({
+      dataDir: config.dataDir,
+      host: config.host,
+      port: config.port,
+      publicUrl: config.publicUrl,
+      usageFlushMs: config.usageFlushMs,
+    });
+    stopOnSignals(waymark);
+    return banner(waymark, config);
+  },
+};

@@ -1,0 +1,42 @@
+/** Opening the control-plane store of a data folder for one command, and finding organizations in it. */
+import { existsSync } from 'node:fs';
+import { databaseFile } from '../config/index.js';
+import { SqliteStore } from '../control-plane/sqlite/index.js';
+import { quotasOf } from '../control-plane/tiers.js';
+import type { Organization } from '../control-plane/types.js';
+import { CliError } from './command.js';
+
+/**
+ * Runs `work` with the store of the data folder and closes it after. SQLite lets this run beside a
+ * server on the same folder; the server sees the changes on its next request. Only commands that
+ * create accounts (`create: true`) may create the database.
+ */
+export async function withStore<T>(
+  dataDir: string,
+  work: (store: SqliteStore) => Promise<T>,
+  options: { create: boolean } = { create: false },
+): Promise<T> {
+  const file = databaseFile(dataDir);
+  if (!options.create && !existsSync(file)) {
+    throw new CliError(`no Waymark database in ${dataDir}; pass the --data folder the server uses, or create a user first with "waymark user create"`);
+  }
+  const store = new SqliteStore(file);
+  try {
+    return await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function findOrg(store: SqliteStore, name: string): Promise<Organization> {
+  const org = await store.findOrgByName(name.trim());
+  if (!org) {
+    throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "waymark user create --org NAME"`);
+  }
+  return org;
+}
+
+/** An organization as `--json` output shows it: with the quotas in force. */
+export function organizationJson(org: Organization) {
+  return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org) };
+}

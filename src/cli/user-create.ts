@@ -1,0 +1,30 @@
+/** `waymark user create`: a user, and its organization when new. */
+import { signUp } from '../control-plane/accounts.js';
+import { TIER_LABELS } from '../control-plane/tiers.js';
+import type { Command } from './command.js';
+import { organizationJson, withStore } from './store.js';
+
+export const userCreate: Command = {
+  name: 'user create',
+  summary:
+    'Creates a user who can sign in to the dashboard. The user joins the organization --org, which is created ' +
+    '(Free tier) when new; without --org, the organization is named after the email.',
+  synopsis: '--email E --password P [--org NAME]',
+  flags: ['email', 'password', 'org'],
+  run: (input) =>
+    withStore(
+      input.dataDir,
+      async (store) => {
+        const { user, org } = await signUp(store, {
+          email: input.required('email'),
+          password: input.required('password'),
+          organization: input.flag('org'),
+        });
+        return {
+          text: `Created user ${user.email} (${user.id}) in organization ${org.name} (${org.id}, ${TIER_LABELS[org.tier]} tier).`,
+          json: { user, organization: organizationJson(org) },
+        };
+      },
+      { create: true },
+    ),
+};

@@ -1,0 +1,385 @@
+/**
+ * The `waymark` command line, run as operators run it: the built `bin/waymark.js` in a child
+ * process, against a temporary data folder, beside a running server where it matters.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { PACKAGE_ROOT } from '../src/package-root.js';
+import { startTestServer } from './helpers/server.js';
+
+const BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
+const PASSWORD = 'correct horse battery';
+
+/** The environment without any WAYMARK_* setting, so that only what a test passes applies. */
+const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WAYMARK_')));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function waymark(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: tmpdir() }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** A fresh data folder, removed after the test. */
+function dataFolder(t: ExecutionContext): string {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-cli-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** Runs a command against the data folder and returns its output, failing the test on a non-zero exit. */
+async function ok(t: ExecutionContext, data: string, args: string[]): Promise<string> {
+  const run = await waymark([...args, '--data', data]);
+  t.is(run.code, 0, `waymark ${args.join(' ')} failed: ${run.stderr}`);
+  return run.stdout;
+}
+
+async function okJson<T>(t: ExecutionContext, data: string, args: string[]): Promise<T> {
+  return JSON.parse(await ok(t, data, [...args, '--json'])) as T;
+}
+
+/** Asserts a failure: the exit status, nothing on stdout, and one line on stderr naming the reason. */
+function assertOneLineError(t: ExecutionContext, run: Run, code: number, reason: RegExp): void {
+  t.is(run.code, code, run.stderr);
+  t.is(run.stdout, '');
+  t.regex(run.stderr, /^waymark: [^\n]+\n$/);
+  t.regex(run.stderr, reason);
+  t.notRegex(run.stderr, /\n\s+at /);
+}
+
+/** A user and organization made by the CLI, with one key; returns the key. */
+async function orgWithKey(t: ExecutionContext, data: string, org: string, scopes?: string): Promise<KeyCreated> {
+  await ok(t, data, ['user', 'create', '--email', `${org.toLowerCase()}@example.com`, '--password', PASSWORD, '--org', org]);
+  return okJson<KeyCreated>(t, data, ['key', 'create', '--org', org, '--name', 'app', ...(scopes ? ['--scopes', scopes] : [])]);
+}
+
+interface KeyCreated {
+  id: string;
+  value: string;
+  name: string;
+  scopes: string[];
+}
+
+interface KeyListed {
+  id: string;
+  name: string;
+  hint: string;
+  scopes: string[];
+  status: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+const get = (url: string, key: string) => fetch(`${url}?key=${key}`);
+
+test('--help lists every command; no command or an unknown one prints the usage and exits 2', async (t) => {
+  const help = await waymark(['--help']);
+  t.is(help.code, 0);
+  for (const command of ['serve', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
+    t.true(help.stdout.includes(`waymark ${command} `), command);
+  }
+  for (const args of [[], ['import', '--osm', 'x.pbf'], ['worker'], ['key'], ['--data', 'x']]) {
+    const run = await waymark(args);
+    t.is(run.code, 2, args.join(' '));
+    t.is(run.stdout, '');
+    t.regex(run.stderr, /^waymark: [^\n]+\n\nusage: waymark <command>/);
+  }
+  const commandHelp = await waymark(['key', 'create', '--help']);
+  t.is(commandHelp.code, 0);
+  t.regex(commandHelp.stdout, /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--data DIR\] \[--json\]\n/);
+});
+
+test('user create makes a user and its organization, or joins an existing one', async (t) => {
+  const data = dataFolder(t);
+  const first = await ok(t, data, ['user', 'create', '--email', 'Ann@Example.com', '--password', PASSWORD, '--org', 'Acme']);
+  t.regex(first, /^Created user ann@example\.com \(usr_\w+\) in organization Acme \(org_\w+, Free tier\)\.\n$/);
+
+  const second = await okJson<{ user: { id: string; email: string; orgId: string }; organization: { id: string; name: string; tier: string; quotas: unknown } }>(
+    t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'Acme'],
+  );
+  t.is(second.user.email, 'bob@example.com');
+  t.is(second.user.orgId, second.organization.id);
+  t.false('passwordHash' in second.user);
+  t.deepEqual(second.organization, { id: second.user.orgId, name: 'Acme', tier: 'free', quotas: { maps: 10_000, geocoding: 5_000, routing: 5_000 } });
+
+  const own = await okJson<{ organization: { name: string } }>(t, data, ['user', 'create', '--email', 'solo@example.com', '--password', PASSWORD]);
+  t.is(own.organization.name, 'solo@example.com');
+
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--data', data]), 1, /already exists/);
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]), 1, /valid email/);
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'c@example.com', '--password', 'short', '--data', data]), 1, /at least 8 characters/);
+});
+
+test('key create prints the value once; key list never shows values; key revoke stops a key', async (t) => {
+  const data = dataFolder(t);
+  await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
+
+  const human = await ok(t, data, ['key', 'create', '--org', 'Acme', '--name', 'web app']);
+  const [summary, value, warning, rest] = human.split('\n');
+  t.regex(summary!, /^Created key "web app" \(key_\w+\) for Acme, scopes maps, geocoding, routing:$/);
+  t.regex(value!, /^wmk_[0-9A-Za-z]{38}$/);
+  t.regex(warning!, /cannot be shown again/);
+  t.is(rest, '');
+
+  const created = await okJson<KeyCreated>(t, data, ['key', 'create', '--org', 'Acme', '--name', 'tiles', '--scopes', 'routing,maps']);
+  t.deepEqual(Object.keys(created), ['id', 'value', 'name', 'scopes']);
+  t.is(created.name, 'tiles');
+  t.deepEqual(created.scopes, ['maps', 'routing']);
+
+  const listed = await okJson<KeyListed[]>(t, data, ['key', 'list', '--org', 'Acme']);
+  t.deepEqual(listed.map((k) => [k.name, k.status, k.scopes, k.lastUsedAt]), [
+    ['web app', 'active', ['maps', 'geocoding', 'routing'], null],
+    ['tiles', 'active', ['maps', 'routing'], null],
+  ]);
+  t.is(listed[1]!.id, created.id);
+  t.is(listed[1]!.hint, `${created.value.slice(0, 8)}…${created.value.slice(-4)}`);
+  const table = await ok(t, data, ['key', 'list', '--org', 'Acme']);
+  t.regex(table, /^ID +NAME +HINT +SCOPES +STATUS +CREATED +LAST USED\n/);
+  t.regex(table, new RegExp(`${created.id} +tiles +wmk_\\w{4}… *\\w{4} +maps,routing +active +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +never\\n`));
+  for (const output of [table, JSON.stringify(listed)]) {
+    t.false(output.includes(value!));
+    t.false(output.includes(created.value));
+    t.false(output.includes('hash'));
+  }
+
+  t.regex(await ok(t, data, ['key', 'revoke', '--org', 'Acme', '--id', created.id]), new RegExp(`^Revoked key "tiles" \\(${created.id}\\) of Acme\\.\\n$`));
+  const after = await okJson<KeyListed[]>(t, data, ['key', 'list', '--org', 'Acme']);
+  t.is(after[1]!.status, 'revoked');
+  t.truthy(after[1]!.revokedAt);
+  assertOneLineError(t, await waymark(['key', 'revoke', '--org', 'Acme', '--id', created.id, '--data', data]), 1, /already revoked/);
+
+  const revokedJson = await okJson<KeyListed>(t, data, ['key', 'revoke', '--org', 'Acme', '--id', listed[0]!.id]);
+  t.is(revokedJson.status, 'revoked');
+  t.false('hash' in revokedJson);
+
+  await ok(t, data, ['user', 'create', '--email', 'zed@example.com', '--password', PASSWORD, '--org', 'Empty']);
+  t.regex(await ok(t, data, ['key', 'list', '--org', 'Empty']), /^Empty has no API keys/);
+  t.deepEqual(await okJson<unknown[]>(t, data, ['key', 'list', '--org', 'Empty']), []);
+});
+
+test('org set-tier sets tiers and Enterprise quotas, and rejects --quota on other tiers', async (t) => {
+  const data = dataFolder(t);
+  await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
+
+  t.is(await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'pro']), 'Acme is now on the Pro tier; monthly quotas: maps 500,000, geocoding 100,000, routing 100,000.\n');
+  const enterprise = await okJson<{ organization: { tier: string; quotas: unknown } }>(
+    t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'Enterprise', '--quota', 'maps=1000000,routing=0'],
+  );
+  t.deepEqual(enterprise.organization.quotas, { maps: 1_000_000, geocoding: null, routing: 0 });
+  t.is(enterprise.organization.tier, 'enterprise');
+  t.is(
+    await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise']),
+    'Acme is now on the Enterprise tier; monthly quotas: maps unlimited, geocoding unlimited, routing unlimited.\n',
+  );
+
+  for (const tier of ['free', 'pro']) {
+    const run = await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', tier, '--quota', 'maps=5', '--data', data]);
+    assertOneLineError(t, run, 2, /--quota is only for the enterprise tier/);
+  }
+  for (const [quota, reason] of [
+    ['maps=five', /--quota maps must be a whole number/],
+    ['maps=-1', /--quota maps must be a whole number/],
+    ['tiles=5', /service=N pairs/],
+    ['maps', /service=N pairs/],
+    ['maps=1,maps=2', /gives maps twice/],
+  ] as const) {
+    assertOneLineError(t, await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise', '--quota', quota, '--data', data]), 2, reason);
+  }
+  assertOneLineError(t, await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'gold', '--data', data]), 1, /unknown tier "gold"/);
+  const usage = await okJson<{ organization: { tier: string } }>(t, data, ['usage', '--org', 'Acme']);
+  t.is(usage.organization.tier, 'enterprise');
+});
+
+test('errors exit non-zero with a one-line reason and no stack trace', async (t) => {
+  const data = dataFolder(t);
+  const missing = join(data, 'nothing-here');
+  await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
+  const cases: [string[], number, RegExp][] = [
+    [['key', 'list', '--org', 'Acme', '--bogus'], 2, /Unknown option '--bogus'/],
+    [['key', 'list', '--org', '--json'], 2, /Option '--org' argument is ambiguous; see "waymark key list --help"/],
+    [['key', 'list'], 2, /--org is required/],
+    [['key', 'list', '--org', ''], 2, /--org needs a value/],
+    [['key', 'list', '--org', 'Acme', 'extra'], 2, /Unexpected argument 'extra'/],
+    [['key', 'list', '--org', 'Nope'], 1, /unknown organization "Nope"/],
+    [['key', 'create', '--org', 'Acme', '--name', 'x', '--scopes', 'maps,tiles'], 1, /unknown scope "tiles"/],
+    [['key', 'create', '--org', 'Acme', '--scopes', 'maps'], 2, /--name is required/],
+    [['key', 'revoke', '--org', 'Acme', '--id', 'key_nope'], 1, /Acme has no key "key_nope"/],
+    [['usage', '--org', 'Nope'], 1, /unknown organization/],
+    [['serve', '--threads', '0'], 2, /--threads must be a whole number from 1/],
+    [['serve', '--port', '80x'], 2, /--port must be a whole number from 0 to 65535/],
+  ];
+  for (const [args, code, reason] of cases) assertOneLineError(t, await waymark([...args, '--data', data]), code, reason);
+  assertOneLineError(t, await waymark(['key', 'list', '--data', data, '--org']), 2, /Option '--org <value>' argument missing/);
+  assertOneLineError(t, await waymark(['key', 'list', '--org', 'Acme', '--data', missing]), 1, /no Waymark database in/);
+  t.false(existsSync(missing), 'a read command does not create a data folder');
+});
+
+test('--data defaults to WAYMARK_DATA, and the flag overrides it', async (t) => {
+  const data = dataFolder(t);
+  const other = dataFolder(t);
+  const created = await waymark(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme'], { WAYMARK_DATA: data });
+  t.is(created.code, 0, created.stderr);
+  t.true(existsSync(join(data, 'waymark.db')));
+  t.is((await waymark(['key', 'list', '--org', 'Acme'], { WAYMARK_DATA: data })).code, 0);
+  assertOneLineError(t, await waymark(['key', 'list', '--org', 'Acme', '--data', other], { WAYMARK_DATA: data }), 1, /no Waymark database/);
+});
+
+test('a key created by the CLI works on a running server, and revoking it stops it on the next request', async (t) => {
+  const data = dataFolder(t);
+  const server = await startTestServer({ dataDir: data });
+  t.teardown(() => server.close());
+  const key = await orgWithKey(t, data, 'Live', 'maps');
+  const maps = `${server.url}/api/v1/test/maps`;
+
+  t.is((await get(maps, key.value)).status, 200);
+  t.is((await get(`${server.url}/api/v1/test/routing`, key.value)).status, 403);
+
+  await ok(t, data, ['key', 'revoke', '--org', 'Live', '--id', key.id]);
+  const revoked = await get(maps, key.value);
+  t.is(revoked.status, 401);
+  t.regex(((await revoked.json()) as { message: string }).message, /revoked/);
+});
+
+test('a tier set by the CLI applies to a running server at once', async (t) => {
+  const data = dataFolder(t);
+  const server = await startTestServer({ dataDir: data });
+  t.teardown(() => server.close());
+  const key = await orgWithKey(t, data, 'Tiered');
+  const maps = `${server.url}/api/v1/test/maps`;
+
+  t.is((await get(maps, key.value)).headers.get('x-ratelimit-limit'), '10000');
+
+  await ok(t, data, ['org', 'set-tier', '--org', 'Tiered', '--tier', 'enterprise', '--quota', 'maps=2']);
+  const second = await get(maps, key.value);
+  t.is(second.status, 200);
+  t.is(second.headers.get('x-ratelimit-limit'), '2');
+  t.is(second.headers.get('x-ratelimit-remaining'), '0');
+  t.is((await get(maps, key.value)).status, 429);
+
+  await ok(t, data, ['org', 'set-tier', '--org', 'Tiered', '--tier', 'pro']);
+  const upgraded = await get(maps, key.value);
+  t.is(upgraded.status, 200);
+  t.is(upgraded.headers.get('x-ratelimit-limit'), '500000');
+});
+
+test('usage shows this month per service and per key, as the server counted it', async (t) => {
+  const data = dataFolder(t);
+  // The CLI reports the real current month, so the server's clock is set to now.
+  const server = await startTestServer({ dataDir: data, now: new Date().toISOString() });
+  t.teardown(() => server.close());
+  const key = await orgWithKey(t, data, 'Counted');
+  const other = await okJson<KeyCreated>(t, data, ['key', 'create', '--org', 'Counted', '--name', 'idle']);
+  for (let i = 0; i < 3; i++) t.is((await get(`${server.url}/api/v1/test/maps`, key.value)).status, 200);
+  t.is((await get(`${server.url}/api/v1/test/geocoding`, key.value)).status, 200);
+  await server.store.flush();
+
+  interface Report {
+    organization: { name: string; tier: string };
+    period: { start: string; end: string };
+    services: Record<string, { used: number; limit: number | null; remaining: number | null }>;
+    keys: { id: string; name: string; hint: string; status: string; used: Record<string, number> }[];
+  }
+  const report = await okJson<Report>(t, data, ['usage', '--org', 'Counted']);
+  const monthStart = `${new Date().toISOString().slice(0, 7)}-01T00:00:00.000Z`;
+  t.is(report.period.start, monthStart);
+  t.deepEqual(report.services, {
+    maps: { used: 3, limit: 10_000, remaining: 9_997 },
+    geocoding: { used: 1, limit: 5_000, remaining: 4_999 },
+    routing: { used: 0, limit: 5_000, remaining: 5_000 },
+  });
+  t.deepEqual(
+    report.keys.map((k) => [k.id, k.name, k.status, k.used]),
+    [
+      [key.id, 'app', 'active', { maps: 3, geocoding: 1, routing: 0 }],
+      [other.id, 'idle', 'active', { maps: 0, geocoding: 0, routing: 0 }],
+    ],
+  );
+
+  const text = await ok(t, data, ['usage', '--org', 'Counted']);
+  t.regex(text, /^Counted \(Free tier\), \d{4}-\d\d-01 to \d{4}-\d\d-\d\d; quotas reset \d{4}-\d\d-01 00:00 UTC\n/);
+  t.regex(text, /\nmaps +3 +10,000 +9,997\n/);
+  t.regex(text, /\ngeocoding +1 +5,000 +4,999\n/);
+  t.regex(text, new RegExp(`\\n${key.id} +app +wmk_\\S+ +active +3 +1 +0\\n`));
+
+  const listed = await okJson<KeyListed[]>(t, data, ['key', 'list', '--org', 'Counted']);
+  t.truthy(listed[0]!.lastUsedAt);
+  t.is(listed[1]!.lastUsedAt, null);
+});
+
+/** Starts `waymark serve` as a child process and resolves with its first line of output. */
+async function startServe(t: ExecutionContext, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...BASE_ENV, WAYMARK_LOG_LEVEL: 'silent', ...env } });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  t.teardown(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  const lines = createInterface({ input: child.stdout });
+  const output: string[] = [];
+  for await (const line of lines) {
+    output.push(line);
+    if (line.startsWith('{') || line === 'Stop with Ctrl-C.') break;
+  }
+  return { child, exited, output };
+}
+
+test('serve prints its URLs and how to get a key, serves CLI-made keys, and exits 0 on SIGTERM', async (t) => {
+  const data = dataFolder(t);
+  const key = await orgWithKey(t, data, 'Served');
+  const { child, exited, output } = await startServe(t, ['--data', data, '--threads', '2']);
+
+  const url = /^Waymark is listening on (http:\/\/127\.0\.0\.1:\d+) \(data: (.+)\)$/.exec(output[0] ?? '');
+  t.truthy(url, output.join('\n'));
+  const base = url![1]!;
+  t.is(url![2], data);
+  t.is(output[1], `Dashboard: ${base}/dashboard/`);
+  t.regex(output.join('\n'), /sign up in the dashboard, or run:\n +waymark user create --email \S+ --password .+ --org ORG --data \S+\n +waymark key create --org ORG --name \S+ --data \S+\n/);
+
+  t.is((await fetch(`${base}/healthz`)).status, 200);
+  const usage = `${base}/api/v1/usage/current`;
+  const before = await get(usage, key.value);
+  t.is(before.status, 200);
+  t.is(((await before.json()) as { organization: { tier: string } }).organization.tier, 'free');
+
+  await ok(t, data, ['org', 'set-tier', '--org', 'Served', '--tier', 'pro']);
+  t.is(((await (await get(usage, key.value)).json()) as { organization: { tier: string } }).organization.tier, 'pro');
+  await ok(t, data, ['key', 'revoke', '--org', 'Served', '--id', key.id]);
+  t.is((await get(usage, key.value)).status, 401);
+
+  const second = await waymark(['serve', '--port', '0', '--data', data]);
+  assertOneLineError(t, second, 1, /another waymark server \(pid \d+\) is serving/);
+
+  child.kill('SIGTERM');
+  t.is(await exited, 0);
+  t.false(existsSync(join(data, 'serve.lock')));
+});
+
+test('serve --json prints its URLs as JSON, honours WAYMARK_* settings, and exits 0 on SIGINT', async (t) => {
+  const data = dataFolder(t);
+  const { child, exited, output } = await startServe(t, ['--json'], {
+    WAYMARK_DATA: data,
+    WAYMARK_HOST: '127.0.0.1',
+    WAYMARK_PUBLIC_URL: 'https://maps.example.com/',
+  });
+  const banner = JSON.parse(output[0]!) as { url: string; publicUrl: string; dashboardUrl: string; dataDir: string };
+  t.regex(banner.url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  t.is(banner.publicUrl, 'https://maps.example.com');
+  t.is(banner.dashboardUrl, 'https://maps.example.com/dashboard/');
+  t.is(banner.dataDir, data);
+  t.is((await fetch(`${banner.url}/healthz`)).status, 200);
+  child.kill('SIGINT');
+  t.is(await exited, 0);
+
+  assertOneLineError(t, await waymark(['serve', '--data', data], { WAYMARK_PORT: 'eighty' }), 1, /WAYMARK_PORT must be a whole number/);
+});

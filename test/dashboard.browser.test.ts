@@ -1,0 +1,184 @@
+/**
+ * The dashboard in a real browser (headless Chromium driven by playwright-core), used the way a
+ * person would: sign up, create and copy a key, watch its usage, upgrade, revoke, sign out and in.
+ * Screenshots go to test-artifacts/dashboard/.
+ */
+import type { ExecutionContext } from 'ava';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { browserTest } from './helpers/browser.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
+const EMAIL = 'ada@example.com';
+const PASSWORD = 'correct horse battery';
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+async function geocodeStatus(server: TestServer, key: string): Promise<number> {
+  const res = await fetch(`${server.url}/api/v1/test/geocoding?key=${encodeURIComponent(key)}`);
+  await res.arrayBuffer();
+  return res.status;
+}
+
+/** The "used / limit" figure on a service card of the Usage area, e.g. "3 / 5,000". */
+async function usageFigure(page: Page, service: string): Promise<string> {
+  return (await page.locator(`.service-card[data-service="${service}"] .usage-figure`).innerText()).replace(/\s+/g, ' ').trim();
+}
+
+async function dashboardJourney(t: ExecutionContext, browser: Browser, server: TestServer): Promise<void> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
+
+  // Sign up.
+  await page.goto(`${server.url}/dashboard/`);
+  await page.getByRole('heading', { name: 'Sign in to Waymark' }).waitFor();
+  await screenshot(page, '01-sign-in');
+  await page.getByRole('tab', { name: 'Create account' }).click();
+  const signUpForm = page.locator('#signup-form');
+  await signUpForm.getByLabel('Email').fill(EMAIL);
+  await signUpForm.getByLabel('Password').fill(PASSWORD);
+  await signUpForm.getByLabel('Organization').fill('Analytical Engines Ltd');
+  await signUpForm.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+  t.is(await page.locator('#account-email').innerText(), EMAIL);
+  t.is(await page.locator('#account-org').innerText(), 'Analytical Engines Ltd');
+
+  // Create a key: all three scopes are checked by default; the value is shown once.
+  for (const scope of ['Maps', 'Geocoding', 'Routing']) t.true(await page.getByRole('checkbox', { name: scope }).isChecked(), scope);
+  await page.getByLabel('Name').fill('Production server');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const valueBox = page.locator('#new-key-value');
+  await valueBox.waitFor();
+  const value = await valueBox.innerText();
+  t.regex(value, /^wmk_[0-9A-Za-z]{38}$/);
+  t.regex(await page.locator('#new-key .warning').innerText(), /will not be shown again/);
+  await page.getByRole('button', { name: 'Copy' }).click();
+  await page.locator('#copy-status').filter({ hasText: /copied|selected/i }).waitFor();
+  await screenshot(page, '02-key-created');
+
+  // After a reload the list shows only the hint, and the value is nowhere in the page.
+  await page.reload();
+  const row = page.locator('#keys-table tbody tr', { hasText: 'Production server' });
+  await row.waitFor();
+  t.false(await page.locator('#new-key').isVisible());
+  const hint = await row.locator('code.hint').innerText();
+  t.is(hint, `${value.slice(0, 8)}…${value.slice(-4)}`);
+  t.false((await page.content()).includes(value));
+  t.regex(await row.innerText(), /Maps\s+Geocoding\s+Routing/);
+  t.regex(await row.locator('.key-status').innerText(), /active/i);
+  t.regex(await row.innerText(), /Never/);
+  await screenshot(page, '03-keys-list');
+
+  // Use the key from outside the browser.
+  for (let i = 0; i < 3; i++) t.is(await geocodeStatus(server, value), 200);
+
+  // Usage: per service against the Free quotas, the daily chart and the per-key table.
+  await page.getByRole('link', { name: 'Usage' }).click();
+  await page.getByRole('heading', { name: 'Usage' }).waitFor();
+  await page.locator('.service-card[data-service="geocoding"] .used').filter({ hasText: '3' }).waitFor();
+  t.is(await usageFigure(page, 'geocoding'), '3 / 5,000');
+  t.is(await usageFigure(page, 'maps'), '0 / 10,000');
+  t.is(await usageFigure(page, 'routing'), '0 / 5,000');
+  t.is(await page.locator('.daily-chart .day').count(), 30);
+  t.is(await page.locator('.daily-chart .day[data-day="2026-11-15"] rect.bar-geocoding').getAttribute('data-count'), '3');
+  const keyUsage = page.locator('#key-usage-table tbody tr', { hasText: 'Production server' });
+  t.is(await keyUsage.locator('td[data-service="geocoding"]').innerText(), '3');
+  t.is(await keyUsage.locator('td[data-service="maps"]').innerText(), '0');
+  await screenshot(page, '04-usage');
+
+  // Billing, opened by a fresh load of the link the 429 message points at: Free is current; upgrade to Pro.
+  await page.goto('about:blank');
+  await page.goto(`${server.url}/dashboard/#billing`);
+  await page.getByRole('heading', { name: 'Billing' }).waitFor();
+  t.is(await page.locator('.plan.current').getAttribute('data-tier'), 'free');
+  t.regex(await page.locator('.plan[data-tier="pro"]').innerText(), /\$49 per month/);
+  t.regex(await page.locator('.plan[data-tier="enterprise"]').innerText(), /Contact us/);
+  t.is(await page.locator('.plan[data-tier="enterprise"] button').count(), 0);
+  t.is(await page.locator('#current-quotas dd[data-service="maps"]').innerText(), '10,000 per month');
+  await screenshot(page, '05-billing-free');
+  await page.getByRole('button', { name: 'Switch to Pro' }).click();
+  await page.locator('.plan.current[data-tier="pro"]').waitFor();
+  t.is(await page.locator('#current-quotas dd[data-service="maps"]').innerText(), '500,000 per month');
+  t.is(await page.locator('#current-quotas dd[data-service="geocoding"]').innerText(), '100,000 per month');
+  t.is(await page.locator('#current-quotas dd[data-service="routing"]').innerText(), '100,000 per month');
+  t.is(await page.locator('#account-tier').innerText(), 'PRO');
+  await screenshot(page, '06-billing-pro');
+  const proResponse = await fetch(`${server.url}/api/v1/test/geocoding?key=${value}`);
+  t.is(proResponse.headers.get('x-ratelimit-limit'), '100000');
+
+  await page.getByRole('link', { name: 'Usage' }).click();
+  await page.locator('.service-card[data-service="geocoding"] .limit').filter({ hasText: '100,000' }).waitFor();
+  t.is(await usageFigure(page, 'geocoding'), '4 / 100,000');
+  t.is(await usageFigure(page, 'maps'), '0 / 500,000');
+
+  // Revoke through the confirmation dialog: cancelling keeps the key, confirming revokes it.
+  await page.getByRole('link', { name: 'API Keys' }).click();
+  const revoke = row.getByRole('button', { name: 'Revoke key Production server' });
+  await revoke.click();
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  t.regex(await dialog.innerText(), /stop working immediately/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  t.regex(await row.locator('.key-status').innerText(), /active/i);
+  t.is(await geocodeStatus(server, value), 200);
+
+  await revoke.click();
+  await dialog.waitFor();
+  await screenshot(page, '07-revoke-dialog');
+  await dialog.getByRole('button', { name: 'Revoke key' }).click();
+  await row.locator('.status.revoked').waitFor();
+  t.regex(await row.locator('.key-status').innerText(), /revoked/i);
+  t.is(await row.getByRole('button', { name: /Revoke/ }).count(), 0);
+  t.is(await geocodeStatus(server, value), 401);
+  await screenshot(page, '08-key-revoked');
+
+  // Sign out, fail once with a wrong password, then sign back in.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('heading', { name: 'Sign in to Waymark' }).waitFor();
+  await page.reload();
+  const signInForm = page.locator('#signin-form');
+  await signInForm.waitFor();
+  await signInForm.getByLabel('Email').fill(EMAIL);
+  await signInForm.getByLabel('Password').fill('not the password');
+  await signInForm.getByRole('button', { name: 'Sign in' }).click();
+  await signInForm.locator('.form-error').filter({ hasText: 'wrong email or password' }).waitFor();
+  await screenshot(page, '09-wrong-password');
+  await signInForm.getByLabel('Password').fill(PASSWORD);
+  await signInForm.getByRole('button', { name: 'Sign in' }).click();
+  await row.waitFor();
+  t.is(await page.locator('#account-email').innerText(), EMAIL);
+  t.regex(await row.locator('.key-status').innerText(), /revoked/i);
+  t.false((await page.content()).includes(value));
+  await screenshot(page, '10-signed-in-again');
+
+  // An operator moves the organization to Enterprise with a custom maps quota: the rest is unlimited.
+  const orgId = await page.evaluate(async () => {
+    const me = (await (await fetch('/dashboard/api/me')).json()) as { organization: { id: string } };
+    return me.organization.id;
+  });
+  await server.store.setTier(orgId, 'enterprise', { maps: 2_000_000 });
+  await page.goto(`${server.url}/dashboard/#usage`);
+  await page.locator('.service-card[data-service="geocoding"] .limit').filter({ hasText: 'unlimited' }).waitFor();
+  t.is(await usageFigure(page, 'geocoding'), '5 / unlimited');
+  t.is(await usageFigure(page, 'maps'), '0 / 2,000,000');
+  t.is(await page.locator('#account-tier').innerText(), 'ENTERPRISE');
+  await screenshot(page, '11-usage-enterprise');
+  await page.getByRole('link', { name: 'Billing' }).click();
+  await page.locator('.plan.current[data-tier="enterprise"]').waitFor();
+  t.is(await page.locator('#current-quotas dd[data-service="routing"]').innerText(), 'unlimited per month');
+}
+
+browserTest('a person uses the dashboard end to end in a real browser', async (t, browser) => {
+  const server = await startTestServer();
+  try {
+    await dashboardJourney(t, browser, server);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,39 @@
+/**
+ * Real-browser tests in Debian's Chromium through playwright-core. Where Chromium is missing the
+ * test is skipped with a message on a plain run, and fails under CI (CI=true).
+ */
+import test, { type ExecutionContext } from 'ava';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--enable-unsafe-swiftshader',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+export function browserTest(title: string, body: (t: ExecutionContext, browser: Browser) => Promise<void>): void {
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.CI === 'true') {
+      test(title, (t) => t.fail(`${CHROMIUM} is missing; scripts/setup.sh installs it (apt-get install chromium)`));
+    } else {
+      console.warn(`skipping "${title}": ${CHROMIUM} is missing; run scripts/setup.sh (installs chromium)`);
+      test.skip(title, () => {});
+    }
+    return;
+  }
+  test(title, async (t) => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    try {
+      await body(t, browser);
+    } finally {
+      await browser.close();
+    }
+  });
+}
