@@ -14,7 +14,7 @@ import { ApiError } from './http/errors.js';
 import { empty, errorReply, json, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
-import type { Logger } from './observability/logger.js';
+import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { usageReport } from './usage/report.js';
 
@@ -28,7 +28,7 @@ export interface ServiceRoute {
 export interface AppDeps {
   store: ControlStore;
   clock: Clock;
-  logger: Logger;
+  logging: Logging;
   metrics: Metrics;
   /** Absolute base URL the platform is reached at, when configured (`WAYMARK_PUBLIC_URL`). */
   publicUrl?: string;
@@ -50,7 +50,8 @@ const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
 
 export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Promise<Reply>; gateway: Gateway } {
-  const { store, clock, logger, metrics } = deps;
+  const { store, clock, logging, metrics } = deps;
+  const { logger } = logging;
   const billingUrl = `${deps.publicUrl ?? ''}/dashboard/#billing`;
   const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) });
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
@@ -64,7 +65,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   router.add('GET', '/healthz', () => json(200, { status: 'ok' }), { public: false });
   router.add('GET', '/metrics', async () => ({
     status: 200,
-    headers: { 'Content-Type': metrics.registry.contentType },
+    headers: { 'Content-Type': metrics.contentType },
     body: await metrics.text(),
   }), { public: false });
 
@@ -90,9 +91,9 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
 
   const finish = (req: Request, started: number, isPublic: boolean, reply: Reply): Reply => {
     if (isPublic) Object.assign(reply.headers, CORS_HEADERS);
-    const seconds = (performance.now() - started) / 1000;
-    metrics.request(req.route, reply.status, seconds);
-    logger.info({ reqId: req.id, method: req.method, path: req.path, route: req.route, status: reply.status, ms: +(seconds * 1000).toFixed(3) }, 'request');
+    const ms = performance.now() - started;
+    metrics.request(req.route, reply.status, ms / 1000);
+    logging.access(req.id, req.method, req.path, req.route, reply.status, ms);
     return reply;
   };
 

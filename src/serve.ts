@@ -6,7 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { databaseFile } from './config/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';
 import { listen } from './http/server.js';
-import { createLogger, type Logger } from './observability/logger.js';
+import { createLogging, type Logging } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 
 export interface StartOptions {
@@ -17,7 +17,8 @@ export interface StartOptions {
   publicUrl?: string;
   usageFlushMs?: number;
   clock?: Clock;
-  logger?: Logger;
+  /** Defaults to JSON lines on stdout at `WAYMARK_LOG_LEVEL`. */
+  logging?: Logging;
   services?: ServiceRoute[];
 }
 
@@ -66,9 +67,10 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   mkdirSync(options.dataDir, { recursive: true });
   const unlock = lockDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? createLogger();
+  const logging = options.logging ?? createLogging();
+  const { logger } = logging;
   const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
-  const { handle } = createApp({ store, clock, logger, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
+  const { handle } = createApp({ store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
   const host = options.host ?? '127.0.0.1';
   let server;
   try {
@@ -78,6 +80,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     unlock();
     throw error;
   }
+  const stopServingStore = await store.serve();
   const flushTimer = setInterval(() => {
     store.flush().catch((error: unknown) => logger.error({ err: error }, 'usage flush failed; will retry'));
   }, options.usageFlushMs ?? 1000);
@@ -90,6 +93,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     async close() {
       clearInterval(flushTimer);
       server.close();
+      await stopServingStore();
       await store.close();
       unlock();
     },

@@ -35,11 +35,9 @@ test('the directory sees keys and tiers written by another connection on its nex
 test('flushed usage is reported per key and day, and unflushed usage is reported too', async (t) => {
   const store = new SqliteStore(tempFile(t));
   const { org } = await store.createUser({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
-  store.ledger.reserve(org.id, 'maps', '2026-11', null);
-  store.ledger.commit(org.id, 'maps', '2026-11', 'key_a', '2026-11-02');
+  store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-02');
   await store.flush();
-  store.ledger.reserve(org.id, 'maps', '2026-11', null);
-  store.ledger.commit(org.id, 'maps', '2026-11', 'key_a', '2026-11-03');
+  store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-03');
   t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [
     { keyId: 'key_a', used: { maps: 2, geocoding: 0, routing: 0 } },
   ]);

@@ -7,8 +7,15 @@ import type { QuotaLedger, Reservation } from './store.js';
 import type { Service, UsageIncrement } from './types.js';
 
 interface Counter {
+  orgId: string;
+  service: Service;
   used: number;
   reserved: number;
+}
+
+/** A reservation carries its counter, so settling it needs no look-up. */
+interface LocalReservation extends Reservation {
+  counter: Counter;
 }
 
 /** Reads the units already recorded for a month, once per (org, service, month) in this process. */
@@ -25,7 +32,7 @@ export class LocalLedger implements QuotaLedger {
     const id = `${orgId}|${service}|${month}`;
     let counter = this.counters.get(id);
     if (!counter) {
-      counter = { used: this.loadMonth(orgId, service, month), reserved: 0 };
+      counter = { orgId, service, used: this.loadMonth(orgId, service, month), reserved: 0 };
       this.counters.set(id, counter);
     }
     return counter;
@@ -33,29 +40,31 @@ export class LocalLedger implements QuotaLedger {
 
   /** Seeds counters for a month in one pass, so the first requests after start do no I/O. */
   preload(totals: Iterable<{ orgId: string; service: Service; month: string; used: number }>): void {
-    for (const t of totals) this.counters.set(`${t.orgId}|${t.service}|${t.month}`, { used: t.used, reserved: 0 });
+    for (const t of totals) {
+      this.counters.set(`${t.orgId}|${t.service}|${t.month}`, { orgId: t.orgId, service: t.service, used: t.used, reserved: 0 });
+    }
   }
 
-  reserve(orgId: string, service: Service, month: string, limit: number | null): Reservation {
+  reserve(orgId: string, service: Service, month: string, limit: number | null): LocalReservation {
     const counter = this.counter(orgId, service, month);
     const used = counter.used + counter.reserved;
-    if (limit !== null && used >= limit) return { granted: false, used };
+    if (limit !== null && used >= limit) return { granted: false, used, counter };
     counter.reserved++;
-    return { granted: true, used };
+    return { granted: true, used, counter };
   }
 
-  commit(orgId: string, service: Service, month: string, keyId: string | null, day: string): void {
-    const counter = this.counter(orgId, service, month);
+  commit(reservation: Reservation, keyId: string | null, day: string): void {
+    const { counter } = reservation as LocalReservation;
     counter.reserved--;
     counter.used++;
-    const id = `${orgId}|${service}|${day}|${keyId ?? ''}`;
+    const id = `${counter.orgId}|${counter.service}|${day}|${keyId ?? ''}`;
     const pending = this.pendingUsage.get(id);
     if (pending) pending.count++;
-    else this.pendingUsage.set(id, { orgId, keyId, service, day, count: 1 });
+    else this.pendingUsage.set(id, { orgId: counter.orgId, keyId, service: counter.service, day, count: 1 });
   }
 
-  release(orgId: string, service: Service, month: string): void {
-    this.counter(orgId, service, month).reserved--;
+  release(reservation: Reservation): void {
+    (reservation as LocalReservation).counter.reserved--;
   }
 
   used(orgId: string, service: Service, month: string): number {

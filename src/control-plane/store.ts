@@ -49,16 +49,20 @@ export interface ControlStore {
 
   /** Writes pending usage and last-used times; called on a timer and at shutdown. */
   flush(): Promise<void>;
+  /**
+   * Makes this store the serving one: from now on it learns of other processes' writes as they
+   * happen. Returns a function that stops that.
+   */
+  serve(): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
-/** In-memory view of keys and organizations, read synchronously on the request path. */
+/**
+ * In-memory view of keys and organizations, read synchronously on the request path. The store
+ * keeps it current, including with changes other processes commit (a CLI revocation, a tier
+ * change): such a change applies to every request that arrives after the write returned.
+ */
 export interface Directory {
-  /**
-   * Brings the view up to date with changes other processes committed (a CLI revocation, a tier
-   * change). Called once per request before look-ups; must be cheap when nothing changed.
-   */
-  sync(): void;
   keyByHash(hash: string): ApiKeyRecord | undefined;
   org(id: string): Organization | undefined;
 }
@@ -76,9 +80,10 @@ export interface Reservation {
 export interface QuotaLedger {
   /** Reserves one unit if fewer than `limit` are used or reserved (`limit` null: unlimited). */
   reserve(orgId: string, service: Service, month: string, limit: number | null): Reservation;
-  /** Turns a reservation into usage, recorded against the key and day for reporting. */
-  commit(orgId: string, service: Service, month: string, keyId: string | null, day: string): void;
-  release(orgId: string, service: Service, month: string): void;
+  /** Turns a granted reservation into usage, recorded against the key and day for reporting. */
+  commit(reservation: Reservation, keyId: string | null, day: string): void;
+  /** Gives a granted reservation's unit back. */
+  release(reservation: Reservation): void;
   /** Units used (committed) this month. */
   used(orgId: string, service: Service, month: string): number;
   /** Records that a key was used at `atMs`, written with the next flush. */

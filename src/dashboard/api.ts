@@ -84,13 +84,14 @@ export function registerDashboardApi(router: Router, deps: DashboardDeps): void 
     requireSameOrigin(req);
     const body = jsonBody(req);
     const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-    const wait = throttle.retryAfter(email, req.remoteAddress);
+    const address = req.remoteAddress;
+    const wait = throttle.retryAfter(email, address);
     if (wait > 0) {
       throw new ApiError(429, `too many failed sign-in attempts; try again in ${wait} seconds`, { 'Retry-After': String(wait) });
     }
     const user = await checkCredentials(store, body.email, body.password);
     if (!user) {
-      throttle.failed(email, req.remoteAddress);
+      throttle.failed(email, address);
       throw new ApiError(401, 'wrong email or password');
     }
     throttle.succeeded(email);

@@ -27,9 +27,12 @@ export interface GatewayEvents {
 }
 
 const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
+/** Key values already checked and hashed; cleared when full, so junk keys cannot grow it. */
+const MAX_CACHED_HASHES = 10_000;
 
 export class Gateway {
   readonly periods: PeriodTracker;
+  private readonly hashes = new Map<string, string>();
 
   constructor(
     private readonly store: ControlStore,
@@ -44,15 +47,7 @@ export class Gateway {
   authenticate(req: Request): Caller {
     const value = findKey(req);
     if (value === null) throw new ApiError(401, `an API key is required: ${KEY_HELP}`);
-    const shape = checkKeyShape(value);
-    if (shape === 'bad-format') {
-      throw new ApiError(401, 'malformed API key: Waymark keys are "wmk_" followed by 38 letters and digits');
-    }
-    if (shape === 'bad-checksum') {
-      throw new ApiError(401, 'malformed API key: its checksum does not match; check that the whole key was copied');
-    }
-    this.store.directory.sync();
-    const key = this.store.directory.keyByHash(hashKey(value));
+    const key = this.store.directory.keyByHash(this.hashOf(value));
     if (!key) throw new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
     if (key.status === 'revoked') {
       throw new ApiError(401, 'this API key has been revoked; create a new one in the API Keys area of the dashboard');
@@ -60,6 +55,23 @@ export class Gateway {
     const org = this.store.directory.org(key.orgId);
     if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');
     return { key, org };
+  }
+
+  /** SHA-256 of a well-formed key; throws the 401 for a malformed one without any look-up. */
+  private hashOf(value: string): string {
+    const cached = this.hashes.get(value);
+    if (cached) return cached;
+    const shape = checkKeyShape(value);
+    if (shape === 'bad-format') {
+      throw new ApiError(401, 'malformed API key: Waymark keys are "wmk_" followed by 38 letters and digits');
+    }
+    if (shape === 'bad-checksum') {
+      throw new ApiError(401, 'malformed API key: its checksum does not match; check that the whole key was copied');
+    }
+    if (this.hashes.size >= MAX_CACHED_HASHES) this.hashes.clear();
+    const hash = hashKey(value);
+    this.hashes.set(value, hash);
+    return hash;
   }
 
   /** Wraps a service handler with authentication, scope check and metering of `service`. */
@@ -86,16 +98,16 @@ export class Gateway {
       const settle = (reply: Reply): Reply => {
         const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
         if (success) {
-          ledger.commit(org.id, service, month, key.id, day);
+          ledger.commit(reservation, key.id, day);
           ledger.touchKey(key.id, this.clock.now());
         } else {
-          ledger.release(org.id, service, month);
+          ledger.release(reservation);
         }
         Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? 1 : 0), resetIso));
         return reply;
       };
       const fail = (error: unknown): Reply => {
-        ledger.release(org.id, service, month);
+        ledger.release(reservation);
         if (error instanceof ApiError) {
           const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
           return errorReply(error.statusCode, error.message, headers);

@@ -9,8 +9,9 @@ export interface Reply {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function json(status: number, value: unknown, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: JSON.stringify(value) };
+export function json(status: number, value: unknown, headers?: Record<string, string>): Reply {
+  const allHeaders = headers ? { 'Content-Type': JSON_TYPE, ...headers } : { 'Content-Type': JSON_TYPE };
+  return { status, headers: allHeaders, body: JSON.stringify(value) };
 }
 
 export function errorReply(status: number, message: string, headers: Record<string, string> = {}): Reply {

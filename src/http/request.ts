@@ -2,7 +2,10 @@
  * A request as route handlers see it. uWebSockets.js only lets its request object be read during
  * the synchronous part of the handler, so everything is copied out of it at once.
  */
-import type { HttpRequest as UwsRequest } from 'uWebSockets.js';
+import type { HttpResponse as UwsResponse, HttpRequest as UwsRequest } from 'uWebSockets.js';
+
+const NO_BODY = Buffer.alloc(0);
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 
 export class Request {
   readonly headers = new Map<string, string>();
@@ -10,24 +13,34 @@ export class Request {
   /** The route pattern matched, for logs and metrics (`/api/v1/usage/current`). */
   route = 'unmatched';
   /** Path parameters of the matched route. */
-  params: Record<string, string> = {};
-  body: Buffer = Buffer.alloc(0);
+  params: Readonly<Record<string, string>> = NO_PARAMS;
+  body: Buffer = NO_BODY;
+  id = '';
+  private address: string | undefined;
 
   constructor(
-    readonly id: string,
     readonly method: string,
     readonly path: string,
     readonly rawQuery: string,
-    readonly remoteAddress: string,
+    private readonly readAddress: () => string,
   ) {}
 
-  static fromUws(req: UwsRequest, id: string, remoteAddress: string): Request {
-    const request = new Request(id, req.getCaseSensitiveMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', remoteAddress);
+  /** Copies a uWS request; `makeId` gets the client's X-Request-Id header ('' when absent). */
+  static fromUws(req: UwsRequest, res: UwsResponse, makeId: (given: string) => string): Request {
+    const request = new Request(req.getCaseSensitiveMethod().toUpperCase(), req.getUrl(), req.getQuery() ?? '', () =>
+      Buffer.from(res.getRemoteAddressAsText()).toString(),
+    );
     req.forEach((name, value) => {
       const existing = request.headers.get(name);
       request.headers.set(name, existing === undefined ? value : `${existing}, ${value}`);
     });
+    request.id = makeId(request.headers.get('x-request-id') ?? '');
     return request;
+  }
+
+  /** The client's IP address. Read it before the reply is written (uWS frees the connection's state then). */
+  get remoteAddress(): string {
+    return (this.address ??= this.readAddress());
   }
 
   get query(): URLSearchParams {

@@ -36,6 +36,7 @@ const statusLine = (status: number): string => {
   return line;
 };
 
+const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 let requestCounter = 0;
 const requestIdPrefix = `${process.pid.toString(36)}-${Date.now().toString(36)}-`;
@@ -75,34 +76,38 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
   const app = uWS.App();
 
   app.any('/*', (res, req) => {
-    const id = requestId(req.getHeader('x-request-id'));
-    const request = Request.fromUws(req, id, Buffer.from(res.getRemoteAddressAsText()).toString());
+    const request = Request.fromUws(req, res, requestId);
+    const { id, method } = request;
+    // uWS needs an abort handler before answering later; attached only when the answer waits.
     let aborted = false;
-    res.onAborted(() => {
-      aborted = true;
-    });
+    let watching = false;
+    const watchAbort = () => {
+      if (watching) return;
+      watching = true;
+      res.onAborted(() => {
+        aborted = true;
+      });
+    };
 
-    const method = request.method;
     const run = (): void => {
       let result: Reply | Promise<Reply>;
       try {
         result = handler(request);
       } catch {
-        result = errorReply(500, 'internal error; the request id identifies it in the logs');
+        result = errorReply(500, INTERNAL_ERROR);
       }
-      if (result instanceof Promise) {
-        result.then(
-          (reply) => aborted || write(res, reply, id, method),
-          () => aborted || write(res, errorReply(500, 'internal error; the request id identifies it in the logs'), id, method),
-        );
-      } else {
-        write(res, result, id, method);
-      }
+      if (!(result instanceof Promise)) return write(res, result, id, method);
+      watchAbort();
+      result.then(
+        (reply) => aborted || write(res, reply, id, method),
+        () => aborted || write(res, errorReply(500, INTERNAL_ERROR), id, method),
+      );
     };
 
     const refused = oversized(request, maxUrlLength, maxHeaderBytes);
     if (refused) return write(res, refused, id, method);
     if (!METHODS_WITH_BODY.has(method)) return run();
+    watchAbort();
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

@@ -1,42 +1,78 @@
-/** Prometheus metrics: requests by route and status, latency histogram, quota rejections. */
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+/**
+ * Prometheus metrics: requests by route and status, a latency histogram per route, and quota
+ * rejections per service, counted in plain maps and arrays (a request adds a few increments) and
+ * rendered as text on scrape, after prom-client's default process metrics.
+ */
+import { Registry, collectDefaultMetrics } from 'prom-client';
+
+const BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+interface RouteStats {
+  byStatus: Map<number, number>;
+  /** Non-cumulative counts per bucket; the last slot is +Inf. */
+  buckets: Float64Array;
+  sum: number;
+  count: number;
+}
+
+const label = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export class Metrics {
-  readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'waymark_http_requests_total',
-    help: 'HTTP requests answered, by route pattern and status code',
-    labelNames: ['route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly latency = new Histogram({
-    name: 'waymark_http_request_duration_seconds',
-    help: 'Time from receiving a request to handing its reply to the socket',
-    labelNames: ['route'] as const,
-    buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [this.registry],
-  });
-  private readonly quotaRejections = new Counter({
-    name: 'waymark_quota_rejections_total',
-    help: 'Requests refused with 429 because a monthly quota was spent, by service',
-    labelNames: ['service'] as const,
-    registers: [this.registry],
-  });
+  readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
+  private readonly defaults = new Registry();
+  private readonly routes = new Map<string, RouteStats>();
+  private readonly quotaRejections = new Map<string, number>();
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry, prefix: 'waymark_' });
+    collectDefaultMetrics({ register: this.defaults, prefix: 'waymark_' });
   }
 
   request(route: string, status: number, seconds: number): void {
-    this.requests.inc({ route, status });
-    this.latency.observe({ route }, seconds);
+    let stats = this.routes.get(route);
+    if (!stats) {
+      stats = { byStatus: new Map(), buckets: new Float64Array(BUCKETS.length + 1), sum: 0, count: 0 };
+      this.routes.set(route, stats);
+    }
+    stats.byStatus.set(status, (stats.byStatus.get(status) ?? 0) + 1);
+    let bucket = 0;
+    while (bucket < BUCKETS.length && seconds > BUCKETS[bucket]!) bucket++;
+    stats.buckets[bucket]!++;
+    stats.sum += seconds;
+    stats.count++;
   }
 
   quotaRejected(service: string): void {
-    this.quotaRejections.inc({ service });
+    this.quotaRejections.set(service, (this.quotaRejections.get(service) ?? 0) + 1);
   }
 
-  text(): Promise<string> {
-    return this.registry.metrics();
+  async text(): Promise<string> {
+    const lines = [
+      '# HELP waymark_http_requests_total HTTP requests answered, by route pattern and status code',
+      '# TYPE waymark_http_requests_total counter',
+    ];
+    for (const [route, stats] of this.routes) {
+      for (const [status, n] of stats.byStatus) lines.push(`waymark_http_requests_total{route="${label(route)}",status="${status}"} ${n}`);
+    }
+    lines.push(
+      '# HELP waymark_http_request_duration_seconds Time from receiving a request to handing its reply to the socket',
+      '# TYPE waymark_http_request_duration_seconds histogram',
+    );
+    for (const [route, stats] of this.routes) {
+      const r = label(route);
+      let cumulative = 0;
+      BUCKETS.forEach((le, i) => {
+        cumulative += stats.buckets[i]!;
+        lines.push(`waymark_http_request_duration_seconds_bucket{le="${le}",route="${r}"} ${cumulative}`);
+      });
+      lines.push(`waymark_http_request_duration_seconds_bucket{le="+Inf",route="${r}"} ${stats.count}`);
+      lines.push(`waymark_http_request_duration_seconds_sum{route="${r}"} ${stats.sum}`);
+      lines.push(`waymark_http_request_duration_seconds_count{route="${r}"} ${stats.count}`);
+    }
+    lines.push(
+      '# HELP waymark_quota_rejections_total Requests refused with 429 because a monthly quota was spent, by service',
+      '# TYPE waymark_quota_rejections_total counter',
+    );
+    for (const [service, n] of this.quotaRejections) lines.push(`waymark_quota_rejections_total{service="${label(service)}"} ${n}`);
+    return `${lines.join('\n')}\n${await this.defaults.metrics()}`;
   }
 }

@@ -58,30 +58,10 @@ export interface RawAnswer {
 }
 
 /**
- * Sends raw bytes with `Connection: close` expected in them, and reads the answer until the server
- * closes the connection. Bytes given as several pieces are written one at a time, with a pause.
+ * Writes raw bytes and reads everything the server sends until it closes the connection. Bytes
+ * given as several pieces are written one at a time, 50 ms apart.
  */
-export function rawRequest(port: number, bytes: Buffer | string | Buffer[]): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.setTimeout(10_000, () => {
-      socket.destroy();
-      reject(new Error('the server neither answered nor closed the connection'));
-    });
-    socket.on('data', (chunk) => chunks.push(chunk));
-    socket.on('error', () => socket.destroy());
-    socket.on('close', () => resolve(parseRaw(Buffer.concat(chunks).toString('latin1'))));
-    if (!Array.isArray(bytes)) return void socket.write(bytes);
-    const [first, ...rest] = bytes;
-    socket.write(first!);
-    let delay = 0;
-    for (const piece of rest) setTimeout(() => socket.writable && socket.write(piece), (delay += 50));
-  });
-}
-
-/** Several requests on one keep-alive connection, the last with `Connection: close`. */
-export function rawExchange(port: number, bytes: Buffer | string): Promise<string> {
+function exchange(port: number, bytes: Buffer | string | Buffer[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -92,9 +72,20 @@ export function rawExchange(port: number, bytes: Buffer | string): Promise<strin
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', () => socket.destroy());
     socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
-    socket.write(bytes);
+    const [first, ...rest] = Array.isArray(bytes) ? bytes : [bytes];
+    socket.write(first!);
+    let delay = 0;
+    for (const piece of rest) setTimeout(() => socket.writable && socket.write(piece), (delay += 50));
   });
 }
+
+/** One request with `Connection: close` expected in its bytes; its parsed answer. */
+export async function rawRequest(port: number, bytes: Buffer | string | Buffer[]): Promise<RawAnswer> {
+  return parseRaw(await exchange(port, bytes));
+}
+
+/** Several requests on one keep-alive connection, the last with `Connection: close`. */
+export const rawExchange = (port: number, bytes: Buffer | string): Promise<string> => exchange(port, bytes);
 
 export function parseRaw(text: string): RawAnswer {
   const end = text.indexOf('\r\n\r\n');

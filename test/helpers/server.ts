@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pino from 'pino';
 import type { ServiceRoute } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { SERVICES } from '../../src/control-plane/types.js';
 import { json } from '../../src/http/reply.js';
+import { silentLogging } from '../../src/observability/logger.js';
 import { startWaymark, type Waymark } from '../../src/serve.js';
 
 export const testRoutes: ServiceRoute[] = SERVICES.map((service) => ({
@@ -54,7 +54,7 @@ export async function startTestServer(
     port: 0,
     clock,
     publicUrl: options.publicUrl,
-    logger: pino({ level: 'silent' }),
+    logging: silentLogging(),
     services: options.services ?? testRoutes,
   });
 

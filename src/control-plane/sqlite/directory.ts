@@ -1,8 +1,9 @@
 /**
  * The in-memory directory of keys and organizations over the SQLite file. Every key and
  * organization write stamps the row with a new revision; `sync()` asks SQLite's `data_version`
- * (read from the WAL index in shared memory, no disk read) whether another process committed,
- * and only then loads the rows whose revision is newer than the last one seen.
+ * whether another connection committed (or this one wrote), and only then loads the rows whose
+ * revision is newer than the last one seen. The store calls it after its own writes, when another
+ * process announces a write, and on a slow timer; never per request.
  */
 import type Database from 'better-sqlite3';
 import type { Directory } from '../store.js';
@@ -18,8 +19,10 @@ export class SqliteDirectory implements Directory {
   private readonly orgsSince: Database.Statement<[number], OrgRow>;
   private readonly keysSince: Database.Statement<[number], KeyRow>;
   private readonly currentRevision: Database.Statement<[], { value: string }>;
+  private readonly dataVersionNow: Database.Statement<[], number>;
 
   constructor(private readonly db: Database.Database) {
+    this.dataVersionNow = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.orgsSince = db.prepare('SELECT * FROM organizations WHERE rev > ?');
     this.keysSince = db.prepare('SELECT * FROM api_keys WHERE rev > ?');
     this.currentRevision = db.prepare("SELECT value FROM meta WHERE key = 'revision'");
@@ -32,7 +35,7 @@ export class SqliteDirectory implements Directory {
   }
 
   sync(): void {
-    const dataVersion = this.db.pragma('data_version', { simple: true }) as number;
+    const dataVersion = this.dataVersionNow.get()!;
     if (dataVersion === this.dataVersion && !this.ownWrite) return;
     this.dataVersion = dataVersion;
     this.ownWrite = false;

@@ -19,6 +19,7 @@ import {
   type User,
   type UserWithPassword,
 } from '../types.js';
+import { announceChange, listenForChanges } from './change-channel.js';
 import { SqliteDirectory } from './directory.js';
 import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
 import { migrate } from './schema.js';
@@ -46,12 +47,19 @@ function lastDayOfMonth(month: string): string {
   return new Date(end - 86_400_000).toISOString().slice(0, 10);
 }
 
+/** How often the serving store also checks for writes nobody announced (e.g. a sqlite3 shell). */
+const FALLBACK_SYNC_MS = 1000;
+
 export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
   private readonly db: Database.Database;
+  private serving = false;
 
-  constructor(file: string, options: { now?: () => number } = {}) {
+  constructor(
+    private readonly file: string,
+    options: { now?: () => number } = {},
+  ) {
     mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -78,6 +86,24 @@ export class SqliteStore implements ControlStore {
     return rows.map((r) => ({ orgId: r.org_id, service: r.service, month, used: r.n }));
   }
 
+  async serve(): Promise<() => Promise<void>> {
+    const listener = await listenForChanges(this.file, () => this.directory.sync());
+    const timer = setInterval(() => this.directory.sync(), FALLBACK_SYNC_MS);
+    timer.unref();
+    this.serving = true;
+    return async () => {
+      clearInterval(timer);
+      this.serving = false;
+      await new Promise((resolve) => listener.close(resolve));
+    };
+  }
+
+  /** After a key or organization write: update this directory, and tell the serving process. */
+  private async announce(): Promise<void> {
+    this.directory.sync();
+    if (!this.serving) await announceChange(this.file);
+  }
+
   /** Stamps a key or organization write with the next revision, for the directories to pick up. */
   private nextRevision(): number {
     const row = this.db
@@ -90,7 +116,7 @@ export class SqliteStore implements ControlStore {
   }
 
   async createUser(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
-    return this.db.transaction(() => {
+    const created = this.db.transaction(() => {
       if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
         throw new StoreConflict(`a user with the email ${input.email} already exists`);
       }
@@ -108,6 +134,8 @@ export class SqliteStore implements ControlStore {
         .run(userRow);
       return { user: withoutPassword(toUser(userRow)), org: toOrg(orgRow) };
     })();
+    await this.announce();
+    return created;
   }
 
   async findUserByEmail(email: string): Promise<UserWithPassword | null> {
@@ -131,7 +159,7 @@ export class SqliteStore implements ControlStore {
   }
 
   async setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
-    return this.db.transaction(() => {
+    const org = this.db.transaction(() => {
       const rev = this.nextRevision();
       const row = this.db
         .prepare<[string, string | null, number, string], OrgRow>(
@@ -141,6 +169,8 @@ export class SqliteStore implements ControlStore {
       if (!row) throw new StoreConflict(`no organization ${orgId}`);
       return toOrg(row);
     })();
+    await this.announce();
+    return org;
   }
 
   async createSession(session: SessionRecord): Promise<void> {
@@ -169,6 +199,7 @@ export class SqliteStore implements ControlStore {
         )
         .run(key.id, key.orgId, key.name, key.hint, key.hash, key.scopes.join(','), key.status, key.createdAt, key.lastUsedAt, key.revokedAt, this.nextRevision());
     })();
+    await this.announce();
   }
 
   async listKeys(orgId: string): Promise<ApiKeyRecord[]> {
@@ -184,7 +215,7 @@ export class SqliteStore implements ControlStore {
   }
 
   async revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null> {
-    return this.db.transaction(() => {
+    const revoked = this.db.transaction(() => {
       const row = this.db
         .prepare<[string, number, string, string], KeyRow>(
           "UPDATE api_keys SET status = 'revoked', revoked_at = ?, rev = ? WHERE id = ? AND org_id = ? AND status = 'active' RETURNING *",
@@ -192,6 +223,8 @@ export class SqliteStore implements ControlStore {
         .get(atIso, this.nextRevision(), keyId, orgId);
       return row ? toKey(row) : null;
     })();
+    if (revoked) await this.announce();
+    return revoked;
   }
 
   /** Recorded usage between two days, plus what is buffered and not yet written. */

@@ -1,0 +1,264 @@
+/**
+ * Issue 2's gateway benchmark: requests per second and p50/p99 latency of an authenticated,
+ * metered, cheap request served by Waymark, against the same request from bare uWebSockets.js (no
+ * gateway) and from Fastify with @fastify/bearer-auth. Loopback, wrk with one thread; each server
+ * in its own child process pinned to one CPU, wrk pinned to the other.
+ *
+ *   npm run bench:gateway [-- --duration 10 --warmup 2 --connections 64 --rounds 3 --cpu-prof]
+ *
+ * Timing never fails the run; a wrong answer (not 200, another body, missing rate-limit headers,
+ * usage not counted) does.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startChild, type ServerChild } from '../lib/child.js';
+import { describeRun, interference, measureRounds, pinning, summarize, type Summary, type Target } from '../lib/load.js';
+import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, RESULTS_DIR, writeResult } from '../lib/report.js';
+import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
+import { BODY_TEXT, PATH, SERVICE } from './common.js';
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '2' },
+    connections: { type: 'string', default: '64' },
+    rounds: { type: 'string', default: '3' },
+    /** Writes a V8 CPU profile of each server to bench/results/profiles/. */
+    'cpu-prof': { type: 'boolean', default: false },
+    'no-pin': { type: 'boolean', default: false },
+    /** Seconds to wait, before each scenario, for other processes on a shared machine to go quiet. */
+    'quiet-wait': { type: 'string', default: '60' },
+  },
+});
+const load = {
+  durationS: Number(args.duration),
+  warmupS: Number(args.warmup),
+  connections: Number(args.connections),
+  rounds: Number(args.rounds),
+  quietWaitMs: Number(args['quiet-wait']) * 1000,
+  ...pinning(!args['no-pin']),
+};
+
+for (const [name, value] of Object.entries({ duration: load.durationS, connections: load.connections, rounds: load.rounds })) {
+  if (!(value > 0)) {
+    console.error(`--${name} must be a positive number`);
+    process.exit(2);
+  }
+}
+if (!(load.warmupS >= 0) || !(load.quietWaitMs >= 0)) {
+  console.error('--warmup and --quiet-wait must be zero or more seconds');
+  process.exit(2);
+}
+if (!wrkAvailable()) {
+  console.error(INSTALL_HINT);
+  process.exit(1);
+}
+
+const profileDir = join(RESULTS_DIR, 'profiles');
+/** Node flags of a server; profiles are named after the scenario and the run's start. */
+const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '');
+const nodeArgs = (label: string) =>
+  args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=${label}-${stamp}.cpuprofile`] : [];
+// Before the servers load it: src/ may change while the benchmark runs.
+const source = describeSource();
+const children: ServerChild[] = [];
+const dataDirs: string[] = [];
+
+async function startServer(name: string, label: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const script = new URL(`./servers/${name}.js`, import.meta.url).pathname;
+  const child = await startChild(script, { env, cpu: load.serverCpu, nodeArgs: nodeArgs(label) });
+  children.push(child);
+  if (child.info.uws === 'fallback') {
+    throw new Error('uWebSockets.js fell back to its Node.js implementation (no binary for this Node); the figures would be meaningless');
+  }
+  return child;
+}
+
+async function startWaymarkServer(label: string, env: Record<string, string> = {}): Promise<ServerChild> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'waymark-bench-'));
+  dataDirs.push(dataDir);
+  return startServer('waymark', label, { BENCH_DATA_DIR: dataDir, ...env });
+}
+
+interface Scenario extends Target {
+  child: ServerChild;
+  /** Fastify and Waymark must refuse the request without its key. */
+  authenticates: boolean;
+  /** Waymark: the key whose usage must count every request, and its server's port. */
+  metered?: { key: string; port: number };
+}
+
+async function usageCount(metered: { key: string; port: number }): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${metered.port}/api/v1/usage/current?key=${metered.key}`);
+  if (res.status !== 200) throw new Error(`usage/current answered ${res.status}: ${await res.text()}`);
+  const report = (await res.json()) as { services: Record<string, { used: number }> };
+  return report.services[SERVICE]!.used;
+}
+
+/** Each server answers 200 with the same body; the authenticating ones refuse a request without key. */
+async function checkAnswers(s: Scenario): Promise<void> {
+  const res = await fetch(s.url, { headers: s.headers });
+  const body = await res.text();
+  if (res.status !== 200 || body !== BODY_TEXT) throw new Error(`${s.name}: answered ${res.status} ${body}, expected 200 ${BODY_TEXT}`);
+  if (s.metered) {
+    for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
+      if (!res.headers.get(h)) throw new Error(`${s.name}: the reply has no ${h} header`);
+    }
+  }
+  if (!s.authenticates) return;
+  const anonymous = await fetch(s.url.replace(/\?key=.*$/, ''));
+  await anonymous.arrayBuffer();
+  if (anonymous.status !== 401) throw new Error(`${s.name}: answered ${anonymous.status} without a key, expected 401`);
+}
+
+async function main(): Promise<void> {
+  if (args['cpu-prof']) mkdirSync(profileDir, { recursive: true });
+  const bare = await startServer('uws', 'uws');
+  const wmQuery = await startWaymarkServer('waymark-query');
+  const wmBearer = await startWaymarkServer('waymark-bearer');
+  // The access log is on by default; operators who rely on /metrics alone can turn it off.
+  const wmQuiet = await startWaymarkServer('waymark-no-access-log', { WAYMARK_LOG_LEVEL: 'warn' });
+  const queryKey = String(wmQuery.info.key);
+  const quietKey = String(wmQuiet.info.key);
+  const bearerKey = String(wmBearer.info.key);
+  // Fastify accepts the same key as the Waymark-with-header scenario.
+  const fastify = await startServer('fastify', 'fastify', { BENCH_KEY: bearerKey });
+
+  const url = (c: ServerChild, query = '') => `http://127.0.0.1:${c.port}${PATH}${query}`;
+  const bearer = { Authorization: `Bearer ${bearerKey}` };
+  const scenarios: Scenario[] = [
+    { name: 'bare uWebSockets.js, no gateway (?key= ignored)', child: bare, pid: bare.pid, url: url(bare, `?key=${queryKey}`), authenticates: false },
+    {
+      name: 'Waymark, key in ?key=',
+      child: wmQuery,
+      pid: wmQuery.pid,
+      url: url(wmQuery, `?key=${queryKey}`),
+      authenticates: true,
+      metered: { key: queryKey, port: wmQuery.port },
+    },
+    {
+      name: 'Waymark, key in Authorization: Bearer',
+      child: wmBearer,
+      pid: wmBearer.pid,
+      url: url(wmBearer),
+      headers: bearer,
+      authenticates: true,
+      metered: { key: bearerKey, port: wmBearer.port },
+    },
+    { name: 'Fastify 5 + @fastify/bearer-auth, Authorization: Bearer', child: fastify, pid: fastify.pid, url: url(fastify), headers: bearer, authenticates: true },
+    // Informative only, after the four rows the aims are computed from.
+    {
+      name: 'Waymark, key in ?key=, access log off (WAYMARK_LOG_LEVEL=warn)',
+      child: wmQuiet,
+      pid: wmQuiet.pid,
+      url: url(wmQuiet, `?key=${quietKey}`),
+      authenticates: true,
+      metered: { key: quietKey, port: wmQuiet.port },
+    },
+  ];
+
+  for (const s of scenarios) await checkAnswers(s);
+  const usageBefore = new Map<Scenario, number>();
+  for (const s of scenarios) if (s.metered) usageBefore.set(s, await usageCount(s.metered));
+
+  console.error(
+    `gateway benchmark: ${load.rounds} round(s) × ${scenarios.length} scenarios, ${load.warmupS} s warm-up + ${load.durationS} s each, ` +
+      `${load.connections} connections, 1 wrk thread` +
+      (load.serverCpu === undefined ? '' : `, servers on CPU ${load.serverCpu}, wrk on CPU ${load.wrkCpu}`),
+  );
+  const measured = await measureRounds(scenarios, {
+    ...load,
+    onRun(target, run, round) {
+      console.error(describeRun(target.name, run, round));
+      const ended = target.child.ended();
+      if (ended) throw new Error(`${target.name}: the server process ended during the run (${ended})`);
+      if (run.wrk.non2xx) throw new Error(`${target.name}: ${run.wrk.non2xx} responses were not 2xx/3xx`);
+    },
+  });
+
+  // Every request wrk completed was counted; requests still in flight when a wrk run stopped (at
+  // most one per connection per run) were served, hence counted, but not seen by wrk.
+  const usageLines: string[] = [];
+  for (const m of measured) {
+    const s = m.target;
+    if (!s.metered) continue;
+    const counted = (await usageCount(s.metered)) - usageBefore.get(s)!;
+    const extra = counted - m.sent;
+    const line =
+      `${s.name}: usage/current counted ${fmtInt(counted)} requests, wrk completed ${fmtInt(m.sent)} (warm-ups included): ` +
+      `${extra} more, within the ${load.connections * m.wrkRuns} that can be in flight when wrk stops`;
+    if (extra < 0 || extra > load.connections * m.wrkRuns) throw new Error(`usage check failed: ${line}`);
+    usageLines.push(line);
+  }
+
+  // The first four scenarios, in order, are the ones the aims compare.
+  const [bareRow, queryRow, bearerRow, fastifyRow] = measured.map((m) => summarize(m.runs)) as [Summary, Summary, Summary, Summary];
+  const table = markdownTable(
+    ['Scenario', 'req/s', 'p50', 'p99', 'req/s vs bare', 'server CPU busy', 'server CPU per request', 'req/s per round'],
+    measured.map((m) => {
+      const r = summarize(m.runs);
+      return [
+        m.target.name, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), fmtPct(r.rps / bareRow.rps),
+        r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse), r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq), r.perRound,
+      ];
+    }),
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+  );
+
+  const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+  const cost = (row: Summary) => 1 - row.rps / bareRow.rps;
+  const ratio = bearerRow.rps / fastifyRow.rps;
+  const aims = [
+    `- Gateway cost in req/s vs bare uWebSockets.js (aim < 10 %): ${fmtPct(cost(queryRow))} with ?key=, ` +
+      `${fmtPct(cost(bearerRow))} with Authorization: Bearer: ${verdict(Math.max(cost(queryRow), cost(bearerRow)) < 0.1)}`,
+    `- Waymark / Fastify + bearer-auth in req/s, both with Authorization: Bearer (aim ≥ 2×): ${ratio.toFixed(2)}×: ${verdict(ratio >= 2)}`,
+  ];
+  if (bareRow.cpuPerReq !== null && queryRow.cpuPerReq !== null && bearerRow.cpuPerReq !== null && fastifyRow.cpuPerReq !== null) {
+    // CPU per request bounds throughput once the server's core is saturated, whatever limits wrk.
+    const cpuCost = (row: Summary) => 1 - bareRow.cpuPerReq! / row.cpuPerReq!;
+    const cpuRatio = fastifyRow.cpuPerReq / bearerRow.cpuPerReq;
+    aims.push(
+      `- The same aims in server CPU per request (the throughput of a saturated core): gateway cost ${fmtPct(cpuCost(queryRow))} / ` +
+        `${fmtPct(cpuCost(bearerRow))}: ${verdict(Math.max(cpuCost(queryRow), cpuCost(bearerRow)) < 0.1)}; ` +
+        `Waymark / Fastify ${cpuRatio.toFixed(2)}×: ${verdict(cpuRatio >= 2)}`,
+    );
+  }
+
+  const now = new Date();
+  const report = [
+    `# Gateway benchmark, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
+    `Command: \`npm run bench:gateway${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (build, then \`node dist/bench/gateway/run.js\`).`,
+    `Median of ${load.rounds} interleaved round(s); per round and scenario: ${load.warmupS} s warm-up (discarded), then ${load.durationS} s of ` +
+      `\`wrk -t1 -c${load.connections} --latency\` on loopback` +
+      (load.serverCpu === undefined ? '.' : `; servers pinned to CPU ${load.serverCpu}, wrk to CPU ${load.wrkCpu}.`),
+    interference(measured.flatMap((m) => m.runs)),
+    '',
+    table,
+    '',
+    ...aims,
+    '',
+    'Usage check:',
+    ...usageLines.map((l) => `- ${l}`),
+    '',
+  ].join('\n');
+  console.log(report);
+  console.error(`written to ${writeResult('gateway', report, now)}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  // fetch() failures keep the reason (refused, reset) in `cause`.
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  console.error(error instanceof Error ? `${error.message}${cause}` : error);
+  for (const c of children) if (c.ended()) console.error(`the server ${c.name} (pid ${c.pid}) had ended: ${c.ended()}`);
+  process.exitCode = 1;
+} finally {
+  await Promise.all(children.map((c) => c.stop()));
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  if (args['cpu-prof']) console.error(`CPU profiles of the servers are in ${profileDir}`);
+}

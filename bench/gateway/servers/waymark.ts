@@ -1,0 +1,26 @@
+/**
+ * Waymark as deployed: `startWaymark` with its production defaults (info-level access log through
+ * pino to stdout, Prometheus metrics, usage flushed every second) and one cheap metered route. An
+ * Enterprise organization (unlimited quotas) and a key with the route's scope are created in a
+ * fresh data folder (`BENCH_DATA_DIR`); the key is reported to the driver.
+ */
+import uWS from 'uWebSockets.js';
+import type { ServiceRoute } from '../../../src/app.js';
+import { createKey, signUp } from '../../../src/control-plane/accounts.js';
+import { json } from '../../../src/http/reply.js';
+import { startWaymark } from '../../../src/serve.js';
+import { announceListening, onShutdown } from '../../lib/child.js';
+import { BODY, ROUTE, SERVICE } from '../common.js';
+
+const dataDir = process.env.BENCH_DATA_DIR;
+if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
+
+const route: ServiceRoute = { path: ROUTE, service: SERVICE, handler: () => json(200, BODY) };
+const waymark = await startWaymark({ dataDir, port: 0, services: [route] });
+onShutdown(() => waymark.close());
+
+const { org } = await signUp(waymark.store, { email: 'bench@example.com', password: 'benchmark password', organization: 'Bench' });
+await waymark.store.setTier(org.id, 'enterprise');
+const { value } = await createKey(waymark.store, org.id, { name: 'bench', scopes: [SERVICE] }, Date.now());
+
+announceListening(waymark.port, { key: value, orgId: org.id, uws: 'SSLApp' in uWS ? 'native' : 'fallback' });

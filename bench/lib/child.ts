@@ -1,0 +1,120 @@
+/**
+ * Benchmark servers run in child processes, so that the driver never shares their event loop.
+ * A child announces itself on stderr with one line, `listening <port>` optionally followed by a
+ * JSON object (e.g. the API key it created); its stdout goes to /dev/null unless asked otherwise,
+ * so that servers which log to stdout pay for logging without a reader slowing them down.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export interface ChildOptions {
+  env?: Record<string, string>;
+  /** `ignore` (default) sends stdout to /dev/null. */
+  stdout?: 'ignore' | 'inherit';
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  nodeArgs?: string[];
+  /** Pin the child to this CPU with taskset. */
+  cpu?: number;
+  startTimeoutMs?: number;
+}
+
+export interface ServerChild {
+  /** The script's file name, for messages. */
+  name: string;
+  pid: number;
+  port: number;
+  /** The JSON the child printed after its port, or {}. */
+  info: Record<string, unknown>;
+  /** Null while the process runs; then how it ended (`exit code 1`, `signal SIGSEGV`). */
+  ended(): string | null;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+const LISTENING = /^listening (\d+)(?: (.*))?$/;
+
+export function startChild(script: string, options: ChildOptions = {}): Promise<ServerChild> {
+  const nodeArgv = [...(options.nodeArgs ?? []), script];
+  const [command, argv] =
+    options.cpu === undefined ? [process.execPath, nodeArgv] : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgv]];
+  const child = spawn(command, argv, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
+  });
+  let ended: string | null = null;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      ended = signal ? `signal ${signal}` : `exit code ${code}`;
+      resolve();
+    }),
+  );
+
+  return new Promise((resolve, reject) => {
+    const stderr: string[] = [];
+    let ready = false;
+    const timer = setTimeout(() => fail(new Error(`${script} did not print "listening <port>" in time`)), options.startTimeoutMs ?? 30_000);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${error.message}\n${stderr.join('\n')}`));
+    };
+    child.once('error', fail);
+    // 'close' comes after the child's stderr has been read to its end, so its last words are kept.
+    child.once('close', (code, signal) => {
+      if (!ready) fail(new Error(`${script} exited (${signal ?? code}) before listening`));
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      if (ready) return void process.stderr.write(`[${basename(script)}] ${line}\n`);
+      const m = LISTENING.exec(line);
+      if (!m) return void stderr.push(line);
+      ready = true;
+      clearTimeout(timer);
+      resolve({
+        name: basename(script),
+        pid: child.pid!,
+        port: Number(m[1]),
+        info: m[2] ? (JSON.parse(m[2]) as Record<string, unknown>) : {},
+        ended: () => ended,
+        stop: (graceMs = 10_000) => stop(child, exited, graceMs),
+      });
+    });
+  });
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+// ---- child side ----
+
+/** Prints the line `startChild` waits for. */
+export function announceListening(port: number, info?: Record<string, unknown>): void {
+  process.stderr.write(`listening ${port}${info ? ` ${JSON.stringify(info)}` : ''}\n`);
+}
+
+/**
+ * Runs `close` on SIGTERM/SIGINT, then exits normally (so that `--cpu-prof` profiles are written).
+ */
+export function onShutdown(close: () => void | Promise<void>): void {
+  let closing = false;
+  const handler = () => {
+    if (closing) return;
+    closing = true;
+    Promise.resolve()
+      .then(close)
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', handler);
+  process.once('SIGINT', handler);
+}
