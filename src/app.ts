@@ -4,6 +4,7 @@
  */
 import type { Clock } from './clock.js';
 import type { ControlStore } from './control-plane/store.js';
+import type { DatasetHolder } from './dataset/index.js';
 import type { Service } from './control-plane/types.js';
 import { registerDashboardApi } from './dashboard/api.js';
 import { Sessions } from './dashboard/sessions.js';
@@ -18,15 +19,18 @@ import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { usageReport } from './usage/report.js';
 
-/** A metered API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
+/** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
 export interface ServiceRoute {
   path: string;
   service: Service;
+  /** False for routes that need the service's scope but cost nothing (styles, TileJSON, fonts…). */
+  metered?: boolean;
   handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
 }
 
 export interface AppDeps {
   store: ControlStore;
+  datasets: DatasetHolder;
   clock: Clock;
   logging: Logging;
   metrics: Metrics;
@@ -84,7 +88,10 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
   });
 
-  for (const route of deps.services ?? []) publicRoute(route.path, gateway.meter(route.service, route.handler));
+  for (const route of deps.services ?? []) {
+    const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler);
+    publicRoute(route.path, guarded);
+  }
 
   registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now() });
   registerDashboardStatic(router);

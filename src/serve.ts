@@ -2,9 +2,11 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type ServiceRoute } from './app.js';
+import { listenForChanges } from './change-channel.js';
 import { systemClock, type Clock } from './clock.js';
 import { databaseFile } from './config/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';
+import { DatasetHolder } from './dataset/index.js';
 import { listen } from './http/server.js';
 import { createLogging, type Logging } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -19,6 +21,7 @@ export interface StartOptions {
   clock?: Clock;
   /** Defaults to JSON lines on stdout at `WAYMARK_LOG_LEVEL`. */
   logging?: Logging;
+  /** Service routes beside the product's own (tests mount metered routes of their own). */
   services?: ServiceRoute[];
 }
 
@@ -26,6 +29,7 @@ export interface Waymark {
   url: string;
   port: number;
   store: SqliteStore;
+  datasets: DatasetHolder;
   /** Stops listening, writes pending usage and closes the store. */
   close(): Promise<void>;
 }
@@ -70,7 +74,9 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const logging = options.logging ?? createLogging();
   const { logger } = logging;
   const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
-  const { handle } = createApp({ store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
+  const datasets = new DatasetHolder(options.dataDir, logger);
+  datasets.start();
+  const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
   const host = options.host ?? '127.0.0.1';
   let server;
   try {
@@ -80,7 +86,11 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     unlock();
     throw error;
   }
-  const stopServingStore = await store.serve();
+  const stopServingStore = store.serve();
+  const changes = await listenForChanges(databaseFile(options.dataDir), {
+    directory: () => store.directory.sync(),
+    dataset: () => datasets.reload(),
+  });
   const flushTimer = setInterval(() => {
     store.flush().catch((error: unknown) => logger.error({ err: error }, 'usage flush failed; will retry'));
   }, options.usageFlushMs ?? 1000);
@@ -90,10 +100,13 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     url: `http://${urlHost}:${server.port}`,
     port: server.port,
     store,
+    datasets,
     async close() {
       clearInterval(flushTimer);
       server.close();
-      await stopServingStore();
+      stopServingStore();
+      await new Promise((resolve) => changes.close(resolve));
+      datasets.stop();
       await store.close();
       unlock();
     },

@@ -50,10 +50,11 @@ export interface ControlStore {
   /** Writes pending usage and last-used times; called on a timer and at shutdown. */
   flush(): Promise<void>;
   /**
-   * Makes this store the serving one: from now on it learns of other processes' writes as they
-   * happen. Returns a function that stops that.
+   * Makes this store the serving one: other processes announce their writes to it (through the
+   * server's change channel, which calls `directory.sync()`) and it checks on a slow timer for
+   * writes nobody announced. Returns a function that stops that.
    */
-  serve(): Promise<() => Promise<void>>;
+  serve(): () => void;
   close(): Promise<void>;
 }
 
@@ -63,6 +64,8 @@ export interface ControlStore {
  * change): such a change applies to every request that arrives after the write returned.
  */
 export interface Directory {
+  /** Applies changes committed elsewhere; cheap when there are none. Never called per request. */
+  sync(): void;
   keyByHash(hash: string): ApiKeyRecord | undefined;
   org(id: string): Organization | undefined;
 }

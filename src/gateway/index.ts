@@ -27,6 +27,8 @@ export interface GatewayEvents {
 }
 
 const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
+const scopeMessage = (service: Service) =>
+  `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`;
 /** Key values already checked and hashed; cleared when full, so junk keys cannot grow it. */
 const MAX_CACHED_HASHES = 10_000;
 
@@ -74,6 +76,15 @@ export class Gateway {
     return hash;
   }
 
+  /** Wraps a handler that needs `service`'s scope but is not metered (no quota, no usage, no headers). */
+  scoped(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
+    return (req) => {
+      const caller = this.authenticate(req);
+      if (!caller.key.scopes.includes(service)) throw new ApiError(403, scopeMessage(service));
+      return handler(req, caller);
+    };
+  }
+
   /** Wraps a service handler with authentication, scope check and metering of `service`. */
   meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
     return (req) => {
@@ -84,7 +95,7 @@ export class Gateway {
       const ledger = this.store.ledger;
       if (!key.scopes.includes(service)) {
         const headers = rateLimitHeaders(limit, ledger.used(org.id, service, month), resetIso);
-        return errorReply(403, `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`, headers);
+        return errorReply(403, scopeMessage(service), headers);
       }
       const reservation = ledger.reserve(org.id, service, month, limit);
       if (!reservation.granted) {

@@ -19,7 +19,7 @@ import {
   type User,
   type UserWithPassword,
 } from '../types.js';
-import { announceChange, listenForChanges } from './change-channel.js';
+import { announceChange } from '../../change-channel.js';
 import { SqliteDirectory } from './directory.js';
 import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
 import { migrate } from './schema.js';
@@ -86,22 +86,20 @@ export class SqliteStore implements ControlStore {
     return rows.map((r) => ({ orgId: r.org_id, service: r.service, month, used: r.n }));
   }
 
-  async serve(): Promise<() => Promise<void>> {
-    const listener = await listenForChanges(this.file, () => this.directory.sync());
+  serve(): () => void {
     const timer = setInterval(() => this.directory.sync(), FALLBACK_SYNC_MS);
     timer.unref();
     this.serving = true;
-    return async () => {
+    return () => {
       clearInterval(timer);
       this.serving = false;
-      await new Promise((resolve) => listener.close(resolve));
     };
   }
 
   /** After a key or organization write: update this directory, and tell the serving process. */
   private async announce(): Promise<void> {
     this.directory.sync();
-    if (!this.serving) await announceChange(this.file);
+    if (!this.serving) await announceChange(this.file, 'directory');
   }
 
   /** Stamps a key or organization write with the next revision, for the directories to pick up. */

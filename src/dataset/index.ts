@@ -1,0 +1,84 @@
+/**
+ * The dataset a server serves, switched without a restart: `current()` is a synchronous read for
+ * the request path; `reload()` (on an import's announcement, or a 2 s check of the `current` link)
+ * opens the new dataset and swaps it in. Requests already holding the old one finish with it; it
+ * is closed a minute later.
+ */
+import { readFileSync, readlinkSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
+import type { Logger } from '../observability/logger.js';
+import { MbtilesReader } from './mbtiles.js';
+
+export interface Dataset {
+  id: string;
+  dir: string;
+  manifest: DatasetManifest;
+  tiles: MbtilesReader;
+}
+
+const CHECK_EVERY_MS = 2000;
+const CLOSE_OLD_AFTER_MS = 60_000;
+
+/** Opens a dataset folder; refuses one of another format version with a clear error. */
+export function openDataset(dir: string): Dataset {
+  const manifest = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
+  if (manifest.formatVersion !== DATASET_FORMAT_VERSION) {
+    throw new Error(
+      `dataset ${dir} has format version ${manifest.formatVersion}; this Waymark reads version ${DATASET_FORMAT_VERSION}: run waymark import again`,
+    );
+  }
+  return { id: manifest.id, dir, manifest, tiles: new MbtilesReader(paths.tiles(dir)) };
+}
+
+export class DatasetHolder {
+  private dataset: Dataset | null = null;
+  private linkTarget: string | null = null;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly logger: Logger,
+  ) {}
+
+  current(): Dataset | null {
+    return this.dataset;
+  }
+
+  /** Loads the dataset `current` points at, if it changed. */
+  reload(): void {
+    let target: string;
+    try {
+      target = resolve(this.dataDir, readlinkSync(paths.current(this.dataDir)));
+    } catch {
+      return; // No dataset imported yet.
+    }
+    if (target === this.linkTarget) return;
+    let next: Dataset;
+    try {
+      next = openDataset(target);
+    } catch (error) {
+      this.logger.error({ err: error, dataset: target }, 'cannot open the new dataset; still serving the previous one');
+      this.linkTarget = target; // Not retried until the link moves again.
+      return;
+    }
+    const previous = this.dataset;
+    this.dataset = next;
+    this.linkTarget = target;
+    this.logger.info({ dataset: next.id, inputs: next.manifest.inputs }, 'serving dataset');
+    if (previous) setTimeout(() => previous.tiles.close(), CLOSE_OLD_AFTER_MS).unref();
+  }
+
+  start(): void {
+    this.reload();
+    this.timer = setInterval(() => this.reload(), CHECK_EVERY_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.dataset?.tiles.close();
+    this.dataset = null;
+    this.linkTarget = null;
+  }
+}
