@@ -2,7 +2,31 @@
 # Sets the machine up (scripts/setup.sh) and runs the Waymark server. Arguments go to
 # `waymark serve`, e.g. `scripts/start.sh --port 9000 --data /srv/waymark`; the data folder
 # defaults to ./data of the current folder (or WAYMARK_DATA).
+# A data folder without a dataset first gets one: `waymark import --world`, plus `--osm` for each
+# extract (file or URL) in WAYMARK_OSM, comma-separated.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
+
+data=${WAYMARK_DATA:-./data}
+args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case ${args[i]} in
+    --data) data=${args[i + 1]:-$data} ;;
+    --data=*) data=${args[i]#--data=} ;;
+  esac
+done
+
+if [[ ! -e $data/current ]]; then
+  import=(import --data "$data" --world)
+  IFS=',' read -ra extracts <<<"${WAYMARK_OSM:-}"
+  for extract in "${extracts[@]}"; do
+    extract=${extract#"${extract%%[![:space:]]*}"} # trim leading and trailing blanks
+    extract=${extract%"${extract##*[![:space:]]}"}
+    if [[ -n $extract ]]; then import+=(--osm "$extract"); fi
+  done
+  echo "start: $data has no dataset yet; building it: waymark ${import[*]}"
+  node "$root/bin/waymark.js" "${import[@]}"
+fi
+
 exec node "$root/bin/waymark.js" serve "$@"

@@ -15,8 +15,10 @@ import { ApiError } from './http/errors.js';
 import { empty, errorReply, json, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
+import { mapsRoutes } from './maps/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
+import type { OperatorApi } from './operator/index.js';
 import { usageReport } from './usage/report.js';
 
 /** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
@@ -37,6 +39,8 @@ export interface AppDeps {
   /** Absolute base URL the platform is reached at, when configured (`WAYMARK_PUBLIC_URL`). */
   publicUrl?: string;
   services?: ServiceRoute[];
+  /** The operator API (`/operator/*`), when this node offers one. */
+  operator?: OperatorApi;
 }
 
 const CORS_HEADERS = {
@@ -88,13 +92,14 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
   });
 
-  for (const route of deps.services ?? []) {
+  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...(deps.services ?? [])]) {
     const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler);
     publicRoute(route.path, guarded);
   }
 
   registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now() });
   registerDashboardStatic(router);
+  deps.operator?.register(router);
 
   const finish = (req: Request, started: number, isPublic: boolean, reply: Reply): Reply => {
     if (isPublic) Object.assign(reply.headers, CORS_HEADERS);

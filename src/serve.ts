@@ -10,6 +10,7 @@ import { DatasetHolder } from './dataset/index.js';
 import { listen } from './http/server.js';
 import { createLogging, type Logging } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
+import { createOperatorApi, operatorOptionsFromEnv, type OperatorOptions } from './operator/index.js';
 
 export interface StartOptions {
   dataDir: string;
@@ -23,6 +24,8 @@ export interface StartOptions {
   logging?: Logging;
   /** Service routes beside the product's own (tests mount metered routes of their own). */
   services?: ServiceRoute[];
+  /** Operator API settings; by default from WAYMARK_OPERATOR_TOKEN and WAYMARK_REDIS_URL. */
+  operator?: OperatorOptions;
 }
 
 export interface Waymark {
@@ -68,6 +71,7 @@ function lockDataDir(dataDir: string): () => void {
 }
 
 export async function startWaymark(options: StartOptions): Promise<Waymark> {
+  const operatorOptions = options.operator ?? operatorOptionsFromEnv();
   mkdirSync(options.dataDir, { recursive: true });
   const unlock = lockDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
@@ -76,7 +80,8 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
   const datasets = new DatasetHolder(options.dataDir, logger);
   datasets.start();
-  const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services });
+  const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
+  const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator });
   const host = options.host ?? '127.0.0.1';
   let server;
   try {
@@ -104,6 +109,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     async close() {
       clearInterval(flushTimer);
       server.close();
+      await operator.close();
       stopServingStore();
       await new Promise((resolve) => changes.close(resolve));
       datasets.stop();

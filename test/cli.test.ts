@@ -87,10 +87,10 @@ const get = (url: string, key: string) => fetch(`${url}?key=${key}`);
 test('--help lists every command; no command or an unknown one prints the usage and exits 2', async (t) => {
   const help = await waymark(['--help']);
   t.is(help.code, 0);
-  for (const command of ['serve', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
+  for (const command of ['serve', 'import', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
     t.true(help.stdout.includes(`waymark ${command} `), command);
   }
-  for (const args of [[], ['import', '--osm', 'x.pbf'], ['worker'], ['key'], ['--data', 'x']]) {
+  for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['key'], ['--data', 'x']]) {
     const run = await waymark(args);
     t.is(run.code, 2, args.join(' '));
     t.is(run.stdout, '');

@@ -50,7 +50,7 @@ async function dashboardJourney(t: ExecutionContext, browser: Browser, server: T
 
   // Create a key: all three scopes are checked by default; the value is shown once.
   for (const scope of ['Maps', 'Geocoding', 'Routing']) t.true(await page.getByRole('checkbox', { name: scope }).isChecked(), scope);
-  await page.getByLabel('Name').fill('Production server');
+  await page.getByLabel('Name', { exact: true }).fill('Production server');
   await page.getByRole('button', { name: 'Create key' }).click();
   const valueBox = page.locator('#new-key-value');
   await valueBox.waitFor();

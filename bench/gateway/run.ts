@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startChild, type ServerChild } from '../lib/child.js';
 import { describeRun, interference, measureRounds, pinning, summarize, type Summary, type Target } from '../lib/load.js';
 import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, RESULTS_DIR, writeResult } from '../lib/report.js';
+import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
 import { BODY_TEXT, PATH, SERVICE } from './common.js';
 
@@ -87,14 +88,7 @@ interface Scenario extends Target {
   /** Fastify and Waymark must refuse the request without its key. */
   authenticates: boolean;
   /** Waymark: the key whose usage must count every request, and its server's port. */
-  metered?: { key: string; port: number };
-}
-
-async function usageCount(metered: { key: string; port: number }): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${metered.port}/api/v1/usage/current?key=${metered.key}`);
-  if (res.status !== 200) throw new Error(`usage/current answered ${res.status}: ${await res.text()}`);
-  const report = (await res.json()) as { services: Record<string, { used: number }> };
-  return report.services[SERVICE]!.used;
+  metered?: Metered;
 }
 
 /** Each server answers 200 with the same body; the authenticating ones refuse a request without key. */
@@ -136,7 +130,7 @@ async function main(): Promise<void> {
       pid: wmQuery.pid,
       url: url(wmQuery, `?key=${queryKey}`),
       authenticates: true,
-      metered: { key: queryKey, port: wmQuery.port },
+      metered: { key: queryKey, port: wmQuery.port, service: SERVICE },
     },
     {
       name: 'Waymark, key in Authorization: Bearer',
@@ -145,7 +139,7 @@ async function main(): Promise<void> {
       url: url(wmBearer),
       headers: bearer,
       authenticates: true,
-      metered: { key: bearerKey, port: wmBearer.port },
+      metered: { key: bearerKey, port: wmBearer.port, service: SERVICE },
     },
     { name: 'Fastify 5 + @fastify/bearer-auth, Authorization: Bearer', child: fastify, pid: fastify.pid, url: url(fastify), headers: bearer, authenticates: true },
     // Informative only, after the four rows the aims are computed from.
@@ -155,13 +149,13 @@ async function main(): Promise<void> {
       pid: wmQuiet.pid,
       url: url(wmQuiet, `?key=${quietKey}`),
       authenticates: true,
-      metered: { key: quietKey, port: wmQuiet.port },
+      metered: { key: quietKey, port: wmQuiet.port, service: SERVICE },
     },
   ];
 
   for (const s of scenarios) await checkAnswers(s);
   const usageBefore = new Map<Scenario, number>();
-  for (const s of scenarios) if (s.metered) usageBefore.set(s, await usageCount(s.metered));
+  for (const s of scenarios) if (s.metered) usageBefore.set(s, await usedUnits(s.metered));
 
   console.error(
     `gateway benchmark: ${load.rounds} round(s) × ${scenarios.length} scenarios, ${load.warmupS} s warm-up + ${load.durationS} s each, ` +
@@ -178,19 +172,11 @@ async function main(): Promise<void> {
     },
   });
 
-  // Every request wrk completed was counted; requests still in flight when a wrk run stopped (at
-  // most one per connection per run) were served, hence counted, but not seen by wrk.
   const usageLines: string[] = [];
   for (const m of measured) {
     const s = m.target;
     if (!s.metered) continue;
-    const counted = (await usageCount(s.metered)) - usageBefore.get(s)!;
-    const extra = counted - m.sent;
-    const line =
-      `${s.name}: usage/current counted ${fmtInt(counted)} requests, wrk completed ${fmtInt(m.sent)} (warm-ups included): ` +
-      `${extra} more, within the ${load.connections * m.wrkRuns} that can be in flight when wrk stops`;
-    if (extra < 0 || extra > load.connections * m.wrkRuns) throw new Error(`usage check failed: ${line}`);
-    usageLines.push(line);
+    usageLines.push(checkUsageCounted((await usedUnits(s.metered)) - usageBefore.get(s)!, m, load.connections));
   }
 
   // The first four scenarios, in order, are the ones the aims compare.

@@ -3,8 +3,12 @@
  * A child announces itself on stderr with one line, `listening <port>` optionally followed by a
  * JSON object (e.g. the API key it created); its stdout goes to /dev/null unless asked otherwise,
  * so that servers which log to stdout pay for logging without a reader slowing them down.
+ * Programs that do not announce themselves (a CLI's `serve`, a third-party server) are started
+ * with `startCommand` on a port chosen by `freePort`, and are ready once they answer HTTP there
+ * with a status below 500.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -32,13 +36,16 @@ export interface ServerChild {
   stop(graceMs?: number): Promise<void>;
 }
 
-const LISTENING = /^listening (\d+)(?: (.*))?$/;
+interface Launched {
+  child: ChildProcess;
+  ended(): string | null;
+  stop(graceMs?: number): Promise<void>;
+}
 
-export function startChild(script: string, options: ChildOptions = {}): Promise<ServerChild> {
-  const nodeArgv = [...(options.nodeArgs ?? []), script];
-  const [command, argv] =
-    options.cpu === undefined ? [process.execPath, nodeArgv] : ['taskset', ['-c', String(options.cpu), process.execPath, ...nodeArgv]];
-  const child = spawn(command, argv, {
+/** Spawns `command` (pinned with taskset when `cpu` is given), stderr piped, stdout per `options`. */
+function launch(command: string, argv: string[], options: ChildOptions): Launched {
+  const [file, args] = options.cpu === undefined ? [command, argv] : ['taskset', ['-c', String(options.cpu), command, ...argv]];
+  const child = spawn(file, args, {
     env: { ...process.env, ...options.env },
     stdio: ['ignore', options.stdout ?? 'ignore', 'pipe'],
   });
@@ -49,7 +56,14 @@ export function startChild(script: string, options: ChildOptions = {}): Promise<
       resolve();
     }),
   );
+  return { child, ended: () => ended, stop: (graceMs = 10_000) => stop(child, exited, graceMs) };
+}
 
+const LISTENING = /^listening (\d+)(?: (.*))?$/;
+
+export function startChild(script: string, options: ChildOptions = {}): Promise<ServerChild> {
+  const launched = launch(process.execPath, [...(options.nodeArgs ?? []), script], options);
+  const { child } = launched;
   return new Promise((resolve, reject) => {
     const stderr: string[] = [];
     let ready = false;
@@ -75,11 +89,65 @@ export function startChild(script: string, options: ChildOptions = {}): Promise<
         pid: child.pid!,
         port: Number(m[1]),
         info: m[2] ? (JSON.parse(m[2]) as Record<string, unknown>) : {},
-        ended: () => ended,
-        stop: (graceMs = 10_000) => stop(child, exited, graceMs),
+        ended: launched.ended,
+        stop: launched.stop,
       });
     });
   });
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1, for servers that take a port flag. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface CommandServerOptions extends Omit<ChildOptions, 'nodeArgs'> {
+  /** The port the command was told to listen on. */
+  port: number;
+  /** Polled until it answers HTTP with a status below 500 (a 503 while starting is not ready). */
+  readyUrl: string;
+}
+
+/** Starts a server program that does not announce itself; resolves once `readyUrl` answers below 500. */
+export async function startCommand(name: string, command: string, argv: string[], options: CommandServerOptions): Promise<ServerChild> {
+  const launched = launch(command, argv, options);
+  const stderr: string[] = [];
+  let ready = false;
+  // Kept for the error message until the server is ready, then passed on like startChild does.
+  createInterface({ input: launched.child.stderr! }).on('line', (line) => {
+    if (ready) process.stderr.write(`[${name}] ${line}\n`);
+    else stderr.push(line);
+  });
+  const spawnError = new Promise<never>((_, reject) => launched.child.once('error', reject));
+  spawnError.catch(() => undefined);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 30_000);
+  const failure = async (why: string) => {
+    await launched.stop(1000);
+    return new Error(`${name} ${why}\n${stderr.join('\n')}`);
+  };
+  for (;;) {
+    const ended = launched.ended();
+    if (ended) throw await failure(`ended (${ended}) before answering ${options.readyUrl}`);
+    try {
+      const res = await Promise.race([fetch(options.readyUrl), spawnError]);
+      await res.arrayBuffer();
+      if (res.status < 500) {
+        ready = true;
+        return { name, pid: launched.child.pid!, port: options.port, info: {}, ended: launched.ended, stop: launched.stop };
+      }
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw await failure(`could not be started: ${String(error)}`);
+    }
+    if (Date.now() >= deadline) throw await failure(`did not answer ${options.readyUrl} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 async function stop(child: ChildProcess, exited: Promise<void>, graceMs: number): Promise<void> {

@@ -15,6 +15,8 @@ export interface Target {
   pid: number;
   url: string;
   headers?: Record<string, string>;
+  /** wrk Lua script choosing the requests (the url then gives the host and the default path). */
+  script?: string;
 }
 
 export interface LoadOptions<T extends Target = Target> {
@@ -61,8 +63,8 @@ export async function measureRounds<T extends Target>(targets: T[], options: Loa
     for (const m of measured) {
       const wrk = (durationS: number) => {
         m.wrkRuns++;
-        const { url, headers } = m.target;
-        return runWrk({ url, headers, connections: options.connections, threads: 1, durationS, cpu: options.wrkCpu });
+        const { url, headers, script } = m.target;
+        return runWrk({ url, headers, script, connections: options.connections, threads: 1, durationS, cpu: options.wrkCpu });
       };
       if (options.quietWaitMs && !(await waitForQuiet(0.15, options.quietWaitMs))) {
         console.error(`  (the machine did not go quiet within ${options.quietWaitMs / 1000} s; measuring anyway)`);

@@ -38,6 +38,8 @@ export const fmtMs = (ms: number): string => (ms < 1 ? `${(ms * 1000).toFixed(0)
 /** Seconds as microseconds, for per-request CPU time. */
 export const fmtUs = (seconds: number): string => `${(seconds * 1e6).toFixed(1)} µs`;
 export const fmtPct = (ratio: number): string => `${(ratio * 100).toFixed(1)} %`;
+export const fmtSeconds = (seconds: number): string => `${seconds.toFixed(seconds < 10 ? 2 : 1)} s`;
+export const fmtMiB = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

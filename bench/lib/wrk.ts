@@ -14,6 +14,8 @@ export interface WrkOptions {
   headers?: Record<string, string>;
   /** Pin wrk to this CPU with taskset. */
   cpu?: number;
+  /** A wrk Lua script (`-s`), e.g. one that picks each request's path from a list. */
+  script?: string;
 }
 
 export interface WrkResult {
@@ -81,6 +83,7 @@ export function parseWrk(raw: string): WrkResult {
 export function runWrk(options: WrkOptions): Promise<WrkResult> {
   const args = ['-t', String(options.threads ?? 1), '-c', String(options.connections), '-d', `${options.durationS}s`, '--latency'];
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  if (options.script) args.push('-s', options.script);
   args.push(options.url);
   const [command, argv] = options.cpu === undefined ? ['wrk', args] : ['taskset', ['-c', String(options.cpu), 'wrk', ...args]];
   return new Promise((resolve, reject) => {

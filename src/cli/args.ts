@@ -19,12 +19,14 @@ export function wholeNumber(raw: string, what: string, min: number, max = Number
 
 export function parseCommandArgs(command: Command, args: string[]): CommandInput {
   const seeHelp = `see "waymark ${command.name} --help"`;
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   try {
     ({ values } = parseArgs({
       args,
       options: {
         ...Object.fromEntries(command.flags.map((name) => [name, { type: 'string' as const }])),
+        ...Object.fromEntries((command.repeatable ?? []).map((name) => [name, { type: 'string' as const, multiple: true as const }])),
+        ...Object.fromEntries((command.switches ?? []).map((name) => [name, { type: 'boolean' as const }])),
         data: { type: 'string' },
         json: { type: 'boolean' },
       },
@@ -52,6 +54,13 @@ export function parseCommandArgs(command: Command, args: string[]): CommandInput
       if (value === undefined) throw new UsageError(`--${name} is required; ${seeHelp}`);
       return value;
     },
+    all(name) {
+      const given = values[name];
+      const list = Array.isArray(given) ? given : [];
+      if (list.some((value) => value === '')) throw new UsageError(`--${name} needs a value; ${seeHelp}`);
+      return list.filter((value): value is string => typeof value === 'string');
+    },
+    isSet: (name) => values[name] === true,
     wholeNumber(name, min, max) {
       const value = flag(name);
       return value === undefined ? undefined : wholeNumber(value, `--${name}`, min, max);

@@ -12,6 +12,10 @@ export interface CommandInput {
   required(name: string): string;
   /** A flag's value as a whole number within the bounds, or undefined when not given. */
   wholeNumber(name: string, min: number, max?: number): number | undefined;
+  /** Every value of a flag the command lists in `repeatable`, in order; empty when not given. */
+  all(name: string): string[];
+  /** Whether a flag the command lists in `switches` is given. */
+  isSet(name: string): boolean;
 }
 
 export interface Command {
@@ -23,6 +27,10 @@ export interface Command {
   synopsis: string;
   /** Names of the command's own flags, each taking a value (`--data`, `--json`, `--help` are common). */
   flags: readonly string[];
+  /** Flags that take a value and may be given more than once (e.g. `--osm A --osm B`). */
+  repeatable?: readonly string[];
+  /** Flags without a value (e.g. `--world`). */
+  switches?: readonly string[];
   run(input: CommandInput): Promise<Outcome>;
 }
 

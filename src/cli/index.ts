@@ -1,6 +1,7 @@
 /** The `waymark` command line: finds the command, parses its flags, runs it and prints the outcome. */
 import { asksForHelp, parseCommandArgs } from './args.js';
 import { CliError, type Command } from './command.js';
+import { importCommand } from './import.js';
 import { keyCreate } from './key-create.js';
 import { keyList } from './key-list.js';
 import { keyRevoke } from './key-revoke.js';
@@ -9,8 +10,9 @@ import { printError, printOutcome } from './output.js';
 import { serve } from './serve.js';
 import { usage } from './usage.js';
 import { userCreate } from './user-create.js';
+import { worker } from './worker.js';
 
-const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage];
+const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage, importCommand, worker];
 const COMMON_FLAGS = '[--data DIR] [--json]';
 
 function overview(): string {

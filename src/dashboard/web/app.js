@@ -4,7 +4,7 @@ const API = '/dashboard/api';
 const SERVICES = ['maps', 'geocoding', 'routing'];
 const SERVICE_LABELS = { maps: 'Maps', geocoding: 'Geocoding', routing: 'Routing' };
 const TIER_LABELS = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
-const VIEWS = ['keys', 'usage', 'billing'];
+const VIEWS = ['keys', 'usage', 'billing', 'playground'];
 const DAY_MS = 86_400_000;
 
 const PLANS = [
@@ -204,14 +204,15 @@ function setUpAuth() {
 
 // ---------------------------------------------------------------- routing
 
+/** The view is the first part of the hash; the playground keeps its map position after it (`#playground&map=…`). */
 function currentView() {
-  const name = location.hash.slice(1);
+  const name = location.hash.slice(1).split('&')[0];
   return VIEWS.includes(name) ? name : 'keys';
 }
 
-const VIEW_LOADERS = { keys: loadKeys, usage: loadUsage, billing: renderBilling };
+const VIEW_LOADERS = { keys: loadKeys, usage: loadUsage, billing: renderBilling, playground: loadPlayground };
 
-/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`) and loads its data. */
+/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`, `#playground`) and loads its data. */
 function showView() {
   if (!session) return;
   const name = currentView();
@@ -279,6 +280,7 @@ function renderKeys(keys) {
 }
 
 function showNewKey(key, value) {
+  if (key.scopes.includes('maps')) playgroundKey = value;
   $('#new-key-name').textContent = key.name;
   $('#new-key-value').textContent = value;
   $('#copy-status').textContent = '';
@@ -524,13 +526,75 @@ async function changeTier(tier, button) {
   button.disabled = false;
 }
 
+// ---------------------------------------------------------------- map playground
+
+/** A maps key created in this tab; never stored anywhere else. */
+let playgroundKey = '';
+let maplibre = null;
+let map = null;
+
+async function loadPlayground() {
+  const keyInput = $('#playground-key');
+  if (!keyInput.value && playgroundKey) keyInput.value = playgroundKey;
+  if (keyInput.value) await showPlaygroundMap();
+}
+
+function playgroundStatus(message, kind = 'info') {
+  const status = $('#playground-status');
+  status.textContent = message;
+  status.dataset.kind = kind;
+}
+
+/** The style list of the live API, with the key; fills the style menu once. */
+async function loadStyleList(key) {
+  const response = await fetch(`/api/v1/styles?key=${encodeURIComponent(key)}`);
+  const body = await response.json();
+  if (!response.ok) throw new Error(body.message);
+  const select = $('#playground-style');
+  if (select.options.length === 0) {
+    select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug }, style.name)));
+  }
+}
+
+async function showPlaygroundMap() {
+  const key = $('#playground-key').value.trim();
+  if (!key) return playgroundStatus('Enter an API key with the Maps scope.', 'error');
+  try {
+    await loadStyleList(key);
+  } catch (e) {
+    return playgroundStatus(e.message, 'error');
+  }
+  maplibre ??= await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs');
+  const lang = $('#playground-lang').value;
+  const styleUrl = `${location.origin}/api/v1/styles/${encodeURIComponent($('#playground-style').value)}/style.json?key=${encodeURIComponent(key)}${lang ? `&lang=${lang}` : ''}`;
+  $('#playground-map').hidden = false;
+  playgroundStatus('Loading the map…');
+  if (map) {
+    map.setStyle(styleUrl);
+    return;
+  }
+  map = new maplibre.Map({ container: 'playground-map', style: styleUrl, hash: 'map', center: [0, 20], zoom: 1.5 });
+  map.addControl(new maplibre.NavigationControl());
+  map.on('error', (event) => playgroundStatus(`Map error: ${event.error?.message ?? 'unknown'}`, 'error'));
+  map.on('idle', () => {
+    if ($('#playground-status').dataset.kind !== 'error') playgroundStatus(`Showing ${$('#playground-style').selectedOptions[0]?.textContent ?? ''} at zoom ${map.getZoom().toFixed(1)}.`, 'ready');
+  });
+}
+
 // ---------------------------------------------------------------- start
 
 async function start() {
   setUpAuth();
   setUpKeys();
   $('#refresh-usage').addEventListener('click', () => guarded(loadUsage));
+  $('#playground-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    showPlaygroundMap();
+  });
+  let shownView = currentView();
   addEventListener('hashchange', () => {
+    if (currentView() === shownView && shownView === 'playground') return; // the map moved
+    shownView = currentView();
     hideBanner();
     showView();
   });

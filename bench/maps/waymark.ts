@@ -1,0 +1,55 @@
+/**
+ * Waymark driven through its command line, as an operator would: `waymark import` into a data
+ * folder, an Enterprise organization (unlimited quotas) with a maps key, and `waymark serve`.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort, startCommand, type ServerChild } from '../lib/child.js';
+import { PACKAGE_ROOT } from '../../src/package-root.js';
+
+export const WAYMARK_BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
+/** The tileset and tile route of issue 3, relative to the server. */
+export const TILE_PATH_PREFIX = '/api/v1/tiles/shortbread/';
+export const TILE_SERVICE = 'maps';
+
+/** Runs a short CLI command with `--json`; throws with its output when it fails. */
+function cli(args: string[]): unknown {
+  const run = spawnSync(process.execPath, [WAYMARK_BIN, ...args, '--json'], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`waymark ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
+  return JSON.parse(run.stdout);
+}
+
+/** Null when `waymark import` exists; else why it cannot run (the command is not built yet). */
+export function importUnavailable(): string | null {
+  const help = spawnSync(process.execPath, [WAYMARK_BIN, 'import', '--help'], { encoding: 'utf8' });
+  if (help.status === 0) return null;
+  const lines = (help.stderr || help.stdout).trim().split('\n');
+  return `\`waymark import --help\` failed: ${(lines.find((l) => /error/i.test(l)) ?? lines[0] ?? '').trim()}`;
+}
+
+export function importArgs(osm: string, dataDir: string): string[] {
+  return [WAYMARK_BIN, 'import', '--osm', osm, '--data', dataDir];
+}
+
+/** DATA/current/tiles.mbtiles, the archive an import writes. */
+export const importedMbtiles = (dataDir: string) => join(dataDir, 'current', 'tiles.mbtiles');
+
+/** Creates a user, makes its organization Enterprise and returns a new key with the maps scope. */
+export function createEnterpriseKey(dataDir: string): string {
+  const org = 'Bench';
+  cli(['user', 'create', '--email', 'bench@example.com', '--password', 'benchmark password', '--org', org, '--data', dataDir]);
+  cli(['org', 'set-tier', '--org', org, '--tier', 'enterprise', '--data', dataDir]);
+  const key = cli(['key', 'create', '--org', org, '--name', 'bench', '--scopes', TILE_SERVICE, '--data', dataDir]) as { value: string };
+  return key.value;
+}
+
+/** `waymark serve` on the data folder, stdout (its access log) to /dev/null, pinned to `cpu`. */
+export async function startWaymarkServe(dataDir: string, cpu: number | undefined): Promise<ServerChild> {
+  const port = await freePort();
+  const argv = [WAYMARK_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir];
+  return startCommand('waymark serve', process.execPath, argv, {
+    port,
+    cpu,
+    readyUrl: `http://127.0.0.1:${port}/api/v1/usage/current`,
+  });
+}

@@ -1,0 +1,34 @@
+// The OSM source of the data pipeline: an extract's Shortbread tile features and its bounds.
+import type { ProgressReporter, TileFeature } from '../features.js';
+import { ShortbreadMapper } from '../shortbread/index.js';
+import { SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
+import type { BBox } from '../shortbread/ocean.js';
+import { osmFileBounds, readOsmElements } from './osmium.js';
+
+export type { BBox } from '../shortbread/ocean.js';
+
+/** [west, south, east, north] of an OSM file (header box, else data box). */
+export function osmBounds(file: string): Promise<BBox> {
+  return osmFileBounds(file);
+}
+
+/**
+ * Every Shortbread feature of an OSM file (.osm.pbf or .osm), streamed. Memory held meanwhile:
+ * osmium's node-location index (in the osmium process) and, here, the coordinates of the
+ * coastline ways, from which the sea is built after the last object.
+ */
+export async function* osmFeatures(file: string, onProgress: ProgressReporter): AsyncIterable<TileFeature> {
+  // Reading the data's bounding box is a second pass over the file, run beside the export.
+  const bounds = osmFileBounds(file);
+  bounds.catch(() => {});
+  const mapper = new ShortbreadMapper();
+  const out: TileFeature[] = [];
+  for await (const element of readOsmElements(file, SHORTBREAD_OSM_KEYS, onProgress)) {
+    mapper.map(element, out);
+    for (const feature of out) yield feature;
+    out.length = 0;
+  }
+  onProgress({ phase: 'build sea from coastlines', done: 0, total: 1 });
+  yield* mapper.ocean(await bounds);
+  onProgress({ phase: 'build sea from coastlines', done: 1, total: 1 });
+}

@@ -1,0 +1,159 @@
+// Reads OSM files (.osm.pbf, .osm XML) through the osmium-tool command: `osmium export` streams
+// every object (areas assembled by libosmium) as GeoJSON lines, `osmium fileinfo` gives the bounds.
+import { execFile, spawn } from 'node:child_process';
+import { mkdtemp, readlink, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { Feature, Geometry } from 'geojson';
+import type { ProgressReporter } from '../features.js';
+import type { OsmElement, Tags } from '../shortbread/element.js';
+import { isClosed } from '../shortbread/geometry.js';
+import type { BBox } from '../shortbread/ocean.js';
+
+const run = promisify(execFile);
+const OSMIUM = 'osmium';
+const PROGRESS_INTERVAL_MS = 500;
+const STDERR_KEEP_BYTES = 64 * 1024;
+
+/** Turns one `osmium export` feature into the element the mapping rules read (undefined: not used). */
+function toElement(feature: Feature<Geometry, Record<string, string | number>>): OsmElement | undefined {
+  const props = feature.properties;
+  const type = props['@type'] as 'node' | 'way' | 'relation';
+  const id = props['@id'] as number;
+  delete props['@type'];
+  delete props['@id'];
+  const tags = props as Tags;
+  const g = feature.geometry;
+  switch (g.type) {
+    case 'Point':
+      return { shape: 'point', type: 'node', id, tags, point: g.coordinates };
+    case 'LineString':
+      return { shape: 'line', type: 'way', id, tags, line: g.coordinates, closed: isClosed(g.coordinates) };
+    case 'MultiPolygon': // osmium writes every area as a MultiPolygon
+      return { shape: 'area', type: type === 'relation' ? 'relation' : 'way', id, tags, polygons: g.coordinates };
+    default:
+      return undefined;
+  }
+}
+
+/** How far osmium has read into `file`, from the file position of its descriptor (Linux /proc). */
+async function bytesRead(pid: number, file: string): Promise<number | undefined> {
+  try {
+    for (const fd of await readdir(`/proc/${pid}/fd`)) {
+      if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) !== file) continue;
+      const match = /^pos:\s+(\d+)/m.exec(await readFile(`/proc/${pid}/fdinfo/${fd}`, 'utf8'));
+      if (match) return Number(match[1]);
+    }
+  } catch {
+    // The process has ended or /proc is not there: no byte count.
+  }
+  return undefined;
+}
+
+/**
+ * Streams the OSM objects of `file` that carry any of `keys`, tags reduced to those keys. Lines
+ * are parsed as they arrive and the pipe applies back-pressure, so memory does not grow with the
+ * file. Progress: objects read, and input bytes read where /proc shows them.
+ */
+export async function* readOsmElements(file: string, keys: readonly string[], onProgress: ProgressReporter): AsyncGenerator<OsmElement> {
+  const path = await realpath(file);
+  const size = (await stat(path)).size;
+  const dir = await mkdtemp(join(tmpdir(), 'waymark-osmium-'));
+  const config = join(dir, 'export.json');
+  await writeFile(config, JSON.stringify({ attributes: { type: true, id: true }, linear_tags: true, area_tags: true, include_tags: keys }));
+  // flex_mem: a sparse node-location index for extracts that switches to a dense one for large inputs.
+  const child = spawn(OSMIUM, ['export', '-f', 'geojsonseq', '-c', config, '-i', 'flex_mem', '--no-progress', path], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    if (stderr.length < STDERR_KEEP_BYTES) stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolveExit, rejectExit) => {
+    child.on('error', rejectExit);
+    child.on('close', (code) => resolveExit(code));
+  });
+  exited.catch(() => {});
+  let count = 0;
+  let finished = false;
+  const timer = setInterval(() => {
+    onProgress({ phase: 'read OSM objects', done: count, total: null, unit: 'objects' });
+    if (child.pid === undefined) return;
+    void bytesRead(child.pid, path).then((done) => {
+      if (done !== undefined && !finished) onProgress({ phase: 'read OSM file', done, total: size, unit: 'bytes' });
+    });
+  }, PROGRESS_INTERVAL_MS);
+  try {
+    // Pieces of a line longer than one chunk (a large multipolygon), joined once it is complete.
+    const pending: string[] = [];
+    child.stdout.setEncoding('utf8');
+    for await (const chunk of child.stdout as AsyncIterable<string>) {
+      let start = 0;
+      for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+        let line = chunk.slice(start, end);
+        start = end + 1;
+        if (pending.length > 0) {
+          pending.push(line);
+          line = pending.join('');
+          pending.length = 0;
+        }
+        // geojsonseq may put the RFC 8142 record separator before each record.
+        if (line.charCodeAt(0) === 0x1e) line = line.slice(1);
+        if (line.length === 0) continue;
+        const element = toElement(JSON.parse(line));
+        count++;
+        if (element !== undefined) yield element;
+      }
+      if (start < chunk.length) pending.push(chunk.slice(start));
+    }
+    const code = await exited;
+    if (code !== 0) throw new Error(`osmium export failed on ${file}: ${firstLine(stderr) || `exit code ${code}`}`);
+    onProgress({ phase: 'read OSM objects', done: count, total: count, unit: 'objects' });
+    onProgress({ phase: 'read OSM file', done: size, total: size, unit: 'bytes' });
+  } finally {
+    finished = true;
+    clearInterval(timer);
+    if (child.exitCode === null) child.kill();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+}
+
+/** The parts of `osmium fileinfo -j -e` output used here. */
+interface FileInfo {
+  header?: { boxes?: BBox[] };
+  data?: { bbox?: BBox };
+}
+
+async function fileinfo(file: string): Promise<FileInfo> {
+  try {
+    const { stdout } = await run(OSMIUM, ['fileinfo', '-j', '-e', '--no-progress', file], { maxBuffer: 16 * 1024 * 1024 });
+    return JSON.parse(stdout) as FileInfo;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    throw new Error(`osmium fileinfo failed on ${file}: ${firstLine(e.stderr ?? '') || e.message}`);
+  }
+}
+
+const boxArea = (b: BBox) => (b[2] - b[0]) * (b[3] - b[1]);
+
+/** A header box this many times larger than the data is no real cut line (some tools write a hemisphere). */
+const IMPLAUSIBLE_HEADER_BOX_RATIO = 1000;
+
+/**
+ * [west, south, east, north] of the file: the header's box (the area the extract was cut to; ways
+ * may reach beyond it) unless it is implausibly large, else the bounding box of the data itself.
+ */
+export async function osmFileBounds(file: string): Promise<BBox> {
+  const info = await fileinfo(file);
+  const data = info.data?.bbox;
+  const box = info.header?.boxes?.[0];
+  if (box !== undefined && (data === undefined || boxArea(box) <= IMPLAUSIBLE_HEADER_BOX_RATIO * boxArea(data))) return box;
+  if (data !== undefined) return data;
+  throw new Error(`${file} has no bounding box`);
+}

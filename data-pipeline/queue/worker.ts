@@ -1,0 +1,77 @@
+/**
+ * The consumer's side of the import queue (`waymark worker`): one job at a time, only for the data
+ * folder the worker was started with, running the pipeline's `runImport` with progress forwarded
+ * to the job. A failure that a retry cannot fix fails the job at once; a data folder being imported
+ * into (its Redis folder lock or the pipeline's import lock taken) delays the job instead of
+ * running a second import beside the first.
+ */
+import { DelayedError, UnrecoverableError, Worker, type Processor } from 'bullmq';
+import type { Logger } from 'pino';
+import { isBadInput, isLockTaken, runImport } from '../index.js';
+import { FolderLock } from './folder-lock.js';
+import type { ImportJob, ImportJobData, ImportProgress, ImportResult } from './job.js';
+import { IMPORT_QUEUE_NAME, redisConnection, type RedisSettings } from './settings.js';
+import { throttleProgress } from './throttle.js';
+
+/** How long a job waits before it tries again a data folder another import holds. */
+export const LOCKED_RETRY_MS = 15_000;
+/**
+ * A worker holds a job's lock for this long and renews it halfway; a job whose lock lapses is taken
+ * as stalled and run again. Generous, so a CPU-heavy stretch of an import never looks like a crash.
+ */
+const JOB_LOCK_MS = 120_000;
+
+/** Runs one job. */
+function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger): Processor<ImportJobData, ImportResult> {
+  const later = async (job: ImportJob, token: string | undefined, holder: string): Promise<never> => {
+    logger.info({ jobId: job.id, requestId: job.data.requestId, importing: holder, retryInMs: LOCKED_RETRY_MS }, 'another import runs on this data folder; job delayed');
+    await job.moveToDelayed(Date.now() + LOCKED_RETRY_MS, token);
+    throw new DelayedError();
+  };
+  return async (job, token, signal) => {
+    const { osm, world } = job.data;
+    if (job.data.dataDir !== dataDir) {
+      throw new UnrecoverableError(
+        `this job imports into ${job.data.dataDir}, but the worker that took it serves ${dataDir}; ` +
+          'run the workers of each data folder on their own queue (WAYMARK_REDIS_PREFIX)',
+      );
+    }
+    let updates = Promise.resolve();
+    const report = throttleProgress((progress: ImportProgress) => {
+      updates = updates
+        .then(() => job.updateProgress(progress))
+        .catch((error: unknown) => logger.warn({ err: error, jobId: job.id }, 'cannot record import progress'));
+    });
+    const holder = job.id!;
+    const otherJob = await folderLock.acquire(holder);
+    if (otherJob !== null) return later(job, token, `job ${otherJob}`);
+    try {
+      return await folderLock.hold(holder, () => runImport({ dataDir, osm, world }, report, signal));
+    } catch (error) {
+      if (isLockTaken(error)) return later(job, token, (error as Error).message);
+      if (isBadInput(error)) throw new UnrecoverableError((error as Error).message);
+      throw error;
+    } finally {
+      await updates;
+    }
+  };
+}
+
+export function startImportWorker(settings: RedisSettings, dataDir: string, logger: Logger): Worker<ImportJobData, ImportResult> {
+  const folderLock = new FolderLock(settings, dataDir);
+  const worker = new Worker<ImportJobData, ImportResult>(IMPORT_QUEUE_NAME, importProcessor(dataDir, folderLock, logger), {
+    connection: redisConnection(settings),
+    prefix: settings.prefix,
+    concurrency: 1,
+    lockDuration: JOB_LOCK_MS,
+  });
+  worker.on('active', (job) => logger.info({ jobId: job.id, osm: job.data.osm, world: job.data.world, attempt: job.attemptsMade + 1 }, 'import started'));
+  worker.on('completed', (job, result) => logger.info({ jobId: job.id, dataset: result.datasetId, tiles: result.tiles, seconds: result.seconds }, 'import completed'));
+  worker.on('failed', (job, error) => {
+    const willRetry = !!job && !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
+    logger.error({ jobId: job?.id, reason: error.message, willRetry }, 'import failed');
+  });
+  worker.on('error', (error) => logger.error({ err: error }, 'queue connection error; retrying'));
+  worker.on('closed', () => void folderLock.close());
+  return worker;
+}

@@ -1,0 +1,61 @@
+// Maps OSM objects to Shortbread 1.0 tile features: each object goes through the rules of every
+// layer group that can apply to its shape; coastlines are kept aside to build the sea at the end.
+import type { Position } from 'geojson';
+import type { TileFeature } from '../features.js';
+import { boundaryAreas, boundaryLines } from './boundaries.js';
+import { collector, MAX_ZOOM, type OsmElement } from './element.js';
+import { landAreas } from './land.js';
+import { OCEAN_MINZOOM, oceanPolygons, type BBox } from './ocean.js';
+import { placeLabels } from './places.js';
+import { poisAndAddresses, publicTransport } from './pois.js';
+import { motorwayJunctions, streetAreas, streetLines, transportLines } from './streets.js';
+import { waterAreas, waterLines } from './water.js';
+
+export type { OsmElement } from './element.js';
+export { SHORTBREAD_LAYERS } from './layers.js';
+export type { BBox } from './ocean.js';
+
+export class ShortbreadMapper {
+  /** Every coastline way's nodes: the only OSM data held until the end (the sea needs all of it). */
+  private readonly coastlines: Position[][] = [];
+
+  /** Appends the features of one OSM object to `out`. */
+  map(el: OsmElement, out: TileFeature[]): void {
+    const emit = collector(out);
+    switch (el.shape) {
+      case 'point':
+        placeLabels(el, emit);
+        motorwayJunctions(el, emit);
+        publicTransport(el, emit);
+        poisAndAddresses(el, emit);
+        break;
+      case 'line':
+        if (el.tags.natural === 'coastline') this.coastlines.push(el.line);
+        waterLines(el, emit);
+        boundaryLines(el, emit);
+        streetLines(el, emit);
+        transportLines(el, emit);
+        break;
+      case 'area':
+        if (el.tags.area === 'no') break;
+        waterAreas(el, emit);
+        landAreas(el, emit);
+        streetAreas(el, emit);
+        boundaryAreas(el, emit);
+        publicTransport(el, emit);
+        poisAndAddresses(el, emit);
+        break;
+    }
+  }
+
+  /** The sea inside the extract's bounding box, once every coastline has been seen. */
+  ocean(box: BBox): TileFeature[] {
+    return oceanPolygons(this.coastlines, box).map((rings) => ({
+      layer: 'ocean',
+      minzoom: OCEAN_MINZOOM,
+      maxzoom: MAX_ZOOM,
+      geometry: { type: 'Polygon', coordinates: rings },
+      properties: {},
+    }));
+  }
+}

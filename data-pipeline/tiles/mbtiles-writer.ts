@@ -1,0 +1,74 @@
+/**
+ * Writes an MBTiles 1.3 archive in the deduplicated layout the server reads (src/dataset/mbtiles.ts):
+ * `images` holds each distinct gzipped tile once under `tile_id` = hex MD5 of its bytes, `map` points
+ * every z/x/y (TMS row order) at one, and the `tiles` view joins them for other MBTiles readers.
+ * Tiles are written in transactions of `BATCH_SIZE`.
+ */
+import { createHash } from 'node:crypto';
+import Database from 'better-sqlite3';
+
+const BATCH_SIZE = 2000;
+
+const SCHEMA = `
+  CREATE TABLE metadata (name TEXT NOT NULL, value TEXT NOT NULL);
+  CREATE UNIQUE INDEX metadata_name ON metadata (name);
+  CREATE TABLE map (zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL, tile_id TEXT NOT NULL);
+  CREATE UNIQUE INDEX map_index ON map (zoom_level, tile_column, tile_row);
+  CREATE TABLE images (tile_data BLOB NOT NULL, tile_id TEXT NOT NULL);
+  CREATE UNIQUE INDEX images_id ON images (tile_id);
+  CREATE VIEW tiles AS
+    SELECT map.zoom_level AS zoom_level, map.tile_column AS tile_column, map.tile_row AS tile_row, images.tile_data AS tile_data
+    FROM map JOIN images ON images.tile_id = map.tile_id;
+`;
+
+export class MbtilesWriter {
+  private readonly db: Database.Database;
+  private readonly insertImage: Database.Statement<[Buffer, string]>;
+  private readonly insertMap: Database.Statement<[number, number, number, string]>;
+  private readonly pending: { z: number; x: number; y: number; data: Buffer }[] = [];
+  private readonly writeBatch: () => void;
+  /** Tiles (z/x/y entries) written so far. */
+  tiles = 0;
+  /** Distinct tile contents written so far. */
+  images = 0;
+
+  /** Creates `file`, which must not exist yet. */
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = OFF');
+    this.db.pragma('synchronous = OFF');
+    this.db.exec(SCHEMA);
+    this.insertImage = this.db.prepare('INSERT OR IGNORE INTO images (tile_data, tile_id) VALUES (?, ?)');
+    this.insertMap = this.db.prepare('INSERT INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)');
+    this.writeBatch = this.db.transaction(() => {
+      for (const tile of this.pending) {
+        const id = createHash('md5').update(tile.data).digest('hex');
+        this.images += this.insertImage.run(tile.data, id).changes;
+        this.insertMap.run(tile.z, tile.x, (1 << tile.z) - 1 - tile.y, id);
+      }
+      this.tiles += this.pending.length;
+      this.pending.length = 0;
+    });
+  }
+
+  /** Adds the gzipped tile at z/x/y (XYZ scheme). */
+  put(z: number, x: number, y: number, data: Buffer): void {
+    this.pending.push({ z, x, y, data });
+    if (this.pending.length >= BATCH_SIZE) this.writeBatch();
+  }
+
+  /** Writes the remaining tiles and the metadata, and closes the file. */
+  finish(metadata: Record<string, string>): void {
+    this.writeBatch();
+    const insert = this.db.prepare('INSERT INTO metadata (name, value) VALUES (?, ?)');
+    this.db.transaction(() => {
+      for (const [name, value] of Object.entries(metadata)) insert.run(name, value);
+    })();
+    this.db.close();
+  }
+
+  /** Closes the file without finishing it (the caller deletes it). */
+  abandon(): void {
+    if (this.db.open) this.db.close();
+  }
+}

@@ -1,0 +1,44 @@
+/** `waymark import`: builds a new dataset from OSM extracts and/or the world layer, and switches the data folder (and a server running on it) to it. */
+import { UsageError, type Command } from './command.js';
+import { importThroughQueue } from './import-queue.js';
+import { progressDisplay } from './progress.js';
+
+export const importCommand: Command = {
+  name: 'import',
+  summary:
+    'Builds a new dataset in the data folder — vector tiles z0–14 (Shortbread schema), glyphs and sprites — from OSM ' +
+    'extracts (.osm.pbf or .osm files, or http(s) URLs, downloaded first) and/or the world layer (Natural Earth and ' +
+    'GeoNames, zooms 0–7), then switches to it; a server running on the folder serves it at once. A failed import ' +
+    'leaves the served dataset as it was. Progress goes to stderr. With --queue (and WAYMARK_REDIS_URL) the import runs ' +
+    'as a job of the BullMQ queue in a "waymark worker" process, and the command follows it.',
+  synopsis: '[--osm FILE_OR_URL]... [--world] [--queue]',
+  flags: [],
+  repeatable: ['osm'],
+  switches: ['world', 'queue'],
+  async run(input) {
+    const osm = input.all('osm');
+    const world = input.isSet('world');
+    if (osm.length === 0 && !world) throw new UsageError('name at least one OSM extract (--osm FILE_OR_URL) or --world; see "waymark import --help"');
+    if (input.isSet('queue')) return importThroughQueue({ dataDir: input.dataDir, osm, world });
+    // Loaded here so that the other commands do not load the pipeline, which adds to their start-up.
+    const { runImport } = await import('../../data-pipeline/index.js');
+    const progress = progressDisplay();
+    // The first Ctrl-C (or SIGTERM) cancels: the import deletes its half-built dataset and releases
+    // the lock before the command exits. A second one ends the process at once.
+    const abort = new AbortController();
+    const cancel = (signal: NodeJS.Signals) => abort.abort(new Error(`the import was cancelled (${signal})`));
+    process.once('SIGINT', cancel);
+    process.once('SIGTERM', cancel);
+    try {
+      const result = await runImport({ dataDir: input.dataDir, osm, world }, progress.report, abort.signal);
+      return {
+        text: `Imported dataset ${result.datasetId} (${result.tiles.toLocaleString('en-US')} tiles) in ${result.seconds} s; it is now served from ${input.dataDir}.`,
+        json: result,
+      };
+    } finally {
+      process.off('SIGINT', cancel);
+      process.off('SIGTERM', cancel);
+      progress.finish();
+    }
+  },
+};

@@ -1,0 +1,27 @@
+/**
+ * The maps product behind the gateway (scope `maps`): vector tiles (metered, one unit per tile),
+ * and TileJSON, styles, glyphs and sprites (scope required, not metered). See docs/MAPS.md.
+ */
+import type { ServiceRoute } from '../app.js';
+import type { DatasetHolder } from '../dataset/index.js';
+import { apiBaseResolver } from './absolute-urls.js';
+import { fontHandler } from './fonts.js';
+import { spriteHandler } from './sprites.js';
+import { styleRoutes } from './styles.js';
+import { tileJsonHandler } from './tilejson.js';
+import { tileHandler } from './tiles.js';
+
+export function mapsRoutes(datasets: DatasetHolder, publicUrl: string | undefined): ServiceRoute[] {
+  const apiBase = apiBaseResolver(publicUrl);
+  const styles = styleRoutes(apiBase);
+  const free = (path: string, handler: ServiceRoute['handler']): ServiceRoute => ({ path, service: 'maps', metered: false, handler });
+  return [
+    { path: '/tiles/:tileset/:z/:x/:y.pbf', service: 'maps', handler: tileHandler(datasets) },
+    free('/tiles/:tileset.json', tileJsonHandler(datasets, apiBase)),
+    free('/styles', styles.list),
+    free('/styles/:slug/style.json', styles.style),
+    free('/fonts/:fontstack/:range.pbf', fontHandler(datasets)),
+    free('/sprites/:name.json', spriteHandler(datasets, 'json')),
+    free('/sprites/:name.png', spriteHandler(datasets, 'png')),
+  ];
+}

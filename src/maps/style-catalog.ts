@@ -1,0 +1,105 @@
+/**
+ * The map styles Waymark serves: their slugs, the @versatiles/style theme each is generated from,
+ * the label languages the Shortbread data carries, and the style documents themselves, generated
+ * with placeholder tokens where the absolute base URL and the caller's key go. The asset builder
+ * reads the same documents to know which fonts and icons to build.
+ */
+import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
+import { osm } from '@versatiles/style';
+import { TILESET_ID } from '../../data-pipeline/dataset-layout.js';
+
+/** A @versatiles/style `osm()` theme (`colorful`, `colorful-dark`, `gray`…). */
+type Theme = NonNullable<NonNullable<Parameters<typeof osm>[0]>['theme']>;
+
+export interface StyleEntry {
+  slug: string;
+  name: string;
+  theme: Theme;
+}
+
+export const STYLES: readonly StyleEntry[] = [
+  { slug: 'light', name: 'Light', theme: 'colorful' },
+  { slug: 'dark', name: 'Dark', theme: 'colorful-dark' },
+  { slug: 'gray', name: 'Gray', theme: 'gray' },
+  { slug: 'natural', name: 'Natural', theme: 'natural' },
+];
+
+/** `local` draws each feature's own name; the others read Shortbread's `name_en` / `name_de`. */
+export const LABEL_LANGUAGES = ['local', 'en', 'de'] as const;
+export type LabelLanguage = (typeof LABEL_LANGUAGES)[number];
+
+/** The one sprite sheet the styles use (referenced as `base:<icon>`). */
+export const SPRITE_NAME = 'base';
+
+/** File name of a sprite sheet's PNG or JSON at a pixel ratio: `base.png`, `base@2x.json`. */
+export const spriteFile = (name: string, pixelRatio: number, extension: 'json' | 'png'): string =>
+  `${name}${pixelRatio === 1 ? '' : `@${pixelRatio}x`}.${extension}`;
+
+/** Stand-ins replaced per request: the absolute API base (`https://host/api/v1`) and the key. */
+export const BASE_TOKEN = 'https://waymark-base.invalid/api/v1';
+export const KEY_TOKEN = 'WAYMARK_KEY_TOKEN';
+
+/** The style document of one slug and language, its URLs holding BASE_TOKEN and KEY_TOKEN. */
+export function styleDocument(entry: StyleEntry, language: LabelLanguage): StyleSpecification {
+  const style = osm({
+    theme: entry.theme,
+    text: { language },
+    urls: {
+      osm: `${BASE_TOKEN}/tiles/${TILESET_ID}.json?key=${KEY_TOKEN}`,
+      glyphsPattern: `${BASE_TOKEN}/fonts/{fontstack}/{range}.pbf?key=${KEY_TOKEN}`,
+      sprite: [{ id: SPRITE_NAME, url: `${BASE_TOKEN}/sprites/${SPRITE_NAME}?key=${KEY_TOKEN}` }],
+    },
+  });
+  style.name = `Waymark ${entry.name}`;
+  return style;
+}
+
+/** Strings found in a style value or expression, depth first. */
+function strings(value: unknown, found: Set<string>): void {
+  if (typeof value === 'string') found.add(value);
+  else if (Array.isArray(value)) for (const item of value) strings(item, found);
+}
+
+const ICON_PROPERTIES = ['icon-image'] as const;
+const PATTERN_PROPERTIES = ['fill-pattern', 'line-pattern', 'fill-extrusion-pattern', 'background-pattern'] as const;
+
+export interface StyleReferences<T> {
+  /** `text-font` names. */
+  fonts: T;
+  /** Sprite icons, without the `base:` prefix. */
+  icons: T;
+  /** Vector tile layers (`source-layer`). */
+  sourceLayers: T;
+}
+
+/** What a style needs from the server: fonts, icons and tile layers. */
+export function referencedAssets(style: StyleSpecification): StyleReferences<Set<string>> {
+  const fontStrings = new Set<string>();
+  const imageStrings = new Set<string>();
+  const sourceLayers = new Set<string>();
+  for (const layer of style.layers) {
+    if ('source-layer' in layer && layer['source-layer']) sourceLayers.add(layer['source-layer']);
+    const layout = (layer as { layout?: Record<string, unknown> }).layout ?? {};
+    const paint = (layer as { paint?: Record<string, unknown> }).paint ?? {};
+    strings(layout['text-font'], fontStrings);
+    for (const property of ICON_PROPERTIES) strings(layout[property], imageStrings);
+    for (const property of PATTERN_PROPERTIES) strings(paint[property], imageStrings);
+  }
+  fontStrings.delete('literal');
+  const prefix = `${SPRITE_NAME}:`;
+  const icons = new Set<string>();
+  for (const value of imageStrings) if (value.startsWith(prefix)) icons.add(value.slice(prefix.length));
+  return { fonts: fontStrings, icons, sourceLayers };
+}
+
+/** Every font, icon and tile layer any served style uses, in any label language, sorted. */
+export function allReferencedAssets(): StyleReferences<string[]> {
+  const all: StyleReferences<Set<string>> = { fonts: new Set(), icons: new Set(), sourceLayers: new Set() };
+  for (const entry of STYLES) {
+    for (const language of LABEL_LANGUAGES) {
+      const used = referencedAssets(styleDocument(entry, language));
+      for (const kind of ['fonts', 'icons', 'sourceLayers'] as const) for (const name of used[kind]) all[kind].add(name);
+    }
+  }
+  return { fonts: [...all.fonts].sort(), icons: [...all.icons].sort(), sourceLayers: [...all.sourceLayers].sort() };
+}

@@ -1,0 +1,63 @@
+/**
+ * GET /tiles/{tileset}/{z}/{x}/{y}.pbf — the hot path. Tiles are stored gzipped and sent as they
+ * are when the client accepts gzip (else inflated); ETag is the tile's id, so If-None-Match gives a
+ * 304. A coordinate inside the pyramid with no stored tile is an empty tile: 200 with an empty
+ * body, which MapLibre reads as a tile without layers.
+ */
+import { gunzipSync } from 'node:zlib';
+import { TILESET_ID } from '../../data-pipeline/dataset-layout.js';
+import type { DatasetHolder } from '../dataset/index.js';
+import { ApiError } from '../http/errors.js';
+import type { Reply } from '../http/reply.js';
+import type { Request } from '../http/request.js';
+import { currentDataset } from './dataset-files.js';
+import { assetCacheControl, notModified } from './http-caching.js';
+
+/** The deepest zoom stored; clients overzoom beyond it. */
+export const TILE_MAX_ZOOM = 14;
+const TILE_TYPE = 'application/x-protobuf';
+const EMPTY_TILE_ETAG = '"empty"';
+const GZIP = /(?:^|,)\s*(?:x-)?gzip\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*(?:,|$)/i;
+const ANY = /(?:^|,)\s*\*\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*(?:,|$)/;
+
+/** Whether an Accept-Encoding header allows gzip (named, or through `*`, with a q above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const match = GZIP.exec(header) ?? ANY.exec(header);
+  return match !== null && (match[1] === undefined || Number(match[1]) > 0);
+}
+
+/** Parses a tile coordinate: decimal digits only, at most `max`; else the 400 naming it. */
+function coordinate(value: string, name: string, max: number, range: string): number {
+  let n = 0;
+  for (let i = 0; i < value.length && n <= max; i++) {
+    const digit = value.charCodeAt(i) - 48;
+    n = digit >= 0 && digit <= 9 ? n * 10 + digit : Infinity;
+  }
+  if (n > max) throw new ApiError(400, `${name} must be an integer from 0 to ${max}${range}; got "${value.slice(0, 20)}"`);
+  return n;
+}
+
+export function unknownTileset(tileset: string): ApiError {
+  return new ApiError(404, `unknown tileset "${tileset.slice(0, 60)}"; the tileset served is "${TILESET_ID}"`);
+}
+
+export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
+  return (req) => {
+    const { tileset, z: zParam, x: xParam, y: yParam } = req.params;
+    if (tileset !== TILESET_ID) throw unknownTileset(tileset!);
+    const z = coordinate(zParam!, 'z', TILE_MAX_ZOOM, '');
+    const last = (1 << z) - 1;
+    const x = coordinate(xParam!, 'x', last, ` at zoom ${z}`);
+    const y = coordinate(yParam!, 'y', last, ` at zoom ${z}`);
+    const tile = currentDataset(datasets).tiles.tile(z, x, y);
+    const cacheControl = assetCacheControl(req);
+    const etag = tile ? `"${tile.id}"` : EMPTY_TILE_ETAG;
+    if (notModified(req, etag)) return { status: 304, headers: { ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' }, body: '' };
+    const headers: Record<string, string> = { 'Content-Type': TILE_TYPE, ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' };
+    if (!tile) return { status: 200, headers, body: '' };
+    if (!acceptsGzip(req.header('accept-encoding'))) return { status: 200, headers, body: gunzipSync(tile.data) };
+    headers['Content-Encoding'] = 'gzip';
+    return { status: 200, headers, body: tile.data };
+  };
+}

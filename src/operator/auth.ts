@@ -1,0 +1,34 @@
+/**
+ * The operator token: `Authorization: Bearer <WAYMARK_OPERATOR_TOKEN>`, compared in constant time.
+ * It is not a customer key and is never checked against the key directory.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { ApiError } from '../http/errors.js';
+import type { Request } from '../http/request.js';
+
+export const MIN_TOKEN_LENGTH = 16;
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** Validates the configured token; an error names the setting when it is too short to be safe. */
+export function checkOperatorToken(token: string): string {
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new Error(`WAYMARK_OPERATOR_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters long; use e.g. "openssl rand -hex 32"`);
+  }
+  return token;
+}
+
+/** Returns a check that throws 401 unless the request carries the token (hashing first makes lengths irrelevant to timing). */
+export function operatorAuth(token: string): (req: Request) => void {
+  const expected = digest(token);
+  return (req) => {
+    const header = req.header('authorization') ?? '';
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (given === undefined) {
+      throw new ApiError(401, 'the operator API needs "Authorization: Bearer <WAYMARK_OPERATOR_TOKEN>"', { 'WWW-Authenticate': 'Bearer realm="waymark-operator"' });
+    }
+    if (!timingSafeEqual(digest(given), expected)) {
+      throw new ApiError(401, 'wrong operator token', { 'WWW-Authenticate': 'Bearer realm="waymark-operator", error="invalid_token"' });
+    }
+  };
+}

@@ -1,0 +1,65 @@
+/**
+ * The operator API, for scripts that trigger and watch dataset rebuilds:
+ *   POST /operator/imports        {"osm": [...], "world": bool} → 202 and the import's status
+ *   GET  /operator/imports/{id}   one import's status
+ *   GET  /operator/imports        the recent imports
+ * Authenticated by the operator token; without `WAYMARK_OPERATOR_TOKEN` the routes do not exist
+ * (404). Imports go to the BullMQ queue when Redis is configured, else to a child process. Not
+ * metered, no CORS.
+ */
+import { redisSettingsFromEnv, type RedisSettings } from '../../data-pipeline/queue/settings.js';
+import { notFound } from '../http/errors.js';
+import { json } from '../http/reply.js';
+import type { Router } from '../http/router.js';
+import type { Logger } from '../observability/logger.js';
+import { checkOperatorToken, operatorAuth } from './auth.js';
+import { ChildProcessImports } from './child-runner.js';
+import { parseImportRequest } from './import-request.js';
+import { QueuedImports } from './queued-runner.js';
+
+export interface OperatorOptions {
+  /** The bearer token operators present; undefined disables the operator API. */
+  token: string | undefined;
+  /** The import queue's Redis; null runs imports in a child process of the server. */
+  redis: RedisSettings | null;
+}
+
+export function operatorOptionsFromEnv(): OperatorOptions {
+  const token = process.env.WAYMARK_OPERATOR_TOKEN || undefined;
+  return { token: token === undefined ? undefined : checkOperatorToken(token), redis: redisSettingsFromEnv() };
+}
+
+export interface OperatorApi {
+  register(router: Router): void;
+  /** Closes the queue connection, or aborts a running child-process import. */
+  close(): Promise<void>;
+}
+
+const NO_STORE = { 'Cache-Control': 'no-store' };
+
+export function createOperatorApi(dataDir: string, options: OperatorOptions, logger: Logger): OperatorApi {
+  if (options.token === undefined) return { register: () => {}, close: async () => {} };
+  const authorize = operatorAuth(options.token);
+  const runner = options.redis ? new QueuedImports(options.redis, dataDir, logger) : new ChildProcessImports(dataDir, logger);
+  return {
+    register(router) {
+      router.add('POST', '/operator/imports', async (req) => {
+        authorize(req);
+        const status = await runner.start(parseImportRequest(req.body));
+        return json(202, status, { ...NO_STORE, Location: `/operator/imports/${status.id}` });
+      }, { public: false });
+      router.add('GET', '/operator/imports', async (req) => {
+        authorize(req);
+        return json(200, { imports: await runner.recent() }, NO_STORE);
+      }, { public: false });
+      router.add('GET', '/operator/imports/:id', async (req) => {
+        authorize(req);
+        const id = req.params.id!;
+        const status = await runner.status(id);
+        if (!status) throw notFound(`no import ${JSON.stringify(id)} for this data folder; GET /operator/imports lists the recent ones`);
+        return json(200, status, NO_STORE);
+      }, { public: false });
+    },
+    close: () => runner.close(),
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The project's real test data lives in ../shared/data (never committed). A test that needs it is
+ * skipped with a message on a plain run when the folder is absent, and fails under CI (CI=true).
+ */
+import test, { type ExecutionContext } from 'ava';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const SHARED_DATA = join(process.cwd(), '..', 'shared', 'data');
+
+export const sharedFile = (...parts: string[]) => join(SHARED_DATA, ...parts);
+
+/** Registers `body` as a test when every file exists; else a skip (plain run) or a failure (CI). */
+export function dataTest(title: string, files: string[], body: (t: ExecutionContext) => Promise<void> | void): void {
+  const missing = files.filter((f) => !existsSync(f));
+  if (missing.length === 0) return void test(title, body);
+  if (process.env.CI === 'true') return void test(title, (t) => t.fail(`test data missing: ${missing.join(', ')}`));
+  console.warn(`skipping "${title}": test data missing (${missing.join(', ')})`);
+  test.skip(title, () => {});
+}

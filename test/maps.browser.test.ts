@@ -1,0 +1,105 @@
+/**
+ * The maps product in a real browser: MapLibre GL JS in headless Chromium, driven through the
+ * dashboard's map playground with a key of the account, loads every style from the running server
+ * and renders Monaco at zoom 15 and the world at zoom 2 — with no error event, every tile, glyph
+ * and sprite request answered 200, and a picture that is not blank. Screenshots go to
+ * test-artifacts/maps/.
+ */
+import type { ExecutionContext } from 'ava';
+import test from 'ava';
+import { createCanvas, loadImage } from '@napi-rs/canvas';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { runImport } from '../data-pipeline/index.js';
+import { browserTest } from './helpers/browser.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { dataTest, sharedFile } from './helpers/shared-data.js';
+
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'maps');
+const VIEWS = [
+  { name: 'monaco-z15', position: '15/43.7384/7.4246' },
+  { name: 'world-z2', position: '2/30/10' },
+];
+/** Requests the map makes to Waymark's maps API, whose every answer must be 200. */
+const MAP_ASSET = /\/api\/v1\/(tiles|fonts|sprites)\//;
+
+let server: TestServer | undefined;
+let key = '';
+let sessionCookie = '';
+let dataDir = '';
+
+test.before(async () => {
+  if (!existsSync(MONACO)) return;
+  dataDir = mkdtempSync(join(tmpdir(), 'waymark-maps-browser-'));
+  await runImport({ dataDir, osm: [MONACO], world: true }, () => {});
+  server = await startTestServer({ dataDir });
+  const account = await server.signUp();
+  await server.store.setTier(account.orgId, 'enterprise');
+  key = (await server.createKey(account, { name: 'playground', scopes: ['maps'] })).value;
+  sessionCookie = account.cookie.split('=')[1]!;
+});
+
+test.after.always(async () => {
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Share of pixels not in the picture's most common colour (coarsely quantized). */
+async function colourVariety(png: Buffer): Promise<{ colours: number; nonDominantShare: number }> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const { data } = context.getImageData(0, 0, image.width, image.height);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < data.length; i += 4) {
+    const colour = ((data[i]! >> 4) << 8) | ((data[i + 1]! >> 4) << 4) | (data[i + 2]! >> 4);
+    counts.set(colour, (counts.get(colour) ?? 0) + 1);
+  }
+  const pixels = data.length / 4;
+  return { colours: counts.size, nonDominantShare: 1 - Math.max(...counts.values()) / pixels };
+}
+
+async function renderView(t: ExecutionContext, browser: Browser, style: string, view: (typeof VIEWS)[number]): Promise<void> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'waymark_session', value: sessionCookie, url: server!.url }]);
+  const page = await context.newPage();
+  const failures: string[] = [];
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('response', (response) => {
+    if (MAP_ASSET.test(response.url()) && response.status() !== 200) failures.push(`${response.status()} ${response.url()}`);
+  });
+  try {
+    await page.goto(`${server!.url}/dashboard/#playground&map=${view.position}`);
+    await page.locator('#playground-key').fill(key);
+    await page.getByRole('button', { name: 'Show map' }).click();
+    await page.locator('#playground-style').selectOption(style);
+    await page.getByRole('button', { name: 'Show map' }).click();
+    const status = page.locator('#playground-status');
+    await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 60_000 });
+    const statusText = await status.innerText();
+    const png = await page.locator('#playground-map').screenshot();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, `${style}-${view.name}.png`), png);
+    const variety = await colourVariety(png);
+    t.regex(statusText, /^Showing/, `${style} ${view.name}: ${statusText}`);
+    t.true(variety.colours >= 4 && variety.nonDominantShare > 0.02, `${style} ${view.name} looks blank: ${JSON.stringify(variety)}`);
+    t.deepEqual(failures, [], `${style} ${view.name}: map requests not answered 200`);
+    t.deepEqual(errors, [], `${style} ${view.name}: page errors`);
+  } finally {
+    await context.close();
+  }
+}
+
+const TITLE = 'every style renders Monaco at z15 and the world at z2 in MapLibre GL JS';
+if (!existsSync(MONACO)) dataTest(TITLE, [MONACO], () => {});
+else browserTest(TITLE, async (t, browser) => {
+  const res = await fetch(`${server!.url}/api/v1/styles?key=${key}`);
+  const { styles } = (await res.json()) as { styles: { slug: string }[] };
+  t.true(styles.length >= 3);
+  for (const { slug } of styles) for (const view of VIEWS) await renderView(t, browser, slug, view);
+});

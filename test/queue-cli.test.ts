@@ -1,0 +1,96 @@
+/**
+ * The queue from the command line, as operators run it: `waymark import --queue` following a job to
+ * completion and to failure, and `waymark worker` consuming the queue until SIGTERM.
+ */
+import test from 'ava';
+import { execFile, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { enqueueAndFollow } from '../data-pipeline/queue/client.js';
+import { PACKAGE_ROOT } from '../src/package-root.js';
+import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+
+const BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
+/** The environment without any WAYMARK_* setting, so that only what a test passes applies. */
+const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WAYMARK_')));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function waymark(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
+
+test.after.always('no Redis key is left behind', async (t) => {
+  t.is(await deleteKeys(`${TEST_PREFIX_ROOT}-*`), 0);
+});
+
+test('import --queue and worker need WAYMARK_REDIS_URL (exit 2, one line)', async (t) => {
+  const data = tempDir(t, 'queue-cli');
+  for (const args of [['import', '--queue', '--osm', SMALL_OSM], ['worker']]) {
+    const run = await waymark([...args, '--data', data]);
+    t.is(run.code, 2, run.stderr);
+    t.regex(run.stderr, /^waymark: [^\n]*needs WAYMARK_REDIS_URL[^\n]*\n$/);
+  }
+});
+
+test('import --queue follows a job to completion (exit 0) and to failure (exit 1, the reason on one line)', async (t) => {
+  const { redis, startWorker } = queueFixture(t);
+  const data = tempDir(t, 'queue-cli');
+  startWorker(data);
+  const env = { WAYMARK_REDIS_URL: redis.url, WAYMARK_REDIS_PREFIX: redis.prefix };
+
+  const done = await waymark(['import', '--queue', '--osm', SMALL_OSM, '--data', data, '--json'], env);
+  t.is(done.code, 0, done.stderr);
+  const outcome = JSON.parse(done.stdout) as { id: string; status: string; result: { datasetId: string } };
+  t.is(outcome.status, 'completed');
+  t.regex(done.stderr, new RegExp(`Queued import job ${outcome.id}`));
+  t.regex(done.stderr, /^[a-z][\w -]*: [\d,./]+/m, 'progress lines');
+
+  const failed = await waymark(['import', '--queue', '--osm', corruptPbf(t), '--data', data], env);
+  t.is(failed.code, 1, failed.stderr);
+  t.is(failed.stdout, '');
+  t.regex(lastLine(failed.stderr), /^waymark: import job [\w-]+ failed: .*broken\.osm\.pbf/);
+  t.notRegex(failed.stderr, /\n\s+at /);
+});
+
+test('waymark worker runs queued imports, writes JSON lines, and stops on SIGTERM with exit 0', async (t) => {
+  const { redis, onEnd } = queueFixture(t);
+  const data = tempDir(t, 'queue-worker');
+  const child = spawn(process.execPath, [BIN, 'worker', '--data', data], {
+    env: { ...BASE_ENV, WAYMARK_REDIS_URL: redis.url, WAYMARK_REDIS_PREFIX: redis.prefix },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  onEnd(() => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    return exited;
+  });
+  const lines: string[] = [];
+  const ready = new Promise<void>((resolve) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      lines.push(line);
+      if (line.includes('worker waiting for import jobs')) resolve();
+    });
+  });
+  await ready;
+
+  const outcome = await enqueueAndFollow(redis, { dataDir: data, osm: [SMALL_OSM], world: false }, { onEnqueued: () => {}, onProgress: () => {} });
+  t.is(outcome.status, 'completed', outcome.failedReason ?? '');
+
+  child.kill('SIGTERM');
+  t.is(await exited, 0);
+  const logs = lines.map((line) => JSON.parse(line) as { msg?: string; jobId?: string; stopped?: boolean });
+  t.true(logs.some((log) => log.msg === 'import completed' && log.jobId === outcome.id));
+  t.true(logs.some((log) => log.msg?.startsWith('stopping')));
+  t.true(logs.some((log) => log.stopped === true));
+});
