@@ -1,8 +1,9 @@
 /** Starts a Waymark node: opens the store in the data folder, listens, and flushes usage on a timer. */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp, type ServiceRoute } from './app.js';
 import { listenForChanges } from './change-channel.js';
+import { takePidLock } from './pid-lock.js';
 import { systemClock, type Clock } from './clock.js';
 import { databaseFile } from './config/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';
@@ -37,37 +38,17 @@ export interface Waymark {
   close(): Promise<void>;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * One server per data folder: quotas are enforced by in-memory counters, which two processes on
- * one SQLite file would not share (use Redis to run several nodes).
+ * one SQLite file would not share (use Redis to run several nodes). The same process may serve a
+ * folder again after closing it.
  */
 function lockDataDir(dataDir: string): () => void {
-  const file = join(dataDir, 'serve.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(file, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(file, 'utf8'));
-      if (pid && pid !== process.pid && isRunning(pid)) {
-        throw new Error(`another waymark server (pid ${pid}) is serving ${dataDir}; stop it or use another --data folder`);
-      }
-      rmSync(file, { force: true });
-    }
-  }
-  throw new Error(`cannot lock ${dataDir}`);
+  return takePidLock(join(dataDir, 'serve.lock'), (pid) =>
+    pid === process.pid
+      ? new Error(`this process already serves ${dataDir}`)
+      : new Error(`another waymark server (pid ${pid}) is serving ${dataDir}; stop it or use another --data folder`),
+  );
 }
 
 export async function startWaymark(options: StartOptions): Promise<Waymark> {

@@ -3,33 +3,17 @@
  * process, against a temporary data folder, beside a running server where it matters.
  */
 import test, { type ExecutionContext } from 'ava';
-import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { spawnWaymark, waymark, type Run } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
 
-const BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
 const PASSWORD = 'correct horse battery';
 
-/** The environment without any WAYMARK_* setting, so that only what a test passes applies. */
-const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WAYMARK_')));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function waymark(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: tmpdir() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
 
 /** A fresh data folder, removed after the test. */
 function dataFolder(t: ExecutionContext): string {
@@ -87,8 +71,8 @@ const get = (url: string, key: string) => fetch(`${url}?key=${key}`);
 test('--help lists every command; no command or an unknown one prints the usage and exits 2', async (t) => {
   const help = await waymark(['--help']);
   t.is(help.code, 0);
-  for (const command of ['serve', 'import', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
-    t.true(help.stdout.includes(`waymark ${command} `), command);
+  for (const command of ['serve', 'import', 'worker', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
+    t.regex(help.stdout, new RegExp(`waymark ${command}( |$)`, "m"), command);
   }
   for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['key'], ['--data', 'x']]) {
     const run = await waymark(args);
@@ -320,7 +304,7 @@ test('usage shows this month per service and per key, as the server counted it',
 
 /** Starts `waymark serve` as a child process and resolves with its first line of output. */
 async function startServe(t: ExecutionContext, args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...BASE_ENV, WAYMARK_LOG_LEVEL: 'silent', ...env } });
+  const child = spawnWaymark(['serve', '--port', '0', ...args], { WAYMARK_LOG_LEVEL: 'silent', ...env });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.teardown(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

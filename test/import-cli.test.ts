@@ -4,26 +4,16 @@
  * bar on a terminal.
  */
 import test, { type ExecutionContext } from 'ava';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { paths } from '../data-pipeline/dataset-layout.js';
 import { progressDisplay } from '../src/cli/progress.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { waymark } from './helpers/cli.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
-const BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
-const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WAYMARK_')));
 
-function waymark(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: BASE_ENV, cwd: tmpdir() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
 
 function dataFolder(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-import-cli-'));

@@ -3,30 +3,14 @@
  * completion and to failure, and `waymark worker` consuming the queue until SIGTERM.
  */
 import test from 'ava';
-import { execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { enqueueAndFollow } from '../data-pipeline/queue/client.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { spawnWaymark, waymark } from './helpers/cli.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
 
-const BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
-/** The environment without any WAYMARK_* setting, so that only what a test passes applies. */
-const BASE_ENV = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WAYMARK_')));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
-function waymark(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env } }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
-    });
-  });
-}
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 
@@ -66,10 +50,7 @@ test('import --queue follows a job to completion (exit 0) and to failure (exit 1
 test('waymark worker runs queued imports, writes JSON lines, and stops on SIGTERM with exit 0', async (t) => {
   const { redis, onEnd } = queueFixture(t);
   const data = tempDir(t, 'queue-worker');
-  const child = spawn(process.execPath, [BIN, 'worker', '--data', data], {
-    env: { ...BASE_ENV, WAYMARK_REDIS_URL: redis.url, WAYMARK_REDIS_PREFIX: redis.prefix },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnWaymark(['worker', '--data', data], { WAYMARK_REDIS_URL: redis.url, WAYMARK_REDIS_PREFIX: redis.prefix });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   onEnd(() => {
     if (child.exitCode === null) child.kill('SIGKILL');

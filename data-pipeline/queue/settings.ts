@@ -72,12 +72,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
  */
 export async function probeRedis(settings: RedisSettings): Promise<void> {
   const client = new Redis(settings.url, { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  client.on('error', () => {}); // The failure is reported by connect() below.
+  let cause: Error | undefined; // The socket's error (ECONNREFUSED…); connect() only says the connection closed.
+  client.on('error', (error: Error) => void (cause ??= error));
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
-    throw new Error(`cannot reach Redis at ${redactedUrl(settings.url)} (WAYMARK_REDIS_URL): ${(error as Error).message}`);
+    throw new Error(`cannot reach Redis at ${redactedUrl(settings.url)} (WAYMARK_REDIS_URL): ${(cause ?? (error as Error)).message}`);
   } finally {
     client.disconnect();
   }

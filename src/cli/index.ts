@@ -19,7 +19,7 @@ function overview(): string {
   return [
     'usage: waymark <command> [flags]',
     '',
-    ...COMMANDS.map((c) => `  waymark ${c.name} ${c.synopsis}`),
+    ...COMMANDS.map((c) => `  waymark ${usageLine(c, '')}`),
     '',
     'Every command takes --data DIR (default ./data, env WAYMARK_DATA), --json for machine-readable output,',
     'and --help. See "waymark <command> --help".',
@@ -27,8 +27,10 @@ function overview(): string {
   ].join('\n');
 }
 
-const commandHelp = (command: Command): string =>
-  `usage: waymark ${command.name} ${command.synopsis} ${COMMON_FLAGS}\n\n${command.summary}\n`;
+/** `name synopsis extra`, without doubled spaces where a part is empty. */
+const usageLine = (command: Command, extra: string): string => [command.name, command.synopsis, extra].filter(Boolean).join(' ');
+
+const commandHelp = (command: Command): string => `usage: waymark ${usageLine(command, COMMON_FLAGS)}\n\n${command.summary}\n`;
 
 /** The command named by the first words of `args`, and the arguments after them. */
 function findCommand(args: readonly string[]): { command: Command; rest: string[] } | undefined {

@@ -532,11 +532,12 @@ async function changeTier(tier, button) {
 let playgroundKey = '';
 let maplibre = null;
 let map = null;
+let shownStyleUrl = '';
 
 async function loadPlayground() {
   const keyInput = $('#playground-key');
   if (!keyInput.value && playgroundKey) keyInput.value = playgroundKey;
-  if (keyInput.value) await showPlaygroundMap();
+  if (keyInput.value) await loadStyleList(keyInput.value.trim());
 }
 
 function playgroundStatus(message, kind = 'info') {
@@ -547,13 +548,12 @@ function playgroundStatus(message, kind = 'info') {
 
 /** The style list of the live API, with the key; fills the style menu once. */
 async function loadStyleList(key) {
+  const select = $('#playground-style');
+  if (select.options.length > 0) return;
   const response = await fetch(`/api/v1/styles?key=${encodeURIComponent(key)}`);
   const body = await response.json();
   if (!response.ok) throw new Error(body.message);
-  const select = $('#playground-style');
-  if (select.options.length === 0) {
-    select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug }, style.name)));
-  }
+  select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug }, style.name)));
 }
 
 async function showPlaygroundMap() {
@@ -568,6 +568,9 @@ async function showPlaygroundMap() {
   const lang = $('#playground-lang').value;
   const styleUrl = `${location.origin}/api/v1/styles/${encodeURIComponent($('#playground-style').value)}/style.json?key=${encodeURIComponent(key)}${lang ? `&lang=${lang}` : ''}`;
   $('#playground-map').hidden = false;
+  // The same style again would load nothing (and bring no new `idle` event).
+  if (styleUrl === shownStyleUrl) return;
+  shownStyleUrl = styleUrl;
   playgroundStatus('Loading the map…');
   if (map) {
     map.setStyle(styleUrl);
@@ -587,6 +590,10 @@ async function start() {
   setUpAuth();
   setUpKeys();
   $('#refresh-usage').addEventListener('click', () => guarded(loadUsage));
+  $('#playground-key').addEventListener('change', () => {
+    const key = $('#playground-key').value.trim();
+    if (key) loadStyleList(key).catch((e) => playgroundStatus(e.message, 'error'));
+  });
   $('#playground-form').addEventListener('submit', (event) => {
     event.preventDefault();
     showPlaygroundMap();
