@@ -19,6 +19,7 @@ import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdown
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
 import { BODY_TEXT, PATH, SERVICE } from './common.js';
+import { runBenchmark } from '../lib/run.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -235,16 +236,7 @@ async function main(): Promise<void> {
   console.error(`written to ${writeResult('gateway', report, now)}`);
 }
 
-try {
-  await main();
-} catch (error) {
-  // fetch() failures keep the reason (refused, reset) in `cause`.
-  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  console.error(error instanceof Error ? `${error.message}${cause}` : error);
-  for (const c of children) if (c.ended()) console.error(`the server ${c.name} (pid ${c.pid}) had ended: ${c.ended()}`);
-  process.exitCode = 1;
-} finally {
-  await Promise.all(children.map((c) => c.stop()));
+await runBenchmark(main, children, () => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   if (args['cpu-prof']) console.error(`CPU profiles of the servers are in ${profileDir}`);
-}
+});

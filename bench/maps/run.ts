@@ -29,6 +29,7 @@ import { prepareTilemaker, type TilemakerSetup } from './tilemaker.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { startTileserver, tileserverPathPrefix, tileserverVersion } from './tileserver.js';
 import { createEnterpriseKey, importedMbtiles, importUnavailable, startWaymarkServe, TILE_PATH_PREFIX, TILE_SERVICE } from './waymark.js';
+import { runBenchmark } from '../lib/run.js';
 
 /** The OSM extracts next to the checkout, as the tests use them. */
 const OSM_DIR = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm');
@@ -333,14 +334,4 @@ async function main(): Promise<void> {
   console.error(`written to ${writeResult('maps', report, now)}`);
 }
 
-try {
-  await main();
-} catch (error) {
-  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
-  console.error(error instanceof Error ? `${error.message}${cause}` : error);
-  for (const c of children) if (c.ended()) console.error(`the server ${c.name} (pid ${c.pid}) had ended: ${c.ended()}`);
-  process.exitCode = 1;
-} finally {
-  await Promise.all(children.map((c) => c.stop()));
-  rmSync(workDir, { recursive: true, force: true });
-}
+await runBenchmark(main, children, () => rmSync(workDir, { recursive: true, force: true }));
