@@ -34,14 +34,12 @@ if ((${#missing[@]} > 0)); then
   "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
 fi
 
-# npm writes node_modules/.package-lock.json on every install: older than the lock file means stale.
+# npm writes node_modules/.package-lock.json on every install: missing, or older than the lock file,
+# means (re)install. `npm install` installs the locked versions; unlike `npm ci` it tolerates a lock
+# without the optional native binaries of other platforms, which a registry mirror may not carry.
 installed=node_modules/.package-lock.json
-if [[ -f package-lock.json ]]; then
-  if [[ ! -f $installed || package-lock.json -nt $installed ]]; then
-    npm ci
-  fi
-elif [[ ! -f $installed ]]; then
-  npm install
+if [[ ! -f $installed || package-lock.json -nt $installed ]]; then
+  npm install --no-audit --no-fund
 fi
 
 npm run build
