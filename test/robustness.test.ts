@@ -10,7 +10,7 @@ import {
   rawExchange,
   rawGet,
   rawRequest,
-  seededRandom,
+  seededRandom, junk,
   snapshotDatabase,
   type DatabaseSnapshot,
 } from './helpers/http.js';
@@ -271,16 +271,6 @@ test('public answers carry CORS headers that expose the rate-limit headers', asy
 });
 
 /** A random string of printable ASCII, plus percent signs, UTF-8 and a few SQL and JSON characters. */
-function junk(random: () => number, maxLength: number): string {
-  const pieces = ['%', '%2', '%zz', '%00', '&', '=', '+', "'", '"', ';', '--', '\\', '{', '}', '[', ']', 'é', '€', '😀', 'key', 'wmk_', '..', '/'];
-  let out = '';
-  const length = Math.floor(random() * maxLength);
-  while (out.length < length) {
-    out += random() < 0.3 ? pieces[Math.floor(random() * pieces.length)] : String.fromCharCode(0x21 + Math.floor(random() * 94));
-  }
-  return out;
-}
-
 test('fuzz: a few hundred random queries and headers on a metered route never get a 5xx', async (t) => {
   const s = await setup(t);
   const random = seededRandom(20261115);

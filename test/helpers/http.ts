@@ -139,3 +139,14 @@ export function seededRandom(seed: number): () => number {
     return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** A random string of URL-ish junk: percent signs, quotes, separators, non-ASCII, key-like words. */
+export function junk(random: () => number, maxLength: number): string {
+  const pieces = ['%', '%2', '%zz', '%00', '&', '=', '+', "'", '"', ';', '--', '\\', '{', '}', '[', ']', 'é', '€', '😀', 'key', 'wmk_', '..', '/'];
+  let out = '';
+  const length = Math.floor(random() * maxLength);
+  while (out.length < length) {
+    out += random() < 0.3 ? pieces[Math.floor(random() * pieces.length)] : String.fromCharCode(0x21 + Math.floor(random() * 94));
+  }
+  return out;
+}
