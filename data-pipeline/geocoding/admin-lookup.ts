@@ -1,0 +1,158 @@
+/**
+ * Point-in-polygon admin lookup: which country, region, locality and neighbourhood enclose a
+ * point. Built once from generic admin polygons (WOF today, OSM boundaries later): all rings of
+ * all polygons in one Float64Array of coordinates, a flatbush R-tree over the polygons' bounding
+ * boxes, and an exact even-odd test over every ring of a candidate (outer rings, holes and the
+ * parts of a MultiPolygon alike). Memory: 16 bytes per vertex, 4 per ring, about 50 per polygon
+ * for the R-tree and offsets, plus the names and GIDs (the GeoJSON geometries are not kept).
+ */
+import Flatbush from 'flatbush';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { countryByCode } from './countries.js';
+import { ADMIN_LAYERS, type AdminHierarchy, type AdminLayer, type PlaceRecord } from './record.js';
+
+/** An admin area of any source, as the lookup needs it. */
+export interface AdminPolygon {
+  layer: AdminLayer;
+  name: string;
+  gid: string;
+  /** ISO 3166-1 alpha-3 of the country the area belongs to, when known. */
+  country_a?: string;
+  geometry: Polygon | MultiPolygon;
+}
+
+/** An admin area without its geometry: what the lookup keeps and answers. */
+export type AdminArea = Omit<AdminPolygon, 'geometry'>;
+
+/** What `enclosing` returns: the smallest enclosing area of each admin layer found. */
+export type EnclosingAdmins = Partial<Record<AdminLayer, AdminArea>>;
+
+export class AdminLookup {
+  /** The areas in input order; the geometries live only in the typed arrays below. */
+  readonly admins: readonly AdminArea[];
+  /** x0, y0, x1, y1, … of every ring, ring after ring. */
+  private readonly coords: Float64Array;
+  /** Ring r spans vertices ringStart[r] .. ringStart[r + 1] - 1. */
+  private readonly ringStart: Uint32Array;
+  /** Admin i spans rings adminRingStart[i] .. adminRingStart[i + 1] - 1. */
+  private readonly adminRingStart: Uint32Array;
+  /** Area of each admin in square degrees (outer rings minus holes), to prefer the smallest. */
+  private readonly areas: Float64Array;
+  private readonly index: Flatbush | null;
+
+  constructor(admins: readonly AdminPolygon[]) {
+    this.admins = admins.map(({ geometry: _geometry, ...area }) => area);
+    const rings = admins.flatMap((admin) => polygonsOf(admin.geometry).flat());
+    let vertexCount = 0;
+    for (const ring of rings) vertexCount += ring.length;
+    this.coords = new Float64Array(vertexCount * 2);
+    this.ringStart = new Uint32Array(rings.length + 1);
+    this.adminRingStart = new Uint32Array(admins.length + 1);
+    this.areas = new Float64Array(admins.length);
+    this.index = admins.length > 0 ? new Flatbush(admins.length) : null;
+
+    let ringIndex = 0;
+    let vertex = 0;
+    for (let i = 0; i < admins.length; i++) {
+      this.adminRingStart[i] = ringIndex;
+      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let adminArea = 0;
+      for (const polygon of polygonsOf(admins[i]!.geometry)) {
+        for (let r = 0; r < polygon.length; r++) {
+          const ring = polygon[r]!;
+          this.ringStart[ringIndex++] = vertex;
+          for (const [x, y] of ring as [number, number][]) {
+            this.coords[vertex * 2] = x;
+            this.coords[vertex * 2 + 1] = y;
+            vertex++;
+            if (x < minX) minX = x;
+            if (y < minY) minY = y;
+            if (x > maxX) maxX = x;
+            if (y > maxY) maxY = y;
+          }
+          const area = Math.abs(ringArea(ring));
+          adminArea += r === 0 ? area : -area;
+        }
+      }
+      this.areas[i] = adminArea;
+      this.index!.add(minX, minY, maxX, maxY);
+    }
+    this.adminRingStart[admins.length] = ringIndex;
+    this.ringStart[ringIndex] = vertex;
+    this.index?.finish();
+  }
+
+  /** The smallest admin area of each layer that contains the point. */
+  enclosing(lon: number, lat: number): EnclosingAdmins {
+    const found: EnclosingAdmins = {};
+    if (!this.index) return found;
+    const smallestArea: Partial<Record<AdminLayer, number>> = {};
+    for (const i of this.index.search(lon, lat, lon, lat)) {
+      const admin = this.admins[i]!;
+      const area = this.areas[i]!;
+      if (area >= (smallestArea[admin.layer] ?? Infinity) || !this.contains(i, lon, lat)) continue;
+      smallestArea[admin.layer] = area;
+      found[admin.layer] = admin;
+    }
+    return found;
+  }
+
+  /**
+   * The record with its hierarchy filled by point-in-polygon: every admin layer above the
+   * record's own (an admin record also names itself at its own layer). A layer no polygon
+   * answers keeps the record's own value, e.g. the country GeoNames gives by ISO code; a record
+   * with only `country_a` gets the country's name from the ISO table.
+   */
+  withHierarchy(record: PlaceRecord): PlaceRecord {
+    const found = this.enclosing(record.lon, record.lat);
+    const filled: PlaceRecord = { ...record };
+    for (const layer of ADMIN_LAYERS) {
+      if (layer === record.layer) {
+        setAdmin(filled, layer, record.name, record.gid);
+        break;
+      }
+      const admin = found[layer];
+      if (admin) setAdmin(filled, layer, admin.name, admin.gid);
+    }
+    const countryA = found.country?.country_a;
+    if (countryA && record.layer !== 'country') filled.country_a = countryA;
+    if (!filled.country && filled.country_a) {
+      const country = countryByCode(filled.country_a);
+      if (country) filled.country = country.name;
+    }
+    return filled;
+  }
+
+  /** Even-odd test over all rings of admin i. */
+  private contains(i: number, x: number, y: number): boolean {
+    const coords = this.coords;
+    let inside = false;
+    for (let r = this.adminRingStart[i]!; r < this.adminRingStart[i + 1]!; r++) {
+      const start = this.ringStart[r]!;
+      const end = this.ringStart[r + 1]!;
+      for (let a = start, b = end - 1; a < end; b = a++) {
+        const ax = coords[a * 2]!, ay = coords[a * 2 + 1]!;
+        const bx = coords[b * 2]!, by = coords[b * 2 + 1]!;
+        if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
+      }
+    }
+    return inside;
+  }
+
+}
+
+/** Signed shoelace area of a ring, in square degrees. */
+function ringArea(ring: number[][]): number {
+  let sum = 0;
+  for (let a = 0, b = ring.length - 1; a < ring.length; b = a++) sum += (ring[b]![0]! - ring[a]![0]!) * (ring[b]![1]! + ring[a]![1]!);
+  return sum / 2;
+}
+
+function polygonsOf(geometry: Polygon | MultiPolygon): number[][][][] {
+  return (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates) as number[][][][];
+}
+
+function setAdmin(record: AdminHierarchy, layer: AdminLayer, name: string, gid: string): void {
+  record[layer] = name;
+  record[`${layer}_gid`] = gid;
+}

@@ -1,0 +1,58 @@
+/**
+ * The one record type every geocoding importer produces (WOF, OpenAddresses, GeoNames, and later
+ * OSM), with its GID `<source>:<layer>:<source_id>` and the admin hierarchy fields that
+ * `AdminLookup.withHierarchy` fills.
+ */
+
+export type PlaceSource = 'whosonfirst' | 'openaddresses' | 'geonames' | 'openstreetmap';
+
+export type PlaceLayer = 'venue' | 'address' | 'street' | 'neighbourhood' | 'locality' | 'region' | 'country' | 'postalcode';
+
+/** The admin layers of the hierarchy, largest first. */
+export const ADMIN_LAYERS = ['country', 'region', 'locality', 'neighbourhood'] as const;
+export type AdminLayer = (typeof ADMIN_LAYERS)[number];
+
+/** The admin hierarchy of a place: names and GIDs of its enclosing admin areas. */
+export interface AdminHierarchy {
+  country?: string;
+  /** ISO 3166-1 alpha-3. */
+  country_a?: string;
+  country_gid?: string;
+  region?: string;
+  region_gid?: string;
+  locality?: string;
+  locality_gid?: string;
+  neighbourhood?: string;
+  neighbourhood_gid?: string;
+}
+
+export interface PlaceRecord extends AdminHierarchy {
+  source: PlaceSource;
+  layer: PlaceLayer;
+  source_id: string;
+  gid: string;
+  /** The default name (for addresses: housenumber and street). */
+  name: string;
+  /** Names by ISO 639-1 language code, e.g. `{ fr: 'Monaco', it: 'Principato di Monaco' }`. */
+  names: Record<string, string>;
+  housenumber?: string;
+  street?: string;
+  postalcode?: string;
+  lon: number;
+  lat: number;
+  /** [minLon, minLat, maxLon, maxLat] of the place's area, when it has one. */
+  bbox?: [number, number, number, number];
+  /** Number of inhabitants, when the source knows it (ranking). */
+  population?: number;
+  /** Source-independent importance, e.g. OSM/WOF prominence (ranking); not set by these importers. */
+  popularity?: number;
+}
+
+export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {
+  return `${source}:${layer}:${sourceId}`;
+}
+
+/** Whether a longitude/latitude pair is a usable WGS84 position (finite, in range, not 0,0). */
+export function isValidPosition(lon: number, lat: number): boolean {
+  return Number.isFinite(lon) && Number.isFinite(lat) && Math.abs(lon) <= 180 && Math.abs(lat) <= 90 && (lon !== 0 || lat !== 0);
+}

@@ -1,0 +1,88 @@
+/** One GeocodeRecord as a Pelias GeoJSON feature: Point geometry, the Pelias properties present when known, bbox. */
+import type { Language } from '../sanitize/lang.js';
+import { label } from './label.js';
+import { gid, type BBox, type GeocodeRecord, type Layer, type Source } from './record.js';
+
+/** What the search adds to a record: how well and how it matched, and how far it is. */
+export interface MatchExtras {
+  /** 0..1, as Pelias: how sure the result is what was asked for. */
+  confidence?: number;
+  /** `exact`, `interpolated` or `fallback` (a coarser layer than asked for). */
+  match_type?: 'exact' | 'interpolated' | 'fallback';
+  /** `point` for a point place, `centroid` for an area's centre. */
+  accuracy?: 'point' | 'centroid';
+  /** Kilometres from the reverse point or the focus point. */
+  distanceKm?: number;
+  /** The response language; picks the record's name in it when the data has one. */
+  lang?: Language;
+}
+
+export interface FeatureProperties {
+  id: string;
+  gid: string;
+  layer: Layer;
+  source: Source;
+  source_id: string;
+  name: string;
+  housenumber?: string;
+  street?: string;
+  postalcode?: string;
+  confidence?: number;
+  match_type?: string;
+  accuracy?: string;
+  distance?: number;
+  country?: string;
+  country_gid?: string;
+  country_a?: string;
+  region?: string;
+  region_gid?: string;
+  region_a?: string;
+  locality?: string;
+  locality_gid?: string;
+  neighbourhood?: string;
+  neighbourhood_gid?: string;
+  label: string;
+}
+
+export interface GeocodeFeature {
+  type: 'Feature';
+  geometry: { type: 'Point'; coordinates: [number, number] };
+  properties: FeatureProperties;
+  bbox?: BBox;
+}
+
+const roundTo3 = (value: number) => Math.round(value * 1000) / 1000;
+
+/** Copies the fields of `from` that are set, in the order of `names` (Pelias' property order). */
+function known<T extends object, K extends keyof T>(from: T, names: readonly K[]): Partial<Pick<T, K>> {
+  const picked: Partial<Pick<T, K>> = {};
+  for (const name of names) if (from[name] !== undefined) picked[name] = from[name];
+  return picked;
+}
+
+export function toFeature(record: GeocodeRecord, extras: MatchExtras = {}): GeocodeFeature {
+  const language = extras.lang?.language;
+  const name = (language !== undefined ? record.names?.[language] : undefined) ?? record.name;
+  const named = { ...record, name };
+  const properties: FeatureProperties = {
+    id: record.sourceId,
+    gid: gid(record.source, record.layer, record.sourceId),
+    layer: record.layer,
+    source: record.source,
+    source_id: record.sourceId,
+    name,
+    ...known(record, ['housenumber', 'street', 'postalcode']),
+    ...known(extras, ['confidence', 'match_type', 'accuracy']),
+    ...(extras.distanceKm === undefined ? {} : { distance: roundTo3(extras.distanceKm) }),
+    ...known(record, ['country', 'country_gid', 'country_a', 'region', 'region_gid', 'region_a']),
+    ...known(record, ['locality', 'locality_gid', 'neighbourhood', 'neighbourhood_gid']),
+    label: label(named),
+  };
+  const feature: GeocodeFeature = {
+    type: 'Feature',
+    geometry: { type: 'Point', coordinates: [record.lon, record.lat] },
+    properties,
+  };
+  if (record.bbox) feature.bbox = record.bbox;
+  return feature;
+}

@@ -1,0 +1,61 @@
+/** The `geocoding.query` block of a response: the parameter values actually used, under Pelias' names. */
+import type { PlaceParams, ReverseParams, SearchParams } from '../sanitize/endpoints.js';
+import type { Language } from '../sanitize/lang.js';
+
+/** How many candidates the index is asked for per result wanted (room for deduplication), as Pelias. */
+export const QUERY_SIZE_PADDING = 2;
+
+export type QueryEcho = Record<string, unknown>;
+
+/** What the text parser made of the search text (filled by the search later). */
+export interface ParseEcho {
+  parser: string;
+  parsed_text: Record<string, string>;
+}
+
+function langEcho(lang: Language) {
+  return {
+    name: lang.name,
+    iso6391: lang.iso6391,
+    iso6393: lang.iso6393,
+    via: lang.defaulted ? 'default' : 'querystring',
+    defaulted: lang.defaulted,
+  };
+}
+
+export function echoSearch(params: SearchParams, parse?: ParseEcho): QueryEcho {
+  return {
+    text: params.text,
+    size: params.size,
+    layers: params.layers,
+    sources: params.sources,
+    private: false,
+    ...(params.focusPoint && { 'focus.point.lat': params.focusPoint.lat, 'focus.point.lon': params.focusPoint.lon }),
+    ...(params.boundaryCountry && { 'boundary.country': params.boundaryCountry.alpha3 }),
+    lang: langEcho(params.lang),
+    querySize: params.size * QUERY_SIZE_PADDING,
+    ...parse,
+  };
+}
+
+export function echoReverse(params: ReverseParams): QueryEcho {
+  return {
+    size: params.size,
+    layers: params.layers,
+    sources: params.sources,
+    private: false,
+    'point.lat': params.point.lat,
+    'point.lon': params.point.lon,
+    ...(params.boundaryCountry && { 'boundary.country': params.boundaryCountry.alpha3 }),
+    lang: langEcho(params.lang),
+    querySize: params.size * QUERY_SIZE_PADDING,
+  };
+}
+
+export function echoPlace(params: PlaceParams): QueryEcho {
+  return {
+    ids: params.ids.map(({ source, layer, sourceId }) => ({ source, layer, id: sourceId })),
+    private: false,
+    lang: langEcho(params.lang),
+  };
+}

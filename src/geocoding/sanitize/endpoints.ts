@@ -1,0 +1,48 @@
+/** The parameter checks of each geocoding endpoint, and one function per endpoint that applies them. */
+import { sanitizeBoundaryCountry } from './boundary-country.js';
+import { sanitize, type CleanParams, type CleanRequest } from './compose.js';
+import { sanitizeFocusPoint } from './focus-point.js';
+import { sanitizeQ } from './geocode-alias.js';
+import { sanitizeIds } from './ids.js';
+import { sanitizeLang } from './lang.js';
+import { sanitizeLayers } from './layers.js';
+import { sanitizePoint } from './point.js';
+import { sanitizeSize } from './size.js';
+import { sanitizeSources } from './sources.js';
+import { sanitizeText } from './text.js';
+
+const search = {
+  text: sanitizeText,
+  size: sanitizeSize,
+  layers: sanitizeLayers,
+  sources: sanitizeSources,
+  focusPoint: sanitizeFocusPoint,
+  boundaryCountry: sanitizeBoundaryCountry,
+  lang: sanitizeLang,
+};
+const autocomplete = search;
+const geocodeAlias = { ...search, text: sanitizeQ };
+const reverse = {
+  point: sanitizePoint,
+  size: sanitizeSize,
+  layers: sanitizeLayers,
+  sources: sanitizeSources,
+  boundaryCountry: sanitizeBoundaryCountry,
+  lang: sanitizeLang,
+};
+const place = { ids: sanitizeIds, lang: sanitizeLang };
+
+export type SearchParams = CleanParams<typeof search>;
+export type ReverseParams = CleanParams<typeof reverse>;
+export type PlaceParams = CleanParams<typeof place>;
+
+/** `/search`; throws ApiError 400 naming each bad parameter. */
+export const sanitizeSearch = (query: URLSearchParams): CleanRequest<SearchParams> => sanitize(query, search);
+/** `/autocomplete`: the same parameters as search. */
+export const sanitizeAutocomplete = (query: URLSearchParams): CleanRequest<SearchParams> =>
+  sanitize(query, autocomplete);
+/** `/geocode?q=`: search with the text in `q`. */
+export const sanitizeGeocodeAlias = (query: URLSearchParams): CleanRequest<SearchParams> =>
+  sanitize(query, geocodeAlias);
+export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse);
+export const sanitizePlace = (query: URLSearchParams): CleanRequest<PlaceParams> => sanitize(query, place);
