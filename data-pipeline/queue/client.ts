@@ -31,9 +31,11 @@ export class ImportQueue {
 
   /** The job's status, or null when there is no such job for this data folder. */
   async status(id: string, dataDir: string): Promise<ImportStatus | null> {
+    // State first: a job read before it finishes would lack the result or failure reason its state implies.
+    const state = await this.queue.getJobState(id);
     const job = await this.queue.getJob(id);
     if (!job || job.data.dataDir !== dataDir) return null;
-    return statusOfJob(job, await job.getState());
+    return statusOfJob(job, state);
   }
 
   /** The most recent jobs for this data folder, newest first. */
