@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChild, type ServerChild } from '../lib/child.js';
-import { describeRun, interference, measureRounds, pinning, summarize, type Summary, type Target } from '../lib/load.js';
+import { describeRun, interference, measureRounds, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
 import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, RESULTS_DIR, writeResult } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
@@ -23,25 +23,12 @@ import { runBenchmark } from '../lib/run.js';
 
 const { values: args } = parseArgs({
   options: {
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '64' },
-    rounds: { type: 'string', default: '3' },
+    ...LOAD_ARGS,
     /** Writes a V8 CPU profile of each server to bench/results/profiles/. */
     'cpu-prof': { type: 'boolean', default: false },
-    'no-pin': { type: 'boolean', default: false },
-    /** Seconds to wait, before each scenario, for other processes on a shared machine to go quiet. */
-    'quiet-wait': { type: 'string', default: '60' },
   },
 });
-const load = {
-  durationS: Number(args.duration),
-  warmupS: Number(args.warmup),
-  connections: Number(args.connections),
-  rounds: Number(args.rounds),
-  quietWaitMs: Number(args['quiet-wait']) * 1000,
-  ...pinning(!args['no-pin']),
-};
+const load = loadSettings(args);
 
 for (const [name, value] of Object.entries({ duration: load.durationS, connections: load.connections, rounds: load.rounds })) {
   if (!(value > 0)) {

@@ -134,3 +134,26 @@ export function interference(runs: Run[]): string {
         : '.';
   return `Other processes took ${fmtPct(mid)} (median; at most ${fmtPct(max)}) of the servers' CPU during the measured runs${note}`;
 }
+
+/** The command-line options of every wrk-driven benchmark (spread into `parseArgs` options). */
+export const LOAD_ARGS = {
+  duration: { type: 'string', default: '10' },
+  warmup: { type: 'string', default: '2' },
+  connections: { type: 'string', default: '64' },
+  rounds: { type: 'string', default: '3' },
+  'no-pin': { type: 'boolean', default: false },
+  /** Seconds to wait, before each scenario, for other processes on a shared machine to go quiet. */
+  'quiet-wait': { type: 'string', default: '60' },
+} as const;
+
+/** The load settings from parsed LOAD_ARGS. */
+export function loadSettings(args: { duration: string; warmup: string; connections: string; rounds: string; 'no-pin': boolean; 'quiet-wait': string }) {
+  return {
+    durationS: Number(args.duration),
+    warmupS: Number(args.warmup),
+    connections: Number(args.connections),
+    rounds: Number(args.rounds),
+    quietWaitMs: Number(args['quiet-wait']) * 1000,
+    ...pinning(!args['no-pin']),
+  };
+}

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerChild } from '../lib/child.js';
-import { describeRun, interference, measureRounds, pinning, summarize, type Target } from '../lib/load.js';
+import { describeRun, interference, measureRounds, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { describeMachine, describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, writeResult } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
@@ -36,32 +36,20 @@ const OSM_DIR = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm');
 
 const { values: args } = parseArgs({
   options: {
+    ...LOAD_ARGS,
     /** Extracts (in OSM_DIR or --osm-dir) to import, comma-separated. */
     extracts: { type: 'string', default: 'monaco,andorra,heidelberg' },
     'osm-dir': { type: 'string', default: OSM_DIR },
     /** The extract whose Waymark dataset both servers serve in part 2. */
     serve: { type: 'string', default: 'heidelberg' },
-    duration: { type: 'string', default: '10' },
-    warmup: { type: 'string', default: '2' },
-    connections: { type: 'string', default: '64' },
-    rounds: { type: 'string', default: '3' },
     /** Imports of each extract by each tool. */
     'import-rounds': { type: 'string', default: '3' },
     /** At most this many distinct tiles in the request list. */
     tiles: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '3' },
-    'no-pin': { type: 'boolean', default: false },
-    'quiet-wait': { type: 'string', default: '60' },
   },
 });
-const load = {
-  durationS: Number(args.duration),
-  warmupS: Number(args.warmup),
-  connections: Number(args.connections),
-  rounds: Number(args.rounds),
-  quietWaitMs: Number(args['quiet-wait']) * 1000,
-  ...pinning(!args['no-pin']),
-};
+const load = loadSettings(args);
 const importRounds = Number(args['import-rounds']);
 /** Imports take seconds: a shorter wait for quiet than before each load scenario. */
 const importQuietWaitMs = Math.min(load.quietWaitMs, 30_000);
