@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChild, type ServerChild } from '../lib/child.js';
-import { describeRun, interference, measureRounds, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
+import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
 import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, RESULTS_DIR, writeResult } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
@@ -145,20 +145,7 @@ async function main(): Promise<void> {
   const usageBefore = new Map<Scenario, number>();
   for (const s of scenarios) if (s.metered) usageBefore.set(s, await usedUnits(s.metered));
 
-  console.error(
-    `gateway benchmark: ${load.rounds} round(s) × ${scenarios.length} scenarios, ${load.warmupS} s warm-up + ${load.durationS} s each, ` +
-      `${load.connections} connections, 1 wrk thread` +
-      (load.serverCpu === undefined ? '' : `, servers on CPU ${load.serverCpu}, wrk on CPU ${load.wrkCpu}`),
-  );
-  const measured = await measureRounds(scenarios, {
-    ...load,
-    onRun(target, run, round) {
-      console.error(describeRun(target.name, run, round));
-      const ended = target.child.ended();
-      if (ended) throw new Error(`${target.name}: the server process ended during the run (${ended})`);
-      if (run.wrk.non2xx) throw new Error(`${target.name}: ${run.wrk.non2xx} responses were not 2xx/3xx`);
-    },
-  });
+  const measured = await measureServers('gateway benchmark', scenarios, load);
 
   const usageLines: string[] = [];
   for (const m of measured) {

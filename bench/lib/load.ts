@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
+import type { ServerChild } from './child.js';
 import { measureCpu, waitForQuiet } from './cpu.js';
 import { fmtInt, fmtMs, fmtPct, fmtUs, median } from './report.js';
 import { runWrk, type WrkResult } from './wrk.js';
@@ -156,4 +157,30 @@ export function loadSettings(args: { duration: string; warmup: string; connectio
     quietWaitMs: Number(args['quiet-wait']) * 1000,
     ...pinning(!args['no-pin']),
   };
+}
+
+/**
+ * Measures targets served by child processes: announces the plan on stderr, logs every run, and
+ * stops at once when a server has died or answered anything but 2xx/3xx.
+ */
+export function measureServers<T extends Target & { child: ServerChild }>(
+  what: string,
+  targets: T[],
+  load: ReturnType<typeof loadSettings>,
+  detail = '',
+): Promise<Measured<T>[]> {
+  console.error(
+    `${what}: ${load.rounds} round(s) × ${targets.length} servers, ${load.warmupS} s warm-up + ${load.durationS} s each, ` +
+      `${load.connections} connections, 1 wrk thread${detail}` +
+      (load.serverCpu === undefined ? '' : `, servers on CPU ${load.serverCpu}, wrk on CPU ${load.wrkCpu}`),
+  );
+  return measureRounds(targets, {
+    ...load,
+    onRun(target, run, round) {
+      console.error(describeRun(target.name, run, round));
+      const ended = target.child.ended();
+      if (ended) throw new Error(`${target.name}: the server process ended during the run (${ended})`);
+      if (run.wrk.non2xx) throw new Error(`${target.name}: ${run.wrk.non2xx} responses were not 2xx/3xx`);
+    },
+  });
 }

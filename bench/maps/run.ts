@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerChild } from '../lib/child.js';
-import { describeRun, interference, measureRounds, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
+import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { describeMachine, describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, writeResult } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
@@ -230,20 +230,7 @@ async function tileSection(comparison: ImportComparison): Promise<string[]> {
   ];
   const usageBefore = await usedUnits(metered);
 
-  console.error(
-    `tile serving: ${load.rounds} round(s) × ${targets.length} servers, ${load.warmupS} s warm-up + ${load.durationS} s each, ` +
-      `${load.connections} connections, 1 wrk thread, ${tiles.length} distinct tiles` +
-      (load.serverCpu === undefined ? '' : `, servers on CPU ${load.serverCpu}, wrk on CPU ${load.wrkCpu}`),
-  );
-  const measured = await measureRounds(targets, {
-    ...load,
-    onRun(target, run, round) {
-      console.error(describeRun(target.name, run, round));
-      const ended = target.child.ended();
-      if (ended) throw new Error(`${target.name}: the server process ended during the run (${ended})`);
-      if (run.wrk.non2xx) throw new Error(`${target.name}: ${run.wrk.non2xx} responses were not 2xx/3xx`);
-    },
-  });
+  const measured = await measureServers('tile serving', targets, load, `, ${tiles.length} distinct tiles`);
   const usageLine = checkUsageCounted((await usedUnits(metered)) - usageBefore, measured[0]!, load.connections);
 
   const [waymarkRow, tileserverRow] = measured.map((m) => summarize(m.runs)) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
