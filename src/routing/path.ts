@@ -1,0 +1,49 @@
+/**
+ * What the routing core answers, before it is shaped into an OSRM or GeoJSON body: the path of one
+ * leg along the network, and the part of the network reached within a time budget.
+ */
+
+/** A run of the path along one road segment (or consecutive segments of one way). */
+export interface PathSegment {
+  name: string;
+  ref: string;
+  roundabout: boolean;
+  travel: 'default' | 'ferry' | 'pushing';
+  /** Metres and seconds along this run. */
+  distance: number;
+  duration: number;
+  /** Index into the leg's `coordinates` of the run's first and last point (inclusive). */
+  first: number;
+  last: number;
+}
+
+/** One leg of a route: from one snapped waypoint to the next. */
+export interface RouteLeg {
+  /** Metres and seconds of the whole leg. */
+  distance: number;
+  duration: number;
+  /** The leg's polyline, snapped start to snapped end: [lon, lat] pairs (at least 2). */
+  coordinates: [number, number][];
+  /** Consecutive runs covering the polyline: segments[0].first = 0, each next `first` = previous `last`. */
+  segments: PathSegment[];
+}
+
+/** A point placed on the network. */
+export interface SnappedPoint {
+  /** The input position and the snapped one, [lon, lat]. */
+  input: [number, number];
+  location: [number, number];
+  /** Metres between them. */
+  distance: number;
+  /** Name of the road snapped to ('' when none). */
+  name: string;
+}
+
+/**
+ * A piece of road reached by a bounded search: its polyline with the travel time (seconds from the
+ * centre) at each point. Pieces at the frontier are cut where the budget runs out.
+ */
+export interface ReachedPiece {
+  coordinates: [number, number][];
+  seconds: number[];
+}
