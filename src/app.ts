@@ -15,6 +15,7 @@ import { ApiError } from './http/errors.js';
 import { empty, errorReply, json, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
+import { geocodingRoutes } from './geocoding/index.js';
 import { mapsRoutes } from './maps/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -92,7 +93,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
   });
 
-  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...(deps.services ?? [])]) {
+  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...(deps.services ?? [])]) {
     const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler);
     publicRoute(route.path, guarded);
   }

@@ -73,12 +73,15 @@ test('a bad body is 400 naming the field', async (t) => {
   const cases: [unknown, RegExp][] = [
     ['{not json', /must be JSON/],
     [[SMALL_OSM], /JSON object/],
-    [{}, /"osm" is required/],
-    [{ osm: SMALL_OSM }, /"osm" is required/],
+    [{}, /nothing to import/],
+    [{ osm: SMALL_OSM }, /"osm" must be an array/],
+    [{ wof: ['relative/wof'] }, /"wof\[0\]" must be an absolute path on the server, not/],
+    [{ oa: [7] }, /"oa\[0\]"/],
+    [{ geonames: 1 }, /"geonames" must be true or false/],
     [{ osm: ['relative/file.osm.pbf'] }, /"osm\[0\]" must be an absolute path/],
     [{ osm: [SMALL_OSM, 42] }, /"osm\[1\]"/],
     [{ osm: [SMALL_OSM], world: 'yes' }, /"world" must be true or false/],
-    [{ osm: [], world: false }, /"osm" is empty/],
+    [{ osm: [], world: false }, /nothing to import/],
     [{ osm: [SMALL_OSM], region: 'monaco' }, /unknown field "region"/],
   ];
   for (const [body, message] of cases) {

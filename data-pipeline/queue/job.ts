@@ -5,7 +5,7 @@
  */
 import type { Job, JobState } from 'bullmq';
 import type { ProgressReporter } from '../features.js';
-import type { ImportOptions, ImportResult } from '../index.js';
+import type { ImportInputs, ImportOptions, ImportResult } from '../index.js';
 
 export type { ImportOptions, ImportResult };
 export type ImportProgress = Parameters<ProgressReporter>[0];
@@ -19,12 +19,10 @@ export type ImportJob = Job<ImportJobData, ImportResult>;
 
 export type ImportState = 'waiting' | 'active' | 'completed' | 'failed';
 
-export interface ImportStatus {
+/** An import's status; the inputs are what was asked for. */
+export interface ImportStatus extends ImportInputs {
   id: string;
   status: ImportState;
-  /** What was asked for. */
-  osm: string[];
-  world: boolean;
   /** The latest progress report, null before the first. */
   progress: ImportProgress | null;
   /** Why the job failed, one line; null unless failed. */
@@ -34,6 +32,11 @@ export interface ImportStatus {
   attempts: number;
   createdAt: string;
   finishedAt: string | null;
+}
+
+/** The inputs of an import, without the rest of the job data. */
+export function importInputs({ osm, world, wof, oa, geonames }: ImportInputs): ImportInputs {
+  return { osm, world, wof: wof ?? [], oa: oa ?? [], geonames: geonames ?? false };
 }
 
 /** BullMQ's states folded into the four an operator cares about (delayed and prioritized jobs are waiting). */
@@ -50,8 +53,7 @@ export function statusOfJob(job: ImportJob, state: JobState | 'unknown'): Import
   return {
     id: job.id!,
     status,
-    osm: job.data.osm,
-    world: job.data.world,
+    ...importInputs(job.data),
     progress: isProgress(job.progress) ? job.progress : null,
     failedReason: status === 'failed' ? (job.failedReason ?? null) : null,
     result: status === 'completed' ? (job.returnvalue ?? null) : null,

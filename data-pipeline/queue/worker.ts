@@ -29,7 +29,7 @@ function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger
     throw new DelayedError();
   };
   return async (job, token, signal) => {
-    const { osm, world } = job.data;
+    const { requestId: _requestId, dataDir: _dataDir, ...inputs } = job.data;
     if (job.data.dataDir !== dataDir) {
       throw new UnrecoverableError(
         `this job imports into ${job.data.dataDir}, but the worker that took it serves ${dataDir}; ` +
@@ -46,7 +46,7 @@ function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger
     const otherJob = await folderLock.acquire(holder);
     if (otherJob !== null) return later(job, token, `job ${otherJob}`);
     try {
-      return await folderLock.hold(holder, () => runImport({ dataDir, osm, world }, report, signal));
+      return await folderLock.hold(holder, () => runImport({ dataDir, ...inputs }, report, signal));
     } catch (error) {
       if (isLockTaken(error)) return later(job, token, (error as Error).message);
       if (isBadInput(error)) throw new UnrecoverableError((error as Error).message);

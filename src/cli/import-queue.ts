@@ -15,11 +15,14 @@ import { requireRedis } from './queue-redis.js';
 export async function importThroughQueue(options: ImportOptions): Promise<Outcome> {
   const settings = requireRedis('waymark import --queue');
   // A worker runs elsewhere (another folder, another machine): local paths must be absolute.
-  const osm = options.osm.map((input) => (isUrl(input) ? input : resolve(input)));
+  const absolute = (inputs: string[] = []) => inputs.map((input) => (isUrl(input) ? input : resolve(input)));
+  const osm = absolute(options.osm);
+  const oa = absolute(options.oa);
+  const wof = absolute(options.wof);
   const progress = progressDisplay();
   let outcome;
   try {
-    outcome = await enqueueAndFollow(settings, { ...options, osm }, {
+    outcome = await enqueueAndFollow(settings, { ...options, osm, oa, wof }, {
       onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (waymark worker) to run it.\n`),
       onProgress: progress.report,
     });

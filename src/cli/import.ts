@@ -6,20 +6,22 @@ import { progressDisplay } from './progress.js';
 export const importCommand: Command = {
   name: 'import',
   summary:
-    'Builds a new dataset in the data folder — vector tiles z0–14 (Shortbread schema), glyphs and sprites — from OSM ' +
-    'extracts (.osm.pbf or .osm files, or http(s) URLs, downloaded first) and/or the world layer (Natural Earth and ' +
-    'GeoNames, zooms 0–7), then switches to it; a server running on the folder serves it at once. A failed import ' +
+    'Builds a new dataset in the data folder — vector tiles z0–14 (Shortbread schema), glyphs, sprites and the geocoder ' +
+    'index — from OSM extracts (.osm.pbf or .osm files, or http(s) URLs, downloaded first), the world layer (Natural ' +
+    'Earth and GeoNames, zooms 0–7), Who\'s On First folders, OpenAddresses CSV files and GeoNames places (--geonames), ' +
+    'then switches to it; a server running on the folder serves it at once. A failed import ' +
     'leaves the served dataset as it was. Progress goes to stderr. With --queue (and WAYMARK_REDIS_URL) the import runs ' +
     'as a job of the BullMQ queue in a "waymark worker" process, and the command follows it.',
-  synopsis: '[--osm FILE_OR_URL]... [--world] [--queue]',
+  synopsis: '[--osm FILE_OR_URL]... [--wof DIR]... [--oa FILE_OR_URL]... [--geonames] [--world] [--queue]',
   flags: [],
-  repeatable: ['osm'],
-  switches: ['world', 'queue'],
+  repeatable: ['osm', 'wof', 'oa'],
+  switches: ['world', 'geonames', 'queue'],
   async run(input) {
-    const osm = input.all('osm');
-    const world = input.isSet('world');
-    if (osm.length === 0 && !world) throw new UsageError('name at least one OSM extract (--osm FILE_OR_URL) or --world; see "waymark import --help"');
-    if (input.isSet('queue')) return importThroughQueue({ dataDir: input.dataDir, osm, world });
+    const inputs = { osm: input.all('osm'), world: input.isSet('world'), wof: input.all('wof'), oa: input.all('oa'), geonames: input.isSet('geonames') };
+    if (inputs.osm.length + inputs.wof.length + inputs.oa.length === 0 && !inputs.world && !inputs.geonames) {
+      throw new UsageError('name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --geonames or --world; see "waymark import --help"');
+    }
+    if (input.isSet('queue')) return importThroughQueue({ dataDir: input.dataDir, ...inputs });
     // Loaded here so that the other commands do not load the pipeline, which adds to their start-up.
     const { runImport } = await import('../../data-pipeline/index.js');
     const progress = progressDisplay();
@@ -30,9 +32,9 @@ export const importCommand: Command = {
     process.once('SIGINT', cancel);
     process.once('SIGTERM', cancel);
     try {
-      const result = await runImport({ dataDir: input.dataDir, osm, world }, progress.report, abort.signal);
+      const result = await runImport({ dataDir: input.dataDir, ...inputs }, progress.report, abort.signal);
       return {
-        text: `Imported dataset ${result.datasetId} (${result.tiles.toLocaleString('en-US')} tiles) in ${result.seconds} s; it is now served from ${input.dataDir}.`,
+        text: `Imported dataset ${result.datasetId} (${result.tiles.toLocaleString('en-US')} tiles, ${result.places.toLocaleString('en-US')} places) in ${result.seconds} s; it is now served from ${input.dataDir}.`,
         json: result,
       };
     } finally {

@@ -4,10 +4,11 @@
  * opens the new dataset and swaps it in. Requests already holding the old one finish with it; it
  * is closed a minute later.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
 import type { Logger } from '../observability/logger.js';
+import { GeocoderIndex } from '../geocoding/engine/index-file.js';
 import { MbtilesReader } from './mbtiles.js';
 
 export interface Dataset {
@@ -15,6 +16,8 @@ export interface Dataset {
   dir: string;
   manifest: DatasetManifest;
   tiles: MbtilesReader;
+  /** Null for a dataset built before geocoding existed. */
+  geocoder: GeocoderIndex | null;
 }
 
 const CHECK_EVERY_MS = 2000;
@@ -28,7 +31,19 @@ export function openDataset(dir: string): Dataset {
       `dataset ${dir} has format version ${manifest.formatVersion}; this Waymark reads version ${DATASET_FORMAT_VERSION}: run waymark import again`,
     );
   }
-  return { id: manifest.id, dir, manifest, tiles: new MbtilesReader(paths.tiles(dir)) };
+  const tiles = new MbtilesReader(paths.tiles(dir));
+  try {
+    const geocoder = existsSync(paths.geocoder(dir)) ? new GeocoderIndex(paths.geocoder(dir)) : null;
+    return { id: manifest.id, dir, manifest, tiles, geocoder };
+  } catch (error) {
+    tiles.close();
+    throw error;
+  }
+}
+
+function closeDataset(dataset: Dataset): void {
+  dataset.tiles.close();
+  dataset.geocoder?.close();
 }
 
 export class DatasetHolder {
@@ -66,7 +81,7 @@ export class DatasetHolder {
     this.dataset = next;
     this.linkTarget = target;
     this.logger.info({ dataset: next.id, inputs: next.manifest.inputs }, 'serving dataset');
-    if (previous) setTimeout(() => previous.tiles.close(), CLOSE_OLD_AFTER_MS).unref();
+    if (previous) setTimeout(() => closeDataset(previous), CLOSE_OLD_AFTER_MS).unref();
   }
 
   start(): void {
@@ -77,7 +92,7 @@ export class DatasetHolder {
 
   stop(): void {
     clearInterval(this.timer);
-    this.dataset?.tiles.close();
+    if (this.dataset) closeDataset(this.dataset);
     this.dataset = null;
     this.linkTarget = null;
   }

@@ -34,8 +34,7 @@ export class ChildProcessImports implements ImportRunner {
     const status: ImportStatus = {
       id: randomUUID(),
       status: 'active',
-      osm: request.osm,
-      world: request.world,
+      ...request,
       progress: null,
       failedReason: null,
       result: null,
@@ -48,7 +47,7 @@ export class ChildProcessImports implements ImportRunner {
     const running = { status, child, exited };
     this.running = running;
     this.remember(status);
-    this.logger.info({ importId: status.id, osm: request.osm, world: request.world, pid: child.pid }, 'import started');
+    this.logger.info({ importId: status.id, ...request, pid: child.pid }, 'import started');
 
     const finish = (outcome: Pick<ImportStatus, 'status' | 'failedReason' | 'result'>) => {
       if (status.finishedAt) return;

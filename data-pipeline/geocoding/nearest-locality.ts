@@ -1,0 +1,63 @@
+/**
+ * The nearest GeoNames locality of a point, for records no admin polygon places: many extracts
+ * carry no boundary relations (the Heidelberg one has none), and GeoNames has no polygons. The
+ * country of such a record, and its locality when GeoNames is imported (so the GID resolves),
+ * come from the nearest populated place within a few kilometres. Also guesses an extract's country.
+ */
+import KDBush from 'kdbush';
+import { kilometresBetween } from '../../src/geo/distance.js';
+import type { PlaceRecord } from './record.js';
+
+/** How far a place may be from the GeoNames locality it is said to belong to. */
+const LOCALITY_RADIUS_KM = 15;
+/** How far a place may be from the GeoNames locality whose country it is said to be in. */
+const COUNTRY_RADIUS_KM = 100;
+const KM_PER_DEGREE = 111.32;
+
+export class NearestLocality {
+  private readonly index: KDBush;
+
+  constructor(private readonly localities: readonly PlaceRecord[]) {
+    this.index = new KDBush(Math.max(1, localities.length));
+    for (const place of localities) this.index.add(place.lon, place.lat);
+    if (localities.length === 0) this.index.add(0, 0);
+    this.index.finish();
+  }
+
+  /** The nearest locality within `radiusKm`, or undefined. */
+  nearest(lon: number, lat: number, radiusKm: number): PlaceRecord | undefined {
+    // A box in degrees wide enough at this latitude; the exact distance decides.
+    const degrees = radiusKm / KM_PER_DEGREE / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
+    let best: PlaceRecord | undefined;
+    let bestKm = radiusKm;
+    for (const id of this.index.within(lon, lat, degrees)) {
+      const place = this.localities[id];
+      if (place === undefined) continue;
+      const km = kilometresBetween(lon, lat, place.lon, place.lat);
+      if (km <= bestKm) [best, bestKm] = [place, km];
+    }
+    return best;
+  }
+
+  /**
+   * Fills a record's missing country from the nearest locality (within 100 km), and its missing
+   * locality too (within 15 km) when `withLocality` (the localities are in the index). Admin areas
+   * at or above locality keep theirs.
+   */
+  complete(record: PlaceRecord, withLocality: boolean): PlaceRecord {
+    const needsLocality = withLocality && record.locality === undefined && (record.layer === 'venue' || record.layer === 'address' || record.layer === 'street' || record.layer === 'neighbourhood');
+    if (record.country_a !== undefined && !needsLocality) return record;
+    const near = this.nearest(record.lon, record.lat, COUNTRY_RADIUS_KM);
+    if (near === undefined) return record;
+    const completed = { ...record };
+    if (record.country_a === undefined && near.country_a !== undefined) {
+      completed.country_a = near.country_a;
+      if (near.country !== undefined) completed.country = near.country;
+    }
+    if (needsLocality && kilometresBetween(record.lon, record.lat, near.lon, near.lat) <= LOCALITY_RADIUS_KM) {
+      completed.locality = near.name;
+      completed.locality_gid = near.gid;
+    }
+    return completed;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * The OSM tags the geocoding importer reads, and what they make: a venue, an address, a place
+ * node, a street segment. Rules only, no geometry: checkable against the OSM wiki and Pelias'
+ * openstreetmap importer (`config/features.js`).
+ */
+import type { Tags } from '../../shortbread/element.js';
+import type { PlaceLayer } from '../record.js';
+
+/**
+ * Keys whose any value makes a named object a venue (Pelias' `<key>+name` list without
+ * `building`, `natural`, `landuse`, `waterway`, `man_made`, `military`, `cuisine`: those name
+ * landscape, land use or structures rather than places people search for, or repeat `amenity`).
+ */
+const VENUE_KEYS = ['amenity', 'shop', 'tourism', 'leisure', 'office', 'craft', 'historic', 'healthcare', 'sport'] as const;
+
+/** Keys where only some values make a venue: stations and airports, not tracks, stops or runways. */
+const VENUE_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
+  railway: new Set(['station', 'halt']),
+  public_transport: new Set(['station']),
+  aeroway: new Set(['aerodrome']),
+};
+
+/** `place` values of nodes and the layer each becomes. */
+const LAYER_OF_PLACE_NODE: Readonly<Record<string, PlaceLayer>> = {
+  city: 'locality', town: 'locality', village: 'locality', hamlet: 'locality', locality: 'locality', isolated_dwelling: 'locality',
+  suburb: 'neighbourhood', quarter: 'neighbourhood', neighbourhood: 'neighbourhood',
+};
+
+/**
+ * `place` values of areas that are admin areas (a `place=locality` or `isolated_dwelling` area is
+ * a named spot, too small to enclose anything).
+ */
+export const ADMIN_LAYER_OF_PLACE_AREA: Readonly<Record<string, 'locality' | 'neighbourhood'>> = {
+  city: 'locality', town: 'locality', village: 'locality', hamlet: 'locality',
+  suburb: 'neighbourhood', quarter: 'neighbourhood', neighbourhood: 'neighbourhood',
+};
+
+/**
+ * `highway` values of streets: every road and named path people give as a street; not ramps
+ * (`*_link`, named after the road they join), nor platforms, proposed or unbuilt roads.
+ */
+const STREET_HIGHWAYS = new Set([
+  'motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'unclassified', 'residential', 'living_street', 'pedestrian',
+  'road', 'service', 'track', 'busway', 'footway', 'path', 'cycleway', 'bridleway', 'steps',
+]);
+
+const NAME_KEYS = ['name', 'name:*'];
+const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode'];
+
+/** The keys `osmium export` keeps for `readOsmPlaces`. */
+export const PLACE_KEYS: readonly string[] = [...NAME_KEYS, ...ADDRESS_KEYS, ...VENUE_KEYS, ...Object.keys(VENUE_VALUES), 'highway', 'place', 'population', 'area'];
+
+/** The keys `osmium export` keeps for `readOsmAdminAreas`. */
+export const ADMIN_KEYS: readonly string[] = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2'];
+
+/** `name:xx` with an ISO 639-1 code only: not `name:be-tarask`, `name:zh_pinyin`, `name:bat-smg`. */
+const LANGUAGE_NAME = /^name:([a-z]{2})$/;
+
+export function isVenue(tags: Tags): boolean {
+  if (!tags.name) return false;
+  for (const key of VENUE_KEYS) if (tags[key] !== undefined && tags[key] !== 'no') return true;
+  for (const key in VENUE_VALUES) if (VENUE_VALUES[key]!.has(tags[key] ?? '')) return true;
+  return false;
+}
+
+export function placeNodeLayer(tags: Tags): PlaceLayer | undefined {
+  return tags.name ? LAYER_OF_PLACE_NODE[tags.place ?? ''] : undefined;
+}
+
+export function isStreet(tags: Tags): boolean {
+  return Boolean(tags.name) && STREET_HIGHWAYS.has(tags.highway ?? '') && tags.area !== 'yes';
+}
+
+/** Housenumber, street (`addr:street`, else `addr:place` as Pelias does) and postcode, when present. */
+export function addressOf(tags: Tags): { housenumber?: string; street?: string; postalcode?: string } {
+  const housenumber = tags['addr:housenumber']?.trim();
+  const street = (tags['addr:street'] ?? tags['addr:place'])?.trim();
+  const postalcode = tags['addr:postcode']?.trim();
+  return { ...(housenumber ? { housenumber } : {}), ...(street ? { street } : {}), ...(postalcode ? { postalcode } : {}) };
+}
+
+export function namesByLanguage(tags: Tags): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (const key in tags) {
+    const language = LANGUAGE_NAME.exec(key)?.[1];
+    if (language && tags[key]) names[language] = tags[key]!;
+  }
+  return names;
+}
+
+/** `population` as a whole number; thousands separators allowed ("12 000", "1,234"), else undefined. */
+export function populationOf(tags: Tags): number | undefined {
+  const digits = tags.population?.replace(/[\s,.'\u202f]/g, '');
+  if (!digits || !/^\d+$/.test(digits)) return undefined;
+  const population = Number(digits);
+  return population > 0 ? population : undefined;
+}

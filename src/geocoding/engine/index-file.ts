@@ -1,0 +1,118 @@
+/**
+ * A dataset's geocoder index opened for queries: the SQLite file read-only, the statements the
+ * endpoints run, and the admin polygons (reverse), read into memory. See data-pipeline/geocoding/index/schema.ts for the layout.
+ */
+import Database from 'better-sqlite3';
+import type { MultiPolygon, Polygon } from 'geojson';
+import { AdminLookup } from '../../../data-pipeline/geocoding/admin-lookup.js';
+import { GEOCODER_INDEX_FORMAT } from '../../../data-pipeline/geocoding/index/schema.js';
+import type { AdminLayer } from '../../../data-pipeline/geocoding/record.js';
+import { loadAddressParser } from './address-parser.js';
+import { Vocabulary } from './vocabulary.js';
+
+/** A place row as the queries read it. */
+export interface PlaceRow {
+  id: number;
+  gid: string;
+  layer: string;
+  source: string;
+  lon: number;
+  lat: number;
+  importance: number;
+  name_text: string;
+  admin_text: string;
+  record: string;
+}
+
+const PLACE_COLUMNS = 'p.id, p.gid, p.layer, p.source, p.lon, p.lat, p.importance, p.name_text, p.admin_text, p.record';
+/** Layer, source and country filters; ?country may be null (no filter). */
+const FILTERS = '(p.layer_bit & @layers) != 0 AND (p.source_bit & @sources) != 0 AND (@country IS NULL OR p.country_a = @country)';
+const IN_BOX = 'r.min_lon >= @west AND r.max_lon <= @east AND r.min_lat >= @south AND r.max_lat <= @north';
+
+export interface Filters {
+  layers: number;
+  sources: number;
+  country: string | null;
+}
+
+export interface Box {
+  west: number;
+  south: number;
+  east: number;
+  north: number;
+}
+
+export class GeocoderIndex {
+  private readonly db: Database.Database;
+  readonly vocabulary: Vocabulary;
+  private readonly matching: Database.Statement;
+  private readonly matchingInBox: Database.Statement;
+  private readonly inBox: Database.Statement;
+  private readonly byGid: Database.Statement;
+  private readonly adminLookup: AdminLookup;
+
+  constructor(file: string) {
+    this.db = new Database(file, { readonly: true, fileMustExist: true });
+    const format = (this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined)?.value;
+    if (format !== String(GEOCODER_INDEX_FORMAT)) {
+      this.db.close();
+      throw new Error(`geocoder index ${file} has format ${format ?? 'unknown'}; this Waymark reads format ${GEOCODER_INDEX_FORMAT}: run waymark import again`);
+    }
+    // FTS5 answers in rowid order, which is importance order: LIMIT keeps the most important matches.
+    this.matching = this.db.prepare(
+      `SELECT ${PLACE_COLUMNS} FROM place_text t JOIN place p ON p.id = t.rowid WHERE place_text MATCH @match AND ${FILTERS} ORDER BY t.rowid LIMIT @limit`,
+    );
+    this.matchingInBox = this.db.prepare(
+      `SELECT ${PLACE_COLUMNS} FROM place_text t JOIN place p ON p.id = t.rowid JOIN place_point r ON r.id = p.id
+       WHERE place_text MATCH @match AND ${IN_BOX} AND ${FILTERS} ORDER BY t.rowid LIMIT @limit`,
+    );
+    this.inBox = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place_point r JOIN place p ON p.id = r.id WHERE ${IN_BOX} AND ${FILTERS}`);
+    this.byGid = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.gid = ?`);
+    this.vocabulary = new Vocabulary(this.db);
+    this.adminLookup = this.readAdminAreas();
+    loadAddressParser();
+  }
+
+  /** Places whose text matches an FTS5 expression, most important first. */
+  matches(match: string, filters: Filters, limit: number, box?: Box): PlaceRow[] {
+    const statement = box === undefined ? this.matching : this.matchingInBox;
+    return statement.all({ match, limit, ...filters, ...box }) as PlaceRow[];
+  }
+
+  /** Every place in a box. */
+  within(box: Box, filters: Filters): PlaceRow[] {
+    return this.inBox.all({ ...box, ...filters }) as PlaceRow[];
+  }
+
+  place(gid: string): PlaceRow | undefined {
+    return this.byGid.get(gid) as PlaceRow | undefined;
+  }
+
+  /** The admin polygons, for point-in-polygon look-ups. */
+  admins(): AdminLookup {
+    return this.adminLookup;
+  }
+
+  private readAdminAreas(): AdminLookup {
+    const rows = this.db.prepare('SELECT gid, layer, name, country_a, geometry FROM admin_area').all() as {
+      gid: string;
+      layer: AdminLayer;
+      name: string;
+      country_a: string | null;
+      geometry: string;
+    }[];
+    return new AdminLookup(
+      rows.map((row) => ({
+        gid: row.gid,
+        layer: row.layer,
+        name: row.name,
+        ...(row.country_a === null ? {} : { country_a: row.country_a }),
+        geometry: JSON.parse(row.geometry) as Polygon | MultiPolygon,
+      })),
+    );
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

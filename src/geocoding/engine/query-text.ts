@@ -1,0 +1,51 @@
+/**
+ * What a search text asks for: its normalized tokens, each with the words it may stand for
+ * (itself, the words of an abbreviation, typo corrections), which of them the address parser took
+ * for a house number or an admin area, and whether the last one is an unfinished word (autocomplete).
+ */
+import { expansionsOf } from '../text/abbreviations.js';
+import { tokenize } from '../text/normalize.js';
+import { parseAddress, type ParsedAddress } from './address-parser.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/** pelias-parser labels whose tokens name the admin areas around a place rather than the place itself. */
+const ADMIN_LABELS = ['locality', 'region', 'country', 'postcode', 'dependency'];
+
+export interface QueryToken {
+  text: string;
+  /** The token and the words it may stand for, as exact terms (abbreviations written out). */
+  words: string[];
+  /** Index terms one or two edits away, when the token is not a term itself. */
+  corrections: string[];
+  /** The last token of an autocomplete text: matches any term it begins. */
+  prefix: boolean;
+  /** The address parser took it for part of an admin area or postcode. */
+  admin: boolean;
+}
+
+export interface QueryText {
+  tokens: QueryToken[];
+  parsed: ParsedAddress;
+  /** The house number asked for, normalized. */
+  housenumber?: string;
+}
+
+function tokenSet(text: string | undefined): Set<string> {
+  return new Set(text === undefined ? [] : tokenize(text));
+}
+
+export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
+  const parsed = parseAddress(text);
+  const adminTokens = new Set(ADMIN_LABELS.flatMap((label) => [...tokenSet(parsed[label])]));
+  const housenumber = parsed.housenumber === undefined ? undefined : tokenize(parsed.housenumber).join(' ');
+  const texts = tokenize(text);
+  // An unfinished last word: autocomplete, unless the text ends with a separator ("Rue ").
+  const lastIsPrefix = autocomplete && /[\p{L}\p{N}]$/u.test(text);
+  const tokens = texts.map((token, i): QueryToken => {
+    const words = [token, ...expansionsOf(token)];
+    const prefix = lastIsPrefix && i === texts.length - 1;
+    const known = words.some((word) => vocabulary.has(word));
+    return { text: token, words, corrections: known || prefix ? [] : vocabulary.corrections(token), prefix, admin: adminTokens.has(token) };
+  });
+  return { tokens, parsed, ...(housenumber ? { housenumber } : {}) };
+}

@@ -1,0 +1,80 @@
+/**
+ * Reverse geocoding: the places nearest a point (venues, addresses, streets and any other point
+ * of the layers asked for, searched in growing boxes around it), nearest first, then the admin
+ * areas whose polygons enclose the point, smallest first. Distances in km to each place's point.
+ */
+import { ADMIN_LAYERS } from '../../../data-pipeline/geocoding/record.js';
+import { toFeature, type GeocodeFeature } from '../response/feature.js';
+import type { GeocodeRecord } from '../response/record.js';
+import type { ReverseParams } from '../sanitize/endpoints.js';
+import type { Filters, GeocoderIndex, PlaceRow } from './index-file.js';
+import { kilometresBetween } from '../../geo/distance.js';
+import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
+
+/** Half-sides of the boxes searched, in km, until enough places are found. */
+const SEARCH_RADII_KM = [0.25, 1, 5];
+const KM_PER_DEGREE = 111.32;
+
+/** Pelias' confidence of a reverse result: by distance from the point. */
+function confidenceAt(km: number): number {
+  if (km < 0.001) return 1;
+  if (km < 0.01) return 0.9;
+  if (km < 0.1) return 0.8;
+  if (km < 0.25) return 0.7;
+  if (km < 1) return 0.6;
+  return 0.5;
+}
+
+interface Found {
+  row: PlaceRow;
+  record: GeocodeRecord;
+  km: number;
+}
+
+function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filters, size: number): Found[] {
+  let found: Found[] = [];
+  for (const radius of SEARCH_RADII_KM) {
+    const dLat = radius / KM_PER_DEGREE;
+    const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
+    const rows = index.within({ west: lon - dLon, east: lon + dLon, south: lat - dLat, north: lat + dLat }, filters);
+    found = rows
+      .map((row) => ({ row, record: recordOf(row), km: kilometresBetween(lon, lat, row.lon, row.lat) }))
+      .filter((place) => place.km <= radius);
+    if (found.length >= size) break;
+  }
+  return found.sort((a, b) => a.km - b.km);
+}
+
+/** The imported admin places whose polygons enclose the point, smallest layer first. */
+function enclosing(index: GeocoderIndex, lon: number, lat: number, params: ReverseParams): Found[] {
+  const areas = index.admins().enclosing(lon, lat);
+  const found: Found[] = [];
+  for (const layer of [...ADMIN_LAYERS].reverse()) {
+    const area = areas[layer];
+    if (area === undefined || !params.layers.includes(layer)) continue;
+    const row = index.place(area.gid);
+    if (row === undefined) continue;
+    const record = recordOf(row);
+    if (!params.sources.includes(record.source)) continue;
+    if (params.boundaryCountry && record.country_a !== params.boundaryCountry.alpha3) continue;
+    found.push({ row, record, km: kilometresBetween(lon, lat, row.lon, row.lat) });
+  }
+  return found;
+}
+
+export function reverse(index: GeocoderIndex, params: ReverseParams): GeocodeFeature[] {
+  const { lon, lat } = params.point;
+  const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
+  const areas = enclosing(index, lon, lat, params);
+  const areaGids = new Set(areas.map((area) => area.row.gid));
+  const points = nearest(index, lon, lat, filters, params.size).filter((place) => !areaGids.has(place.row.gid));
+  return withoutDuplicates([...points, ...areas], params.size).map((place) =>
+    toFeature(place.record, {
+      confidence: confidenceAt(place.km),
+      match_type: 'exact',
+      accuracy: accuracyOf(place.row.layer),
+      distanceKm: place.km,
+      lang: params.lang,
+    }),
+  );
+}

@@ -1,0 +1,121 @@
+/**
+ * Search and autocomplete: candidates from the FTS5 index (all tokens required; then, when that
+ * finds nothing, without the house number, then the admin part alone: Pelias' fallbacks), plus
+ * matches near the focus point; each scored by text match, layer and house number, importance and
+ * focus distance; the best `size`, one per place.
+ */
+import { toFeature, type GeocodeFeature } from '../response/feature.js';
+import type { GeocodeRecord } from '../response/record.js';
+import type { SearchParams } from '../sanitize/endpoints.js';
+import type { ParsedAddress } from './address-parser.js';
+import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
+import { kilometresBetween } from '../../geo/distance.js';
+import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
+import { analyzeQuery, type QueryText, type QueryToken } from './query-text.js';
+import { matchText } from './text-match.js';
+
+/** Candidates read per retrieval, in importance order. */
+const CANDIDATES = 250;
+/** Half the side of the box around the focus point searched besides, in degrees (about 50 km). */
+const FOCUS_BOX_DEGREES = 0.5;
+/** Focus influence halves about every 15 km. */
+const FOCUS_SCALE_KM = 20;
+
+export interface SearchAnswer {
+  features: GeocodeFeature[];
+  parsed: ParsedAddress;
+}
+
+interface Scored {
+  row: PlaceRow;
+  record: GeocodeRecord;
+  score: number;
+  confidence: number;
+  fallback: boolean;
+  distanceKm?: number;
+}
+
+/** `"word" OR "other"` per token, `"pre" *` for an unfinished last word, all tokens required. */
+function matchExpression(tokens: readonly QueryToken[]): string {
+  return tokens
+    .map((token) => {
+      if (token.prefix) return `"${token.text}" *`;
+      const terms = [...new Set([...token.words, ...token.corrections])].map((term) => `"${term}"`);
+      return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`;
+    })
+    .join(' AND ');
+}
+
+/** The retrievals to try, strictest first; `fallback` marks those that drop part of the query. */
+function retrievals(query: QueryText): { tokens: QueryToken[]; fallback: boolean }[] {
+  const all = query.tokens;
+  const list = [{ tokens: all, fallback: false }];
+  const housenumber = query.housenumber?.split(' ') ?? [];
+  if (housenumber.length > 0) list.push({ tokens: all.filter((token) => !housenumber.includes(token.text)), fallback: true });
+  const admin = all.filter((token) => token.admin);
+  if (admin.length > 0 && admin.length < all.length) list.push({ tokens: admin, fallback: true });
+  return list.filter((retrieval) => retrieval.tokens.length > 0);
+}
+
+function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, params: SearchParams, fallback: boolean): Scored | undefined {
+  const match = matchText(query.tokens, row.name_text, row.admin_text);
+  if (match.nameHits === 0) return undefined;
+  let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
+  let confidence = 0.25 + 0.75 * match.queryCoverage * match.nameCoverage - (match.corrected ? 0.1 : 0);
+  let isFallback = fallback;
+  if (query.housenumber !== undefined) {
+    const sameNumber = row.layer === 'address' && record.housenumber !== undefined && record.housenumber.toLowerCase() === query.housenumber;
+    if (sameNumber) points += 1;
+    else isFallback = true;
+    if (row.layer === 'address' && !sameNumber) points -= 0.5;
+  } else if (row.layer === 'address') {
+    points -= 0.3;
+  }
+  if (isFallback) confidence = Math.min(confidence, 0.6);
+  let distanceKm: number | undefined;
+  if (params.focusPoint) {
+    distanceKm = kilometresBetween(params.focusPoint.lon, params.focusPoint.lat, row.lon, row.lat);
+    points += 1.5 * Math.exp(-distanceKm / FOCUS_SCALE_KM);
+  }
+  if (row.source === 'whosonfirst') points += 0.05;
+  const scored: Scored = { row, record, score: points, confidence: Math.round(Math.max(0.1, Math.min(1, confidence)) * 1000) / 1000, fallback: isFallback };
+  if (distanceKm !== undefined) scored.distanceKm = distanceKm;
+  return scored;
+}
+
+function focusBox(params: SearchParams): Box | undefined {
+  const focus = params.focusPoint;
+  if (!focus) return undefined;
+  return { west: focus.lon - FOCUS_BOX_DEGREES, east: focus.lon + FOCUS_BOX_DEGREES, south: focus.lat - FOCUS_BOX_DEGREES, north: focus.lat + FOCUS_BOX_DEGREES };
+}
+
+export function search(index: GeocoderIndex, params: SearchParams, autocomplete: boolean): SearchAnswer {
+  const query = analyzeQuery(params.text, index.vocabulary, autocomplete);
+  const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
+  const box = focusBox(params);
+  const scored: Scored[] = [];
+  for (const retrieval of retrievals(query)) {
+    const match = matchExpression(retrieval.tokens);
+    const rows = index.matches(match, filters, CANDIDATES);
+    if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
+    const seen = new Set<number>();
+    for (const row of rows) {
+      if (seen.has(row.id)) continue;
+      seen.add(row.id);
+      const result = score(row, recordOf(row), query, params, retrieval.fallback);
+      if (result !== undefined) scored.push(result);
+    }
+    if (scored.length > 0) break;
+  }
+  scored.sort((a, b) => b.score - a.score);
+  const features = withoutDuplicates(scored, params.size).map((result) =>
+    toFeature(result.record, {
+      confidence: result.confidence,
+      match_type: result.fallback ? 'fallback' : 'exact',
+      accuracy: accuracyOf(result.row.layer),
+      ...(result.distanceKm === undefined ? {} : { distanceKm: result.distanceKm }),
+      lang: params.lang,
+    }),
+  );
+  return { features, parsed: query.parsed };
+}

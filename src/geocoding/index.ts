@@ -1,0 +1,64 @@
+/**
+ * The geocoding product behind the gateway (scope `geocoding`, one unit per request): Pelias'
+ * search, autocomplete, reverse and place endpoints and the `/geocode?q=` alias, answered inline
+ * from the dataset's geocoder index (SQLite look-ups of a few milliseconds). See docs/GEOCODING.md.
+ */
+import type { ServiceRoute } from '../app.js';
+import type { DatasetHolder } from '../dataset/index.js';
+import { ApiError } from '../http/errors.js';
+import { json, type Reply } from '../http/reply.js';
+import type { Request } from '../http/request.js';
+import { currentDataset } from '../maps/dataset-files.js';
+import { apiBaseResolver } from '../maps/absolute-urls.js';
+import type { GeocoderIndex } from './engine/index-file.js';
+import { place } from './engine/place.js';
+import { reverse } from './engine/reverse.js';
+import { search } from './engine/search.js';
+import { featureCollection } from './response/collection.js';
+import type { GeocodeFeature } from './response/feature.js';
+import { echoPlace, echoReverse, echoSearch, type QueryEcho } from './response/query-echo.js';
+import {
+  sanitizeAutocomplete,
+  sanitizeGeocodeAlias,
+  sanitizePlace,
+  sanitizeReverse,
+  sanitizeSearch,
+  type SearchParams,
+} from './sanitize/endpoints.js';
+import type { CleanRequest } from './sanitize/compose.js';
+
+const NO_INDEX = 'the served dataset has no geocoder index: the operator must run `waymark import` again';
+
+export function geocodingRoutes(datasets: DatasetHolder, publicUrl: string | undefined): ServiceRoute[] {
+  const apiBase = apiBaseResolver(publicUrl);
+  const geocoder = (): GeocoderIndex => {
+    const index = currentDataset(datasets).geocoder;
+    if (index === null) throw new ApiError(503, NO_INDEX);
+    return index;
+  };
+  const answer = (req: Request, echo: QueryEcho, features: GeocodeFeature[], warnings: string[]): Reply =>
+    json(200, featureCollection(echo, features, warnings, { baseUrl: apiBase(req).replace(/\/api\/v1$/, ''), now: Date.now() }));
+
+  const searchHandler =
+    (sanitizer: (query: URLSearchParams) => CleanRequest<SearchParams>, autocomplete: boolean) =>
+    (req: Request): Reply => {
+      const { params, warnings } = sanitizer(req.query);
+      const found = search(geocoder(), params, autocomplete);
+      return answer(req, echoSearch(params, { parser: 'pelias', parsed_text: found.parsed }), found.features, warnings);
+    };
+
+  const route = (path: string, handler: ServiceRoute['handler']): ServiceRoute => ({ path, service: 'geocoding', handler });
+  return [
+    route('/geocoding/search', searchHandler(sanitizeSearch, false)),
+    route('/geocoding/autocomplete', searchHandler(sanitizeAutocomplete, true)),
+    route('/geocode', searchHandler(sanitizeGeocodeAlias, false)),
+    route('/geocoding/reverse', (req) => {
+      const { params, warnings } = sanitizeReverse(req.query);
+      return answer(req, echoReverse(params), reverse(geocoder(), params), warnings);
+    }),
+    route('/geocoding/place', (req) => {
+      const { params, warnings } = sanitizePlace(req.query);
+      return answer(req, echoPlace(params), place(geocoder(), params), warnings);
+    }),
+  ];
+}

@@ -1,0 +1,33 @@
+/**
+ * Common street-type and title abbreviations, each with the words it may stand for. Applied to
+ * query tokens only (the index holds names as written): "St" matches "street", "saint" and "sankt".
+ */
+const ABBREVIATIONS: Record<string, readonly string[]> = {
+  st: ['street', 'saint', 'sankt', 'strasse'],
+  str: ['strasse', 'street'],
+  ste: ['sainte'],
+  av: ['avenue'],
+  ave: ['avenue'],
+  bd: ['boulevard'],
+  bld: ['boulevard'],
+  blvd: ['boulevard'],
+  rd: ['road'],
+  dr: ['drive', 'doktor'],
+  ln: ['lane'],
+  ct: ['court'],
+  pl: ['place', 'platz', 'plaza'],
+  sq: ['square'],
+  hwy: ['highway'],
+  pkwy: ['parkway'],
+  mt: ['mount', 'mont'],
+  ft: ['fort'],
+  n: ['north', 'nord'],
+  s: ['south', 'sud'],
+  e: ['east', 'est'],
+  w: ['west'],
+};
+
+/** The words an abbreviation token stands for; empty when it is not one. */
+export function expansionsOf(token: string): readonly string[] {
+  return ABBREVIATIONS[token] ?? [];
+}

@@ -1,0 +1,140 @@
+// The OpenStreetMap geocoding importer: a hand-written town (test/fixtures/osm/geocoding-town.osm)
+// and the real extracts of ../shared/data/osm (Monaco, Andorra, Heidelberg).
+import test, { type ExecutionContext } from 'ava';
+import { join } from 'node:path';
+import { AdminLookup } from '../data-pipeline/geocoding/admin-lookup.js';
+import { emptyOsmPlaceCounts, readOsmAdminAreas, readOsmPlaces, type OsmPlaceCounts } from '../data-pipeline/geocoding/osm.js';
+import type { PlaceRecord } from '../data-pipeline/geocoding/record.js';
+import { dataTest, sharedFile } from './helpers/shared-data.js';
+
+const TOWN = join(process.cwd(), 'test', 'fixtures', 'osm', 'geocoding-town.osm');
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
+const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');
+const noProgress = () => {};
+
+async function readPlaces(file: string): Promise<{ records: PlaceRecord[]; counts: OsmPlaceCounts; ms: number }> {
+  const started = performance.now();
+  const counts = emptyOsmPlaceCounts();
+  const records: PlaceRecord[] = [];
+  for await (const record of readOsmPlaces(file, noProgress, counts)) records.push(record);
+  return { records, counts, ms: Math.round(performance.now() - started) };
+}
+
+function countByLayer(records: readonly PlaceRecord[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of records) counts[r.layer] = (counts[r.layer] ?? 0) + 1;
+  return counts;
+}
+
+function assertGidsWellFormedAndUnique(t: ExecutionContext, records: readonly PlaceRecord[]): void {
+  for (const r of records) t.true(/^openstreetmap:[a-z]+:(node|way|relation)\/\d+$/.test(r.gid) && r.gid === `openstreetmap:${r.layer}:${r.source_id}`, r.gid);
+  t.is(new Set(records.map((r) => r.gid)).size, records.length, 'GIDs are unique');
+}
+
+test('places of the town: venues with their address, addresses, place nodes, names by ISO 639-1 code', async (t) => {
+  const { records, counts } = await readPlaces(TOWN);
+  t.like(counts, { venues: 2, addresses: 2, places: 2, streetWays: 4, streets: 2, skippedAddressWithoutStreet: 1, skippedInvalidPosition: 0 });
+  const byGid = new Map(records.map((r) => [r.gid, r]));
+  const cafe = byGid.get('openstreetmap:venue:node/1')!;
+  t.like(cafe, { source: 'openstreetmap', source_id: 'node/1', name: 'Café Sonne', lon: 8.002, lat: 48.002 });
+  t.deepEqual(cafe.names, { de: 'Café Sonne', fr: 'Café Soleil' }, 'name:be-tarask is no ISO 639-1 key');
+
+  const museum = byGid.get('openstreetmap:venue:way/200')!;
+  t.like(museum, { name: 'Stadtmuseum', housenumber: '5', street: 'Hauptstraße', postalcode: '12345', bbox: [8.003, 48.003, 8.0034, 48.0033] });
+  t.true(museum.lon > 8.003 && museum.lon < 8.0034 && museum.lat > 48.003 && museum.lat < 48.0033, 'a point inside the building');
+  t.false(records.some((r) => r.layer === 'address' && r.source_id === 'way/200'), 'a venue with an address is only a venue');
+
+  t.like(byGid.get('openstreetmap:address:node/3'), { name: '7 Hauptstraße', housenumber: '7', street: 'Hauptstraße', postalcode: '12345' });
+  t.like(byGid.get('openstreetmap:address:node/5'), { name: '2 Am Markt', street: 'Am Markt' }, 'addr:place stands in for addr:street');
+  t.false(records.some((r) => r.source_id === 'node/4'), 'a housenumber without street');
+
+  t.like(byGid.get('openstreetmap:locality:node/6'), { name: 'Testdorf', population: 1200, names: { fr: 'Village-Test' } });
+  t.like(byGid.get('openstreetmap:neighbourhood:node/7'), { name: 'Oberstadt' });
+  t.false(records.some((r) => r.source_id === 'way/500'), 'place areas are admin areas, not places');
+  assertGidsWellFormedAndUnique(t, records);
+});
+
+test('streets: ways of one name near each other merge, a namesake 7 km away stays apart, ramps and unnamed ways are no streets', async (t) => {
+  const streets = (await readPlaces(TOWN)).records.filter((r) => r.layer === 'street');
+  t.deepEqual(streets.map((r) => r.gid).sort(), ['openstreetmap:street:way/300', 'openstreetmap:street:way/302']);
+  const merged = streets.find((r) => r.source_id === 'way/300')!;
+  t.like(merged, { name: 'Hauptstraße', names: { fr: 'Rue Principale' }, bbox: [8.001, 48.0045, 8.011, 48.0045] });
+  t.is(merged.lat, 48.0045);
+  t.true(Math.abs(merged.lon - 8.0055) < 1e-9, 'the middle of the longest way (301)');
+  t.like(streets.find((r) => r.source_id === 'way/302'), { name: 'Hauptstraße', bbox: [8.1, 48.0045, 8.102, 48.0045] });
+});
+
+test('admin areas of the town: levels by country, place areas, polygons for the AdminLookup', async (t) => {
+  const { records, polygons, counts } = await readOsmAdminAreas(TOWN, noProgress, { country: 'DE' });
+  t.deepEqual(counts, { areas: 4, records: 3, skippedNoName: 1, skippedOtherLevel: 0 });
+  const byGid = new Map(records.map((r) => [r.gid, r]));
+  const city = byGid.get('openstreetmap:locality:relation/1000')!;
+  t.like(city, { name: 'Teststadt', names: { de: 'Teststadt', fr: 'Ville-Test' }, population: 5000, country_a: 'DEU', bbox: [8, 48, 8.02, 48.01] });
+  t.true(city.lon > 8 && city.lon < 8.02 && city.lat > 48 && city.lat < 48.01);
+  t.like(byGid.get('openstreetmap:neighbourhood:relation/1001'), { name: 'Altstadt' });
+  t.like(byGid.get('openstreetmap:neighbourhood:way/500'), { name: 'Neustadt' });
+  t.is(polygons.length, 3);
+
+  const lookup = new AdminLookup(polygons);
+  const cafe = (await readPlaces(TOWN)).records.find((r) => r.gid === 'openstreetmap:venue:node/1')!;
+  const filled = lookup.withHierarchy(cafe);
+  t.like(filled, { locality: 'Teststadt', locality_gid: city.gid, neighbourhood: 'Altstadt' });
+  t.is(filled.country, undefined, 'only a country polygon gives the country (no level 2 here)');
+  t.like(lookup.enclosing(8.012, 48.003), { neighbourhood: { name: 'Neustadt' } });
+
+  // Level 6 is a district elsewhere: without the country, Teststadt is no locality.
+  const unknownCountry = await readOsmAdminAreas(TOWN, noProgress);
+  t.deepEqual(unknownCountry.counts, { areas: 4, records: 2, skippedNoName: 1, skippedOtherLevel: 1 });
+});
+
+dataTest('OSM Monaco: the casino venue, merged boulevards, addresses, Monaco and its quartiers', [MONACO], async (t) => {
+  const { records, counts, ms } = await readPlaces(MONACO);
+  const started = performance.now();
+  const admin = await readOsmAdminAreas(MONACO, noProgress);
+  t.log(`Monaco places ${ms} ms`, countByLayer(records), counts);
+  t.log(`Monaco admin areas ${Math.round(performance.now() - started)} ms`, countByLayer(admin.records), admin.counts);
+  t.like(records.find((r) => r.name === 'Casino de Monte Carlo'), { layer: 'venue', gid: 'openstreetmap:venue:way/161769674' });
+  const boulevard = records.filter((r) => r.layer === 'street' && r.name === 'Boulevard Princesse Charlotte');
+  t.is(boulevard.length, 1);
+  t.true(counts.streets < counts.streetWays / 1.5, 'ways merge into streets');
+  t.true(records.some((r) => r.layer === 'address' && r.housenumber && r.street));
+  const byGid = new Map(admin.records.map((r) => [r.gid, r]));
+  t.like(byGid.get('openstreetmap:locality:relation/2220322'), { name: 'Monaco', population: 35881 });
+  t.like(byGid.get('openstreetmap:neighbourhood:relation/5986438'), { name: 'Monte-Carlo' });
+  const casino = new AdminLookup(admin.polygons).enclosing(7.4286, 43.7394);
+  t.is(casino.locality?.name, 'Monaco');
+  t.is(casino.neighbourhood?.name, 'Monte-Carlo');
+  assertGidsWellFormedAndUnique(t, [...records, ...admin.records]);
+});
+
+dataTest('OSM Andorra: place localities, the parishes as regions', [ANDORRA], async (t) => {
+  const { records, counts, ms } = await readPlaces(ANDORRA);
+  const started = performance.now();
+  // The 2013 extract misses members of Andorra's country relation (r9407) and of Canillo's: no polygon for them.
+  const admin = await readOsmAdminAreas(ANDORRA, noProgress, { country: 'AD' });
+  t.log(`Andorra places ${ms} ms`, countByLayer(records), counts);
+  t.log(`Andorra admin areas ${Math.round(performance.now() - started)} ms`, countByLayer(admin.records), admin.counts);
+  const vella = records.find((r) => r.layer === 'locality' && r.name === 'Andorra la Vella')!;
+  t.like(vella, { gid: 'openstreetmap:locality:node/58957648', population: 24678 });
+  for (const name of ['Encamp', 'Ordino', 'La Massana', 'Sant Julià de Lòria', 'les Escaldes']) t.true(records.some((r) => r.layer === 'locality' && r.name === name), name);
+  t.deepEqual(admin.records.map((r) => r.name).sort(), ['Andorra la Vella', 'Encamp', 'Escaldes-Engordany', 'La Massana', 'Ordino', 'Sant Julià de Lòria']);
+  t.true(admin.records.every((r) => r.layer === 'region' && r.country_a === 'AND'));
+  t.like(new AdminLookup(admin.polygons).withHierarchy(vella), { region: 'Andorra la Vella', region_gid: 'openstreetmap:region:relation/2804753' });
+  assertGidsWellFormedAndUnique(t, [...records, ...admin.records]);
+});
+
+dataTest('OSM Heidelberg: addresses on Hauptstraße, the Hauptstraße of each town apart', [HEIDELBERG], async (t) => {
+  const { records, counts, ms } = await readPlaces(HEIDELBERG);
+  t.log(`Heidelberg places ${ms} ms`, countByLayer(records), counts);
+  const addresses = records.filter((r) => r.layer === 'address' && r.street === 'Hauptstraße');
+  t.true(addresses.length > 5);
+  for (const r of addresses) t.true(r.name === `${r.housenumber} Hauptstraße` && /^\d/.test(r.housenumber!), r.name);
+  const hauptstrassen = records.filter((r) => r.layer === 'street' && r.name === 'Hauptstraße');
+  t.true(hauptstrassen.length > 5, 'one per town');
+  // Heidelberg's own Hauptstraße, the long pedestrian street of the old town, is one record.
+  t.is(hauptstrassen.filter((r) => r.bbox![0] < 8.7 && r.bbox![2] > 8.71 && r.lat > 49.40 && r.lat < 49.42).length, 1);
+  const admin = await readOsmAdminAreas(HEIDELBERG, noProgress);
+  t.is(admin.counts.records, 0, 'this extract has no boundary relations');
+  assertGidsWellFormedAndUnique(t, records);
+});
