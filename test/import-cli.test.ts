@@ -21,18 +21,19 @@ function dataFolder(t: ExecutionContext): string {
   return dir;
 }
 
-test('without --osm or --world it is a usage error', async (t) => {
+test('without any input it is a usage error', async (t) => {
   const run = await waymark(['import', '--data', dataFolder(t)]);
   t.is(run.code, 2);
-  t.regex(run.stderr, /^waymark: name at least one OSM extract \(--osm FILE_OR_URL\) or --world/);
+  t.regex(run.stderr, /^waymark: name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --geonames or --world/);
 });
 
-test('inputs of later issues are not accepted yet', async (t) => {
-  for (const flag of ['--wof', '--oa']) {
-    const run = await waymark(['import', '--data', dataFolder(t), flag, 'x']);
-    t.is(run.code, 2, flag);
-    t.regex(run.stderr, new RegExp(`Unknown option '${flag}'`));
-  }
+test('a missing WOF folder or OpenAddresses file is a one-line error', async (t) => {
+  const wof = await waymark(['import', '--data', dataFolder(t), '--wof', '/nowhere/wof']);
+  t.is(wof.code, 1);
+  t.is(wof.stderr, 'waymark: cannot read /nowhere/wof: no such folder\n');
+  const oa = await waymark(['import', '--data', dataFolder(t), '--oa', '/nowhere/a.csv']);
+  t.is(oa.code, 1);
+  t.is(oa.stderr, 'waymark: cannot read /nowhere/a.csv: no such file\n');
 });
 
 test('a failure is one line on stderr, exit status 1, and no dataset', async (t) => {
@@ -46,7 +47,7 @@ test('a failure is one line on stderr, exit status 1, and no dataset', async (t)
 test('--help shows the flags', async (t) => {
   const run = await waymark(['import', '--help']);
   t.is(run.code, 0);
-  t.regex(run.stdout, /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--world\]/);
+  t.regex(run.stdout, /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--wof DIR\]\.\.\. \[--oa FILE_OR_URL\]\.\.\. \[--geonames\] \[--world\]/);
 });
 
 dataTest('--osm FILE --json imports, prints the result, and shows plain progress lines on a pipe', [MONACO], async (t) => {

@@ -61,7 +61,7 @@ function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, params: S
   const match = matchText(query.tokens, row.name_text, row.admin_text);
   if (match.nameHits === 0) return undefined;
   let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
-  let confidence = 0.25 + 0.75 * match.queryCoverage * match.nameCoverage - (match.corrected ? 0.1 : 0);
+  let confidence = 0.25 + 0.75 * match.answered * match.nameCoverage - (match.corrected ? 0.1 : 0);
   let isFallback = fallback;
   if (query.housenumber !== undefined) {
     const sameNumber = row.layer === 'address' && record.housenumber !== undefined && record.housenumber.toLowerCase() === query.housenumber;

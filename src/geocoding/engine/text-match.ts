@@ -11,8 +11,10 @@ const PREFIX_HIT = 0.9;
 const CORRECTED_HIT = 0.75;
 
 export interface TextMatch {
-  /** 0..1: the query tokens found, weighted by how (exact, prefix, corrected, admin). */
+  /** 0..1: the query tokens found, weighted by how (exact, prefix, corrected, admin): for ranking. */
   queryCoverage: number;
+  /** 0..1: the query tokens found in the name or the admin names alike: for confidence. */
+  answered: number;
   /** 0..1: the share of the best name variant's tokens that the query names. */
   nameCoverage: number;
   /** Query tokens found in the name itself. */
@@ -32,11 +34,12 @@ function hit(token: QueryToken, terms: readonly string[]): number {
 
 export function matchText(tokens: readonly QueryToken[], nameText: string, adminText: string): TextMatch {
   const adminTerms = adminText === '' ? [] : adminText.split(' ');
-  let best: TextMatch = { queryCoverage: 0, nameCoverage: 0, nameHits: 0, corrected: false };
+  let best: TextMatch = { queryCoverage: 0, answered: 0, nameCoverage: 0, nameHits: 0, corrected: false };
   for (const variant of nameText.split('|')) {
     const nameTerms = variant.split(' ');
     const named = new Set<string>();
     let found = 0;
+    let answered = 0;
     let nameHits = 0;
     let corrected = false;
     for (const token of tokens) {
@@ -44,14 +47,18 @@ export function matchText(tokens: readonly QueryToken[], nameText: string, admin
       if (inName > 0) {
         nameHits++;
         found += inName;
+        answered += inName;
         if (inName === CORRECTED_HIT) corrected = true;
         for (const term of nameTerms) if (token.words.includes(term) || token.corrections.includes(term) || (token.prefix && term.startsWith(token.text))) named.add(term);
       } else {
-        found += hit(token, adminTerms) * ADMIN_HIT;
+        const inAdmin = hit(token, adminTerms);
+        found += inAdmin * ADMIN_HIT;
+        answered += inAdmin;
       }
     }
     const match = {
       queryCoverage: tokens.length === 0 ? 0 : found / tokens.length,
+      answered: tokens.length === 0 ? 0 : answered / tokens.length,
       nameCoverage: named.size / new Set(nameTerms).size,
       nameHits,
       corrected,

@@ -37,8 +37,8 @@ export class Vocabulary {
     if (token.length < MIN_FUZZY_LENGTH || /^\d+$/.test(token)) return [];
     const maxEdits = token.length >= TWO_EDITS_LENGTH ? 2 : 1;
     const grams = trigramsOf(token);
-    // Each edit breaks at most three trigrams of the token.
-    const needed = Math.max(1, grams.length - 3 * maxEdits);
+    // An insertion, deletion or substitution breaks at most three trigrams, a transposition four.
+    const needed = Math.max(1, grams.length - 4 * maxEdits);
     const touched: number[] = [];
     for (const gram of grams) {
       const blob = this.postings.get(gram) as Buffer | undefined;
