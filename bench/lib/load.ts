@@ -98,6 +98,7 @@ export function describeRun(name: string, run: Run, round: number): string {
 export interface Summary {
   rps: number;
   p50: number;
+  p90: number;
   p99: number;
   /** Fraction of one CPU the server used; null without /proc. */
   cpuUse: number | null;
@@ -113,6 +114,7 @@ export function summarize(runs: Run[]): Summary {
   return {
     rps: median(runs.map((r) => r.wrk.requestsPerSec)),
     p50: median(runs.map((r) => r.wrk.latency.p50)),
+    p90: median(runs.map((r) => r.wrk.latency.p90)),
     p99: median(runs.map((r) => r.wrk.latency.p99)),
     cpuUse: known(runs.map((r) => (r.serverCpu === null ? null : r.serverCpu / r.wrk.durationS))),
     cpuPerReq: known(runs.map((r) => (r.serverCpu === null ? null : r.serverCpu / r.wrk.requests))),

@@ -24,7 +24,8 @@ import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.j
 import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
 import { aggregate, compareImport, type ImportComparison, type ImportRuns } from './imports.js';
 import { tileBytes } from './mbtiles.js';
-import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey, writeWrkScript } from './tile-load.js';
+import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey } from './tile-load.js';
+import { writeWrkScript } from '../lib/request-list.js';
 import { prepareTilemaker, type TilemakerSetup } from './tilemaker.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import { startTileserver, tileserverPathPrefix, tileserverVersion } from './tileserver.js';

@@ -34,12 +34,12 @@ export function importArgs(osm: string, dataDir: string): string[] {
 /** DATA/current/tiles.mbtiles, the archive an import writes. */
 export const importedMbtiles = (dataDir: string) => join(dataDir, 'current', 'tiles.mbtiles');
 
-/** Creates a user, makes its organization Enterprise and returns a new key with the maps scope. */
-export function createEnterpriseKey(dataDir: string): string {
+/** Creates a user, makes its organization Enterprise and returns a new key with these scopes. */
+export function createEnterpriseKey(dataDir: string, scopes: readonly string[] = [TILE_SERVICE]): string {
   const org = 'Bench';
   cli(['user', 'create', '--email', 'bench@example.com', '--password', 'benchmark password', '--org', org, '--data', dataDir]);
   cli(['org', 'set-tier', '--org', org, '--tier', 'enterprise', '--data', dataDir]);
-  const key = cli(['key', 'create', '--org', org, '--name', 'bench', '--scopes', TILE_SERVICE, '--data', dataDir]) as { value: string };
+  const key = cli(['key', 'create', '--org', org, '--name', 'bench', '--scopes', scopes.join(','), '--data', dataDir]) as { value: string };
   return key.value;
 }
 

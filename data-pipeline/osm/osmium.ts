@@ -38,7 +38,7 @@ function toElement(feature: Feature<Geometry, Record<string, string | number>>):
 }
 
 /** How far osmium has read into `file`, from the file position of its descriptor (Linux /proc). */
-async function bytesRead(pid: number, file: string): Promise<number | undefined> {
+export async function bytesRead(pid: number, file: string): Promise<number | undefined> {
   try {
     for (const fd of await readdir(`/proc/${pid}/fd`)) {
       if ((await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '')) !== file) continue;
@@ -120,7 +120,7 @@ export async function* readOsmElements(file: string, keys: readonly string[], on
   }
 }
 
-function firstLine(text: string): string {
+export function firstLine(text: string): string {
   return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
 }
 

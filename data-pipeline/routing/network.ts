@@ -31,6 +31,8 @@ export interface RoadSegment {
   roundabout: boolean;
   /** A ferry route (`route=ferry`), or a way a cyclist must push along: the travel mode OSRM reports. */
   travel: 'default' | 'ferry' | 'pushing';
+  /** Set only when travel from `to` to `from` differs from `travel` (a cyclist pushing against a oneway). */
+  backwardTravel?: 'default' | 'ferry' | 'pushing';
   /** The OSM way id (turn restrictions refer to it). */
   wayId: number;
 }

@@ -1,7 +1,7 @@
 /** Runs an endpoint's list of sanitizers over a query: clean parameters and warnings, or one ApiError 400. */
 import { ApiError } from '../../http/errors.js';
 import type { Sanitizer } from './sanitized.js';
-import { repeatedParameterErrors } from './single-values.js';
+import { messages } from './messages.js';
 
 /** An endpoint's checks: each clean parameter and the sanitizer that produces it. */
 export type SanitizerList = Readonly<Record<string, Sanitizer<unknown>>>;
@@ -13,9 +13,13 @@ export interface CleanRequest<P> {
   warnings: string[];
 }
 
-/** Throws ApiError(400) whose message joins every error found, so a client can fix all at once. */
-export function sanitize<L extends SanitizerList>(query: URLSearchParams, list: L): CleanRequest<CleanParams<L>> {
-  const errors = repeatedParameterErrors(query);
+/**
+ * Throws ApiError(400) whose message joins every error found, so a client can fix all at once.
+ * Each of the endpoint's `parameters` may be given once: a repeated one is refused rather than
+ * silently picking one of its values.
+ */
+export function sanitize<L extends SanitizerList>(query: URLSearchParams, list: L, parameters: readonly string[]): CleanRequest<CleanParams<L>> {
+  const errors = parameters.filter((name) => query.getAll(name).length > 1).map(messages.duplicate);
   const warnings: string[] = [];
   const params: Record<string, unknown> = {};
   for (const [name, sanitizer] of Object.entries(list)) {

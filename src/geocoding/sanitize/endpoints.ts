@@ -11,6 +11,12 @@ import { sanitizeSize } from './size.js';
 import { sanitizeSources } from './sources.js';
 import { sanitizeText } from './text.js';
 
+/** The parameters of all geocoding endpoints; each may be given once. */
+const GEOCODING_PARAMETERS = [
+  'text', 'q', 'size', 'layers', 'sources', 'boundary.country', 'lang',
+  'focus.point.lat', 'focus.point.lon', 'point.lat', 'point.lon', 'ids',
+] as const;
+
 const search = {
   text: sanitizeText,
   size: sanitizeSize,
@@ -37,12 +43,12 @@ export type ReverseParams = CleanParams<typeof reverse>;
 export type PlaceParams = CleanParams<typeof place>;
 
 /** `/search`; throws ApiError 400 naming each bad parameter. */
-export const sanitizeSearch = (query: URLSearchParams): CleanRequest<SearchParams> => sanitize(query, search);
+export const sanitizeSearch = (query: URLSearchParams): CleanRequest<SearchParams> => sanitize(query, search, GEOCODING_PARAMETERS);
 /** `/autocomplete`: the same parameters as search. */
 export const sanitizeAutocomplete = (query: URLSearchParams): CleanRequest<SearchParams> =>
-  sanitize(query, autocomplete);
+  sanitize(query, autocomplete, GEOCODING_PARAMETERS);
 /** `/geocode?q=`: search with the text in `q`. */
 export const sanitizeGeocodeAlias = (query: URLSearchParams): CleanRequest<SearchParams> =>
-  sanitize(query, geocodeAlias);
-export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse);
-export const sanitizePlace = (query: URLSearchParams): CleanRequest<PlaceParams> => sanitize(query, place);
+  sanitize(query, geocodeAlias, GEOCODING_PARAMETERS);
+export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse, GEOCODING_PARAMETERS);
+export const sanitizePlace = (query: URLSearchParams): CleanRequest<PlaceParams> => sanitize(query, place, GEOCODING_PARAMETERS);

@@ -1,8 +1,8 @@
 /** Every 400 message and warning of the geocoding parameters, in one place; each names its parameter. */
 
-const list = (values: readonly string[]) => values.join(', ');
+export const list = (values: readonly (string | number)[]) => values.join(', ');
 /** A client's value as quoted in a message, cut short so a huge value cannot bloat the error body. */
-const quoted = (raw: string) => `'${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}'`;
+export const quoted = (raw: string) => `'${raw.length > 60 ? `${raw.slice(0, 60)}…` : raw}'`;
 
 export const messages = {
   missing: (name: string) => `missing parameter '${name}': it is required`,

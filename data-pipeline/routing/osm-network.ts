@@ -1,0 +1,29 @@
+/**
+ * Builds the road network of every travel mode from OSM files (.osm.pbf or .osm) in one read of
+ * each file: osmium streams the routing objects (see osm-network/osmium-opl.ts), the profiles of
+ * `profiles/` judge their tags, and each mode's ways are cut into segments at its junctions.
+ * Nodes shared by several files (overlapping or adjacent extracts) join their ways.
+ */
+import type { ProgressReporter } from '../features.js';
+import { TRAVEL_MODES, type RoadNetwork, type TravelMode } from './network.js';
+import { RoutingObjects } from './osm-network/objects.js';
+import { readRoutingOpl } from './osm-network/osmium-opl.js';
+import { buildNetwork } from './osm-network/segments.js';
+import { PROFILES } from './profiles/index.js';
+
+export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressReporter): Promise<Record<TravelMode, RoadNetwork>> {
+  const objects = new RoutingObjects(TRAVEL_MODES.map((mode) => PROFILES[mode]));
+  for (const [index, file] of osmFiles.entries()) {
+    const phase = osmFiles.length === 1 ? 'read OSM roads' : `read OSM roads (file ${index + 1} of ${osmFiles.length})`;
+    await readRoutingOpl(file, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }));
+  }
+  const { read, viaWay, incomplete } = objects.restrictionCounts;
+  onProgress({ phase: 'turn restrictions usable (via-way and incomplete ones skipped)', done: read - viaWay - incomplete, total: read, unit: 'relations' });
+  const networks = {} as Record<TravelMode, RoadNetwork>;
+  for (const [index, mode] of TRAVEL_MODES.entries()) {
+    onProgress({ phase: 'build road networks', done: index, total: TRAVEL_MODES.length, unit: 'modes' });
+    networks[mode] = buildNetwork(objects, index);
+  }
+  onProgress({ phase: 'build road networks', done: TRAVEL_MODES.length, total: TRAVEL_MODES.length, unit: 'modes' });
+  return networks;
+}

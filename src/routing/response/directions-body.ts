@@ -1,0 +1,62 @@
+/** The OSRM v5 route service body from the legs the routing core found: routes, legs, steps and waypoints. */
+import type { RouteLeg, SnappedPoint } from '../path.js';
+import type { Overview } from '../sanitize/route-options.js';
+import { encodeGeometry, overviewCoordinates } from './geometry.js';
+import type { DirectionsBody, OsrmLeg, OsrmRoute, OsrmWaypoint } from './osrm.js';
+import { position, tenths } from './rounding.js';
+import { legSteps, type StepOptions } from './steps.js';
+import { legSummary } from './summary.js';
+
+export interface DirectionsOptions extends StepOptions {
+  steps: boolean;
+  overview: Overview;
+}
+
+/** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
+function routeCoordinates(legs: readonly RouteLeg[]): [number, number][] {
+  return legs.flatMap((leg, index) => (index === 0 ? leg.coordinates : leg.coordinates.slice(1)));
+}
+
+function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: DirectionsOptions): OsrmLeg {
+  return {
+    distance: tenths(leg.distance),
+    duration: tenths(leg.duration),
+    weight: tenths(leg.duration),
+    summary: legSummary(leg),
+    steps: options.steps ? legSteps(leg, options, { legIndex, legCount }) : [],
+  };
+}
+
+function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmRoute {
+  const distance = legs.reduce((sum, leg) => sum + leg.distance, 0);
+  const duration = legs.reduce((sum, leg) => sum + leg.duration, 0);
+  const overview = overviewCoordinates(routeCoordinates(legs), options.overview);
+  return {
+    distance: tenths(distance),
+    duration: tenths(duration),
+    weight: tenths(duration),
+    weight_name: 'duration',
+    ...(overview === undefined ? {} : { geometry: encodeGeometry(overview, options.geometries) }),
+    legs: legs.map((leg, index) => osrmLeg(leg, index, legs.length, options)),
+  };
+}
+
+function osrmWaypoint(point: SnappedPoint): OsrmWaypoint {
+  return { name: point.name, location: position(point.location), distance: tenths(point.distance) };
+}
+
+/**
+ * `routes`: the best route first, then the alternatives, each given as its legs (one per pair of
+ * consecutive waypoints); `waypoints`: the snapped origin, waypoints and destination in order.
+ */
+export function directionsBody(
+  routes: readonly (readonly RouteLeg[])[],
+  waypoints: readonly SnappedPoint[],
+  options: DirectionsOptions,
+): DirectionsBody {
+  return {
+    code: 'Ok',
+    routes: routes.map((legs) => osrmRoute(legs, options)),
+    waypoints: waypoints.map(osrmWaypoint),
+  };
+}

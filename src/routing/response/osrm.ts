@@ -1,0 +1,78 @@
+/** The body of OSRM v5's route service, as Waymark writes it (the fields OSRM clients read). */
+import type { LineString } from 'geojson';
+
+/** `polyline` / `polyline6` strings, or a GeoJSON LineString for `geometries=geojson`. */
+export type OsrmGeometry = string | LineString;
+
+export type StepMode = 'driving' | 'walking' | 'cycling' | 'ferry' | 'pushing bike';
+
+export type ManeuverType =
+  | 'depart' | 'arrive' | 'turn' | 'new name' | 'continue' | 'roundabout' | 'exit roundabout' | 'notification';
+
+export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
+
+export interface OsrmManeuver {
+  type: ManeuverType;
+  modifier?: Modifier;
+  /** Exit number of a roundabout step that leaves the roundabout. */
+  exit?: number;
+  location: [number, number];
+  bearing_before: number;
+  bearing_after: number;
+  instruction: string;
+}
+
+export interface OsrmIntersection {
+  location: [number, number];
+  /** Bearings of the roads at the intersection, ascending. */
+  bearings: number[];
+  entry: boolean[];
+  /** Index into `bearings` of the road the route comes from (absent at departure). */
+  in?: number;
+  /** Index into `bearings` of the road the route takes (absent at arrival). */
+  out?: number;
+}
+
+export interface OsrmStep {
+  distance: number;
+  duration: number;
+  weight: number;
+  geometry: OsrmGeometry;
+  name: string;
+  ref?: string;
+  mode: StepMode;
+  driving_side: 'right';
+  maneuver: OsrmManeuver;
+  intersections: OsrmIntersection[];
+}
+
+export interface OsrmLeg {
+  distance: number;
+  duration: number;
+  weight: number;
+  summary: string;
+  steps: OsrmStep[];
+}
+
+export interface OsrmRoute {
+  distance: number;
+  duration: number;
+  weight: number;
+  weight_name: 'duration';
+  /** Absent with `overview=false`. */
+  geometry?: OsrmGeometry;
+  legs: OsrmLeg[];
+}
+
+export interface OsrmWaypoint {
+  name: string;
+  location: [number, number];
+  /** Metres between the requested position and `location`. */
+  distance: number;
+}
+
+export interface DirectionsBody {
+  code: 'Ok';
+  routes: OsrmRoute[];
+  waypoints: OsrmWaypoint[];
+}

@@ -1,0 +1,43 @@
+/**
+ * The runs of a leg: consecutive path segments that read as one road to a traveller — the same name, ref
+ * and travel without a real turn between them, or one pass through a roundabout whatever its parts are named.
+ */
+import type { PathSegment, RouteLeg } from '../path.js';
+import { bearingInto, bearingOutOf, deflection } from './bearings.js';
+
+/** Beyond this change of direction at a joint (degrees), staying on the same road is still a maneuver. */
+export const STRAIGHT_ON_DEGREES = 40;
+
+export interface Run extends PathSegment {
+  /** How many path segments the run joins; in a roundabout each joint is a junction, so the last one is the exit. */
+  segmentCount: number;
+}
+
+function continuesRun(run: Run, segment: PathSegment, leg: RouteLeg): boolean {
+  if (run.roundabout || segment.roundabout) return run.roundabout && segment.roundabout;
+  if (run.name !== segment.name || run.ref !== segment.ref || run.travel !== segment.travel) return false;
+  const turn = deflection(bearingInto(leg.coordinates, segment.first), bearingOutOf(leg.coordinates, segment.first));
+  return Math.abs(turn) <= STRAIGHT_ON_DEGREES;
+}
+
+/** The leg's runs; a leg without segments (the engine should not send one) is one unnamed run. */
+export function runsOf(leg: RouteLeg): Run[] {
+  if (leg.segments.length === 0) {
+    const last = leg.coordinates.length - 1;
+    const whole = { name: '', ref: '', roundabout: false, travel: 'default' as const, first: 0, last };
+    return [{ ...whole, distance: leg.distance, duration: leg.duration, segmentCount: 1 }];
+  }
+  const runs: Run[] = [];
+  for (const segment of leg.segments) {
+    const run = runs.at(-1);
+    if (run !== undefined && continuesRun(run, segment, leg)) {
+      run.last = segment.last;
+      run.distance += segment.distance;
+      run.duration += segment.duration;
+      run.segmentCount++;
+    } else {
+      runs.push({ ...segment, segmentCount: 1 });
+    }
+  }
+  return runs;
+}

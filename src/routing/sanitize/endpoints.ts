@@ -1,0 +1,50 @@
+/** The parameter checks of directions and isochrones, and one function per endpoint that applies them. */
+import { sanitize, type CleanParams, type CleanRequest } from '../../geocoding/sanitize/compose.js';
+import { flag } from './choice.js';
+import { sanitizeTime } from './contours.js';
+import { sanitizeGeneralize } from './generalize.js';
+import { sanitizeInstructionLanguage } from './instruction-language.js';
+import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
+import { requiredPosition } from './position.js';
+import {
+  sanitizeAlternatives,
+  sanitizeGeometries,
+  sanitizeMode,
+  sanitizeOverview,
+  sanitizeSteps,
+} from './route-options.js';
+
+/** The parameters of both routing endpoints; each may be given once. */
+const ROUTING_PARAMETERS = [
+  'origin', 'destination', 'waypoints', 'mode', 'alternatives', 'steps', 'geometries', 'overview', 'lang',
+  'center', 'time', 'generalize', 'polygons',
+] as const;
+
+const directions = {
+  origin: sanitizeOrigin,
+  destination: sanitizeDestination,
+  waypoints: sanitizeWaypoints,
+  mode: sanitizeMode,
+  alternatives: sanitizeAlternatives,
+  steps: sanitizeSteps,
+  geometries: sanitizeGeometries,
+  overview: sanitizeOverview,
+  lang: sanitizeInstructionLanguage,
+};
+const isochrone = {
+  center: requiredPosition('center'),
+  time: sanitizeTime,
+  mode: sanitizeMode,
+  generalize: sanitizeGeneralize,
+  polygons: flag('polygons', true),
+};
+
+export type DirectionsParams = CleanParams<typeof directions>;
+export type IsochroneParams = CleanParams<typeof isochrone>;
+
+/** `/directions`; throws ApiError 400 naming each bad parameter. */
+export const sanitizeDirections = (query: URLSearchParams): CleanRequest<DirectionsParams> =>
+  sanitize(query, directions, ROUTING_PARAMETERS);
+/** `/isochrone`; throws ApiError 400 naming each bad parameter. */
+export const sanitizeIsochrone = (query: URLSearchParams): CleanRequest<IsochroneParams> =>
+  sanitize(query, isochrone, ROUTING_PARAMETERS);

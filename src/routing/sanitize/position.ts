@@ -1,0 +1,27 @@
+/** Positions written `lat,lng` (origin, destination, waypoints, center), returned as [lon, lat] like the routing core. */
+import { decimalInRange } from '../../geocoding/sanitize/number.js';
+import { clean, rejected, type Sanitized, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { messages } from './messages.js';
+
+export type LonLat = [number, number];
+
+/** Placeholder of a refused position; never used because the request is refused. */
+export const NOWHERE: LonLat = [NaN, NaN];
+
+/** One `lat,lng`: two plain decimals (blanks around the comma allowed), latitude -90..90, longitude -180..180. */
+export function parsePosition(name: string, raw: string): Sanitized<LonLat> {
+  const halves = raw.split(',');
+  if (halves.length !== 2) return rejected(NOWHERE, messages.badPosition(name, raw));
+  const lat = decimalInRange(`${name} latitude`, halves[0]!.trim(), -90, 90);
+  const lng = decimalInRange(`${name} longitude`, halves[1]!.trim(), -180, 180);
+  const errors = [...lat.errors, ...lng.errors];
+  return errors.length > 0 ? rejected(NOWHERE, ...errors) : clean([lng.value, lat.value]);
+}
+
+/** A required `lat,lng` parameter. */
+export function requiredPosition(name: string): Sanitizer<LonLat> {
+  return (query) => {
+    const raw = query.get(name);
+    return raw === null ? rejected(NOWHERE, messages.missing(name)) : parsePosition(name, raw);
+  };
+}

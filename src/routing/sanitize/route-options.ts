@@ -1,0 +1,31 @@
+/** How a directions body is shaped (OSRM route service options): mode, alternatives, steps, geometries, overview. */
+import { TRAVEL_MODES, type TravelMode } from '../../../data-pipeline/routing/network.js';
+import { wholeNumber } from '../../geocoding/sanitize/number.js';
+import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { flag, oneOf } from './choice.js';
+import { messages } from './messages.js';
+
+export const GEOMETRIES = ['polyline', 'polyline6', 'geojson'] as const;
+export type Geometries = (typeof GEOMETRIES)[number];
+
+/** OSRM semantics: `simplified` to the zoom level the route fits, `full`, or `false` for no route geometry. */
+export const OVERVIEWS = ['simplified', 'full', 'false'] as const;
+export type Overview = (typeof OVERVIEWS)[number];
+
+export const MAX_ALTERNATIVES = 3;
+
+export const sanitizeMode: Sanitizer<TravelMode> = oneOf('mode', TRAVEL_MODES, 'driving');
+export const sanitizeSteps = flag('steps', true);
+export const sanitizeGeometries = oneOf('geometries', GEOMETRIES, 'polyline');
+export const sanitizeOverview = oneOf('overview', OVERVIEWS, 'simplified');
+
+/** How many alternative routes to look for: `false` 0, `true` 1 (as OSRM), or a number 0–3. */
+export const sanitizeAlternatives: Sanitizer<number> = (query) => {
+  const raw = query.get('alternatives');
+  if (raw === null || raw === 'false') return clean(0);
+  if (raw === 'true') return clean(1);
+  const count = wholeNumber('alternatives', raw);
+  return count.errors.length === 0 && count.value <= MAX_ALTERNATIVES
+    ? count
+    : rejected(0, messages.badAlternatives('alternatives', raw, MAX_ALTERNATIVES));
+};

@@ -1,0 +1,339 @@
+import test from 'ava';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RoadNetwork, RoadSegment, TravelMode } from '../data-pipeline/routing/network.js';
+import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
+import { parseDuration } from '../data-pipeline/routing/profiles/duration.js';
+import { parseMaxspeed } from '../data-pipeline/routing/profiles/maxspeed.js';
+import { parseOneway } from '../data-pipeline/routing/profiles/oneway.js';
+import { dataTest, sharedFile } from './helpers/shared-data.js';
+
+const fixture = (name: string) => join(process.cwd(), 'test', 'fixtures', 'osm', 'routing', name);
+
+const networksOf = (...names: string[]) => readRoadNetworks(names.map(fixture), () => {});
+
+const segmentsOf = (network: RoadNetwork, wayId: number) => network.segments.filter((s) => s.wayId === wayId);
+
+/** Which directions of a way the network opens: 'both', 'forward', 'backward' or 'none' (not in the network). */
+function directions(network: RoadNetwork, wayId: number): 'both' | 'forward' | 'backward' | 'none' {
+  const segments = segmentsOf(network, wayId);
+  if (segments.length === 0) return 'none';
+  const forward = segments.every((s) => s.forwardSeconds !== null);
+  const backward = segments.every((s) => s.backwardSeconds !== null);
+  return forward && backward ? 'both' : forward ? 'forward' : backward ? 'backward' : 'none';
+}
+
+/** km/h of the way's first segment in one direction (null: closed). */
+function kmh(network: RoadNetwork, wayId: number, direction: 'forward' | 'backward' = 'forward'): number | null {
+  const segment = segmentsOf(network, wayId)[0]!;
+  const seconds = direction === 'forward' ? segment.forwardSeconds : segment.backwardSeconds;
+  return seconds === null ? null : Math.round((segment.distance / seconds) * 3.6 * 100) / 100;
+}
+
+const only = (network: RoadNetwork, wayId: number): RoadSegment => {
+  const segments = segmentsOf(network, wayId);
+  if (segments.length !== 1) throw new Error(`way ${wayId}: ${segments.length} segments in the ${network.mode} network`);
+  return segments[0]!;
+};
+
+test('a segment: polyline, haversine distance, seconds from the speed, labels', async (t) => {
+  const { driving } = await networksOf('oneway-roundabout.osm');
+  const loop = only(driving, 1);
+  t.is(loop.coordinates.length, 10);
+  t.is(loop.from, loop.to, 'a closed way starts and ends at one junction');
+  t.true(loop.roundabout);
+  t.is(loop.name, 'Kreisel');
+  t.is(loop.ref, '');
+  t.is(loop.travel, 'default');
+  // Four sides of ~0.001°: ≈ 4 × 131 m (diagonal of 74 m × 111 m).
+  t.true(Math.abs(loop.distance - 4 * Math.hypot(74.4, 111.2)) < 2, `${loop.distance}`);
+  t.is(kmh(driving, 1), 40, 'tertiary');
+  t.deepEqual([driving.junctionLon.length, driving.junctionLat.length], [1, 1]);
+});
+
+test('oneway=yes: cars one way, cyclists push back, walkers both ways', async (t) => {
+  const { driving, cycling, walking } = await networksOf('oneway.osm');
+  t.is(directions(driving, 1), 'forward');
+  t.is(directions(walking, 1), 'both');
+  const bike = only(cycling, 1);
+  t.is(kmh(cycling, 1), 15);
+  t.is(kmh(cycling, 1, 'backward'), 4);
+  t.is(bike.travel, 'default');
+  t.is(bike.backwardTravel, 'pushing');
+});
+
+test('oneway=-1: only against the node order', async (t) => {
+  const { driving, walking } = await networksOf('oneway-reverse.osm');
+  t.is(directions(driving, 1), 'backward');
+  t.is(directions(walking, 1), 'both');
+});
+
+test('implied oneways: motorway (unless oneway=no) and roundabout, not motorway_link', async (t) => {
+  const { driving, walking, cycling } = await networksOf('oneway-motorway.osm');
+  t.is(directions(driving, 1), 'forward');
+  t.is(directions(driving, 2), 'both');
+  t.is(directions(driving, 3), 'both');
+  t.is(kmh(driving, 1), 90);
+  t.is(directions(walking, 1), 'none', 'no walking on motorways');
+  t.is(directions(cycling, 1), 'none');
+  const roundabout = await networksOf('oneway-roundabout.osm');
+  t.is(directions(roundabout.driving, 1), 'forward');
+  t.is(directions(roundabout.cycling, 1), 'forward', 'no pushing back round a roundabout');
+  t.is(directions(roundabout.walking, 1), 'both');
+});
+
+test('oneway:bicycle=no and a contraflow lane open a oneway to bicycles both ways', async (t) => {
+  const { driving, cycling } = await networksOf('oneway-bicycle-no.osm');
+  for (const way of [1, 2]) {
+    t.is(directions(driving, way), 'forward');
+    t.is(directions(cycling, way), 'both');
+    t.is(kmh(cycling, way, 'backward'), 15);
+    t.is(only(cycling, way).backwardTravel, undefined);
+  }
+});
+
+test('walkers ignore oneway but obey oneway:foot', async (t) => {
+  const { walking } = await networksOf('oneway-foot.osm');
+  t.is(directions(walking, 1), 'both');
+  t.is(directions(walking, 2), 'forward');
+});
+
+test('driving access: motorcar > motor_vehicle > vehicle > access', async (t) => {
+  const { driving, cycling, walking } = await networksOf('access-driving.osm');
+  t.is(directions(driving, 1), 'both', 'motor_vehicle=no, motorcar=yes');
+  t.is(directions(driving, 2), 'none', 'motor_vehicle=no');
+  t.is(directions(cycling, 2), 'both');
+  t.is(directions(walking, 2), 'both');
+  t.is(directions(driving, 3), 'both', 'access=no, vehicle=yes');
+  t.is(directions(walking, 3), 'none');
+  t.is(directions(driving, 4), 'both', 'vehicle=no, motor_vehicle=destination');
+  t.is(directions(cycling, 4), 'none');
+  t.is(directions(driving, 5), 'none', 'access=private');
+  t.is(directions(driving, 6), 'both', 'access=destination');
+  t.is(kmh(driving, 7), 10, 'a track opened by motor_vehicle=yes: default speed');
+  t.is(directions(driving, 8), 'none', 'a track');
+  t.is(directions(walking, 8), 'both');
+  t.is(directions(driving, 9), 'none', 'access=agricultural');
+});
+
+test('cycling access: bicycle > vehicle > access', async (t) => {
+  const { cycling, driving, walking } = await networksOf('access-cycling.osm');
+  t.is(directions(cycling, 1), 'both', 'vehicle=no, bicycle=yes');
+  t.is(directions(driving, 1), 'none');
+  t.is(directions(cycling, 2), 'none', 'vehicle=no');
+  t.is(directions(walking, 2), 'both');
+  t.is(directions(cycling, 3), 'both', 'access=no, bicycle=designated');
+  t.is(directions(cycling, 4), 'none', 'cycleway, bicycle=no');
+  t.is(directions(cycling, 5), 'none', 'access=private');
+  t.is(directions(cycling, 6), 'none', 'bicycle=use_sidepath');
+});
+
+test('walking access: foot > access', async (t) => {
+  const { walking } = await networksOf('access-walking.osm');
+  t.is(directions(walking, 1), 'both', 'access=no, foot=yes');
+  t.is(directions(walking, 2), 'none', 'footway, foot=no');
+  t.is(directions(walking, 3), 'none', 'access=private');
+  t.is(kmh(walking, 4), 5, 'cycleway with foot=designated');
+  t.is(directions(walking, 5), 'none', 'motorway');
+  t.is(directions(walking, 6), 'none', 'cycleway without foot access');
+});
+
+test('access by direction: :forward and :backward', async (t) => {
+  const { driving, cycling } = await networksOf('access-direction.osm');
+  t.is(directions(driving, 1), 'forward', 'motor_vehicle:backward=no');
+  t.is(directions(cycling, 1), 'both');
+  t.is(directions(cycling, 2), 'backward', 'bicycle:forward=no');
+  t.is(directions(driving, 2), 'both');
+});
+
+/** Whether the mode passes the middle node of way 1: the way is not cut there, or its two segments meet at one junction. */
+function connectedAtMiddle(network: RoadNetwork, wayId = 1): boolean {
+  const [west, east] = segmentsOf(network, wayId);
+  if (west === undefined) throw new Error(`way ${wayId} is not in the ${network.mode} network`);
+  return east === undefined || west.to === east.from;
+}
+
+test('a bollard splits a street for cars only', async (t) => {
+  const networks = await networksOf('barrier-bollard.osm');
+  t.false(connectedAtMiddle(networks.driving));
+  t.true(connectedAtMiddle(networks.cycling));
+  t.true(connectedAtMiddle(networks.walking));
+  const [west, east] = segmentsOf(networks.driving, 1);
+  t.is(networks.driving.junctionLon[west!.to], networks.driving.junctionLon[east!.from], 'both sides at the bollard');
+  t.deepEqual([west!.forwardSeconds !== null, east!.backwardSeconds !== null], [true, true], 'each side stays a dead end');
+});
+
+test('a private gate stops cars and bicycles; foot=yes on it lets walkers through', async (t) => {
+  const networks = await networksOf('barrier-gate-private.osm');
+  t.false(connectedAtMiddle(networks.driving));
+  t.false(connectedAtMiddle(networks.cycling));
+  t.true(connectedAtMiddle(networks.walking));
+});
+
+test('a lift gate lets everyone through, and so does a bollard with motorcar=yes', async (t) => {
+  const networks = await networksOf('barrier-lift-gate.osm');
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
+    // Not a barrier: the middle node is no junction, the way stays one segment.
+    t.is(segmentsOf(networks[mode], 1).length, 1, mode);
+  }
+  t.is(segmentsOf(networks.driving, 2).length, 1);
+});
+
+test('a wall stops every mode', async (t) => {
+  const networks = await networksOf('barrier-wall.osm');
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) t.false(connectedAtMiddle(networks[mode]), mode);
+});
+
+const CENTRE = { lon: 8.001, lat: 48.001 };
+
+test('no_left_turn: a driving restriction from way, via the junction of the node, to way', async (t) => {
+  const { driving, walking, cycling } = await networksOf('restriction-no-left-turn.osm');
+  t.is(driving.restrictions.length, 1);
+  const restriction = driving.restrictions[0]!;
+  t.like(restriction, { kind: 'no', fromWay: 1, toWay: 3 });
+  t.deepEqual([driving.junctionLon[restriction.via], driving.junctionLat[restriction.via]], [CENTRE.lon, CENTRE.lat]);
+  t.deepEqual(walking.restrictions, []);
+  t.deepEqual(cycling.restrictions, []);
+});
+
+test('only_straight_on (restriction:motorcar)', async (t) => {
+  const { driving } = await networksOf('restriction-only-straight-on.osm');
+  t.like(driving.restrictions, [{ kind: 'only', fromWay: 4, toWay: 3 }]);
+});
+
+test('restrictions excepting cars, via a way, without a to way or for another vehicle are skipped', async (t) => {
+  const phases: { phase: string; done: number; total: number | null }[] = [];
+  const { driving } = await readRoadNetworks([fixture('restriction-skipped.osm')], (p) => phases.push(p));
+  t.deepEqual(driving.restrictions, []);
+  t.like(phases.find((p) => p.phase.startsWith('turn restrictions')), { done: 0, total: 2 }, 'via way and incomplete ones are counted');
+});
+
+test('ferries: timed by duration, else 5 km/h; travel ferry; closed by access', async (t) => {
+  const { driving, walking, cycling } = await networksOf('ferry.osm');
+  const timed = only(driving, 1);
+  t.is(timed.travel, 'ferry');
+  t.is(timed.name, 'Fähre');
+  t.is(timed.forwardSeconds, 1800);
+  t.is(timed.backwardSeconds, 1800);
+  t.is(kmh(driving, 2), 5);
+  t.is(only(walking, 2).travel, 'ferry');
+  t.is(only(cycling, 2).travel, 'ferry');
+  t.is(directions(driving, 3), 'none', 'motor_vehicle=no');
+  t.is(directions(walking, 3), 'both');
+});
+
+test('maxspeed caps the class speed at 80 % of the limit', async (t) => {
+  const { driving, cycling } = await networksOf('maxspeed.osm');
+  t.is(kmh(driving, 1), 24, 'primary, maxspeed=30');
+  t.is(kmh(driving, 2), 40, 'primary, maxspeed=DE:urban');
+  t.is(kmh(driving, 3), 25, 'residential, maxspeed=100: the class speed');
+  t.is(kmh(driving, 4), 25.75, 'primary, maxspeed=20 mph');
+  t.deepEqual([kmh(driving, 5), kmh(driving, 5, 'backward')], [24, 40], 'maxspeed:forward');
+  t.is(kmh(driving, 6), 5.6, 'maxspeed=walk');
+  t.is(kmh(cycling, 1), 15, 'bicycles ignore maxspeed');
+});
+
+test('cycling: poor surfaces and tracktypes slow bicycles down', async (t) => {
+  const { cycling, driving } = await networksOf('cycling-surface.osm');
+  t.is(kmh(cycling, 1), 15, 'asphalt');
+  t.is(kmh(cycling, 2), 6, 'gravel');
+  t.is(kmh(cycling, 3), 8, 'track, grade3');
+  t.is(kmh(cycling, 4), 3, 'sand');
+  t.is(kmh(driving, 4), 20, 'cars slow down on sand too');
+});
+
+test('cycling: pushing on footways, pedestrian streets and steps, riding where bicycle=yes', async (t) => {
+  const { cycling, walking } = await networksOf('cycling-pushing.osm');
+  for (const way of [1, 2]) {
+    t.is(only(cycling, way).travel, 'pushing');
+    t.is(kmh(cycling, way), 4);
+  }
+  t.is(kmh(cycling, 3), 2, 'steps');
+  t.is(kmh(walking, 3), 3, 'walkers are slower on steps too');
+  t.is(only(cycling, 4).travel, 'default', 'footway with bicycle=yes');
+  t.is(kmh(cycling, 4), 15);
+  t.is(directions(cycling, 5), 'none', 'no pushing where walking is forbidden');
+  t.is(only(cycling, 6).travel, 'pushing', 'bicycle=dismount');
+});
+
+test('areas, construction, proposed, impassable and reversible ways are left out', async (t) => {
+  const networks = await networksOf('way-filter.osm');
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
+    for (const way of [1, 2, 3, 4, 5]) t.is(directions(networks[mode], way), 'none', `${mode} way ${way}`);
+  }
+  t.is(directions(networks.driving, 6), 'none', 'oneway=reversible');
+  t.is(directions(networks.walking, 6), 'both');
+});
+
+test('junctions: ways split where the mode\'s ways meet, not where other modes\' ways do', async (t) => {
+  const { driving, walking } = await networksOf('junctions.osm');
+  t.is(segmentsOf(driving, 1).length, 2, 'the footway does not split the street for cars');
+  t.is(segmentsOf(walking, 1).length, 3);
+  t.is(driving.segments.length, 3);
+  t.is(walking.segments.length, 5);
+  t.is(driving.junctionLon.length, 4);
+  t.is(walking.junctionLon.length, 6);
+  const [west] = segmentsOf(driving, 1);
+  t.is(west!.to, only(driving, 2).from, 'the side street starts at the junction');
+  t.deepEqual(west!.coordinates, [8.0, 48.0, 8.001, 48.0]);
+});
+
+test('several files: ways meeting at a node id shared across files are joined', async (t) => {
+  const { driving } = await networksOf('join-a.osm', 'join-b.osm');
+  t.is(only(driving, 1).to, only(driving, 2).from);
+  t.is(driving.junctionLon.length, 3);
+  const twice = await networksOf('join-a.osm', 'join-a.osm');
+  t.is(twice.driving.segments.length, 1, 'a way in two files is read once');
+});
+
+test('tag values: maxspeed, duration, oneway', (t) => {
+  t.is(parseMaxspeed('50'), 50);
+  t.is(parseMaxspeed('none'), 140);
+  t.is(parseMaxspeed('FR:rural'), 80);
+  t.is(parseMaxspeed('IT:urban'), 50);
+  t.is(parseMaxspeed('signals'), undefined);
+  t.is(parseMaxspeed('10 knots'), 18.52);
+  t.is(parseDuration('1:30'), 5400);
+  t.is(parseDuration('45'), 2700);
+  t.is(parseDuration('01:00:30'), 3630);
+  t.is(parseDuration('PT1H15M'), 4500);
+  t.is(parseDuration('soon'), undefined);
+  t.is(parseOneway('-1'), 'backward');
+  t.is(parseOneway('alternating'), 'reversible');
+  t.is(parseOneway('maybe'), undefined);
+});
+
+test('a broken input fails with osmium\'s own message', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-routing-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const broken = join(dir, 'broken.osm.pbf');
+  writeFileSync(broken, 'this is not a PBF file, not at all\n'.repeat(10));
+  const error = await t.throwsAsync(readRoadNetworks([broken], () => {}));
+  t.regex(error!.message, /^osmium add-locations-to-ways failed on .*broken\.osm\.pbf: \S/);
+});
+
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+
+dataTest('Monaco: plausible networks for the three modes, with its known oneways and restrictions', [MONACO], async (t) => {
+  const phases = new Set<string>();
+  const networks = await readRoadNetworks([MONACO], (p) => phases.add(p.phase));
+  t.true(phases.has('read OSM roads'));
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
+    const network = networks[mode];
+    t.is(network.mode, mode);
+    t.is(network.junctionLon.length, network.junctionLat.length);
+    t.true(network.segments.length > 2000, `${mode}: ${network.segments.length} segments`);
+    const km = network.segments.reduce((sum, s) => sum + s.distance, 0) / 1000;
+    t.true(km > 300 && km < 600, `${mode}: ${km} km`);
+    for (const s of network.segments) {
+      if (s.from >= network.junctionLon.length || s.to >= network.junctionLon.length || s.coordinates.length < 4) t.fail(`bad segment of way ${s.wayId}`);
+    }
+  }
+  t.true(networks.walking.segments.length > networks.driving.segments.length);
+  // Avenue Princesse Alice and Boulevard du Jardin Exotique: oneway=yes; Avenue Albert II: a roundabout.
+  for (const way of [4097656, 4226610, 4229900]) t.is(directions(networks.driving, way), 'forward', `way ${way}`);
+  t.is(directions(networks.walking, 4097656), 'both');
+  t.true(networks.driving.restrictions.length >= 20, `${networks.driving.restrictions.length} restrictions`);
+  t.true(networks.driving.restrictions.some((r) => r.kind === 'only'));
+});
