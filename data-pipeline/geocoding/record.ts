@@ -8,8 +8,9 @@ export type PlaceSource = 'whosonfirst' | 'openaddresses' | 'geonames' | 'openst
 
 export type PlaceLayer = 'venue' | 'address' | 'street' | 'neighbourhood' | 'locality' | 'region' | 'country' | 'postalcode';
 
-/** The admin layers of the hierarchy, largest first. */
-export const ADMIN_LAYERS = ['country', 'region', 'locality', 'neighbourhood'] as const;
+import { ADMIN_LAYERS } from '../../src/geocoding/response/record.js';
+
+export { ADMIN_LAYERS };
 export type AdminLayer = (typeof ADMIN_LAYERS)[number];
 
 /** The admin hierarchy of a place: names and GIDs of its enclosing admin areas. */

@@ -21,6 +21,8 @@ export interface QueryToken {
   prefix: boolean;
   /** The address parser took it for part of an admin area or postcode. */
   admin: boolean;
+  /** The pelias-parser label of the part holding it (`street`, `locality`, `region`…), if any. */
+  label?: string;
 }
 
 export interface QueryText {
@@ -37,6 +39,8 @@ function tokenSet(text: string | undefined): Set<string> {
 export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
   const parsed = parseAddress(text);
   const adminTokens = new Set(ADMIN_LABELS.flatMap((label) => [...tokenSet(parsed[label])]));
+  const labels = new Map<string, string>();
+  for (const [label, part] of Object.entries(parsed)) for (const token of tokenSet(part)) if (!labels.has(token)) labels.set(token, label);
   const housenumber = parsed.housenumber === undefined ? undefined : tokenize(parsed.housenumber).join(' ');
   const texts = tokenize(text);
   // An unfinished last word: autocomplete, unless the text ends with a separator ("Rue ").
@@ -45,7 +49,20 @@ export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete:
     const words = [token, ...expansionsOf(token)];
     const prefix = lastIsPrefix && i === texts.length - 1;
     const known = words.some((word) => vocabulary.has(word));
-    return { text: token, words, corrections: known || prefix ? [] : vocabulary.corrections(token), prefix, admin: adminTokens.has(token) };
+    const label = labels.get(token);
+    return {
+      text: token,
+      words,
+      corrections: known || prefix ? [] : vocabulary.corrections(token),
+      prefix,
+      admin: adminTokens.has(token),
+      ...(label === undefined ? {} : { label }),
+    };
   });
   return { tokens, parsed, ...(housenumber ? { housenumber } : {}) };
+}
+
+/** The tokens with corrections for known words too: "Andora la Vela" has real words that are typos. */
+export function correctingEveryToken(tokens: readonly QueryToken[], vocabulary: Vocabulary): QueryToken[] {
+  return tokens.map((token) => (token.prefix || token.corrections.length > 0 ? token : { ...token, corrections: vocabulary.corrections(token.text) }));
 }

@@ -1,6 +1,7 @@
 /**
  * Search and autocomplete: candidates from the FTS5 index (all tokens required; then, when that
- * finds nothing, without the house number, then the admin part alone: Pelias' fallbacks), plus
+ * finds nothing, with typo corrections of real words, then dropping parts of the address: Pelias'
+ * fallbacks, see `retrievals`), plus
  * matches near the focus point; each scored by text match, layer and house number, importance and
  * focus distance; the best `size`, one per place.
  */
@@ -11,7 +12,8 @@ import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
 import { kilometresBetween } from '../../geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
-import { analyzeQuery, type QueryText, type QueryToken } from './query-text.js';
+import { analyzeQuery, correctingEveryToken, type QueryText, type QueryToken } from './query-text.js';
+import type { Vocabulary } from './vocabulary.js';
 import { matchText } from './text-match.js';
 
 /** Candidates read per retrieval, in importance order. */
@@ -46,23 +48,53 @@ function matchExpression(tokens: readonly QueryToken[]): string {
     .join(' AND ');
 }
 
-/** The retrievals to try, strictest first; `fallback` marks those that drop part of the query. */
-function retrievals(query: QueryText): { tokens: QueryToken[]; fallback: boolean }[] {
-  const all = query.tokens;
-  const list = [{ tokens: all, fallback: false }];
-  const housenumber = query.housenumber?.split(' ') ?? [];
-  if (housenumber.length > 0) list.push({ tokens: all.filter((token) => !housenumber.includes(token.text)), fallback: true });
-  const admin = all.filter((token) => token.admin);
-  if (admin.length > 0 && admin.length < all.length) list.push({ tokens: admin, fallback: true });
-  return list.filter((retrieval) => retrieval.tokens.length > 0);
+interface Retrieval {
+  /** Every query token, with the corrections this retrieval allows (all are scored). */
+  tokens: QueryToken[];
+  /** The ones the text index must match. */
+  required: QueryToken[];
+  /** It drops part of what was asked (the house number, or all but the admin areas). */
+  fallback: boolean;
 }
 
-function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, params: SearchParams, fallback: boolean): Scored | undefined {
-  const match = matchText(query.tokens, row.name_text, row.admin_text);
+/** Tokens the parser put in these parts. */
+const labelled = (tokens: readonly QueryToken[], labels: readonly string[]) => tokens.filter((token) => token.label !== undefined && labels.includes(token.label));
+
+/**
+ * The retrievals to try, strictest first: every token; every token with typo corrections even of
+ * real words; then, each time dropping more, without the region and country (a name the data may
+ * lack: "Kodiak, AK"), without the postcode, without the house number (fallback to the street),
+ * and the admin part alone (fallback to the locality).
+ */
+function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrieval> {
+  const strict = query.tokens;
+  yield { tokens: strict, required: strict, fallback: false };
+  const tokens = correctingEveryToken(strict, vocabulary);
+  yield { tokens, required: tokens, fallback: false };
+  let required = tokens;
+  const drops: { labels: string[]; fallback: boolean }[] = [
+    { labels: ['country', 'region', 'dependency'], fallback: false },
+    { labels: ['postcode'], fallback: false },
+    { labels: ['housenumber'], fallback: true },
+  ];
+  let fallback = false;
+  for (const drop of drops) {
+    const dropped = labelled(required, drop.labels);
+    if (dropped.length === 0 || dropped.length === required.length) continue;
+    required = required.filter((token) => !dropped.includes(token));
+    fallback ||= drop.fallback;
+    yield { tokens, required, fallback };
+  }
+  const admin = tokens.filter((token) => token.admin);
+  if (admin.length > 0 && admin.length < tokens.length) yield { tokens, required: admin, fallback: true };
+}
+
+function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchParams): Scored | undefined {
+  const match = matchText(retrieval.tokens, row.name_text, row.admin_text);
   if (match.nameHits === 0) return undefined;
   let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
   let confidence = 0.25 + 0.75 * match.answered * match.nameCoverage - (match.corrected ? 0.1 : 0);
-  let isFallback = fallback;
+  let isFallback = retrieval.fallback;
   if (query.housenumber !== undefined) {
     const sameNumber = row.layer === 'address' && record.housenumber !== undefined && record.housenumber.toLowerCase() === query.housenumber;
     if (sameNumber) points += 1;
@@ -94,15 +126,15 @@ export function search(index: GeocoderIndex, params: SearchParams, autocomplete:
   const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
   const box = focusBox(params);
   const scored: Scored[] = [];
-  for (const retrieval of retrievals(query)) {
-    const match = matchExpression(retrieval.tokens);
+  for (const retrieval of retrievals(query, index.vocabulary)) {
+    const match = matchExpression(retrieval.required);
     const rows = index.matches(match, filters, CANDIDATES);
     if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
     const seen = new Set<number>();
     for (const row of rows) {
       if (seen.has(row.id)) continue;
       seen.add(row.id);
-      const result = score(row, recordOf(row), query, params, retrieval.fallback);
+      const result = score(row, recordOf(row), query, retrieval, params);
       if (result !== undefined) scored.push(result);
     }
     if (scored.length > 0) break;

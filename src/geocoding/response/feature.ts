@@ -1,7 +1,7 @@
 /** One GeocodeRecord as a Pelias GeoJSON feature: Point geometry, the Pelias properties present when known, bbox. */
 import type { Language } from '../sanitize/lang.js';
 import { label } from './label.js';
-import { gid, type BBox, type GeocodeRecord, type Layer, type Source } from './record.js';
+import { ADMIN_LAYERS, gid, type BBox, type GeocodeRecord, type Layer, type Source } from './record.js';
 
 /** What the search adds to a record: how well and how it matched, and how far it is. */
 export interface MatchExtras {
@@ -63,7 +63,9 @@ function known<T extends object, K extends keyof T>(from: T, names: readonly K[]
 export function toFeature(record: GeocodeRecord, extras: MatchExtras = {}): GeocodeFeature {
   const language = extras.lang?.language;
   const name = (language !== undefined ? record.names?.[language] : undefined) ?? record.name;
-  const named = { ...record, name };
+  // An admin place names itself at its own layer: in the language asked, as its name.
+  const ownLayer = (ADMIN_LAYERS as readonly string[]).includes(record.layer) ? { [record.layer]: name } : {};
+  const named: GeocodeRecord = { ...record, ...ownLayer, name };
   const properties: FeatureProperties = {
     id: record.sourceId,
     gid: gid(record.source, record.layer, record.sourceId),
@@ -74,8 +76,8 @@ export function toFeature(record: GeocodeRecord, extras: MatchExtras = {}): Geoc
     ...known(record, ['housenumber', 'street', 'postalcode']),
     ...known(extras, ['confidence', 'match_type', 'accuracy']),
     ...(extras.distanceKm === undefined ? {} : { distance: roundTo3(extras.distanceKm) }),
-    ...known(record, ['country', 'country_gid', 'country_a', 'region', 'region_gid', 'region_a']),
-    ...known(record, ['locality', 'locality_gid', 'neighbourhood', 'neighbourhood_gid']),
+    ...known(named, ['country', 'country_gid', 'country_a', 'region', 'region_gid', 'region_a']),
+    ...known(named, ['locality', 'locality_gid', 'neighbourhood', 'neighbourhood_gid']),
     label: label(named),
   };
   const feature: GeocodeFeature = {

@@ -4,6 +4,9 @@
 export const LAYERS = ['venue', 'address', 'street', 'neighbourhood', 'locality', 'region', 'country', 'postalcode'] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** The admin layers of a hierarchy, largest first. */
+export const ADMIN_LAYERS = ['country', 'region', 'locality', 'neighbourhood'] as const;
+
 /** The admin layers that the `coarse` alias stands for. */
 export const COARSE_LAYERS: readonly Layer[] = ['neighbourhood', 'locality', 'region', 'country', 'postalcode'];
 
