@@ -131,12 +131,13 @@ test('an address feature has housenumber, street and postalcode; an area keeps i
   t.deepEqual(toFeature(heidelbergLocality).bbox, [8.57, 49.35, 8.79, 49.46]);
 });
 
-test('lang picks the name in that language where the data has it, label included', (t) => {
+test('lang picks the name in that language where the data has it, for its own admin layer and label too', (t) => {
   const french = sanitizeSearch(new URLSearchParams('text=heidelberg&lang=fr-FR')).params.lang;
   const italian = sanitizeSearch(new URLSearchParams('text=heidelberg&lang=it')).params.lang;
   t.like(toFeature(heidelbergLocality, { lang: french }).properties, {
     name: 'Heidelberg (Allemagne)',
-    label: 'Heidelberg (Allemagne), Heidelberg, Germany',
+    locality: 'Heidelberg (Allemagne)',
+    label: 'Heidelberg (Allemagne), Germany',
   });
   t.is(toFeature(heidelbergLocality, { lang: italian }).properties.name, 'Heidelberg');
 });
