@@ -45,8 +45,6 @@ export interface PlaceRecord extends AdminHierarchy {
   bbox?: [number, number, number, number];
   /** Number of inhabitants, when the source knows it (ranking). */
   population?: number;
-  /** Source-independent importance, e.g. OSM/WOF prominence (ranking); not set by these importers. */
-  popularity?: number;
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {

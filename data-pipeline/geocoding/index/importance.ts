@@ -1,6 +1,6 @@
 /**
- * A place's importance, 0..2, independent of any query: how likely a person means it when its name
- * matches. Larger admin areas first, then population (log scale), then OSM/WOF prominence.
+ * A place's importance, 0..1.8, independent of any query: how likely a person means it when its name
+ * matches. Larger admin areas first, then population (log scale).
  */
 import type { PlaceLayer, PlaceRecord } from '../record.js';
 
@@ -21,5 +21,5 @@ const POPULATION_SCALE = 7;
 export function importanceOf(record: PlaceRecord): number {
   const population = record.population ?? 0;
   const populationShare = Math.min(1, Math.log10(population + 1) / POPULATION_SCALE) * 0.8;
-  return LAYER_IMPORTANCE[record.layer] + populationShare + (record.popularity ?? 0) * 0.2;
+  return LAYER_IMPORTANCE[record.layer] + populationShare;
 }

@@ -42,7 +42,7 @@ export interface GeocoderIndexStats {
 
 /** The record as responses show it: GID parts, names, position, hierarchy; no ranking data. */
 function responseRecord(record: PlaceRecord): GeocodeRecord {
-  const { gid: _gid, source_id, population: _population, popularity: _popularity, names, ...rest } = record;
+  const { gid: _gid, source_id, population: _population, names, ...rest } = record;
   return { ...rest, sourceId: source_id, ...(Object.keys(names).length > 0 ? { names } : {}) };
 }
 
