@@ -8,6 +8,8 @@
  *     manifest.json                DatasetManifest
  *     tiles.mbtiles                vector tiles, Shortbread schema, z0–14
  *     geocoder.sqlite              geocoder index (data-pipeline/geocoding/index/schema.ts)
+ *     routing/<mode>.graph         contracted road graph of driving, walking, cycling
+ *                                  (src/routing/graph/format.ts); only when OSM was imported
  *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import
@@ -43,6 +45,8 @@ export interface DatasetManifest {
   /** Font stacks and sprite names this dataset's styles use and it serves. */
   fontstacks: string[];
   sprites: string[];
+  /** Travel modes with a routing graph (none without OSM input). */
+  routingModes?: string[];
 }
 
 export const paths = {
@@ -54,6 +58,7 @@ export const paths = {
   manifest: (datasetDir: string) => join(datasetDir, 'manifest.json'),
   tiles: (datasetDir: string) => join(datasetDir, 'tiles.mbtiles'),
   geocoder: (datasetDir: string) => join(datasetDir, 'geocoder.sqlite'),
+  routingGraph: (datasetDir: string, mode: string) => join(datasetDir, 'routing', `${mode}.graph`),
   glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
   sprites: (datasetDir: string) => join(datasetDir, 'sprites'),
 };

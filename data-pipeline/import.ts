@@ -1,7 +1,8 @@
 /**
  * One import, start to finish: lock the data folder, fetch remote inputs, tile the OSM extracts and
  * the world layer into a new dataset folder beside the served one, add glyphs and sprites, build the
- * geocoder index from OSM, WOF, OpenAddresses and GeoNames, write the manifest, then switch `current` to it atomically and tell a running server. Until that switch
+ * geocoder index from OSM, WOF, OpenAddresses and GeoNames and a routing graph per travel mode from
+ * OSM, write the manifest, then switch `current` to it atomically and tell a running server. Until that switch
  * nothing the server reads is touched; any failure or cancellation deletes the half-built folder.
  */
 import { randomBytes } from 'node:crypto';
@@ -14,6 +15,7 @@ import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from 
 import { download, isUrl } from './download.js';
 import type { ProgressReporter, TileFeature } from './features.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
+import { buildRoutingGraphs } from './routing/build.js';
 import { ImportInputError } from './import-errors.js';
 import { takeImportLock } from './import-lock.js';
 import { osmBounds, osmFeatures } from './osm/index.js';
@@ -175,6 +177,8 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
     throwIfAborted(signal);
     const geocoder = await buildGeocoderIndex({ osmFiles, wofDirs, oaFiles, geonames }, paths.geocoder(building), onProgress, signal);
     throwIfAborted(signal);
+    const routing = osmFiles.length > 0 ? await buildRoutingGraphs(osmFiles, building, onProgress, signal) : {};
+    throwIfAborted(signal);
     const manifest: DatasetManifest = {
       formatVersion: DATASET_FORMAT_VERSION,
       id,
@@ -194,6 +198,7 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
       attribution,
       fontstacks: assets.fontstacks,
       sprites: assets.sprites,
+      routingModes: Object.keys(routing),
     };
     writeFileSync(paths.manifest(building), `${JSON.stringify(manifest, null, 2)}\n`);
 

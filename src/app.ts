@@ -17,6 +17,7 @@ import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
 import { geocodingRoutes } from './geocoding/index.js';
 import { mapsRoutes } from './maps/index.js';
+import { routingRoutes } from './routing/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { OperatorApi } from './operator/index.js';
@@ -93,7 +94,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
   });
 
-  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...(deps.services ?? [])]) {
+  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...routingRoutes(deps.datasets), ...(deps.services ?? [])]) {
     const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler);
     publicRoute(route.path, guarded);
   }
@@ -111,7 +112,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   };
 
   const failure = (req: Request, error: unknown): Reply => {
-    if (error instanceof ApiError) return errorReply(error.statusCode, error.message, error.headers);
+    if (error instanceof ApiError) return errorReply(error.statusCode, error.message, error.headers, error.code);
     logger.error({ reqId: req.id, err: error }, 'unhandled error');
     return errorReply(500, INTERNAL_ERROR);
   };

@@ -18,6 +18,8 @@ export interface StartOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /** Worker threads of the routing pool; default 1. */
+  threads?: number;
   publicUrl?: string;
   usageFlushMs?: number;
   clock?: Clock;
@@ -59,7 +61,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const logging = options.logging ?? createLogging();
   const { logger } = logging;
   const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
-  const datasets = new DatasetHolder(options.dataDir, logger);
+  const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
   datasets.start();
   const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
   const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator });

@@ -12,7 +12,6 @@ function serveConfig(input: CommandInput): Config {
     dataDir: input.dataDir,
     host: input.flag('host') ?? env.host,
     port: input.wholeNumber('port', 0, 65535) ?? env.port,
-    // Validated and kept for the compute pool; nothing runs on worker threads yet.
     threads: input.wholeNumber('threads', 1, MAX_THREADS) ?? env.threads,
   };
 }
@@ -73,6 +72,7 @@ export const serve: Command = {
       port: config.port,
       publicUrl: config.publicUrl,
       usageFlushMs: config.usageFlushMs,
+      threads: config.threads,
     });
     stopOnSignals(waymark);
     return banner(waymark, config);

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
 import type { Logger } from '../observability/logger.js';
 import { GeocoderIndex } from '../geocoding/engine/index-file.js';
+import { RoutingPool } from '../routing/pool.js';
 import { MbtilesReader } from './mbtiles.js';
 
 export interface Dataset {
@@ -18,13 +19,15 @@ export interface Dataset {
   tiles: MbtilesReader;
   /** Null for a dataset built before geocoding existed. */
   geocoder: GeocoderIndex | null;
+  /** The worker pool over the routing graphs; null for a dataset without any (no OSM input). */
+  routing: RoutingPool | null;
 }
 
 const CHECK_EVERY_MS = 2000;
 const CLOSE_OLD_AFTER_MS = 60_000;
 
-/** Opens a dataset folder; refuses one of another format version with a clear error. */
-export function openDataset(dir: string): Dataset {
+/** Opens a dataset folder, with `threads` routing workers; refuses one of another format version with a clear error. */
+export function openDataset(dir: string, threads: number): Dataset {
   const manifest = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
   if (manifest.formatVersion !== DATASET_FORMAT_VERSION) {
     throw new Error(
@@ -32,11 +35,15 @@ export function openDataset(dir: string): Dataset {
     );
   }
   const tiles = new MbtilesReader(paths.tiles(dir));
+  let geocoder: GeocoderIndex | null = null;
   try {
-    const geocoder = existsSync(paths.geocoder(dir)) ? new GeocoderIndex(paths.geocoder(dir)) : null;
-    return { id: manifest.id, dir, manifest, tiles, geocoder };
+    geocoder = existsSync(paths.geocoder(dir)) ? new GeocoderIndex(paths.geocoder(dir)) : null;
+    const modes = manifest.routingModes ?? [];
+    const routing = modes.length > 0 ? new RoutingPool(dir, modes, threads) : null;
+    return { id: manifest.id, dir, manifest, tiles, geocoder, routing };
   } catch (error) {
     tiles.close();
+    geocoder?.close();
     throw error;
   }
 }
@@ -44,6 +51,7 @@ export function openDataset(dir: string): Dataset {
 function closeDataset(dataset: Dataset): void {
   dataset.tiles.close();
   dataset.geocoder?.close();
+  void dataset.routing?.close();
 }
 
 export class DatasetHolder {
@@ -54,6 +62,8 @@ export class DatasetHolder {
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
+    /** Worker threads of each dataset's routing pool. */
+    private readonly threads: number,
   ) {}
 
   current(): Dataset | null {
@@ -71,7 +81,7 @@ export class DatasetHolder {
     if (target === this.linkTarget) return;
     let next: Dataset;
     try {
-      next = openDataset(target);
+      next = openDataset(target, this.threads);
     } catch (error) {
       this.logger.error({ err: error, dataset: target }, 'cannot open the new dataset; still serving the previous one');
       this.linkTarget = target; // Not retried until the link moves again.

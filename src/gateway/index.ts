@@ -121,7 +121,7 @@ export class Gateway {
         ledger.release(reservation);
         if (error instanceof ApiError) {
           const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
-          return errorReply(error.statusCode, error.message, headers);
+          return errorReply(error.statusCode, error.message, headers, error.code);
         }
         throw error;
       };

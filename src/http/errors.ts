@@ -1,4 +1,7 @@
-/** The uniform error body of every route: `{statusCode, error, message}`. */
+/**
+ * The uniform error body of every route: `{statusCode, error, message}`, plus a machine-readable
+ * `code` where a client needs one to tell failures of one status apart (routing: `NoSegment`, `NoRoute`).
+ */
 import { STATUS_CODES } from 'node:http';
 
 export class ApiError extends Error {
@@ -6,13 +9,14 @@ export class ApiError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly code?: string,
   ) {
     super(message);
   }
 }
 
-export function errorBody(statusCode: number, message: string): string {
-  return JSON.stringify({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message });
+export function errorBody(statusCode: number, message: string, code?: string): string {
+  return JSON.stringify({ statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message, ...(code === undefined ? {} : { code }) });
 }
 
 export const badRequest = (message: string) => new ApiError(400, message);

@@ -14,8 +14,8 @@ export function json(status: number, value: unknown, headers?: Record<string, st
   return { status, headers: allHeaders, body: JSON.stringify(value) };
 }
 
-export function errorReply(status: number, message: string, headers: Record<string, string> = {}): Reply {
-  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: errorBody(status, message) };
+export function errorReply(status: number, message: string, headers: Record<string, string> = {}, code?: string): Reply {
+  return { status, headers: { 'Content-Type': JSON_TYPE, ...headers }, body: errorBody(status, message, code) };
 }
 
 export function empty(status: number, headers: Record<string, string> = {}): Reply {

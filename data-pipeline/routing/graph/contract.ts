@@ -1,0 +1,241 @@
+/**
+ * Contraction hierarchies over the edge-based graph. Nodes are contracted one by one in order of
+ * priority (OSRM's: shortcuts added per edge removed, original turns they stand for per turn
+ * removed, and depth in the hierarchy so far; kept fresh for the neighbours of each contracted node); contracting a node adds a shortcut u → w for each pair of its neighbours
+ * whose path through it no bounded witness search can beat. A shortcut remembers the contracted
+ * node in its middle so queries can unpack it. Self-loop shortcuts (u → u) are kept: a route that
+ * starts and ends on the same segment, behind its start, needs one.
+ *
+ * The result is the usual CH split, both indexed by the lower-ranked end of each edge: `up` holds
+ * edges to higher nodes (walked by the forward search), `down` holds edges from higher nodes
+ * (walked backwards by the backward search).
+ */
+import { SearchSpace } from '../../../src/routing/graph/search-space.js';
+import { NodeHeap } from '../../../src/routing/graph/heap.js';
+import type { ProgressReporter } from '../../features.js';
+import { DynamicGraph } from './dynamic-graph.js';
+import type { EdgeBasedGraph } from './edge-based.js';
+
+/** Witness searches give up after settling this many nodes: when estimating priorities, and when contracting. */
+const ESTIMATE_SETTLE_LIMIT = 40;
+const CONTRACT_SETTLE_LIMIT = 400;
+/**
+ * Contraction stops when the cheapest node left has more edges than this: what remains is a dense
+ * core (large in grid-like street networks) whose shortcuts would cost more than they save. Core
+ * nodes keep all their edges, in both lists, and queries run plain Dijkstra inside the core.
+ */
+const MAX_CONTRACTED_DEGREE = Number(process.env.MAXDEG ?? 64);
+
+export interface Hierarchy {
+  upFirst: Uint32Array;
+  upTarget: Uint32Array;
+  upWeight: Uint32Array;
+  upMiddle: Int32Array;
+  downFirst: Uint32Array;
+  downSource: Uint32Array;
+  downWeight: Uint32Array;
+  downMiddle: Int32Array;
+  /** Nodes left uncontracted. */
+  core: number;
+}
+
+/** Edges collected as nodes are contracted, before they are sorted into CSR. */
+class EdgeCollector {
+  owner: number[] = [];
+  other: number[] = [];
+  weight: number[] = [];
+  middle: number[] = [];
+
+  push(owner: number, other: number, weight: number, middle: number): void {
+    this.owner.push(owner);
+    this.other.push(other);
+    this.weight.push(weight);
+    this.middle.push(middle);
+  }
+
+  toCsr(nodeCount: number) {
+    const first = new Uint32Array(nodeCount + 1);
+    for (const owner of this.owner) first[owner + 1]!++;
+    for (let n = 0; n < nodeCount; n++) first[n + 1]! += first[n]!;
+    const fill = first.slice(0, nodeCount);
+    const count = this.owner.length;
+    const other = new Uint32Array(count);
+    const weight = new Uint32Array(count);
+    const middle = new Int32Array(count);
+    for (let i = 0; i < count; i++) {
+      const at = fill[this.owner[i]!]!++;
+      other[at] = this.other[i]!;
+      weight[at] = this.weight[i]!;
+      middle[at] = this.middle[i]!;
+    }
+    return { first, other, weight, middle };
+  }
+}
+
+class Contractor {
+  private readonly witness: SearchSpace;
+  readonly depth: Int32Array;
+  /** Shortcuts, and the original turns they stand for, found by the last `shortcutsThrough`. */
+  private added = 0;
+  private addedHops = 0;
+  /** Out-neighbours of the node being contracted carry the current mark. */
+  private readonly targetMark: Int32Array;
+  private mark = 0;
+  private targetCount = 0;
+
+  constructor(private readonly graph: DynamicGraph, nodeCount: number) {
+    this.witness = new SearchSpace(nodeCount);
+    this.depth = new Int32Array(nodeCount);
+    this.targetMark = new Int32Array(nodeCount).fill(-1);
+  }
+
+  /** OSRM's: how many edges (and original turns) contracting the node adds per edge it removes, and its depth. */
+  priority(node: number): number {
+    const { out, in: inn } = this.graph;
+    let removed = 0;
+    let removedHops = 0;
+    for (const lists of [out, inn]) {
+      for (let e = lists.start[node]!, end = e + lists.length[node]!; e < end; e++) {
+        if (lists.other[e] !== node) (removed++), (removedHops += lists.hops[e]!);
+      }
+    }
+    this.shortcutsThrough(node, ESTIMATE_SETTLE_LIMIT, false);
+    return 2 * (this.added / Math.max(1, removed)) + 4 * (this.addedHops / Math.max(1, removedHops)) + this.depth[node]!;
+  }
+
+  /** Find (and when `add`, add) the shortcuts contracting `node` needs. */
+  shortcutsThrough(node: number, settleLimit: number, add: boolean): void {
+    const { graph } = this;
+    this.added = 0;
+    this.addedHops = 0;
+    this.mark++;
+    this.targetCount = 0;
+    for (let o = graph.out.start[node]!, end = o + graph.out.length[node]!; o < end; o++) {
+      const to = graph.out.other[o]!;
+      if (to !== node && this.targetMark[to] !== this.mark) (this.targetMark[to] = this.mark), this.targetCount++;
+    }
+    for (let i = 0; i < graph.in.length[node]!; i++) {
+      const e = graph.in.start[node]! + i;
+      const from = graph.in.other[e]!;
+      if (from === node) continue;
+      const inWeight = graph.in.weight[e]!;
+      const inHops = graph.in.hops[e]!;
+      let maxVia = 0;
+      for (let o = graph.out.start[node]!, end = o + graph.out.length[node]!; o < end; o++) {
+        if (graph.out.other[o] !== node) maxVia = Math.max(maxVia, inWeight + graph.out.weight[o]!);
+      }
+      const cycle = this.witnessSearch(from, node, maxVia, settleLimit);
+      for (let j = 0; j < graph.out.length[node]!; j++) {
+        const o = graph.out.start[node]! + j;
+        const to = graph.out.other[o]!;
+        if (to === node) continue;
+        const via = inWeight + graph.out.weight[o]!;
+        const witness = to === from ? cycle : this.witness.distance[to]!;
+        if (witness <= via) continue;
+        const hops = inHops + graph.out.hops[o]!;
+        this.added++;
+        this.addedHops += hops;
+        if (add) graph.addEdge(from, to, via, node, hops);
+      }
+      this.witness.reset();
+    }
+  }
+
+  /**
+   * Bounded Dijkstra from `source` avoiding `avoid`; leaves distances in the witness space and
+   * returns the length of the cheapest cycle back to `source` it saw.
+   */
+  private witnessSearch(source: number, avoid: number, maxWeight: number, settleLimit: number): number {
+    const { witness, targetMark, mark } = this;
+    const out = this.graph.out;
+    // Done once every out-neighbour of `avoid` is settled (unless the source is one: its cycle needs the bounds).
+    let targetsLeft = targetMark[source] === mark ? Infinity : this.targetCount;
+    let cycle = Infinity;
+    witness.relax(source, 0, -1, -1);
+    for (let settled = 0; witness.heap.size > 0 && settled < settleLimit; settled++) {
+      const distance = witness.heap.minKey();
+      if (distance > maxWeight) break;
+      const node = witness.heap.pop();
+      if (targetMark[node] === mark && --targetsLeft === 0) break;
+      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+        const to = out.other[e]!;
+        if (to === avoid) continue;
+        const next = distance + out.weight[e]!;
+        if (to === source) cycle = Math.min(cycle, next);
+        else witness.relax(to, next, node, e);
+      }
+    }
+    return cycle;
+  }
+}
+
+export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressReporter): Hierarchy {
+  const { nodeCount } = graph;
+  const dynamic = new DynamicGraph(nodeCount, 2 * graph.turnTarget.length + nodeCount);
+  for (let node = 0; node < nodeCount; node++) {
+    for (let e = graph.turnFirst[node]!; e < graph.turnFirst[node + 1]!; e++) dynamic.addEdge(node, graph.turnTarget[e]!, graph.turnWeight[e]!, -1, 1);
+  }
+  const contractor = new Contractor(dynamic, nodeCount);
+  const queue = new NodeHeap(nodeCount);
+  for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.priority(node));
+
+  const up = new EdgeCollector();
+  const down = new EdgeCollector();
+  const neighbourSeen = new Int32Array(nodeCount).fill(-1);
+  const neighbours: number[] = [];
+  const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
+  let done = 0;
+  while (queue.size > 0) {
+    const node = queue.pop();
+    // Priorities go stale as neighbours are contracted: check the node's before contracting it.
+    if (queue.size > 0) {
+      const priority = contractor.priority(node);
+      if (priority > queue.minKey()) {
+        queue.set(node, priority);
+        continue;
+      }
+    }
+    if (dynamic.out.length[node]! + dynamic.in.length[node]! > MAX_CONTRACTED_DEGREE) {
+      queue.set(node, 0);
+      break;
+    }
+    if (done++ % progressEvery === 0) onProgress?.({ phase: 'routing graph: contraction', done, total: nodeCount, unit: 'nodes' });
+    contractor.shortcutsThrough(node, CONTRACT_SETTLE_LIMIT, true);
+
+    // The node's remaining edges all lead to higher nodes: they are its final edges.
+    const { out, in: inn } = dynamic;
+    neighbours.length = 0;
+    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+      const to = out.other[e]!;
+      up.push(node, to, out.weight[e]!, out.middle[e]!);
+      if (to !== node && neighbourSeen[to] !== node) (neighbourSeen[to] = node), neighbours.push(to);
+    }
+    for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
+      const from = inn.other[e]!;
+      if (from === node) continue;
+      down.push(node, from, inn.weight[e]!, inn.middle[e]!);
+      if (neighbourSeen[from] !== node) (neighbourSeen[from] = node), neighbours.push(from);
+    }
+    dynamic.detach(node);
+    for (const neighbour of neighbours) contractor.depth[neighbour] = Math.max(contractor.depth[neighbour]!, contractor.depth[node]! + 1);
+  }
+  // The core: every remaining edge goes into the up list of its tail and the down list of its head.
+  const core = queue.size;
+  while (queue.size > 0) {
+    const node = queue.pop();
+    const { out, in: inn } = dynamic;
+    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) up.push(node, out.other[e]!, out.weight[e]!, out.middle[e]!);
+    for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
+      if (inn.other[e] !== node) down.push(node, inn.other[e]!, inn.weight[e]!, inn.middle[e]!);
+    }
+  }
+  onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
+
+  const upCsr = up.toCsr(nodeCount);
+  const downCsr = down.toCsr(nodeCount);
+  return {
+    upFirst: upCsr.first, upTarget: upCsr.other, upWeight: upCsr.weight, upMiddle: upCsr.middle,
+    downFirst: downCsr.first, downSource: downCsr.other, downWeight: downCsr.weight, downMiddle: downCsr.middle,
+    core,
+  };
+}

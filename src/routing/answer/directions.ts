@@ -1,0 +1,52 @@
+/**
+ * Directions on a loaded graph: each point snapped to its nearest road, one leg between each
+ * consecutive pair, alternatives for a plain A-to-B request, and the OSRM body.
+ */
+import { alternatives } from '../graph/alternatives.js';
+import type { RoutingGraph } from '../graph/load.js';
+import { route } from '../graph/route.js';
+import { snap, type Snap } from '../graph/snap.js';
+import type { RouteLeg } from '../path.js';
+import { directionsBody } from '../response/directions-body.js';
+import type { DirectionsParams } from '../sanitize/endpoints.js';
+import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
+
+function pointName(index: number, count: number): string {
+  if (index === 0) return 'origin';
+  return index === count - 1 ? 'destination' : `waypoints[${index - 1}]`;
+}
+
+export function answerDirections(graph: RoutingGraph, params: DirectionsParams): RoutingAnswer {
+  const points = [params.origin, ...params.waypoints, params.destination];
+  const snaps: Snap[] = [];
+  for (const [i, [lon, lat]] of points.entries()) {
+    const snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES);
+    if (snapped === null) {
+      const name = pointName(i, points.length);
+      return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of ${name} (${lat},${lon})` };
+    }
+    snaps.push(snapped);
+  }
+  const legs: RouteLeg[] = [];
+  for (let i = 1; i < snaps.length; i++) {
+    const leg = route(graph, snaps[i - 1]!, snaps[i]!);
+    if (leg === null) {
+      const [from, to] = [pointName(i - 1, points.length), pointName(i, points.length)];
+      return { ok: false, code: 'NoRoute', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
+    }
+    legs.push(leg);
+  }
+  const routes: RouteLeg[][] = [legs];
+  // As OSRM: alternatives only between two points.
+  if (params.alternatives > 0 && snaps.length === 2) {
+    for (const leg of alternatives(graph, snaps[0]!, snaps[1]!, params.alternatives)) routes.push([leg]);
+  }
+  const body = directionsBody(routes, snaps, {
+    steps: params.steps,
+    overview: params.overview,
+    geometries: params.geometries,
+    lang: params.lang,
+    mode: params.mode,
+  });
+  return { ok: true, body: JSON.stringify(body) };
+}

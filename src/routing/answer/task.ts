@@ -1,0 +1,12 @@
+/** What the front end asks of a routing worker, and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
+
+export type RoutingTask = { kind: 'directions'; params: DirectionsParams } | { kind: 'isochrone'; params: IsochroneParams };
+
+/** `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points. */
+export type RoutingFailureCode = 'NoSegment' | 'NoRoute';
+
+export type RoutingAnswer = { ok: true; body: string } | { ok: false; code: RoutingFailureCode; message: string };
+
+/** How far from a point its road may be, in metres; farther is `NoSegment`. */
+export const SNAP_RADIUS_METRES = 2000;

@@ -1,0 +1,137 @@
+/**
+ * The routing graph file layout, shared by the writer (data-pipeline/routing/graph/write.ts) and
+ * the loader: a fixed header (magic, format version, counts), then typed-array sections at offsets
+ * that follow from the counts alone, each 8-byte aligned, like kdbush and flatbush.
+ * See docs/ROUTING-ENGINE.md for what each section holds.
+ */
+import { TRAVEL_MODES, type TravelMode } from '../../../data-pipeline/routing/network.js';
+
+/** "WMRG" read as little-endian bytes. */
+export const ROUTING_GRAPH_MAGIC = 0x47524d57;
+export const ROUTING_GRAPH_VERSION = 1;
+/** Weight (deciseconds) of a direction the mode may not travel. */
+export const IMPASSABLE = 0xffffffff;
+/** `middle` of an edge that is an original turn, not a shortcut. */
+export const NO_MIDDLE = -1;
+
+/** Segment flag bits: roundabout, then the travel kind in two bits. */
+export const FLAG_ROUNDABOUT = 1;
+export const TRAVEL_KINDS = ['default', 'ferry', 'pushing'] as const;
+export const TRAVEL_SHIFT = 1;
+
+export interface RoutingGraphCounts {
+  mode: TravelMode;
+  segments: number;
+  points: number;
+  upEdges: number;
+  downEdges: number;
+  turnEdges: number;
+  pieces: number;
+  strings: number;
+  stringBytes: number;
+  spatialBytes: number;
+}
+
+const COUNT_FIELDS = ['segments', 'points', 'upEdges', 'downEdges', 'turnEdges', 'pieces', 'strings', 'stringBytes', 'spatialBytes'] as const;
+/** magic, version, mode, then the counts, one uint32 each. */
+const HEADER_BYTES = 8 * Math.ceil(((3 + COUNT_FIELDS.length) * 4) / 8);
+
+type ArrayKind = 'u8' | 'i32' | 'u32' | 'f32' | 'f64';
+const BYTES: Record<ArrayKind, number> = { u8: 1, i32: 4, u32: 4, f32: 4, f64: 8 };
+
+/** Every section in file order: its element type and length. Nodes are the 2 directions of each segment. */
+function sectionsOf(c: RoutingGraphCounts) {
+  const nodes = 2 * c.segments;
+  return {
+    segmentFrom: ['u32', c.segments],
+    segmentTo: ['u32', c.segments],
+    segmentWay: ['f64', c.segments],
+    segmentDistance: ['f32', c.segments],
+    segmentName: ['u32', c.segments],
+    segmentRef: ['u32', c.segments],
+    segmentFlags: ['u8', c.segments],
+    segmentPointFirst: ['u32', c.segments + 1],
+    coordinates: ['i32', 2 * c.points],
+    nodeWeight: ['u32', nodes],
+    upFirst: ['u32', nodes + 1],
+    upTarget: ['u32', c.upEdges],
+    upWeight: ['u32', c.upEdges],
+    upMiddle: ['i32', c.upEdges],
+    downFirst: ['u32', nodes + 1],
+    downSource: ['u32', c.downEdges],
+    downWeight: ['u32', c.downEdges],
+    downMiddle: ['i32', c.downEdges],
+    turnFirst: ['u32', nodes + 1],
+    turnTarget: ['u32', c.turnEdges],
+    turnWeight: ['u32', c.turnEdges],
+    piecePoint: ['u32', c.pieces],
+    stringOffsets: ['u32', c.strings + 1],
+    stringBytes: ['u8', c.stringBytes],
+    flatbush: ['u8', c.spatialBytes],
+  } satisfies Record<string, [ArrayKind, number]>;
+}
+
+type SectionName = keyof ReturnType<typeof sectionsOf>;
+type ArrayOf<K> = K extends 'u8' ? Uint8Array : K extends 'i32' ? Int32Array : K extends 'u32' ? Uint32Array : K extends 'f32' ? Float32Array : Float64Array;
+export type RoutingGraphSections = { [N in SectionName]: ArrayOf<ReturnType<typeof sectionsOf>[N][0]> };
+
+/** Byte offset of every section, and the total file size. */
+function layoutOf(counts: RoutingGraphCounts): { offsets: Record<SectionName, number>; bytes: number } {
+  const offsets = {} as Record<SectionName, number>;
+  let offset = HEADER_BYTES;
+  for (const [name, [kind, length]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
+    offsets[name] = offset;
+    offset += 8 * Math.ceil((length * BYTES[kind]) / 8);
+  }
+  return { offsets, bytes: offset };
+}
+
+export function routingGraphBytes(counts: RoutingGraphCounts): number {
+  return layoutOf(counts).bytes;
+}
+
+/** Typed-array views on every section of `buffer` (no copy). */
+export function sectionViews(buffer: ArrayBufferLike, counts: RoutingGraphCounts): RoutingGraphSections {
+  const { offsets } = layoutOf(counts);
+  const views: Record<string, ArrayBufferView> = {};
+  for (const [name, [kind, length]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
+    const offset = offsets[name];
+    views[name] =
+      kind === 'u8' ? new Uint8Array(buffer, offset, length)
+      : kind === 'i32' ? new Int32Array(buffer, offset, length)
+      : kind === 'u32' ? new Uint32Array(buffer, offset, length)
+      : kind === 'f32' ? new Float32Array(buffer, offset, length)
+      : new Float64Array(buffer, offset, length);
+  }
+  return views as RoutingGraphSections;
+}
+
+/** Byte offset of the flatbush index inside the file (flatbush reads it in place). */
+export function spatialOffset(counts: RoutingGraphCounts): number {
+  return layoutOf(counts).offsets.flatbush;
+}
+
+export function writeHeader(buffer: ArrayBufferLike, counts: RoutingGraphCounts): void {
+  const header = new Uint32Array(buffer, 0, 3 + COUNT_FIELDS.length);
+  header[0] = ROUTING_GRAPH_MAGIC;
+  header[1] = ROUTING_GRAPH_VERSION;
+  header[2] = TRAVEL_MODES.indexOf(counts.mode);
+  COUNT_FIELDS.forEach((field, i) => (header[3 + i] = counts[field]));
+}
+
+/** The counts of a routing graph file, or a clear Error when it is not one this code can read. */
+export function readHeader(buffer: ArrayBufferLike): RoutingGraphCounts {
+  if (buffer.byteLength < HEADER_BYTES) throw new Error('Not a Waymark routing graph: the file is too short.');
+  const header = new Uint32Array(buffer, 0, 3 + COUNT_FIELDS.length);
+  if (header[0] !== ROUTING_GRAPH_MAGIC) throw new Error('Not a Waymark routing graph: wrong magic bytes.');
+  if (header[1] !== ROUTING_GRAPH_VERSION) {
+    throw new Error(`Routing graph format version ${header[1]} is not supported (this version of Waymark reads version ${ROUTING_GRAPH_VERSION}); rebuild it with waymark import.`);
+  }
+  const mode = TRAVEL_MODES[header[2]!];
+  if (mode === undefined) throw new Error(`Routing graph has an unknown travel mode (${header[2]}).`);
+  const counts = { mode } as RoutingGraphCounts;
+  COUNT_FIELDS.forEach((field, i) => (counts[field] = header[3 + i]!));
+  const bytes = routingGraphBytes(counts);
+  if (buffer.byteLength !== bytes) throw new Error(`Routing graph is truncated or corrupt: ${buffer.byteLength} bytes, the header says ${bytes}.`);
+  return counts;
+}

@@ -1,0 +1,79 @@
+/**
+ * Turning a node path between two snapped positions into a RouteLeg: the polyline from the snapped
+ * start through the segments' points to the snapped end, and runs of consecutive segments of one
+ * way (or one name) with their metres and seconds, the partial first and last segments included.
+ */
+import type { PathSegment, RouteLeg } from '../path.js';
+import type { NodePath } from './ch-search.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_SHIFT } from './format.js';
+import type { RoutingGraph } from './load.js';
+import type { Snap } from './snap.js';
+
+export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Snap): RouteLeg {
+  const coordinates: [number, number][] = [];
+  const runs: PathSegment[] = [];
+  let runWay = NaN;
+  /** Seconds of pieces too short to show (e.g. the rest of a segment the start snapped to the end of). */
+  let carried = 0;
+  const push = (point: [number, number]) => {
+    const last = coordinates[coordinates.length - 1];
+    if (!last || last[0] !== point[0] || last[1] !== point[1]) coordinates.push(point);
+  };
+
+  const lastIndex = path.nodes.length - 1;
+  path.nodes.forEach((node, i) => {
+    const segment = node >> 1;
+    const backwards = (node & 1) === 1;
+    const startPosition = i === 0 ? (backwards ? 1 - from.fraction : from.fraction) : 0;
+    const endPosition = i === lastIndex ? (backwards ? 1 - to.fraction : to.fraction) : 1;
+    const share = Math.max(0, endPosition - startPosition);
+    const distance = share * graph.segmentDistance[segment]!;
+    const duration = (share * graph.nodeWeight[node]! + path.penalties[i]!) / 10;
+
+    const first = Math.max(0, coordinates.length - 1);
+    if (i === 0) push(from.location);
+    const pointFirst = graph.segmentPointFirst[segment]!;
+    const pointCount = graph.segmentPointFirst[segment + 1]! - pointFirst;
+    // Points strictly inside the travelled part, in travel order (piece k lies between points k and k+1).
+    const enter = i === 0 ? (backwards ? from.piece : from.piece + 1) : backwards ? pointCount - 1 : 0;
+    const leave = i === lastIndex ? (backwards ? to.piece + 1 : to.piece) : backwards ? 0 : pointCount - 1;
+    if (backwards) for (let k = enter; k >= leave; k--) push(pointOf(graph, pointFirst + k));
+    else for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k));
+    if (i === lastIndex) push(to.location);
+    const last = coordinates.length - 1;
+
+    if (distance === 0 && last === first && (i < lastIndex || runs.length > 0)) {
+      carried += duration;
+      return;
+    }
+    const run = runs[runs.length - 1];
+    const way = graph.segmentWay[segment]!;
+    const flags = graph.segmentFlags[segment]!;
+    const name = graph.strings[graph.segmentName[segment]!]!;
+    const ref = graph.strings[graph.segmentRef[segment]!]!;
+    const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
+    const travel = TRAVEL_KINDS[flags >> TRAVEL_SHIFT]!;
+    if (run && run.name === name && run.ref === ref && run.roundabout === roundabout && run.travel === travel && (way === runWay || name !== '')) {
+      run.distance += distance;
+      run.duration += duration + carried;
+      run.last = last;
+    } else {
+      runs.push({ name, ref, roundabout, travel, distance, duration: duration + carried, first, last });
+    }
+    carried = 0;
+    runWay = way;
+  });
+
+  if (coordinates.length === 1) coordinates.push(coordinates[0]!);
+  const lastRun = runs[runs.length - 1]!;
+  lastRun.duration += carried;
+  lastRun.last = coordinates.length - 1;
+  let distance = 0;
+  let duration = 0;
+  for (const run of runs) (distance += run.distance), (duration += run.duration);
+  return { distance, duration, coordinates, segments: runs };
+}
+
+function pointOf(graph: RoutingGraph, point: number): [number, number] {
+  return [graph.coordinates[2 * point]! * 1e-7, graph.coordinates[2 * point + 1]! * 1e-7];
+}

@@ -1,0 +1,109 @@
+/**
+ * Placing a position on the network: the nearest point of any segment the mode may travel, by
+ * projection onto the segments' 2-point pieces (not the nearest node), within a radius in metres.
+ */
+import type { SnappedPoint } from '../path.js';
+import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from './geo.js';
+import type { RoutingGraph } from './load.js';
+
+export interface Snap extends SnappedPoint {
+  segment: number;
+  /** Which piece of the segment's polyline (from point `piece` to `piece + 1`) holds the location. */
+  piece: number;
+  /** How far along the segment, in its own direction, by length: 0 at `from`, 1 at `to`. */
+  fraction: number;
+}
+
+/** Flatbush returns pieces by box distance; ask for this many first, then more when needed. */
+const FIRST_CANDIDATES = 8;
+
+/** Segment whose points include the global point index `point`. */
+function segmentOfPoint(graph: RoutingGraph, point: number): number {
+  const first = graph.segmentPointFirst;
+  let low = 0;
+  let high = graph.segmentCount - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (first[mid]! <= point) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/** Nearest passable segment within `radiusMetres` of (lon, lat), or null. */
+export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number): Snap | null {
+  const { spatial, coordinates, piecePoint } = graph;
+  if (!spatial) return null;
+  const x = lon;
+  const y = mercatorY(lat);
+  const unit = metresPerIndexUnit(lat);
+  // A flat frame around the input, in metres: enough for the short pieces between points.
+  const kx = METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
+  const ky = METRES_PER_DEGREE;
+
+  let best = Infinity;
+  let bestPiece = -1;
+  let bestT = 0;
+  let examined = 0;
+  for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
+    const found = spatial.neighbors(x, y, wanted, radiusMetres / unit);
+    for (; examined < found.length; examined++) {
+      const p = piecePoint[found[examined]!]!;
+      const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
+      const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
+      const bx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx;
+      const by = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky;
+      const dx = bx - ax;
+      const dy = by - ay;
+      const squared = dx * dx + dy * dy;
+      const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
+      const distance = Math.hypot(ax + t * dx, ay + t * dy);
+      if (distance < best) (best = distance), (bestPiece = p), (bestT = t);
+    }
+    if (found.length < wanted) break;
+    // Pieces not yet returned are at least as far as the last one's box.
+    const last = piecePoint[found[found.length - 1]!]!;
+    if (best <= boxDistance(coordinates, last, x, y) * unit) break;
+  }
+  if (bestPiece < 0 || best > radiusMetres) return null;
+  return snapOnPiece(graph, lon, lat, segmentOfPoint(graph, bestPiece), bestPiece, bestT, best, kx, ky);
+}
+
+/** Distance in index units from (x, y) to the box of the piece starting at point `p`. */
+function boxDistance(coordinates: Int32Array, p: number, x: number, y: number): number {
+  const x0 = coordinates[2 * p]! * 1e-7;
+  const x1 = coordinates[2 * p + 2]! * 1e-7;
+  const y0 = mercatorY(coordinates[2 * p + 1]! * 1e-7);
+  const y1 = mercatorY(coordinates[2 * p + 3]! * 1e-7);
+  const dx = Math.max(Math.min(x0, x1) - x, x - Math.max(x0, x1), 0);
+  const dy = Math.max(Math.min(y0, y1) - y, y - Math.max(y0, y1), 0);
+  return Math.hypot(dx, dy);
+}
+
+function snapOnPiece(
+  graph: RoutingGraph, lon: number, lat: number, segment: number, point: number, t: number, distance: number, kx: number, ky: number,
+): Snap {
+  const { coordinates } = graph;
+  const first = graph.segmentPointFirst[segment]!;
+  const last = graph.segmentPointFirst[segment + 1]! - 1;
+  let before = 0;
+  let total = 0;
+  for (let p = first; p < last; p++) {
+    const length = Math.hypot((coordinates[2 * p + 2]! - coordinates[2 * p]!) * 1e-7 * kx, (coordinates[2 * p + 3]! - coordinates[2 * p + 1]!) * 1e-7 * ky);
+    if (p < point) before += length;
+    else if (p === point) before += t * length;
+    total += length;
+  }
+  const x0 = coordinates[2 * point]! * 1e-7;
+  const y0 = coordinates[2 * point + 1]! * 1e-7;
+  const location: [number, number] = [x0 + t * (coordinates[2 * point + 2]! * 1e-7 - x0), y0 + t * (coordinates[2 * point + 3]! * 1e-7 - y0)];
+  return {
+    input: [lon, lat],
+    location,
+    distance,
+    name: graph.strings[graph.segmentName[segment]!]!,
+    segment,
+    piece: point - first,
+    fraction: total > 0 ? before / total : 0,
+  };
+}

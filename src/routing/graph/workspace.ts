@@ -1,0 +1,24 @@
+/**
+ * The search memory of one graph in one thread, made on first use and kept for the graph's life:
+ * queries allocate nothing in proportion to the graph.
+ */
+import type { RoutingGraph } from './load.js';
+import { SearchSpace } from './search-space.js';
+
+export interface Workspace {
+  forward: SearchSpace;
+  backward: SearchSpace;
+  /** Per-node marks for path comparisons; every user clears what it set. */
+  mark: Uint8Array;
+}
+
+const workspaces = new WeakMap<RoutingGraph, Workspace>();
+
+export function workspaceOf(graph: RoutingGraph): Workspace {
+  let workspace = workspaces.get(graph);
+  if (!workspace) {
+    workspace = { forward: new SearchSpace(graph.nodeCount), backward: new SearchSpace(graph.nodeCount), mark: new Uint8Array(graph.nodeCount) };
+    workspaces.set(graph, workspace);
+  }
+  return workspace;
+}

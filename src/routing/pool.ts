@@ -1,0 +1,47 @@
+/**
+ * The compute pool of a dataset: a Piscina pool of worker threads (workers/routing.ts) sharing the
+ * dataset's routing graphs, read once into SharedArrayBuffers here. The front end awaits its
+ * answers and never runs a route itself.
+ */
+import { Piscina } from 'piscina';
+import { paths } from '../../data-pipeline/dataset-layout.js';
+import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import type { RoutingAnswer, RoutingTask } from './answer/task.js';
+import { loadRoutingGraph } from './graph/load.js';
+
+const WORKER = new URL('../../workers/routing.js', import.meta.url).href;
+/** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
+const QUEUE_PER_THREAD = 256;
+
+export class RoutingPool {
+  private readonly pool: Piscina<RoutingTask, RoutingAnswer>;
+  readonly modes: ReadonlySet<string>;
+
+  constructor(datasetDir: string, modes: readonly string[], threads: number) {
+    const graphs: Partial<Record<TravelMode, SharedArrayBuffer>> = {};
+    for (const mode of modes) graphs[mode as TravelMode] = loadRoutingGraph(paths.routingGraph(datasetDir, mode)).shared;
+    this.modes = new Set(modes);
+    this.pool = new Piscina({
+      filename: WORKER,
+      workerData: { graphs },
+      minThreads: threads,
+      maxThreads: threads,
+      maxQueue: threads * QUEUE_PER_THREAD,
+      // Graph views are built per thread at start: keep threads alive rather than rebuild them.
+      idleTimeout: Infinity,
+    });
+  }
+
+  run(task: RoutingTask): Promise<RoutingAnswer> {
+    return this.pool.run(task);
+  }
+
+  /** Tasks waiting for a thread. */
+  get queued(): number {
+    return this.pool.queueSize;
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}

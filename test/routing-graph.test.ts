@@ -1,0 +1,333 @@
+/**
+ * The routing core on hand-built road networks: the contraction hierarchy answers exactly what a
+ * plain Dijkstra on the edge-based graph answers (seeded random pairs on a grid with oneways),
+ * turns (dead-end U-turns, `no` and `only` restrictions), oneways, islands, start and end on one
+ * segment in both orders, snapping by projection, the file round trip and its version check,
+ * alternatives and the bounded reach search.
+ */
+import test from 'ava';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RoadNetwork, RoadSegment, TravelMode, TurnRestriction } from '../data-pipeline/routing/network.js';
+import { buildEdgeBasedGraph } from '../data-pipeline/routing/graph/edge-based.js';
+import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
+import type { RouteLeg } from '../src/routing/path.js';
+import { alternatives } from '../src/routing/graph/alternatives.js';
+import { IMPASSABLE } from '../src/routing/graph/format.js';
+import { metresBetween } from '../src/routing/graph/geo.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import { reach } from '../src/routing/graph/reach.js';
+import { route } from '../src/routing/graph/route.js';
+import { snap, type Snap } from '../src/routing/graph/snap.js';
+import { seededRandom } from './helpers/http.js';
+
+const SPACING = 0.001; // degrees between grid junctions (~111 m)
+
+let dir = '';
+test.before(() => {
+  dir = mkdtempSync(join(tmpdir(), 'waymark-routing-graph-'));
+});
+test.after.always(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A network from junction positions and segments given as [from, to, forward, backward, wayId, name?, via points?]. */
+function network(
+  junctions: [number, number][],
+  segments: [number, number, number | null, number | null, number, string?, [number, number][]?][],
+  restrictions: TurnRestriction[] = [],
+  mode: TravelMode = 'driving',
+): RoadNetwork {
+  return {
+    mode,
+    junctionLon: Float64Array.from(junctions, (j) => j[0]),
+    junctionLat: Float64Array.from(junctions, (j) => j[1]),
+    restrictions,
+    segments: segments.map(([from, to, forwardSeconds, backwardSeconds, wayId, name = '', via = []]): RoadSegment => {
+      const points = [junctions[from]!, ...via, junctions[to]!];
+      let distance = 0;
+      for (let i = 1; i < points.length; i++) distance += metresBetween(...points[i - 1]!, ...points[i]!);
+      return { from, to, coordinates: points.flat(), distance, forwardSeconds, backwardSeconds, name, ref: '', roundabout: false, travel: 'default', wayId };
+    }),
+  };
+}
+
+/** An n × n grid; each street line is one way (OSM way) with random speeds and some oneways. */
+function grid(n: number, random: () => number): RoadNetwork {
+  const junctions: [number, number][] = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) junctions.push([x * SPACING, 45 + y * SPACING]);
+  const segments: Parameters<typeof network>[1] = [];
+  const add = (from: number, to: number, wayId: number, name: string) => {
+    const seconds = 5 + Math.floor(random() * 20);
+    const kind = random();
+    segments.push([from, to, kind < 0.1 ? null : seconds, kind > 0.9 ? null : seconds + (kind < 0.5 ? 0 : 3), wayId, name]);
+  };
+  for (let y = 0; y < n; y++) for (let x = 0; x + 1 < n; x++) add(y * n + x, y * n + x + 1, 1000 + y, `Row ${y}`);
+  for (let x = 0; x < n; x++) for (let y = 0; y + 1 < n; y++) add(y * n + x, (y + 1) * n + x, 2000 + x, `Column ${x}`);
+  return { ...network(junctions, segments), restrictions: [] };
+}
+
+function build(net: RoadNetwork, name: string): RoutingGraph {
+  const file = join(dir, `${name}.graph`);
+  writeRoutingGraph(net, file);
+  return openRoutingGraph(loadRoutingGraph(file).shared);
+}
+
+/** Snap a point `fraction` along segment `segment` (exactly on it). */
+function at(graph: RoutingGraph, net: RoadNetwork, segment: number, fraction: number): Snap {
+  const c = net.segments[segment]!.coordinates;
+  const found = snap(graph, c[0]! + fraction * (c[c.length - 2]! - c[0]!), c[1]! + fraction * (c[c.length - 1]! - c[1]!), 1);
+  if (found?.segment !== segment) throw new Error(`point ${fraction} along ${segment} snapped elsewhere`);
+  return found;
+}
+
+/** Deciseconds of the fastest path by a plain Dijkstra over the stored turns (the reference). */
+function dijkstra(graph: RoutingGraph, from: Snap, to: Snap): number {
+  const { nodeWeight, turnFirst, turnTarget, turnWeight, nodeCount } = graph;
+  const ends = (s: Snap) => [0, 1].map((d) => ({ node: 2 * s.segment + d, position: d ? 1 - s.fraction : s.fraction })).filter((e) => nodeWeight[e.node] !== IMPASSABLE);
+  const distance = new Float64Array(nodeCount).fill(Infinity);
+  const done = new Uint8Array(nodeCount);
+  for (const e of ends(from)) distance[e.node] = (1 - e.position) * nodeWeight[e.node]!;
+  for (;;) {
+    let node = -1;
+    for (let n = 0; n < nodeCount; n++) if (!done[n] && distance[n]! < Infinity && (node < 0 || distance[n]! < distance[node]!)) node = n;
+    if (node < 0) break;
+    done[node] = 1;
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) distance[turnTarget[e]!] = Math.min(distance[turnTarget[e]!]!, distance[node]! + turnWeight[e]!);
+  }
+  let best = Infinity;
+  for (const target of ends(to)) {
+    const source = ends(from).find((e) => e.node === target.node);
+    if (source && target.position >= source.position) best = Math.min(best, (target.position - source.position) * nodeWeight[target.node]!);
+    for (let p = 0; p < nodeCount; p++) {
+      for (let e = turnFirst[p]!; e < turnFirst[p + 1]!; e++) {
+        if (turnTarget[e] === target.node) best = Math.min(best, distance[p]! + turnWeight[e]! - nodeWeight[target.node]! * (1 - target.position));
+      }
+    }
+  }
+  return best;
+}
+
+/** The leg's shape is consistent: runs cover the polyline in order, sums match, no jumps. */
+function checkLeg(t: import('ava').ExecutionContext, leg: RouteLeg, from: Snap, to: Snap, maxStep: number): void {
+  t.deepEqual(leg.coordinates[0], from.location);
+  t.deepEqual(leg.coordinates[leg.coordinates.length - 1], to.location);
+  t.is(leg.segments[0]!.first, 0);
+  t.is(leg.segments[leg.segments.length - 1]!.last, leg.coordinates.length - 1);
+  for (let i = 1; i < leg.segments.length; i++) t.is(leg.segments[i]!.first, leg.segments[i - 1]!.last);
+  t.true(Math.abs(leg.segments.reduce((sum, s) => sum + s.duration, 0) - leg.duration) < 1e-6);
+  t.true(Math.abs(leg.segments.reduce((sum, s) => sum + s.distance, 0) - leg.distance) < 1e-6);
+  for (let i = 1; i < leg.coordinates.length; i++) t.true(metresBetween(...leg.coordinates[i - 1]!, ...leg.coordinates[i]!) <= maxStep);
+}
+
+test('the hierarchy answers what Dijkstra on the edge-based graph answers, for random pairs on a grid with oneways', (t) => {
+  const random = seededRandom(5);
+  const net = grid(12, random);
+  const graph = build(net, 'grid');
+  const bounds = 11 * SPACING;
+  let routed = 0;
+  for (let i = 0; i < 300; i++) {
+    const from = snap(graph, random() * bounds, 45 + random() * bounds, 500)!;
+    const to = snap(graph, random() * bounds, 45 + random() * bounds, 500)!;
+    const expected = dijkstra(graph, from, to);
+    const leg = route(graph, from, to);
+    if (expected === Infinity) {
+      t.is(leg, null);
+      continue;
+    }
+    routed++;
+    t.truthy(leg);
+    t.true(Math.abs(leg!.duration * 10 - expected) < 1e-6, `pair ${i}: ${leg!.duration * 10} ≠ ${expected}`);
+    checkLeg(t, leg!, from, to, SPACING * 111_200 + 1);
+  }
+  t.true(routed > 250);
+});
+
+test('a oneway street is travelled only its way', (t) => {
+  const net = network([[0, 0], [0.01, 0]], [[0, 1, 60, null, 1, 'One Way']], [], 'driving');
+  const graph = build(net, 'oneway');
+  const forward = route(graph, at(graph, net, 0, 0.2), at(graph, net, 0, 0.7));
+  t.true(Math.abs(forward!.duration - 30) < 1e-6);
+  t.is(forward!.segments[0]!.name, 'One Way');
+  t.is(route(graph, at(graph, net, 0, 0.7), at(graph, net, 0, 0.2)), null);
+});
+
+test('start and end on one two-way segment, in both orders, go straight along it', (t) => {
+  const net = network([[0, 0], [0.01, 0], [0.02, 0]], [[0, 1, 100, 50, 1], [1, 2, 100, 100, 2]], [], 'walking');
+  const graph = build(net, 'same-segment');
+  const ahead = route(graph, at(graph, net, 0, 0.3), at(graph, net, 0, 0.7))!;
+  t.true(Math.abs(ahead.duration - 40) < 1e-6);
+  t.true(Math.abs(ahead.distance - 0.4 * net.segments[0]!.distance) < 0.01);
+  const behind = route(graph, at(graph, net, 0, 0.7), at(graph, net, 0, 0.3))!;
+  t.true(Math.abs(behind.duration - 20) < 1e-6);
+  t.is(behind.coordinates.length, 2);
+});
+
+test('on a oneway ring, an end behind the start goes round the ring (a self-loop shortcut)', (t) => {
+  const junctions: [number, number][] = [[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01]];
+  const net = network(junctions, [[0, 1, 10, null, 1], [1, 2, 20, null, 2], [2, 3, 30, null, 3], [3, 0, 40, null, 4]]);
+  const graph = build(net, 'ring');
+  const from = at(graph, net, 0, 0.7);
+  const to = at(graph, net, 0, 0.3);
+  const leg = route(graph, from, to)!;
+  t.true(Math.abs(leg.duration - (3 + 20 + 30 + 40 + 3)) < 1e-6);
+  t.is(leg.duration * 10, dijkstra(graph, from, to));
+  checkLeg(t, leg, from, to, 1200);
+  t.true(Math.abs(route(graph, to, from)!.duration - 4) < 1e-6);
+});
+
+test('U-turns happen only at dead ends, with the driving penalty', (t) => {
+  // A street 0-1-2 with a side street 1-3: only 0 and 2 and 3 are dead ends.
+  const net = network([[0, 0], [0.01, 0], [0.02, 0], [0.01, 0.01]], [[0, 1, 10, 10, 1], [1, 2, 10, 10, 1], [1, 3, 10, 10, 2]]);
+  const edgeBased = buildEdgeBasedGraph(net);
+  const uTurns: number[] = [];
+  for (let node = 0; node < edgeBased.nodeCount; node++) {
+    for (let e = edgeBased.turnFirst[node]!; e < edgeBased.turnFirst[node + 1]!; e++) {
+      if (edgeBased.turnTarget[e] === (node ^ 1)) uTurns.push(node), t.is(edgeBased.turnWeight[e], 100 + 200);
+    }
+  }
+  // Backwards along 0-1 ends at 0, forwards along 1-2 ends at 2, forwards along 1-3 ends at 3.
+  t.deepEqual(uTurns.sort(), [1, 2, 4]);
+
+  // Heading into the dead end 2 on a oneway and back out needs that U-turn.
+  const oneway = network([[0, 0], [0.01, 0], [0.02, 0]], [[0, 1, 10, null, 1], [1, 2, 10, 10, 2], [1, 0, 10, null, 3, '', [[0.005, 0.005]]]], [{ kind: 'no', fromWay: 1, via: 1, toWay: 3 }]);
+  const graph = build(oneway, 'dead-end');
+  const leg = route(graph, at(graph, oneway, 0, 0.5), snap(graph, 0.005, 0.005, 1)!)!;
+  t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
+  t.true(leg.coordinates.some(([lon]) => Math.abs(lon - 0.02) < 1e-9));
+});
+
+/** A crossroads at junction 0 with four arms, each its own way: west 1, east 2, north 3, south 4. */
+function crossroads(restrictions: TurnRestriction[]): RoadNetwork {
+  return network(
+    [[0, 0], [-0.01, 0], [0.01, 0], [0, 0.01], [0, -0.01]],
+    [[1, 0, 10, 10, 1, 'West'], [0, 2, 10, 10, 2, 'East'], [0, 3, 10, 10, 3, 'North'], [0, 4, 10, 10, 4, 'South']],
+    restrictions,
+  );
+}
+
+test('a `no` restriction removes its turn: the route turns round at a dead end instead', (t) => {
+  const free = build(crossroads([]), 'cross-free');
+  const net = crossroads([{ kind: 'no', fromWay: 1, via: 0, toWay: 3 }]);
+  const graph = build(net, 'cross-no');
+  t.true(Math.abs(route(free, at(free, net, 0, 0.5), at(free, net, 2, 0.5))!.duration - 10) < 1e-6);
+  const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
+  // West half, then out to a dead end (east or south), U-turn, back, and half of north.
+  t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
+  t.notDeepEqual(leg.segments.map((s) => s.name), ['West', 'North']);
+  // Other turns from West are untouched.
+  t.true(Math.abs(route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!.duration - 10) < 1e-6);
+});
+
+test('an `only` restriction removes every other turn from its way at the via junction', (t) => {
+  const net = crossroads([{ kind: 'only', fromWay: 1, via: 0, toWay: 2 }]);
+  const graph = build(net, 'cross-only');
+  const straight = route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!;
+  t.true(Math.abs(straight.duration - 10) < 1e-6);
+  t.deepEqual(straight.segments.map((s) => s.name), ['West', 'East']);
+  const left = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
+  t.deepEqual(left.segments.map((s) => s.name), ['West', 'East', 'North']);
+  t.true(Math.abs(left.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
+  // From North, anything goes.
+  t.true(Math.abs(route(graph, at(graph, net, 2, 0.5), at(graph, net, 3, 0.5))!.duration - 10) < 1e-6);
+});
+
+test('an island is not reachable, and reach stays on its side', (t) => {
+  const net = network([[0, 0], [0.01, 0], [1, 1], [1.01, 1]], [[0, 1, 10, 10, 1, 'Main'], [2, 3, 10, 10, 2, 'Island']]);
+  const graph = build(net, 'island');
+  t.is(route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5)), null);
+  t.deepEqual(alternatives(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5), 2), []);
+  const pieces = reach(graph, at(graph, net, 0, 0.5), 3600);
+  t.true(pieces.every((p) => p.coordinates.every(([lon]) => lon < 0.5)));
+});
+
+test('snapping projects onto the middle of a piece, and respects the radius', (t) => {
+  const net = network([[0, 0], [0.02, 0]], [[0, 1, 10, 10, 1, 'Long Street', [[0.01, 0]]]], [], 'cycling');
+  const graph = build(net, 'snap');
+  const found = snap(graph, 0.015, 0.0005, 100)!;
+  t.is(found.segment, 0);
+  t.is(found.piece, 1);
+  t.true(Math.abs(found.location[0] - 0.015) < 1e-9 && Math.abs(found.location[1]) < 1e-9);
+  t.true(Math.abs(found.fraction - 0.75) < 1e-6);
+  t.true(Math.abs(found.distance - metresBetween(0.015, 0.0005, 0.015, 0)) < 0.01);
+  t.is(found.name, 'Long Street');
+  t.deepEqual(found.input, [0.015, 0.0005]);
+  t.is(snap(graph, 0.015, 0.0005, 50), null);
+  // Impassable segments are not snapped to.
+  const closed = build(network([[0, 0], [0.02, 0]], [[0, 1, null, null, 1]]), 'closed');
+  t.is(snap(closed, 0.01, 0, 100), null);
+});
+
+test('the file round trip keeps every section, and a wrong magic or version is refused', (t) => {
+  const net = grid(5, seededRandom(9));
+  const file = join(dir, 'round-trip.graph');
+  const stats = writeRoutingGraph(net, file);
+  const bytes = readFileSync(file);
+  t.is(stats.bytes, bytes.length);
+  t.true(stats.nodes > 0 && stats.edges > 0);
+  const loaded = loadRoutingGraph(file);
+  t.true(loaded.shared instanceof SharedArrayBuffer);
+  t.is(loaded.mode, 'driving');
+  const graph = openRoutingGraph(loaded.shared);
+  t.is(graph.segmentCount, net.segments.length);
+  t.is(graph.coordinates.buffer, loaded.shared);
+  net.segments.forEach((segment, s) => {
+    t.is(graph.strings[graph.segmentName[s]!], segment.name);
+    t.is(graph.segmentWay[s], segment.wayId);
+    const first = graph.segmentPointFirst[s]!;
+    t.deepEqual(Array.from(graph.coordinates.subarray(2 * first, 2 * first + segment.coordinates.length), (v) => v / 1e7), segment.coordinates);
+  });
+
+  const wrongVersion = Buffer.from(bytes);
+  wrongVersion.writeUInt32LE(99, 4);
+  writeFileSync(join(dir, 'v99.graph'), wrongVersion);
+  t.throws(() => loadRoutingGraph(join(dir, 'v99.graph')), { message: /version 99 is not supported/ });
+  const shared = new SharedArrayBuffer(wrongVersion.length);
+  new Uint8Array(shared).set(wrongVersion);
+  t.throws(() => openRoutingGraph(shared), { message: /version 99/ });
+  const wrongMagic = Buffer.from(bytes);
+  wrongMagic[0] = 0;
+  writeFileSync(join(dir, 'magic.graph'), wrongMagic);
+  t.throws(() => loadRoutingGraph(join(dir, 'magic.graph')), { message: /Not a Waymark routing graph/ });
+});
+
+test('alternatives are different, not much slower, and not mostly shared', (t) => {
+  const random = seededRandom(11);
+  const net = grid(10, () => 0.3 + 0.1 * random()); // two-way everywhere, even speeds: many near-equal routes
+  const graph = build(net, 'alternatives');
+  const from = at(graph, net, 0, 0.5);
+  const to = at(graph, net, net.segments.length - 1, 0.5);
+  const best = route(graph, from, to)!;
+  const others = alternatives(graph, from, to, 2);
+  t.true(others.length >= 1);
+  for (const leg of others) {
+    t.true(leg.duration <= 1.4 * best.duration + 1e-6);
+    t.notDeepEqual(leg.coordinates, best.coordinates);
+    checkLeg(t, leg, from, to, SPACING * 111_200 + 1);
+  }
+});
+
+test('reach covers the network up to the budget, with times growing along each piece and cut at the frontier', (t) => {
+  const random = seededRandom(3);
+  const net = grid(8, random);
+  const graph = build(net, 'reach');
+  const from = snap(graph, 3.5 * SPACING, 45 + 3.5 * SPACING, 500)!;
+  const pieces = reach(graph, from, 60);
+  t.true(pieces.length > 0);
+  let cut = 0;
+  for (const piece of pieces) {
+    t.is(piece.coordinates.length, piece.seconds.length);
+    t.true(piece.coordinates.length >= 2);
+    for (let i = 1; i < piece.seconds.length; i++) t.true(piece.seconds[i]! >= piece.seconds[i - 1]!);
+    t.true(piece.seconds.every((s) => s >= 0 && s <= 60 + 1e-9));
+    if (Math.abs(piece.seconds[piece.seconds.length - 1]! - 60) < 1e-9) cut++;
+  }
+  t.true(cut > 0);
+  // The fastest route to a frontier point takes no longer than the budget.
+  for (const piece of pieces.filter((p) => p.seconds[p.seconds.length - 1] === 60).slice(0, 40)) {
+    const [lon, lat] = piece.coordinates[piece.coordinates.length - 1]!;
+    t.true(route(graph, from, snap(graph, lon, lat, 1)!)!.duration <= 60 + 0.01);
+  }
+  // Everything is reached with a budget big enough.
+  const all = reach(graph, from, 1e6);
+  t.true(all.length >= 2 * net.segments.length * 0.6);
+});

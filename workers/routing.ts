@@ -1,0 +1,20 @@
+/**
+ * The Piscina task of the routing pool: directions and isochrones. Each thread lays views over the
+ * graphs the main thread loaded into shared memory (workerData), so a graph is in memory once.
+ */
+import { workerData } from 'piscina';
+import type { TravelMode } from '../data-pipeline/routing/network.js';
+import { answerDirections } from '../src/routing/answer/directions.js';
+import { answerIsochrone } from '../src/routing/answer/isochrone.js';
+import type { RoutingAnswer, RoutingTask } from '../src/routing/answer/task.js';
+import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+
+const shared = (workerData as { graphs: Partial<Record<TravelMode, SharedArrayBuffer>> }).graphs;
+const graphs = new Map<TravelMode, RoutingGraph>();
+for (const [mode, buffer] of Object.entries(shared)) graphs.set(mode as TravelMode, openRoutingGraph(buffer));
+
+export default function routingTask(task: RoutingTask): RoutingAnswer {
+  const graph = graphs.get(task.params.mode);
+  if (graph === undefined) throw new Error(`no ${task.params.mode} graph in this pool`);
+  return task.kind === 'directions' ? answerDirections(graph, task.params) : answerIsochrone(graph, task.params);
+}
