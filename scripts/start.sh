@@ -2,8 +2,10 @@
 # Sets the machine up (scripts/setup.sh) and runs the Waymark server. Arguments go to
 # `waymark serve`, e.g. `scripts/start.sh --port 9000 --data /srv/waymark`; the data folder
 # defaults to ./data of the current folder (or WAYMARK_DATA).
-# A data folder without a dataset first gets one: `waymark import --world`, plus `--osm` for each
-# extract (file or URL) in WAYMARK_OSM, comma-separated.
+# A data folder without a dataset first gets one: `waymark import --world --geonames` (world map,
+# GeoNames places for geocoding), plus `--osm` for each extract (file or URL) in WAYMARK_OSM,
+# comma-separated; when WAYMARK_OSM is not set and the shared test data sits next to the checkout,
+# its Monaco extract and Who's On First folder make the demo (detailed map, routing, addresses).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
@@ -17,8 +19,15 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   esac
 done
 
+demo=$root/../shared/data
+demo_wof=()
+if [[ -z ${WAYMARK_OSM+set} && -f $demo/osm/monaco.osm.pbf ]]; then
+  WAYMARK_OSM=$demo/osm/monaco.osm.pbf
+  if [[ -d $demo/wof/mc ]]; then demo_wof=(--wof "$demo/wof/mc"); fi
+fi
+
 if [[ ! -e $data/current ]]; then
-  import=(import --data "$data" --world)
+  import=(import --data "$data" --world --geonames "${demo_wof[@]}")
   IFS=',' read -ra extracts <<<"${WAYMARK_OSM:-}"
   for extract in "${extracts[@]}"; do
     extract=${extract#"${extract%%[![:space:]]*}"} # trim leading and trailing blanks
