@@ -1,0 +1,40 @@
+/**
+ * Fixed request lists for wrk: a seeded shuffle (every run requests the same things in the same
+ * order) and a Lua script that cycles through a list of paths.
+ */
+import { writeFileSync } from 'node:fs';
+
+/** A small deterministic PRNG (mulberry32): numbers in [0, 1). */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+/** Fisher–Yates shuffles `items` in place with `random` and returns them. */
+export function shuffle<T>(items: T[], random: () => number): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+/**
+ * A wrk script requesting `paths` in turn. The requests are formatted once in `init` (with the
+ * `-H` headers): building one per call in `request()` would make wrk, not the server, the limit.
+ */
+export function writeWrkScript(file: string, paths: string[]): void {
+  const list = paths.map((p) => JSON.stringify(p)).join(',\n  ');
+  writeFileSync(
+    file,
+    `local paths = {\n  ${list}\n}\nlocal requests = {}\nlocal n = 0\n\n` +
+      'function init(args)\n  for i, path in ipairs(paths) do requests[i] = wrk.format("GET", path) end\nend\n\n' +
+      'function request()\n  n = n % #requests + 1\n  return requests[n]\nend\n',
+  );
+}
