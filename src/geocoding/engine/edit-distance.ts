@@ -1,10 +1,13 @@
 /** Optimal string alignment distance (Levenshtein plus adjacent transpositions), giving up above `max`. */
+
+/** Three rows of the dynamic programme, reused by every call (grown when a longer string comes). */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   const width = b.length + 1;
-  let before = new Int32Array(width);
-  let previous = new Int32Array(width);
-  let current = new Int32Array(width);
+  if (rows[0]!.length < width) rows = [new Int32Array(width), new Int32Array(width), new Int32Array(width)];
+  let [before, previous, current] = rows as [Int32Array, Int32Array, Int32Array];
   for (let j = 0; j < width; j++) previous[j] = j;
   for (let i = 1; i <= a.length; i++) {
     current[0] = i;

@@ -25,6 +25,16 @@ export interface PlaceRow {
 }
 
 const PLACE_COLUMNS = 'p.id, p.gid, p.layer, p.source, p.lon, p.lat, p.importance, p.name_text, p.admin_text, p.record';
+/** What reverse needs to rank the places of a box before reading the few records it answers with. */
+const POINT_COLUMNS = 'p.id, p.layer, p.lon, p.lat';
+/** A place in a box, without its record. */
+export interface PointRow {
+  id: number;
+  layer: string;
+  lon: number;
+  lat: number;
+}
+
 /** Layer, source and country filters; ?country may be null (no filter). */
 const FILTERS = '(p.layer_bit & @layers) != 0 AND (p.source_bit & @sources) != 0 AND (@country IS NULL OR p.country_a = @country)';
 const IN_BOX = 'r.min_lon >= @west AND r.max_lon <= @east AND r.min_lat >= @south AND r.max_lat <= @north';
@@ -49,6 +59,7 @@ export class GeocoderIndex {
   private readonly matchingInBox: Database.Statement;
   private readonly inBox: Database.Statement;
   private readonly byGid: Database.Statement;
+  private readonly byId: Database.Statement;
   private readonly adminLookup: AdminLookup;
 
   constructor(file: string) {
@@ -66,8 +77,9 @@ export class GeocoderIndex {
       `SELECT ${PLACE_COLUMNS} FROM place_text t JOIN place p ON p.id = t.rowid JOIN place_point r ON r.id = p.id
        WHERE place_text MATCH @match AND ${IN_BOX} AND ${FILTERS} ORDER BY t.rowid LIMIT @limit`,
     );
-    this.inBox = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place_point r JOIN place p ON p.id = r.id WHERE ${IN_BOX} AND ${FILTERS}`);
+    this.inBox = this.db.prepare(`SELECT ${POINT_COLUMNS} FROM place_point r JOIN place p ON p.id = r.id WHERE ${IN_BOX} AND ${FILTERS}`);
     this.byGid = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.gid = ?`);
+    this.byId = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.id = ?`);
     this.vocabulary = new Vocabulary(this.db);
     this.adminLookup = this.readAdminAreas();
     loadAddressParser();
@@ -79,13 +91,17 @@ export class GeocoderIndex {
     return statement.all({ match, limit, ...filters, ...box }) as PlaceRow[];
   }
 
-  /** Every place in a box. */
-  within(box: Box, filters: Filters): PlaceRow[] {
-    return this.inBox.all({ ...box, ...filters }) as PlaceRow[];
+  /** Every place in a box, without its record. */
+  within(box: Box, filters: Filters): PointRow[] {
+    return this.inBox.all({ ...box, ...filters }) as PointRow[];
   }
 
   place(gid: string): PlaceRow | undefined {
     return this.byGid.get(gid) as PlaceRow | undefined;
+  }
+
+  placeById(id: number): PlaceRow {
+    return this.byId.get(id) as PlaceRow;
   }
 
   /** The admin polygons, for point-in-polygon look-ups. */

@@ -7,7 +7,8 @@ import { ADMIN_LAYERS } from '../../../data-pipeline/geocoding/record.js';
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
 import type { GeocodeRecord } from '../response/record.js';
 import type { ReverseParams } from '../sanitize/endpoints.js';
-import type { Filters, GeocoderIndex, PlaceRow } from './index-file.js';
+import type { Filters, GeocoderIndex, PlaceRow, PointRow } from './index-file.js';
+import { QUERY_SIZE_PADDING } from '../response/query-echo.js';
 import { kilometresBetween } from '../../geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
 
@@ -32,17 +33,24 @@ interface Found {
 }
 
 function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filters, size: number): Found[] {
-  let found: Found[] = [];
+  let near: { point: PointRow; km: number }[] = [];
   for (const radius of SEARCH_RADII_KM) {
     const dLat = radius / KM_PER_DEGREE;
     const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
-    const rows = index.within({ west: lon - dLon, east: lon + dLon, south: lat - dLat, north: lat + dLat }, filters);
-    found = rows
-      .map((row) => ({ row, record: recordOf(row), km: kilometresBetween(lon, lat, row.lon, row.lat) }))
+    near = index
+      .within({ west: lon - dLon, east: lon + dLon, south: lat - dLat, north: lat + dLat }, filters)
+      .map((point) => ({ point, km: kilometresBetween(lon, lat, point.lon, point.lat) }))
       .filter((place) => place.km <= radius);
-    if (found.length >= size) break;
+    if (near.length >= size) break;
   }
-  return found.sort((a, b) => a.km - b.km);
+  // Room for duplicates among the nearest; only these records are read.
+  return near
+    .sort((a, b) => a.km - b.km)
+    .slice(0, size * QUERY_SIZE_PADDING)
+    .map(({ point, km }) => {
+      const row = index.placeById(point.id);
+      return { row, record: recordOf(row), km };
+    });
 }
 
 /** The imported admin places whose polygons enclose the point, smallest layer first. */

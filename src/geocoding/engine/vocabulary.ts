@@ -1,7 +1,9 @@
 /**
- * Typo tolerance over the index's terms: a query token that is not a term is corrected to the
- * terms within one edit (two for long tokens). Candidates are the terms sharing enough trigrams
- * with the token (counted over the index's trigram postings); an exact edit distance confirms them.
+ * Typo tolerance over the index's terms (read into memory when the index opens: a few MB): a
+ * query token that is not a term is corrected to the terms within one edit (two for long tokens).
+ * One edit: every variant of the token (deletion, transposition, substitution, insertion) is
+ * looked up. Two edits: the terms sharing enough trigrams with the token (the index's trigram
+ * postings), of a length within two of it, are checked by edit distance.
  */
 import type Database from 'better-sqlite3';
 import { trigramsOf } from '../text/trigrams.js';
@@ -12,33 +14,75 @@ export const MIN_FUZZY_LENGTH = 4;
 /** From this length on, two edits are allowed. */
 const TWO_EDITS_LENGTH = 8;
 const MAX_CORRECTIONS = 4;
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+interface Correction {
+  term: string;
+  edits: number;
+  documents: number;
+}
+
+/** Every string one deletion, transposition, substitution or insertion away from `token`. */
+function oneEditVariants(token: string): Set<string> {
+  const letters = new Set([...ALPHABET, ...token]);
+  const variants = new Set<string>();
+  for (let i = 0; i <= token.length; i++) {
+    const [head, tail] = [token.slice(0, i), token.slice(i)];
+    if (tail.length > 0) variants.add(head + tail.slice(1));
+    if (tail.length > 1) variants.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of letters) {
+      if (tail.length > 0) variants.add(head + letter + tail.slice(1));
+      variants.add(head + letter + tail);
+    }
+  }
+  variants.delete(token);
+  return variants;
+}
 
 export class Vocabulary {
-  private readonly known: Database.Statement;
   private readonly postings: Database.Statement;
-  private readonly term: Database.Statement;
+  /** Term by id (ids from 1; 0 unused), its document count, and id by term. */
+  private readonly terms: string[] = [''];
+  private readonly documents: number[] = [0];
+  private readonly ids = new Map<string, number>();
   /** Shared-trigram count per term id, reset after each look-up. */
   private readonly shared: Uint8Array;
 
   constructor(db: Database.Database) {
-    this.known = db.prepare('SELECT 1 FROM term WHERE term = ?').pluck();
     this.postings = db.prepare('SELECT term_ids FROM term_trigram WHERE trigram = ?').pluck();
-    this.term = db.prepare('SELECT term, documents FROM term WHERE id = ?');
-    const terms = db.prepare('SELECT max(id) FROM term').pluck().get() as number | null;
-    this.shared = new Uint8Array((terms ?? 0) + 1);
+    for (const [id, term, documents] of db.prepare('SELECT id, term, documents FROM term ORDER BY id').raw().iterate() as IterableIterator<[number, string, number]>) {
+      this.terms[id] = term;
+      this.documents[id] = documents;
+      this.ids.set(term, id);
+    }
+    this.shared = new Uint8Array(this.terms.length);
   }
 
   has(term: string): boolean {
-    return this.known.get(term) !== undefined;
+    return this.ids.has(term);
   }
 
   /** Terms within the allowed edits of `token`, closest and most frequent first; empty for short tokens. */
   corrections(token: string): string[] {
     if (token.length < MIN_FUZZY_LENGTH || /^\d+$/.test(token)) return [];
-    const maxEdits = token.length >= TWO_EDITS_LENGTH ? 2 : 1;
+    const found = token.length >= TWO_EDITS_LENGTH ? this.withinTwoEdits(token) : this.withinOneEdit(token);
+    found.sort((a, b) => a.edits - b.edits || b.documents - a.documents);
+    return found.slice(0, MAX_CORRECTIONS).map((entry) => entry.term);
+  }
+
+  private withinOneEdit(token: string): Correction[] {
+    const found: Correction[] = [];
+    for (const variant of oneEditVariants(token)) {
+      const id = this.ids.get(variant);
+      if (id !== undefined) found.push({ term: variant, edits: 1, documents: this.documents[id]! });
+    }
+    return found;
+  }
+
+  private withinTwoEdits(token: string): Correction[] {
     const grams = trigramsOf(token);
-    // An insertion, deletion or substitution breaks at most three trigrams, a transposition four.
-    const needed = Math.max(1, grams.length - 4 * maxEdits);
+    // Two edits break at most six trigrams, eight for two transpositions.
+    const needed = Math.max(1, grams.length - 8);
     const touched: number[] = [];
     for (const gram of grams) {
       const blob = this.postings.get(gram) as Buffer | undefined;
@@ -50,16 +94,15 @@ export class Vocabulary {
         this.shared[id]!++;
       }
     }
-    const found: { term: string; edits: number; documents: number }[] = [];
+    const found: Correction[] = [];
     for (const id of touched) {
-      if (this.shared[id]! >= needed) {
-        const { term, documents } = this.term.get(id) as { term: string; documents: number };
-        const edits = editDistance(token, term, maxEdits);
-        if (edits <= maxEdits && term !== token) found.push({ term, edits, documents });
+      const term = this.terms[id]!;
+      if (this.shared[id]! >= needed && Math.abs(term.length - token.length) <= 2 && term !== token) {
+        const edits = editDistance(token, term, 2);
+        if (edits <= 2) found.push({ term, edits, documents: this.documents[id]! });
       }
       this.shared[id] = 0;
     }
-    found.sort((a, b) => a.edits - b.edits || b.documents - a.documents);
-    return found.slice(0, MAX_CORRECTIONS).map((entry) => entry.term);
+    return found;
   }
 }
