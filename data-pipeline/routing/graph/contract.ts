@@ -1,14 +1,16 @@
 /**
  * Contraction hierarchies over the edge-based graph. Nodes are contracted one by one in order of
  * priority (OSRM's: shortcuts added per edge removed, original turns they stand for per turn
- * removed, and depth in the hierarchy so far; kept fresh for the neighbours of each contracted node); contracting a node adds a shortcut u → w for each pair of its neighbours
- * whose path through it no bounded witness search can beat. A shortcut remembers the contracted
+ * removed, and depth in the hierarchy so far; re-evaluated lazily when a node comes up).
+ * Contracting a node adds a shortcut u → w for each pair of its neighbours whose path through it
+ * no bounded witness search can beat. A shortcut remembers the contracted
  * node in its middle so queries can unpack it. Self-loop shortcuts (u → u) are kept: a route that
  * starts and ends on the same segment, behind its start, needs one.
  *
  * The result is the usual CH split, both indexed by the lower-ranked end of each edge: `up` holds
  * edges to higher nodes (walked by the forward search), `down` holds edges from higher nodes
- * (walked backwards by the backward search).
+ * (walked backwards by the backward search). Nodes left in the core (see MAX_CONTRACTED_DEGREE)
+ * have their edges in both.
  */
 import { SearchSpace } from '../../../src/routing/graph/search-space.js';
 import { NodeHeap } from '../../../src/routing/graph/heap.js';
@@ -17,14 +19,14 @@ import { DynamicGraph } from './dynamic-graph.js';
 import type { EdgeBasedGraph } from './edge-based.js';
 
 /** Witness searches give up after settling this many nodes: when estimating priorities, and when contracting. */
-const ESTIMATE_SETTLE_LIMIT = 40;
-const CONTRACT_SETTLE_LIMIT = 400;
+const ESTIMATE_SETTLE_LIMIT = 20;
+const CONTRACT_SETTLE_LIMIT = 100;
 /**
- * Contraction stops when the cheapest node left has more edges than this: what remains is a dense
- * core (large in grid-like street networks) whose shortcuts would cost more than they save. Core
- * nodes keep all their edges, in both lists, and queries run plain Dijkstra inside the core.
+ * By default contraction stops when the cheapest node left has more edges than this: what remains
+ * is a dense core (large in grid-like street networks) whose shortcuts would cost more than they
+ * save. Core nodes keep all their edges, in both lists, and queries run plain Dijkstra inside it.
  */
-const MAX_CONTRACTED_DEGREE = Number(process.env.MAXDEG ?? 64);
+export const MAX_CONTRACTED_DEGREE = 64;
 
 export interface Hierarchy {
   upFirst: Uint32Array;
@@ -169,7 +171,7 @@ class Contractor {
   }
 }
 
-export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressReporter): Hierarchy {
+export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressReporter, maxContractedDegree = MAX_CONTRACTED_DEGREE): Hierarchy {
   const { nodeCount } = graph;
   const dynamic = new DynamicGraph(nodeCount, 2 * graph.turnTarget.length + nodeCount);
   for (let node = 0; node < nodeCount; node++) {
@@ -181,8 +183,6 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
 
   const up = new EdgeCollector();
   const down = new EdgeCollector();
-  const neighbourSeen = new Int32Array(nodeCount).fill(-1);
-  const neighbours: number[] = [];
   const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
   let done = 0;
   while (queue.size > 0) {
@@ -195,7 +195,7 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
         continue;
       }
     }
-    if (dynamic.out.length[node]! + dynamic.in.length[node]! > MAX_CONTRACTED_DEGREE) {
+    if (dynamic.out.length[node]! + dynamic.in.length[node]! > maxContractedDegree) {
       queue.set(node, 0);
       break;
     }
@@ -204,20 +204,19 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
 
     // The node's remaining edges all lead to higher nodes: they are its final edges.
     const { out, in: inn } = dynamic;
-    neighbours.length = 0;
+    const depth = contractor.depth[node]! + 1;
     for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
       const to = out.other[e]!;
       up.push(node, to, out.weight[e]!, out.middle[e]!);
-      if (to !== node && neighbourSeen[to] !== node) (neighbourSeen[to] = node), neighbours.push(to);
+      if (to !== node) contractor.depth[to] = Math.max(contractor.depth[to]!, depth);
     }
     for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
       const from = inn.other[e]!;
       if (from === node) continue;
       down.push(node, from, inn.weight[e]!, inn.middle[e]!);
-      if (neighbourSeen[from] !== node) (neighbourSeen[from] = node), neighbours.push(from);
+      contractor.depth[from] = Math.max(contractor.depth[from]!, depth);
     }
     dynamic.detach(node);
-    for (const neighbour of neighbours) contractor.depth[neighbour] = Math.max(contractor.depth[neighbour]!, contractor.depth[node]! + 1);
   }
   // The core: every remaining edge goes into the up list of its tail and the down list of its head.
   const core = queue.size;

@@ -21,7 +21,7 @@ export interface EdgeBasedGraph {
   turnWeight: Uint32Array;
 }
 
-export function deciseconds(seconds: number | null): number {
+function deciseconds(seconds: number | null): number {
   return seconds === null ? IMPASSABLE : Math.round(seconds * 10);
 }
 

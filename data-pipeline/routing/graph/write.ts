@@ -21,6 +21,8 @@ export interface RoutingGraphStats {
   edges: number;
   /** Shortcut edges the contraction added. */
   shortcuts: number;
+  /** Nodes left uncontracted (the dense core searched by plain Dijkstra). */
+  core: number;
   seconds: number;
   bytes: number;
 }
@@ -41,12 +43,17 @@ class StringTable {
   }
 }
 
-export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress?: ProgressReporter): RoutingGraphStats {
+export interface RoutingGraphOptions {
+  /** Nodes with more edges than this when their turn comes stay in the uncontracted core (default MAX_CONTRACTED_DEGREE). */
+  maxContractedDegree?: number;
+}
+
+export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress?: ProgressReporter, options: RoutingGraphOptions = {}): RoutingGraphStats {
   const started = performance.now();
   const { segments } = network;
   onProgress?.({ phase: 'routing graph: turns', done: 0, total: null });
   const edgeBased = buildEdgeBasedGraph(network);
-  const hierarchy = contractHierarchy(edgeBased, onProgress);
+  const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree);
 
   const pointFirst = new Uint32Array(segments.length + 1);
   segments.forEach((segment, s) => (pointFirst[s + 1] = pointFirst[s]! + segment.coordinates.length / 2));
@@ -109,7 +116,7 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
   let nodes = 0;
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
   const shortcuts = countShortcuts(hierarchy.upMiddle) + countShortcuts(hierarchy.downMiddle);
-  return { nodes, edges: edgeBased.turnTarget.length, shortcuts, seconds: (performance.now() - started) / 1000, bytes: buffer.byteLength };
+  return { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, seconds: (performance.now() - started) / 1000, bytes: buffer.byteLength };
 }
 
 function countShortcuts(middles: Int32Array): number {

@@ -6,7 +6,6 @@
  */
 import type { ReachedPiece } from '../path.js';
 import { endpointOfSnap } from './endpoint.js';
-import { metresBetween } from './geo.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 import { workspaceOf } from './workspace.js';
@@ -38,6 +37,9 @@ export function reach(graph: RoutingGraph, from: Snap, maxSeconds: number): Reac
   return pieces;
 }
 
+/** Cumulative lengths along one segment's polyline, reused (grown when a segment has more points). */
+let along = new Float64Array(64);
+
 /**
  * The part of `node`'s segment from `position` (0..1 in travel order) onwards, entered at
  * `entered` deciseconds and cut at `budget`; `startPoint` replaces the first point of a start node.
@@ -48,32 +50,37 @@ function pieceOf(graph: RoutingGraph, node: number, position: number, entered: n
   const first = graph.segmentPointFirst[segment]!;
   const count = graph.segmentPointFirst[segment + 1]! - first;
   const c = graph.coordinates;
-  const lon = (k: number) => c[2 * (first + (backwards ? count - 1 - k : k))]! * 1e-7;
-  const lat = (k: number) => c[2 * (first + (backwards ? count - 1 - k : k)) + 1]! * 1e-7;
+  // Coordinate index of the k-th point in travel order is at + step * k.
+  const at = 2 * (backwards ? first + count - 1 : first);
+  const step = backwards ? -2 : 2;
 
-  // Cumulative length along the polyline in travel order, to spread the node's time over its points.
-  const along = new Float64Array(count);
-  for (let k = 1; k < count; k++) along[k] = along[k - 1]! + metresBetween(lon(k - 1), lat(k - 1), lon(k), lat(k));
+  // The node's time is spread over its points by length (a flat approximation is enough for shares).
+  if (along.length < count) along = new Float64Array(2 * count);
+  const kx = Math.cos(c[at + 1]! * 1e-7 * (Math.PI / 180));
+  along[0] = 0;
+  for (let k = 1, i = at + step; k < count; k++, i += step) {
+    along[k] = along[k - 1]! + Math.hypot((c[i]! - c[i - step]!) * kx, c[i + 1]! - c[i + 1 - step]!);
+  }
   const length = along[count - 1]!;
   const full = graph.nodeWeight[node]!;
-  const timeAt = (share: number) => (entered + (share - position) * full) / 10;
 
-  const coordinates: [number, number][] = [startPoint ?? [lon(0), lat(0)]];
-  const seconds: number[] = [timeAt(position)];
-  for (let k = 0; k < count; k++) {
+  const coordinates: [number, number][] = [startPoint ?? [c[at]! * 1e-7, c[at + 1]! * 1e-7]];
+  const seconds: number[] = [entered / 10];
+  for (let k = 0, i = at; k < count; k++, i += step) {
     const share = length > 0 ? along[k]! / length : 1;
     if (share <= position) continue;
     const time = entered + (share - position) * full;
+    const point: [number, number] = [c[i]! * 1e-7, c[i + 1]! * 1e-7];
     if (time > budget) {
       // Cut between the previous point and this one, where the budget runs out.
       const before = coordinates[coordinates.length - 1]!;
       const previous = seconds[seconds.length - 1]! * 10;
-      const t = time > previous ? (budget - previous) / (time - previous) : 0;
-      coordinates.push([before[0] + t * (lon(k) - before[0]), before[1] + t * (lat(k) - before[1])]);
+      const t = (budget - previous) / (time - previous);
+      coordinates.push([before[0] + t * (point[0] - before[0]), before[1] + t * (point[1] - before[1])]);
       seconds.push(budget / 10);
       break;
     }
-    coordinates.push([lon(k), lat(k)]);
+    coordinates.push(point);
     seconds.push(time / 10);
   }
   if (coordinates.length === 1) coordinates.push(coordinates[0]!), seconds.push(seconds[0]!);
