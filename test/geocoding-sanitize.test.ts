@@ -1,5 +1,6 @@
 import test from 'ava';
 import { ApiError } from '../src/http/errors.js';
+import { refusal } from './helpers/http.js';
 import {
   sanitizeAutocomplete,
   sanitizeGeocodeAlias,
@@ -12,17 +13,6 @@ import { MAX_TEXT_LENGTH } from '../src/geocoding/sanitize/text.js';
 import { COARSE_LAYERS, LAYERS, SOURCES } from '../src/geocoding/response/record.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
-
-/** The 400 message of a request that must be refused. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 400) return error.message;
-    throw error;
-  }
-  throw new Error('expected a 400');
-}
 
 test('search defaults', (t) => {
   const { params, warnings } = sanitizeSearch(q('text=%20Monaco%20'));

@@ -2,22 +2,11 @@ import test from 'ava';
 import { ApiError } from '../src/http/errors.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../src/routing/sanitize/endpoints.js';
 import { INSTRUCTION_LANGUAGES } from '../src/routing/sanitize/instruction-language.js';
-import { junk, seededRandom } from './helpers/http.js';
+import { junk, refusal, seededRandom } from './helpers/http.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
 const A_TO_B = 'origin=43.7384,7.4246&destination=43.7311,7.4197';
 const CENTER = 'center=43.7384,7.4246&time=10';
-
-/** The 400 message of a request that must be refused. */
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof ApiError && error.statusCode === 400) return error.message;
-    throw error;
-  }
-  throw new Error('expected a 400');
-}
 
 test('directions defaults; positions come back as [lon, lat]', (t) => {
   const { params, warnings } = sanitizeDirections(q(A_TO_B));

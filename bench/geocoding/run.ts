@@ -24,10 +24,10 @@ import { waitForQuiet } from '../lib/cpu.js';
 import { interference, LOAD_ARGS, loadSettings, measureServers, summarize, type Measured, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { writeWrkScript } from '../lib/request-list.js';
-import { describeMachine, describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, writeResult } from '../lib/report.js';
+import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { runBenchmark } from '../lib/run.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
-import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
+import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { createEnterpriseKey, startWaymarkServe } from '../maps/waymark.js';
 import { checkAnswers, queryPath } from './answers.js';
 import { runEngineBaseline, type EngineTimes } from './engine.js';
@@ -285,20 +285,7 @@ async function main(): Promise<void> {
   const queries = makeQueries(imported.index, extracts, queryCount, seed);
   const serving = await servingSection(dataDir, imported.index, queries);
 
-  const now = new Date();
-  const report = [
-    `# Geocoding benchmark, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    '',
-    `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
-    `Command: \`npm run bench:geocoding${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (build, then \`node dist/bench/geocoding/run.js\`).`,
-    '',
-    ...imports,
-    '',
-    ...serving,
-    '',
-  ].join('\n');
-  console.log(report);
-  console.error(`written to ${writeResult('geocoding', report, now)}`);
+  publishReport('geocoding', 'Geocoding benchmark', source, [imports, serving]);
 }
 
 await runBenchmark(main, children, () => rmSync(workDir, { recursive: true, force: true }));

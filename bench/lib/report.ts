@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { wrkVersion } from './wrk.js';
 
 export const RESULTS_DIR = join(PACKAGE_ROOT, 'bench', 'results');
 
@@ -55,4 +56,23 @@ export function writeResult(name: string, markdown: string, date = new Date()): 
   for (let n = 2; existsSync(file); n++) file = join(RESULTS_DIR, `${name}-${day}-${n}.md`);
   writeFileSync(file, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
   return file;
+}
+
+/**
+ * Prints a benchmark's report (title, machine, command, then its sections) and writes it to
+ * bench/results/<name>-<day>.md. `source` is describeSource() taken before the run started.
+ */
+export function publishReport(name: string, title: string, source: string, sections: string[][]): void {
+  const now = new Date();
+  const args = process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : '';
+  const report = [
+    `# ${title}, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+    '',
+    `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
+    `Command: \`npm run bench:${name}${args}\` (build, then \`node dist/bench/${name}/run.js\`).`,
+    '',
+    ...sections.flatMap((section) => [...section, '']),
+  ].join('\n');
+  console.log(report);
+  console.error(`written to ${writeResult(name, report, now)}`);
 }

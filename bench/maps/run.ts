@@ -19,9 +19,9 @@ import { parseArgs } from 'node:util';
 import type { ServerChild } from '../lib/child.js';
 import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
-import { describeMachine, describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, writeResult } from '../lib/report.js';
+import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
-import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
+import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { aggregate, compareImport, type ImportComparison, type ImportRuns } from './imports.js';
 import { tileBytes } from './mbtiles.js';
 import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey } from './tile-load.js';
@@ -294,20 +294,7 @@ async function main(): Promise<void> {
   console.error(imports.join('\n'));
   const serving = await tileSection(comparisons.find((c) => c.extract === args.serve)!);
 
-  const now = new Date();
-  const report = [
-    `# Maps benchmark, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    '',
-    `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
-    `Command: \`npm run bench:maps${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (build, then \`node dist/bench/maps/run.js\`).`,
-    '',
-    ...imports,
-    '',
-    ...serving,
-    '',
-  ].join('\n');
-  console.log(report);
-  console.error(`written to ${writeResult('maps', report, now)}`);
+  publishReport('maps', 'Maps benchmark', source, [imports, serving]);
 }
 
 await runBenchmark(main, children, () => rmSync(workDir, { recursive: true, force: true }));

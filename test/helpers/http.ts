@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { STATUS_CODES } from 'node:http';
 import net from 'node:net';
 import { join } from 'node:path';
+import { ApiError } from '../../src/http/errors.js';
 
 export interface Answer {
   status: number;
@@ -30,6 +31,17 @@ export async function call(url: string, init: RequestInit = {}): Promise<Answer>
   const res = await fetch(url, init);
   const text = await res.text();
   return { status: res.status, headers: res.headers, text, body: parse(text) };
+}
+
+/** The message of the 400 that `run` must throw (an ApiError): for checking parameter sanitizers directly. */
+export function refusal(run: () => unknown): string {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 400) return error.message;
+    throw error;
+  }
+  throw new Error('expected a 400');
 }
 
 /** Asserts the uniform error body `{statusCode, error, message}` of a given status. */
