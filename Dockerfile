@@ -15,6 +15,8 @@ COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+COPY data-pipeline ./data-pipeline
+COPY workers ./workers
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: Node, osmium-tool (reads OSM extracts for imports) and the built program, run as
