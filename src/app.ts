@@ -2,6 +2,7 @@
  * Builds the request handler: system routes, the dashboard, usage, and every service route behind
  * the gateway, each public route under both `/api/v1` and `/v1`. Adds CORS, logs and metrics.
  */
+import { attributionPage } from './attribution/index.js';
 import type { Clock } from './clock.js';
 import type { ControlStore } from './control-plane/store.js';
 import type { DatasetHolder } from './dataset/index.js';
@@ -73,6 +74,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   };
 
   router.add('GET', '/healthz', () => json(200, { status: 'ok' }), { public: false });
+  router.add('GET', '/attribution', attributionPage(deps.datasets), { public: false });
   router.add('GET', '/metrics', async () => ({
     status: 200,
     headers: { 'Content-Type': metrics.contentType },

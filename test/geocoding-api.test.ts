@@ -25,6 +25,7 @@ test.before(async () => {
   const oa = join(dataDir, 'town.csv');
   writeFileSync(oa, ADDRESSES);
   await buildGeocoderIndex({ osmFiles: [TOWN], wofDirs: [], oaFiles: [oa], geonames: false }, paths.geocoder(dataset.dir), () => {});
+  writeFileSync(paths.manifest(dataset.dir), JSON.stringify({ ...dataset.manifest, inputs: ['osm:geocoding-town.osm', 'oa:town.csv'] }));
   server = await startTestServer({ dataDir });
   const account = await server.signUp();
   key = (await server.createKey(account)).value;
@@ -63,6 +64,15 @@ test('the /v1 prefix, the /geocode?q= alias and autocomplete answer too', async 
 test('an OpenAddresses address, and lang picks the name in that language', async (t) => {
   t.is((await get('/api/v1/geocoding/search?text=11%20Hauptstraße&sources=oa')).body.features[0].properties.gid, 'openaddresses:address:town:a1');
   t.is((await get('/api/v1/geocoding/search?text=Café%20Sonne&lang=fr')).body.features[0].properties.name, 'Café Soleil');
+});
+
+test('the attribution page the responses link to credits the sources of the dataset', async (t) => {
+  const page = await call(`${server.url}/attribution`);
+  t.is(page.status, 200);
+  t.regex(page.headers.get('content-type') ?? '', /^text\/html/);
+  t.regex(page.text, /© OpenStreetMap contributors.*Open Database License/);
+  t.regex(page.text, /OpenAddresses/);
+  t.notRegex(page.text, /Who's On First|GeoNames/);
 });
 
 test('reverse and place', async (t) => {
