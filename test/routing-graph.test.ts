@@ -2,7 +2,8 @@
  * The routing core on hand-built road networks: the contraction hierarchy answers exactly what a
  * plain Dijkstra on the edge-based graph answers (seeded random pairs on a grid with oneways),
  * turns (dead-end U-turns, `no` and `only` restrictions), oneways, islands, start and end on one
- * segment in both orders, snapping by projection, the file round trip and its version check,
+ * segment in both orders, snapping by projection and its preference for a big strongly connected
+ * component, one path segment per roundabout segment, the file round trip and its version check,
  * alternatives and the bounded reach search.
  */
 import test from 'ava';
@@ -19,7 +20,7 @@ import { metresBetween } from '../src/routing/graph/geo.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 import { reach } from '../src/routing/graph/reach.js';
 import { route } from '../src/routing/graph/route.js';
-import { snap, type Snap } from '../src/routing/graph/snap.js';
+import { BIG_COMPONENT_DETOUR_METRES, snap, type Snap } from '../src/routing/graph/snap.js';
 import { seededRandom } from './helpers/http.js';
 
 const SPACING = 0.001; // degrees between grid junctions (~111 m)
@@ -332,4 +333,64 @@ test('reach covers the network up to the budget, with times growing along each p
   // Everything is reached with a budget big enough.
   const all = reach(graph, from, 1e6);
   t.true(all.length >= 2 * net.segments.length * 0.6);
+});
+
+test('each roundabout segment is its own path segment (one per exit passed); other runs still merge', (t) => {
+  // A oneway ring (way 10, "Ring") anticlockwise through junctions 0 (south), 1 (east), 2 (north),
+  // 3 (west), and an arm out of each (ways 1–4). Approach from the south arm, leave by the west arm:
+  // the 3rd exit.
+  const r = 0.001;
+  const junctions: [number, number][] = [[0, -r], [r, 0], [0, r], [-r, 0], [0, -4 * r], [4 * r, 0], [0, 4 * r], [-4 * r, 0], [-7 * r, 0]];
+  const net = network(junctions, [
+    [0, 1, 3, null, 10, 'Ring', [[0.7 * r, -0.7 * r]]], [1, 2, 3, null, 10, 'Ring', [[0.7 * r, 0.7 * r]]],
+    [2, 3, 3, null, 10, 'Ring', [[-0.7 * r, 0.7 * r]]], [3, 0, 3, null, 10, 'Ring', [[-0.7 * r, -0.7 * r]]],
+    [4, 0, 20, 20, 1, 'South'], [1, 5, 20, 20, 2, 'East'], [2, 6, 20, 20, 3, 'North'], [3, 7, 20, 20, 4, 'West'],
+    [7, 8, 20, 20, 4, 'West'],
+  ]);
+  for (let s = 0; s < 4; s++) net.segments[s]!.roundabout = true;
+  const graph = build(net, 'roundabout');
+  const from = at(graph, net, 4, 0.5);
+  const to = at(graph, net, 8, 0.5);
+  const leg = route(graph, from, to)!;
+  t.deepEqual(leg.segments.map((s) => [s.name, s.roundabout]), [['South', false], ['Ring', true], ['Ring', true], ['Ring', true], ['West', false]]);
+  checkLeg(t, leg, from, to, 1000);
+  // The two segments of way 4 after the roundabout are still one run.
+  t.true(Math.abs(leg.segments[4]!.duration - 30) < 1e-6);
+});
+
+test('snapping prefers a big strongly connected component to a nearer small one, and falls back to it', (t) => {
+  // A 24 × 24 two-way grid (2 208 edge-based nodes, one component) with a short street inside the
+  // block between x 5–6 and y 5–6 that joins nothing: an island of 2 nodes.
+  const n = 24;
+  const junctions: [number, number][] = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) junctions.push([x * SPACING, 45 + y * SPACING]);
+  const segments: Parameters<typeof network>[1] = [];
+  for (let y = 0; y < n; y++) for (let x = 0; x + 1 < n; x++) segments.push([y * n + x, y * n + x + 1, 10, 10, 1000 + y, `Row ${y}`]);
+  for (let x = 0; x < n; x++) for (let y = 0; y + 1 < n; y++) segments.push([y * n + x, (y + 1) * n + x, 10, 10, 2000 + x, `Column ${x}`]);
+  junctions.push([5.2 * SPACING, 45 + 5.5 * SPACING], [5.8 * SPACING, 45 + 5.5 * SPACING]);
+  segments.push([n * n, n * n + 1, 5, 5, 1, 'Island Lane']);
+  // And a far island, 1.1 km east of the grid's last column (x 23).
+  junctions.push([(23 + 14) * SPACING, 45 + 10 * SPACING], [(23 + 15) * SPACING, 45 + 10 * SPACING]);
+  segments.push([n * n + 2, n * n + 3, 5, 5, 2, 'Far Lane']);
+  const file = join(dir, 'island-grid.graph');
+  const stats = writeRoutingGraph(network(junctions, segments), file);
+  t.is(stats.smallSegments, 2);
+  const graph = openRoutingGraph(loadRoutingGraph(file).shared);
+
+  // 11 m from the island, 39 m from the grid (columns 5 and 6).
+  const [lon, lat] = [5.5 * SPACING, 45 + 5.6 * SPACING];
+  const onGrid = snap(graph, lon, lat, 100)!;
+  t.regex(onGrid.name, /^Column [56]$/);
+  t.true(Math.abs(onGrid.distance - 0.5 * SPACING * 111_195 * Math.cos(Math.PI / 4)) < 1);
+  t.truthy(route(graph, onGrid, snap(graph, 20 * SPACING, 45 + 20 * SPACING, 100)!));
+  // With no big component within the radius, the island is still found.
+  const onIsland = snap(graph, lon, lat, 20)!;
+  t.is(onIsland.name, 'Island Lane');
+  t.true(Math.abs(onIsland.distance - 0.1 * SPACING * 111_195) < 1);
+  // A small component more than BIG_COMPONENT_DETOUR_METRES nearer than any big one keeps the point.
+  const far = snap(graph, (23 + 14.5) * SPACING, 45 + 10.001 * SPACING, 2000)!;
+  t.true(BIG_COMPONENT_DETOUR_METRES < 14.5 * SPACING * 111_195 * Math.cos(Math.PI / 4) - 10);
+  t.is(far.name, 'Far Lane');
+  // 157 m from the far island and 943 m from the grid: less than the detour nearer, so the grid.
+  t.is(snap(graph, (23 + 12) * SPACING, 45 + 10 * SPACING, 2000)!.name, 'Column 23');
 });

@@ -5,11 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
-  FLAG_ROUNDABOUT, IMPASSABLE, NO_MIDDLE, TRAVEL_KINDS, TRAVEL_SHIFT,
+  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, NO_MIDDLE, TRAVEL_KINDS, TRAVEL_SHIFT,
   routingGraphBytes, sectionViews, writeHeader, type RoutingGraphCounts,
 } from '../../../src/routing/graph/format.js';
 import type { ProgressReporter } from '../../features.js';
 import type { RoadNetwork } from '../network.js';
+import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { contractHierarchy } from './contract.js';
 import { buildEdgeBasedGraph } from './edge-based.js';
 import { buildSpatialIndex } from './spatial.js';
@@ -23,6 +24,8 @@ export interface RoutingGraphStats {
   shortcuts: number;
   /** Nodes left uncontracted (the dense core searched by plain Dijkstra). */
   core: number;
+  /** Passable segments flagged as lying in a small strongly connected component. */
+  smallSegments: number;
   seconds: number;
   bytes: number;
 }
@@ -53,6 +56,12 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
   const { segments } = network;
   onProgress?.({ phase: 'routing graph: turns', done: 0, total: null });
   const edgeBased = buildEdgeBasedGraph(network);
+  const componentSize = componentSizes(edgeBased);
+  // A network whose biggest component is under the threshold (a tiny extract) flags none of it.
+  let largest = 0;
+  for (const size of componentSize) largest = Math.max(largest, size);
+  const smallBelow = Math.min(SMALL_COMPONENT_SIZE, largest);
+  let smallSegments = 0;
   const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree);
 
   const pointFirst = new Uint32Array(segments.length + 1);
@@ -85,7 +94,9 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
     views.segmentDistance[s] = segment.distance;
     views.segmentName[s] = nameIds[s]!;
     views.segmentRef[s] = refIds[s]!;
-    views.segmentFlags[s] = (segment.roundabout ? FLAG_ROUNDABOUT : 0) | (TRAVEL_KINDS.indexOf(segment.travel) << TRAVEL_SHIFT);
+    const small = Math.max(componentSize[2 * s]!, componentSize[2 * s + 1]!) < smallBelow;
+    if (small && (segment.forwardSeconds !== null || segment.backwardSeconds !== null)) smallSegments++;
+    views.segmentFlags[s] = (segment.roundabout ? FLAG_ROUNDABOUT : 0) | (TRAVEL_KINDS.indexOf(segment.travel) << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0);
     const at = 2 * pointFirst[s]!;
     segment.coordinates.forEach((value, i) => (views.coordinates[at + i] = Math.round(value * 1e7)));
   });
@@ -116,7 +127,7 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
   let nodes = 0;
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
   const shortcuts = countShortcuts(hierarchy.upMiddle) + countShortcuts(hierarchy.downMiddle);
-  return { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, seconds: (performance.now() - started) / 1000, bytes: buffer.byteLength };
+  return { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments, seconds: (performance.now() - started) / 1000, bytes: buffer.byteLength };
 }
 
 function countShortcuts(middles: Int32Array): number {

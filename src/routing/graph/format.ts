@@ -8,16 +8,23 @@ import { TRAVEL_MODES, type TravelMode } from '../../../data-pipeline/routing/ne
 
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;
-export const ROUTING_GRAPH_VERSION = 1;
+export const ROUTING_GRAPH_VERSION = 2;
 /** Weight (deciseconds) of a direction the mode may not travel. */
 export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
 export const NO_MIDDLE = -1;
 
-/** Segment flag bits: roundabout, then the travel kind in two bits. */
+/** Segment flag bits: roundabout, then the travel kind in two bits, then "small component". */
 export const FLAG_ROUNDABOUT = 1;
 export const TRAVEL_KINDS = ['default', 'ferry', 'pushing'] as const;
 export const TRAVEL_SHIFT = 1;
+export const TRAVEL_MASK = 3;
+/**
+ * Every passable direction of the segment lies in a strongly connected component of the
+ * edge-based graph smaller than SMALL_COMPONENT_SIZE (data-pipeline/routing/graph/components.ts):
+ * snapping takes such a segment only when no other one is within the radius.
+ */
+export const FLAG_SMALL_COMPONENT = 8;
 
 export interface RoutingGraphCounts {
   mode: TravelMode;

@@ -2,10 +2,11 @@
  * Turning a node path between two snapped positions into a RouteLeg: the polyline from the snapped
  * start through the segments' points to the snapped end, and runs of consecutive segments of one
  * way (or one name) with their metres and seconds, the partial first and last segments included.
+ * Roundabout segments each make a run of their own (each one between two junctions is one exit).
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_SHIFT } from './format.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from './format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
@@ -52,8 +53,9 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const name = graph.strings[graph.segmentName[segment]!]!;
     const ref = graph.strings[graph.segmentRef[segment]!]!;
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
-    const travel = TRAVEL_KINDS[flags >> TRAVEL_SHIFT]!;
-    if (run && run.name === name && run.ref === ref && run.roundabout === roundabout && run.travel === travel && (way === runWay || name !== '')) {
+    const travel = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK]!;
+    // Roundabout segments are never merged: the response counts one exit per roundabout run.
+    if (run && !roundabout && !run.roundabout && run.name === name && run.ref === ref && run.travel === travel && (way === runWay || name !== '')) {
       run.distance += distance;
       run.duration += duration + carried;
       run.last = last;

@@ -4,6 +4,7 @@
  */
 import type { SnappedPoint } from '../path.js';
 import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from './geo.js';
+import { FLAG_SMALL_COMPONENT } from './format.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {
@@ -30,8 +31,48 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
   return low;
 }
 
-/** Nearest passable segment within `radiusMetres` of (lon, lat), or null. */
+/** Per graph (and thread): 1 for each flatbush item (piece) whose segment is flagged small. */
+const smallPieces = new WeakMap<RoutingGraph, Uint8Array>();
+
+function smallPiecesOf(graph: RoutingGraph): Uint8Array {
+  let small = smallPieces.get(graph);
+  if (!small) {
+    const { piecePoint, segmentPointFirst, segmentFlags } = graph;
+    small = new Uint8Array(piecePoint.length);
+    // Pieces are indexed in segment order, so one sweep finds each piece's segment.
+    for (let i = 0, s = 0; i < piecePoint.length; i++) {
+      while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
+      small[i] = (segmentFlags[s]! & FLAG_SMALL_COMPONENT) !== 0 ? 1 : 0;
+    }
+    smallPieces.set(graph, small);
+  }
+  return small;
+}
+
+/**
+ * A segment of a small component (an isolated stub) nearer than the nearest big-component one by
+ * more than this still wins: a point in a small town that is its own component (a walking network
+ * cut off by a road walkers may not take) stays there instead of jumping kilometres away.
+ */
+export const BIG_COMPONENT_DETOUR_METRES = 1000;
+
+/**
+ * Nearest passable segment within `radiusMetres` of (lon, lat), or null. As in OSRM, a segment of
+ * a big strongly connected component is preferred: a segment flagged small (an isolated stub from
+ * which most of the network cannot be reached) is taken only when no big one is within the radius,
+ * or when it is more than BIG_COMPONENT_DETOUR_METRES nearer than the nearest big one.
+ */
 export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number): Snap | null {
+  if (!graph.spatial) return null;
+  const small = smallPiecesOf(graph);
+  const isSmall = (item: number) => small[item] === 1;
+  const big = nearest(graph, lon, lat, radiusMetres, (item) => small[item] === 0);
+  if (!big) return nearest(graph, lon, lat, radiusMetres, isSmall);
+  const within = big.distance - BIG_COMPONENT_DETOUR_METRES;
+  return (within > 0 ? nearest(graph, lon, lat, within, isSmall) : null) ?? big;
+}
+
+function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, accept: (item: number) => boolean): Snap | null {
   const { spatial, coordinates, piecePoint } = graph;
   if (!spatial) return null;
   const x = lon;
@@ -46,7 +87,7 @@ export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres
   let bestT = 0;
   let examined = 0;
   for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
-    const found = spatial.neighbors(x, y, wanted, radiusMetres / unit);
+    const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accept);
     for (; examined < found.length; examined++) {
       const p = piecePoint[found[examined]!]!;
       const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
