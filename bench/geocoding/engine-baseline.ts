@@ -13,6 +13,7 @@ import { GeocoderIndex } from '../../src/geocoding/engine/index-file.js';
 import { reverse } from '../../src/geocoding/engine/reverse.js';
 import { search } from '../../src/geocoding/engine/search.js';
 import { sanitizeAutocomplete, sanitizeReverse, sanitizeSearch } from '../../src/geocoding/sanitize/endpoints.js';
+import { quantile } from '../lib/timings.js';
 import { ENDPOINTS, type Endpoint, type Query } from './queries.js';
 
 export interface EngineTimes {
@@ -36,10 +37,6 @@ const answer: Record<Endpoint, (query: URLSearchParams) => unknown> = {
   reverse: (query) => reverse(index, sanitizeReverse(query).params),
 };
 
-function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
-}
-
 function time(endpoint: Endpoint): EngineTimes {
   const run = answer[endpoint];
   // Parsed once, as the server's request object has them before the handler runs.
@@ -58,9 +55,9 @@ function time(endpoint: Endpoint): EngineTimes {
   return {
     calls: samples.length,
     perSecond: samples.length / (Number(now - started) / 1e9),
-    p50: percentile(sorted, 0.5),
-    p90: percentile(sorted, 0.9),
-    p99: percentile(sorted, 0.99),
+    p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p99: quantile(sorted, 0.99),
   };
 }
 

@@ -25,9 +25,9 @@ import { interference, LOAD_ARGS, loadSettings, measureServers, summarize, type 
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { writeWrkScript } from '../lib/request-list.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
+import { checkRunSettings } from '../lib/settings-check.js';
 import { runBenchmark } from '../lib/run.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
-import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { createEnterpriseKey, startWaymarkServe } from '../maps/waymark.js';
 import { checkAnswers, queryPath } from './answers.js';
 import { runEngineBaseline, type EngineTimes } from './engine.js';
@@ -60,20 +60,7 @@ const queryCount = Number(args.queries);
 const latencyConnections = Number(args['latency-connections']);
 const seed = Number(args.seed);
 const positive = { duration: load.durationS, connections: load.connections, rounds: load.rounds, queries: queryCount, 'latency-connections': latencyConnections };
-for (const [name, value] of Object.entries(positive)) {
-  if (!(value > 0)) {
-    console.error(`--${name} must be a positive number`);
-    process.exit(2);
-  }
-}
-if (!(load.warmupS >= 0) || !(load.quietWaitMs >= 0) || !Number.isInteger(seed)) {
-  console.error('--warmup and --quiet-wait must be zero or more seconds, --seed an integer');
-  process.exit(2);
-}
-if (!wrkAvailable()) {
-  console.error(INSTALL_HINT);
-  process.exit(1);
-}
+checkRunSettings(positive, load, seed);
 
 const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const sources: GeocodingSources = {

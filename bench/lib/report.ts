@@ -60,15 +60,17 @@ export function writeResult(name: string, markdown: string, date = new Date()): 
 
 /**
  * Prints a benchmark's report (title, machine, command, then its sections) and writes it to
- * bench/results/<name>-<day>.md. `source` is describeSource() taken before the run started.
+ * bench/results/<name>-<day>.md. `source` is describeSource() taken before the run started;
+ * `notes` are lines about the run shown under the machine line.
  */
-export function publishReport(name: string, title: string, source: string, sections: string[][]): void {
+export function publishReport(name: string, title: string, source: string, sections: string[][], notes: string[] = []): void {
   const now = new Date();
   const args = process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : '';
   const report = [
     `# ${title}, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
     '',
     `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
+    ...notes,
     `Command: \`npm run bench:${name}${args}\` (build, then \`node dist/bench/${name}/run.js\`).`,
     '',
     ...sections.flatMap((section) => [...section, '']),

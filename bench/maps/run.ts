@@ -19,9 +19,9 @@ import { parseArgs } from 'node:util';
 import type { ServerChild } from '../lib/child.js';
 import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
+import { checkRunSettings } from '../lib/settings-check.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
-import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { aggregate, compareImport, type ImportComparison, type ImportRuns } from './imports.js';
 import { tileBytes } from './mbtiles.js';
 import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey } from './tile-load.js';
@@ -59,24 +59,11 @@ const seed = Number(args.seed);
 const extracts = args.extracts.split(',').map((name) => name.trim()).filter(Boolean);
 
 const positive = { duration: load.durationS, connections: load.connections, rounds: load.rounds, 'import-rounds': importRounds, tiles: tileLimit };
-for (const [name, value] of Object.entries(positive)) {
-  if (!(value > 0)) {
-    console.error(`--${name} must be a positive number`);
-    process.exit(2);
-  }
-}
-if (!(load.warmupS >= 0) || !(load.quietWaitMs >= 0) || !Number.isInteger(seed)) {
-  console.error('--warmup and --quiet-wait must be zero or more seconds, --seed an integer');
-  process.exit(2);
-}
 if (!extracts.includes(args.serve)) {
   console.error(`--serve ${args.serve} must be one of the imported --extracts (${extracts.join(', ')})`);
   process.exit(2);
 }
-if (!wrkAvailable()) {
-  console.error(INSTALL_HINT);
-  process.exit(1);
-}
+checkRunSettings(positive, load, seed);
 
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 // Before anything runs: src/ may change while the benchmark runs.
