@@ -112,7 +112,7 @@ function importSection(imported: IndexBuild, alone: IndexBuild & { seconds: numb
   const table = markdownTable(
     ['Command', 'wall time', 'of which building the index', 'CPU time (user+sys)', 'peak RSS, process tree', 'peak RSS, largest process', 'geocoder.sqlite', 'places'],
     [
-      buildRow('`waymark import` (tiles, glyphs, sprites and geocoder index)', imported),
+      buildRow('`waymark import` (tiles, glyphs, sprites, geocoder index, routing graphs)', imported),
       buildRow('geocoder index alone (`buildGeocoderIndex`, `bench/geocoding/build-index.js`)', alone, alone.seconds),
     ],
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
