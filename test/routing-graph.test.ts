@@ -16,7 +16,7 @@ import { writeRoutingGraph, type RoutingGraphOptions } from '../data-pipeline/ro
 import type { RouteLeg } from '../src/routing/path.js';
 import { alternatives } from '../src/routing/graph/alternatives.js';
 import { IMPASSABLE } from '../src/routing/graph/format.js';
-import { metresBetween } from '../src/routing/graph/geo.js';
+import { metresBetween } from '../src/geo/distance.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 import { reach } from '../src/routing/graph/reach.js';
 import { route } from '../src/routing/graph/route.js';

@@ -1,6 +1,7 @@
 /** Great-circle distances on the WGS84 mean sphere (haversine). */
 
-const EARTH_RADIUS_METRES = 6371008.8;
+/** The mean radius of the WGS84 ellipsoid. */
+export const EARTH_RADIUS_METRES = 6371008.8;
 const RAD = Math.PI / 180;
 
 /** Metres between two lon/lat positions. */

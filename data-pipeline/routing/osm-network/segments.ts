@@ -3,22 +3,16 @@
  * or more of the mode's ways share, and barriers that stop the mode. A barrier gives every
  * segment touching it a junction of its own, so nothing passes there.
  */
+import { metresBetween } from '../../../src/geo/distance.js';
 import type { RoadNetwork, RoadSegment, TurnRestriction } from '../network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import type { RoutingObjects, StoredWay } from './objects.js';
-
-const EARTH_RADIUS_M = 6_371_008.8;
-const RAD = Math.PI / 180;
 
 /** Metres along the polyline coordinates[start..end] (point indices, inclusive), haversine. */
 function polylineLength(coordinates: Float64Array, start: number, end: number): number {
   let metres = 0;
   for (let i = start + 1; i <= end; i++) {
-    const lat1 = coordinates[i * 2 - 1]! * RAD;
-    const lat2 = coordinates[i * 2 + 1]! * RAD;
-    const sinLat = Math.sin((lat2 - lat1) / 2);
-    const sinLon = Math.sin((coordinates[i * 2]! - coordinates[i * 2 - 2]!) * RAD / 2);
-    metres += 2 * EARTH_RADIUS_M * Math.asin(Math.sqrt(sinLat * sinLat + Math.cos(lat1) * Math.cos(lat2) * sinLon * sinLon));
+    metres += metresBetween(coordinates[i * 2 - 2]!, coordinates[i * 2 - 1]!, coordinates[i * 2]!, coordinates[i * 2 + 1]!);
   }
   return metres;
 }
