@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChild, type ServerChild } from '../lib/child.js';
-import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
-import { describeMachine, describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, RESULTS_DIR, writeResult } from '../lib/report.js';
+import { describeMeasurement, interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
+import { describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, publishReport, RESULTS_DIR } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
-import { INSTALL_HINT, wrkAvailable, wrkVersion } from '../lib/wrk.js';
+import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { BODY_TEXT, PATH, SERVICE } from './common.js';
 import { runBenchmark } from '../lib/run.js';
 
@@ -187,27 +187,19 @@ async function main(): Promise<void> {
     );
   }
 
-  const now = new Date();
-  const report = [
-    `# Gateway benchmark, ${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
-    '',
-    `Machine: ${describeMachine()}; ${wrkVersion()}; Waymark ${source}.`,
-    `Command: \`npm run bench:gateway${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (build, then \`node dist/bench/gateway/run.js\`).`,
-    `Median of ${load.rounds} interleaved round(s); per round and scenario: ${load.warmupS} s warm-up (discarded), then ${load.durationS} s of ` +
-      `\`wrk -t1 -c${load.connections} --latency\` on loopback` +
-      (load.serverCpu === undefined ? '.' : `; servers pinned to CPU ${load.serverCpu}, wrk to CPU ${load.wrkCpu}.`),
-    interference(measured.flatMap((m) => m.runs)),
-    '',
-    table,
-    '',
-    ...aims,
-    '',
-    'Usage check:',
-    ...usageLines.map((l) => `- ${l}`),
-    '',
-  ].join('\n');
-  console.log(report);
-  console.error(`written to ${writeResult('gateway', report, now)}`);
+  publishReport('gateway', 'Gateway benchmark', source, [
+    [
+      describeMeasurement(load, 'scenario'),
+      interference(measured.flatMap((m) => m.runs)),
+      '',
+      table,
+      '',
+      ...aims,
+      '',
+      'Usage check:',
+      ...usageLines.map((l) => `- ${l}`),
+    ],
+  ]);
 }
 
 await runBenchmark(main, children, () => {

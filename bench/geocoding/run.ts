@@ -21,7 +21,7 @@ import { osmBounds } from '../../data-pipeline/osm/index.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 import type { ServerChild } from '../lib/child.js';
 import { waitForQuiet } from '../lib/cpu.js';
-import { interference, LOAD_ARGS, loadSettings, measureServers, summarize, type Measured, type Target } from '../lib/load.js';
+import { describeMeasurement, interference, LOAD_ARGS, loadSettings, measureServers, summarize, type Measured, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { writeWrkScript } from '../lib/request-list.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
@@ -219,10 +219,6 @@ async function servingSection(dataDir: string, index: string, queries: Query[]):
   const throughput = await measurePhase('throughput', targets, metered, load.connections);
   const latency = await measurePhase('latency', targets, metered, latencyConnections);
 
-  const settings = (connections: number) =>
-    `median of ${load.rounds} interleaved round(s); per round and scenario ${load.warmupS} s warm-up (discarded), then ${load.durationS} s of ` +
-    `\`wrk -t1 -c${connections} --latency\` on loopback` +
-    (load.serverCpu === undefined ? '' : `, the server pinned to CPU ${load.serverCpu}, wrk to CPU ${load.wrkCpu}`);
   return [
     '## Search, autocomplete and reverse through the gateway',
     '',
@@ -239,11 +235,11 @@ async function servingSection(dataDir: string, index: string, queries: Query[]):
     `HTTP floor: \`GET ${FLOOR_PATH}?key=\` on the same server (key and scope checked, not metered) under the same wrk settings.`,
     interference([...throughput.measured, ...latency.measured].flatMap((m) => m.runs)),
     '',
-    `**One request at a time** (${settings(latencyConnections)}): a request's own latency, engine time beside it.`,
+    `**One request at a time**: a request's own latency, engine time beside it. ${describeMeasurement(load, 'scenario', latencyConnections)}`,
     '',
     latencyTable(latency.measured, engine),
     '',
-    `**Throughput** (${settings(load.connections)}): with every connection waiting for its reply, p50 is about connections / throughput.`,
+    `**Throughput**: with every connection waiting for its reply, p50 is about connections / throughput. ${describeMeasurement(load, 'scenario')}`,
     '',
     throughputTable(throughput.measured, engine),
     '',

@@ -162,6 +162,18 @@ export function loadSettings(args: { duration: string; warmup: string; connectio
 }
 
 /**
+ * How the load runs were made, as a report sentence: "Median of 3 interleaved round(s); per round
+ * and <each>: 2 s warm-up (discarded), then 10 s of `wrk -t1 -c64 --latency` on loopback; …".
+ */
+export function describeMeasurement(load: ReturnType<typeof loadSettings>, each: string, connections = load.connections): string {
+  return (
+    `Median of ${load.rounds} interleaved round(s); per round and ${each}: ${load.warmupS} s warm-up (discarded), then ${load.durationS} s of ` +
+    `\`wrk -t1 -c${connections} --latency\` on loopback` +
+    (load.serverCpu === undefined ? '.' : `; servers pinned to CPU ${load.serverCpu}, wrk to CPU ${load.wrkCpu}.`)
+  );
+}
+
+/**
  * Measures targets served by child processes: announces the plan on stderr, logs every run, and
  * stops at once when a server has died or answered anything but 2xx/3xx.
  */

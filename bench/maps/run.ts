@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServerChild } from '../lib/child.js';
-import { interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
+import { describeMeasurement, interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Target } from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { checkRunSettings } from '../lib/settings-check.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
@@ -254,9 +254,7 @@ async function tileSection(comparison: ImportComparison): Promise<string[]> {
       `Before measuring, each server answered every tile of the list with 200 and the stored tile (compared after gunzip); ` +
       `gzip-encoded replies: Waymark ${waymarkCheck.gzipped}/${tiles.length}, tileserver-gl-light ${tileserverCheck.gzipped}/${tiles.length}; ` +
       'Waymark refused a tile without key with 401.',
-    `Median of ${load.rounds} interleaved round(s); per round and server: ${load.warmupS} s warm-up (discarded), then ${load.durationS} s of ` +
-      `\`wrk -t1 -c${load.connections} --latency\` on loopback` +
-      (load.serverCpu === undefined ? '.' : `; servers pinned to CPU ${load.serverCpu}, wrk to CPU ${load.wrkCpu}.`),
+    describeMeasurement(load, 'server'),
     interference(measured.flatMap((m) => m.runs)),
     '',
     table,

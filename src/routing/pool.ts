@@ -36,11 +36,6 @@ export class RoutingPool {
     return this.pool.run(task);
   }
 
-  /** Tasks waiting for a thread. */
-  get queued(): number {
-    return this.pool.queueSize;
-  }
-
   close(): Promise<void> {
     return this.pool.destroy();
   }

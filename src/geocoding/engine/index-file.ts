@@ -60,7 +60,8 @@ export class GeocoderIndex {
   private readonly inBox: Database.Statement;
   private readonly byGid: Database.Statement;
   private readonly byId: Database.Statement;
-  private readonly adminLookup: AdminLookup;
+  /** The admin polygons, for point-in-polygon look-ups. */
+  readonly admins: AdminLookup;
 
   constructor(file: string) {
     this.db = new Database(file, { readonly: true, fileMustExist: true });
@@ -81,7 +82,7 @@ export class GeocoderIndex {
     this.byGid = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.gid = ?`);
     this.byId = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.id = ?`);
     this.vocabulary = new Vocabulary(this.db);
-    this.adminLookup = this.readAdminAreas();
+    this.admins = this.readAdminAreas();
     loadAddressParser();
   }
 
@@ -102,11 +103,6 @@ export class GeocoderIndex {
 
   placeById(id: number): PlaceRow {
     return this.byId.get(id) as PlaceRow;
-  }
-
-  /** The admin polygons, for point-in-polygon look-ups. */
-  admins(): AdminLookup {
-    return this.adminLookup;
   }
 
   private readAdminAreas(): AdminLookup {

@@ -55,7 +55,7 @@ function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filter
 
 /** The imported admin places whose polygons enclose the point, smallest layer first. */
 function enclosing(index: GeocoderIndex, lon: number, lat: number, params: ReverseParams): Found[] {
-  const areas = index.admins().enclosing(lon, lat);
+  const areas = index.admins.enclosing(lon, lat);
   const found: Found[] = [];
   for (const layer of [...ADMIN_LAYERS].reverse()) {
     const area = areas[layer];
