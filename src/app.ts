@@ -13,6 +13,7 @@ import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
 import { Gateway, type Caller } from './gateway/index.js';
 import { ApiError } from './http/errors.js';
+import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
@@ -60,10 +61,18 @@ const PREFLIGHT_HEADERS = {
 const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
 
+/** A 404's message: where the API is, unless the path already is there. */
+function notFoundMessage(req: Request, isApi: boolean): string {
+  const asked = `no route ${req.method} ${req.path}`;
+  if (isApi) return `${asked}: there is no such endpoint in the API; docs/API.md lists the routes`;
+  return `${asked}; the API is served under /api/v1 and the dashboard at /dashboard/`;
+}
+
 export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Promise<Reply>; gateway: Gateway } {
   const { store, clock, logging, metrics } = deps;
   const { logger } = logging;
-  const billingUrl = `${deps.publicUrl ?? ''}/dashboard/#billing`;
+  const originOf = publicOriginResolver(deps.publicUrl);
+  const billingUrl = (req: Request) => `${originOf(req) ?? ''}/dashboard/#billing`;
   const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) });
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
   const router = new Router();
@@ -101,7 +110,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     publicRoute(route.path, guarded);
   }
 
-  registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now() });
+  registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now(), originOf });
   registerDashboardStatic(router);
   deps.operator?.register(router);
 
@@ -123,8 +132,8 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     const started = performance.now();
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
-      const reply = errorReply(404, `no route ${req.method} ${req.path}; the API is served under /api/v1`);
-      return finish(req, started, API_PATH.test(req.path), reply);
+      const isApi = API_PATH.test(req.path);
+      return finish(req, started, isApi, errorReply(404, notFoundMessage(req, isApi)));
     }
     if (match.kind === 'wrong-method') {
       if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, PREFLIGHT_HEADERS));

@@ -16,7 +16,7 @@ test('the directory sees keys and tiers written by another connection on its nex
   const file = tempFile(t);
   const server = new SqliteStore(file);
   const cli = new SqliteStore(file);
-  const { org } = await cli.createUser({ email: 'a@example.com', passwordHash: 'x', orgName: 'acme' });
+  const { org } = await cli.createUserWithOrg({ email: 'a@example.com', passwordHash: 'x', orgName: 'acme' });
   const { key, value } = await createKey(cli, org.id, { name: 'k' }, Date.now());
 
   server.directory.sync();
@@ -34,7 +34,7 @@ test('the directory sees keys and tiers written by another connection on its nex
 
 test('flushed usage is reported per key and day, and unflushed usage is reported too', async (t) => {
   const store = new SqliteStore(tempFile(t));
-  const { org } = await store.createUser({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
+  const { org } = await store.createUserWithOrg({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
   store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-02');
   await store.flush();
   store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-03');
@@ -51,7 +51,7 @@ test('flushed usage is reported per key and day, and unflushed usage is reported
 test('usage written before a restart is the starting count of the month', async (t) => {
   const file = tempFile(t);
   const first = new SqliteStore(file, { now: () => Date.parse('2026-11-20T00:00:00Z') });
-  const { org } = await first.createUser({ email: 'c@example.com', passwordHash: 'x', orgName: 'c' });
+  const { org } = await first.createUserWithOrg({ email: 'c@example.com', passwordHash: 'x', orgName: 'c' });
   first.recordUsage([{ orgId: org.id, keyId: null, service: 'routing', day: '2026-11-19', count: 42 }]);
   await first.close();
   const second = new SqliteStore(file, { now: () => Date.parse('2026-11-20T00:00:00Z') });
@@ -69,4 +69,21 @@ test('a file from a newer schema is refused with a clear error', async (t) => {
   db.pragma('user_version = 99');
   db.close();
   t.throws(() => new SqliteStore(file), { message: /newer Waymark/ });
+});
+
+test('a file of schema 1 (before invitations) is upgraded in place, keeping its accounts', async (t) => {
+  const file = tempFile(t);
+  const store = new SqliteStore(file);
+  const { user } = await store.createUserWithOrg({ email: 'old@example.com', passwordHash: 'x', orgName: 'old' });
+  await store.close();
+  const Database = (await import('better-sqlite3')).default;
+  const db = new Database(file);
+  db.exec('DROP TABLE invitations');
+  db.pragma('user_version = 1');
+  db.close();
+
+  const upgraded = new SqliteStore(file);
+  t.teardown(() => upgraded.close());
+  t.is((await upgraded.findUserByEmail('old@example.com'))?.id, user.id);
+  t.deepEqual(await upgraded.listInvitations(user.orgId), []);
 });

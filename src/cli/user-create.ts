@@ -1,5 +1,5 @@
 /** `waymark user create`: a user, and its organization when new. */
-import { signUp } from '../control-plane/accounts.js';
+import { addUser } from '../control-plane/accounts.js';
 import { TIER_LABELS } from '../control-plane/tiers.js';
 import type { Command } from './command.js';
 import { organizationJson, withStore } from './store.js';
@@ -15,7 +15,7 @@ export const userCreate: Command = {
     withStore(
       input.dataDir,
       async (store) => {
-        const { user, org } = await signUp(store, {
+        const { user, org } = await addUser(store, {
           email: input.required('email'),
           password: input.required('password'),
           organization: input.flag('org'),

@@ -5,7 +5,7 @@
 import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newId } from './ids.js';
-import { StoreConflict, type ControlStore } from './store.js';
+import { OrgNameTaken, StoreConflict, type ControlStore } from './store.js';
 import { SERVICES, TIERS, type ApiKeyRecord, type Organization, type Service, type Tier, type User } from './types.js';
 
 /** A request to change accounts that is invalid as given; its message says what to fix. */
@@ -58,16 +58,49 @@ export function parseTier(value: unknown): Tier {
   return tier as Tier;
 }
 
-/** Creates a user, and its organization when new (named after the email when no name is given). */
+/** A new user's validated email and hashed password; a conflict when the email is taken. */
+export async function newCredentials(
+  store: ControlStore,
+  input: { email: unknown; password: unknown },
+): Promise<{ email: string; passwordHash: string }> {
+  const email = validateEmail(input.email);
+  const password = validatePassword(input.password);
+  // Checked before hashing, which is slow by design; the store checks again when it inserts.
+  if (await store.findUserByEmail(email)) throw new StoreConflict(`a user with the email ${email} already exists`);
+  return { email, passwordHash: await hashPassword(password) };
+}
+
+/** The organization name asked for, or the email when none is given. */
+const orgNameOf = (organization: unknown, email: string): string =>
+  organization === undefined || organization === null || organization === '' ? email : cleanName(organization, 'organization');
+
+/**
+ * Dashboard sign-up: a user and always a new organization (named after the email when no name is
+ * given). A taken name is a conflict: joining an existing organization takes an invitation.
+ */
 export async function signUp(
   store: ControlStore,
   input: { email: unknown; password: unknown; organization?: unknown },
 ): Promise<{ user: User; org: Organization }> {
-  const email = validateEmail(input.email);
-  const password = validatePassword(input.password);
-  const orgName = input.organization === undefined || input.organization === '' ? email : cleanName(input.organization, 'organization');
-  if (await store.findUserByEmail(email)) throw new StoreConflict(`a user with the email ${email} already exists`);
-  return store.createUser({ email, passwordHash: await hashPassword(password), orgName });
+  const credentials = await newCredentials(store, input);
+  const orgName = orgNameOf(input.organization, credentials.email);
+  try {
+    return await store.createUserWithOrg({ ...credentials, orgName });
+  } catch (error) {
+    if (!(error instanceof OrgNameTaken)) throw error;
+    throw new StoreConflict(`${error.message}; choose another name, or ask one of its members for an invitation link to join it`);
+  }
+}
+
+/** The operator's way to add a user (`waymark user create`): joins the organization if it exists, else creates it. */
+export async function addUser(
+  store: ControlStore,
+  input: { email: unknown; password: unknown; organization?: unknown },
+): Promise<{ user: User; org: Organization }> {
+  const credentials = await newCredentials(store, input);
+  const orgName = orgNameOf(input.organization, credentials.email);
+  const org = await store.findOrgByName(orgName);
+  return org ? store.createUserInOrg({ ...credentials, orgId: org.id }) : store.createUserWithOrg({ ...credentials, orgName });
 }
 
 /** The user whose credentials these are, or null. */

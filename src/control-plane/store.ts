@@ -9,6 +9,7 @@
 import type {
   ApiKeyRecord,
   DailyUsage,
+  InvitationRecord,
   KeyUsage,
   Organization,
   Service,
@@ -20,16 +21,31 @@ import type {
 
 export class StoreConflict extends Error {}
 
+/** Sign-up named an organization that exists: joining one takes an invitation. */
+export class OrgNameTaken extends StoreConflict {
+  constructor(readonly orgName: string) {
+    super(`an organization named ${JSON.stringify(orgName)} already exists`);
+  }
+}
+
 export interface ControlStore {
   readonly directory: Directory;
   readonly ledger: QuotaLedger;
 
-  /** Creates a user; joins the organization `orgName` if it exists, else creates it (Free tier). */
-  createUser(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
+  /**
+   * Creates a user and a new organization (Free tier). StoreConflict when the email is taken, and
+   * OrgNameTaken when an organization of that name exists, in any letter case.
+   */
+  createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
+  /** Creates a user in an existing organization; StoreConflict when the email is taken. */
+  createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }>;
   findUserByEmail(email: string): Promise<UserWithPassword | null>;
   getUser(id: string): Promise<User | null>;
+  /** The members of an organization, oldest first. */
+  listUsers(orgId: string): Promise<User[]>;
 
   getOrg(id: string): Promise<Organization | null>;
+  /** The organization of that name, in any letter case. */
   findOrgByName(name: string): Promise<Organization | null>;
   /** Sets the tier; `customQuotas` replaces the custom quotas when given. */
   setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization>;
@@ -42,6 +58,19 @@ export interface ControlStore {
   listKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** Revokes an active key of the organization; null when there is no such key. */
   revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null>;
+
+  insertInvitation(invitation: InvitationRecord): Promise<void>;
+  /** The organization's invitations, newest first. */
+  listInvitations(orgId: string): Promise<InvitationRecord[]>;
+  findInvitation(hash: string): Promise<InvitationRecord | null>;
+  /** Revokes a pending invitation of the organization; null when there is no such invitation. */
+  revokeInvitation(orgId: string, invitationId: string, atIso: string): Promise<InvitationRecord | null>;
+  /**
+   * Creates a user in the organization of a pending, unexpired invitation and marks it accepted,
+   * in one transaction, so that an invitation admits one user at most. Null when the invitation
+   * cannot be used; StoreConflict when the email is taken.
+   */
+  acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null>;
 
   /** Usage of an organization between two UTC days inclusive (`YYYY-MM-DD`). */
   usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]>;

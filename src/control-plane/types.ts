@@ -46,6 +46,29 @@ export interface ApiKeyRecord {
   revokedAt: string | null;
 }
 
+/**
+ * A single-use invitation into an organization, made by one of its members. Only the SHA-256 of
+ * its token is stored; the token itself is shown once, inside the invitation link.
+ */
+export interface InvitationRecord {
+  id: string;
+  orgId: string;
+  /** Hex SHA-256 of the token. */
+  hash: string;
+  /** Non-secret display form of the token, e.g. `wmi_AbCd…wxyz`. */
+  hint: string;
+  /** Id of the member who made it. */
+  createdBy: string;
+  createdAt: string;
+  expiresAt: string;
+  /** Id of the user who signed up with it. */
+  acceptedBy: string | null;
+  acceptedAt: string | null;
+  revokedAt: string | null;
+}
+
+export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+
 export interface SessionRecord {
   /** Hex SHA-256 of the cookie value. */
   hash: string;

@@ -7,9 +7,10 @@ import {
   parseTier,
   signUp,
 } from '../control-plane/accounts.js';
+import { acceptInvitation, createInvitation, invitationStatus, invitingOrganization } from '../control-plane/invitations.js';
 import { StoreConflict, type ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
-import type { Organization, Service, User } from '../control-plane/types.js';
+import type { InvitationRecord, Organization, Service, User } from '../control-plane/types.js';
 import type { PeriodTracker } from '../gateway/rate-limit.js';
 import { ApiError } from '../http/errors.js';
 import { empty, json, type Reply } from '../http/reply.js';
@@ -24,6 +25,8 @@ export interface DashboardDeps {
   sessions: Sessions;
   periods: PeriodTracker;
   now: () => number;
+  /** The origin the caller reaches the server at, for invitation links; null for a bad Host. */
+  originOf: (req: Request) => string | null;
 }
 
 function jsonBody(req: Request): Record<string, unknown> {
@@ -55,8 +58,25 @@ function orgView(org: Organization) {
   return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org) };
 }
 
+const memberView = (user: User) => ({ id: user.id, email: user.email, createdAt: user.createdAt });
+
+/** An invitation as members see it: never its hash; its makers and users by email. */
+function invitationView(invitation: InvitationRecord, nowIso: string, emails: ReadonlyMap<string, string>) {
+  return {
+    id: invitation.id,
+    hint: invitation.hint,
+    status: invitationStatus(invitation, nowIso),
+    createdAt: invitation.createdAt,
+    expiresAt: invitation.expiresAt,
+    createdBy: emails.get(invitation.createdBy) ?? null,
+    acceptedBy: invitation.acceptedBy === null ? null : (emails.get(invitation.acceptedBy) ?? null),
+    acceptedAt: invitation.acceptedAt,
+    revokedAt: invitation.revokedAt,
+  };
+}
+
 export function registerDashboardApi(router: Router, deps: DashboardDeps): void {
-  const { store, sessions, periods, now } = deps;
+  const { store, sessions, periods, now, originOf } = deps;
   const throttle = new SignInThrottle(now);
   const route = (method: string, path: string, handler: (req: Request) => Promise<Reply>) =>
     router.add(method, `/dashboard/api${path}`, handler, { public: false });
@@ -73,11 +93,60 @@ export function registerDashboardApi(router: Router, deps: DashboardDeps): void 
     return json(status, { user: { id: user.id, email: user.email }, organization: orgView(org), csrfToken }, { 'Set-Cookie': setCookie });
   };
 
+  const emailsOf = async (orgId: string) => new Map((await store.listUsers(orgId)).map((u) => [u.id, u.email]));
+
+  // Sign-up makes a new organization, or, with an invitation, joins the one that made it.
   route('POST', '/signup', async (req) => {
     requireSameOrigin(req);
     const body = jsonBody(req);
-    const { user } = await accountCall(() => signUp(store, { email: body.email, password: body.password, organization: body.organization }));
+    if (body.invitation !== undefined && body.organization !== undefined) {
+      throw new ApiError(400, 'an invitation joins the organization that made it: send either invitation or organization, not both');
+    }
+    const { user } = await accountCall(() =>
+      body.invitation === undefined
+        ? signUp(store, { email: body.email, password: body.password, organization: body.organization })
+        : acceptInvitation(store, { invitation: body.invitation, email: body.email, password: body.password }, now()),
+    );
     return signedIn(user, 201);
+  });
+
+  // What an invitation link leads to, for the sign-up page to show before the person commits.
+  route('POST', '/invitations/preview', async (req) => {
+    requireSameOrigin(req);
+    const { org, expiresAt } = await accountCall(() => invitingOrganization(store, jsonBody(req).invitation, now()));
+    return json(200, { organization: { name: org.name }, expiresAt }, { 'Cache-Control': 'no-store' });
+  });
+
+  route('GET', '/members', async (req) => {
+    const { user } = await sessions.require(req);
+    return json(200, { members: (await store.listUsers(user.orgId)).map(memberView) });
+  });
+
+  route('GET', '/invitations', async (req) => {
+    const { user } = await sessions.require(req);
+    const [invitations, emails] = await Promise.all([store.listInvitations(user.orgId), emailsOf(user.orgId)]);
+    const nowIso = new Date(now()).toISOString();
+    return json(200, { invitations: invitations.map((i) => invitationView(i, nowIso, emails)) });
+  });
+
+  route('POST', '/invitations', async (req) => {
+    requireSameOrigin(req);
+    const { user } = await sessions.require(req);
+    const origin = originOf(req);
+    if (origin === null) throw new ApiError(400, 'the Host header must name the host the dashboard is reached at; or set WAYMARK_PUBLIC_URL on the server');
+    const { invitation, token } = await createInvitation(store, user, now());
+    const view = invitationView(invitation, new Date(now()).toISOString(), new Map([[user.id, user.email]]));
+    // The token travels in the fragment, which browsers never send to a server or in a Referer.
+    return json(201, { invitation: view, token, url: `${origin}/dashboard/#invitation=${token}` }, { 'Cache-Control': 'no-store' });
+  });
+
+  route('POST', '/invitations/:id/revoke', async (req) => {
+    requireSameOrigin(req);
+    const { user } = await sessions.require(req);
+    const nowIso = new Date(now()).toISOString();
+    const invitation = await store.revokeInvitation(user.orgId, req.params.id!, nowIso);
+    if (!invitation) throw new ApiError(404, `no pending invitation ${req.params.id} in your organization`);
+    return json(200, { invitation: invitationView(invitation, nowIso, await emailsOf(user.orgId)) });
   });
 
   route('POST', '/signin', async (req) => {
@@ -122,18 +191,13 @@ export function registerDashboardApi(router: Router, deps: DashboardDeps): void 
     return json(201, { key: keyView(key), value }, { 'Cache-Control': 'no-store' });
   });
 
-  router.add(
-    'POST',
-    '/dashboard/api/keys/:id/revoke',
-    async (req) => {
-      requireSameOrigin(req);
-      const { user } = await sessions.require(req);
-      const key = await store.revokeKey(user.orgId, req.params.id!, new Date(now()).toISOString());
-      if (!key) throw new ApiError(404, `no active key ${req.params.id} in your organization`);
-      return json(200, { key: keyView(key) });
-    },
-    { public: false },
-  );
+  route('POST', '/keys/:id/revoke', async (req) => {
+    requireSameOrigin(req);
+    const { user } = await sessions.require(req);
+    const key = await store.revokeKey(user.orgId, req.params.id!, new Date(now()).toISOString());
+    if (!key) throw new ApiError(404, `no active key ${req.params.id} in your organization`);
+    return json(200, { key: keyView(key) });
+  });
 
   route('PUT', '/billing', async (req) => {
     requireSameOrigin(req);

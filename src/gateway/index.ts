@@ -39,7 +39,8 @@ export class Gateway {
   constructor(
     private readonly store: ControlStore,
     private readonly clock: Clock,
-    private readonly billingUrl: string,
+    /** The dashboard's billing page as the caller reaches it. */
+    private readonly billingUrl: (req: Request) => string,
     private readonly events: GatewayEvents = {},
   ) {
     this.periods = new PeriodTracker(clock);
@@ -76,6 +77,13 @@ export class Gateway {
     return hash;
   }
 
+  /** The 429 message: what was exceeded, and how to get more (an upgrade, or on Enterprise a higher custom quota). */
+  private quotaMessage(req: Request, service: Service, org: Organization, limit: number | null): string {
+    const exceeded = `monthly quota exceeded for the ${service} service (${limit} requests per month`;
+    if (org.tier === 'enterprise') return `${exceeded}, the custom quota of your Enterprise plan); contact us to raise the custom quota`;
+    return `${exceeded} on the ${TIER_LABELS[org.tier]} plan); upgrade at the billing page: ${this.billingUrl(req)}`;
+  }
+
   /** Wraps a handler that needs `service`'s scope but is not metered (no quota, no usage, no headers). */
   scoped(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
     return (req) => {
@@ -100,11 +108,7 @@ export class Gateway {
       const reservation = ledger.reserve(org.id, service, month, limit);
       if (!reservation.granted) {
         this.events.onQuotaRejected?.(service);
-        return errorReply(
-          429,
-          `monthly quota exceeded for the ${service} service (${limit} requests per month on the ${TIER_LABELS[org.tier]} plan); upgrade at the billing page: ${this.billingUrl}`,
-          rateLimitHeaders(limit, reservation.used, resetIso),
-        );
+        return errorReply(429, this.quotaMessage(req, service, org, limit), rateLimitHeaders(limit, reservation.used, resetIso));
       }
       const settle = (reply: Reply): Reply => {
         const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;

@@ -5,11 +5,12 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { StoreConflict, type ControlStore } from '../store.js';
+import { OrgNameTaken, StoreConflict, type ControlStore } from '../store.js';
 import {
   SERVICES,
   type ApiKeyRecord,
   type DailyUsage,
+  type InvitationRecord,
   type KeyUsage,
   type Organization,
   type Service,
@@ -21,7 +22,7 @@ import {
 } from '../types.js';
 import { announceChange } from '../../change-channel.js';
 import { SqliteDirectory } from './directory.js';
-import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
+import { toInvitation, toKey, toOrg, type InvitationRow, type KeyRow, type OrgRow } from './rows.js';
 import { migrate } from './schema.js';
 
 interface UserRow {
@@ -55,11 +56,13 @@ export class SqliteStore implements ControlStore {
   readonly ledger: LocalLedger;
   private readonly db: Database.Database;
   private serving = false;
+  private readonly now: () => number;
 
   constructor(
     private readonly file: string,
     options: { now?: () => number } = {},
   ) {
+    this.now = options.now ?? Date.now;
     mkdirSync(dirname(file), { recursive: true });
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
@@ -74,7 +77,7 @@ export class SqliteStore implements ControlStore {
     this.ledger = new LocalLedger(
       (orgId, service, month) => monthUsed.get(orgId, service, `${month}-01`, lastDayOfMonth(month))?.n ?? 0,
     );
-    this.ledger.preload(this.monthTotals(monthKey((options.now ?? Date.now)())));
+    this.ledger.preload(this.monthTotals(monthKey(this.now())));
   }
 
   private monthTotals(month: string): { orgId: string; service: Service; month: string; used: number }[] {
@@ -113,27 +116,51 @@ export class SqliteStore implements ControlStore {
     return Number(row!.value);
   }
 
-  async createUser(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
+  /** Inserts a user into an organization; StoreConflict when the email is taken. Call in a transaction. */
+  private insertUser(email: string, passwordHash: string, orgId: string, now: string): User {
+    if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(email)) {
+      throw new StoreConflict(`a user with the email ${email} already exists`);
+    }
+    const row: UserRow = { id: newId('usr'), email, password_hash: passwordHash, org_id: orgId, created_at: now };
+    this.db
+      .prepare('INSERT INTO users (id, email, password_hash, org_id, created_at) VALUES (@id, @email, @password_hash, @org_id, @created_at)')
+      .run(row);
+    return withoutPassword(toUser(row));
+  }
+
+  private orgRow(id: string): OrgRow | undefined {
+    return this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE id = ?').get(id);
+  }
+
+  async createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
     const created = this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(input.email)) {
-        throw new StoreConflict(`a user with the email ${input.email} already exists`);
+      if (this.db.prepare('SELECT 1 FROM organizations WHERE name = ? COLLATE NOCASE').get(input.orgName)) {
+        throw new OrgNameTaken(input.orgName);
       }
-      const now = new Date().toISOString();
-      let orgRow = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE name = ?').get(input.orgName);
-      if (!orgRow) {
-        orgRow = { id: newId('org'), name: input.orgName, tier: 'free', custom_quotas: '{}', created_at: now, rev: this.nextRevision() };
-        this.db
-          .prepare('INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)')
-          .run(orgRow);
-      }
-      const userRow: UserRow = { id: newId('usr'), email: input.email, password_hash: input.passwordHash, org_id: orgRow.id, created_at: now };
+      const now = new Date(this.now()).toISOString();
+      const orgRow: OrgRow = { id: newId('org'), name: input.orgName, tier: 'free', custom_quotas: '{}', created_at: now, rev: this.nextRevision() };
       this.db
-        .prepare('INSERT INTO users (id, email, password_hash, org_id, created_at) VALUES (@id, @email, @password_hash, @org_id, @created_at)')
-        .run(userRow);
-      return { user: withoutPassword(toUser(userRow)), org: toOrg(orgRow) };
+        .prepare('INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)')
+        .run(orgRow);
+      return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, now), org: toOrg(orgRow) };
     })();
     await this.announce();
     return created;
+  }
+
+  async createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }> {
+    return this.db.transaction(() => {
+      const orgRow = this.orgRow(input.orgId);
+      if (!orgRow) throw new StoreConflict(`no organization ${input.orgId}`);
+      return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, new Date(this.now()).toISOString()), org: toOrg(orgRow) };
+    })();
+  }
+
+  async listUsers(orgId: string): Promise<User[]> {
+    return this.db
+      .prepare<[string], UserRow>('SELECT * FROM users WHERE org_id = ? ORDER BY created_at, id')
+      .all(orgId)
+      .map((row) => withoutPassword(toUser(row)));
   }
 
   async findUserByEmail(email: string): Promise<UserWithPassword | null> {
@@ -147,12 +174,15 @@ export class SqliteStore implements ControlStore {
   }
 
   async getOrg(id: string): Promise<Organization | null> {
-    const row = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE id = ?').get(id);
+    const row = this.orgRow(id);
     return row ? toOrg(row) : null;
   }
 
   async findOrgByName(name: string): Promise<Organization | null> {
-    const row = this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE name = ?').get(name);
+    // An exact match first: files from before names were unique in any case may hold two.
+    const row = this.db
+      .prepare<[string, string], OrgRow>('SELECT * FROM organizations WHERE name = ? COLLATE NOCASE ORDER BY name = ? DESC, created_at LIMIT 1')
+      .get(name, name);
     return row ? toOrg(row) : null;
   }
 
@@ -223,6 +253,52 @@ export class SqliteStore implements ControlStore {
     })();
     if (revoked) await this.announce();
     return revoked;
+  }
+
+  async insertInvitation(invitation: InvitationRecord): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO invitations (id, org_id, hash, hint, created_by, created_at, expires_at, accepted_by, accepted_at, revoked_at)
+         VALUES (@id, @orgId, @hash, @hint, @createdBy, @createdAt, @expiresAt, @acceptedBy, @acceptedAt, @revokedAt)`,
+      )
+      .run(invitation);
+  }
+
+  async listInvitations(orgId: string): Promise<InvitationRecord[]> {
+    return this.db
+      .prepare<[string], InvitationRow>('SELECT * FROM invitations WHERE org_id = ? ORDER BY created_at DESC, id')
+      .all(orgId)
+      .map(toInvitation);
+  }
+
+  async findInvitation(hash: string): Promise<InvitationRecord | null> {
+    const row = this.db.prepare<[string], InvitationRow>('SELECT * FROM invitations WHERE hash = ?').get(hash);
+    return row ? toInvitation(row) : null;
+  }
+
+  async revokeInvitation(orgId: string, invitationId: string, atIso: string): Promise<InvitationRecord | null> {
+    const row = this.db
+      .prepare<[string, string, string, string], InvitationRow>(
+        `UPDATE invitations SET revoked_at = ?
+         WHERE id = ? AND org_id = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ? RETURNING *`,
+      )
+      .get(atIso, invitationId, orgId, atIso);
+    return row ? toInvitation(row) : null;
+  }
+
+  async acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null> {
+    return this.db.transaction(() => {
+      const invitation = this.db
+        .prepare<[string, string], InvitationRow>(
+          'SELECT * FROM invitations WHERE hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?',
+        )
+        .get(input.hash, input.nowIso);
+      const orgRow = invitation && this.orgRow(invitation.org_id);
+      if (!invitation || !orgRow) return null;
+      const user = this.insertUser(input.email, input.passwordHash, orgRow.id, input.nowIso);
+      this.db.prepare('UPDATE invitations SET accepted_by = ?, accepted_at = ? WHERE id = ?').run(user.id, input.nowIso, invitation.id);
+      return { user, org: toOrg(orgRow) };
+    })();
   }
 
   /** Recorded usage between two days, plus what is buffered and not yet written. */

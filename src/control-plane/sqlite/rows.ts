@@ -1,5 +1,5 @@
 /** Conversions between SQLite rows and control-plane records. */
-import type { ApiKeyRecord, KeyStatus, Organization, Service, Tier } from '../types.js';
+import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Service, Tier } from '../types.js';
 
 export interface OrgRow {
   id: string;
@@ -45,6 +45,34 @@ export function toKey(row: KeyRow): ApiKeyRecord {
     status: row.status as KeyStatus,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+export interface InvitationRow {
+  id: string;
+  org_id: string;
+  hash: string;
+  hint: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  accepted_by: string | null;
+  accepted_at: string | null;
+  revoked_at: string | null;
+}
+
+export function toInvitation(row: InvitationRow): InvitationRecord {
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    hash: row.hash,
+    hint: row.hint,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    acceptedBy: row.accepted_by,
+    acceptedAt: row.accepted_at,
     revokedAt: row.revoked_at,
   };
 }

@@ -1,8 +1,6 @@
 /** Schema of the control-plane SQLite file, versioned so that an old file is migrated or refused. */
 import type Database from 'better-sqlite3';
 
-export const SCHEMA_VERSION = 1;
-
 const V1 = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE organizations (
@@ -53,7 +51,27 @@ CREATE TABLE usage_daily (
 INSERT INTO meta (key, value) VALUES ('revision', '0');
 `;
 
-/** Creates the schema in an empty file; refuses a file written by a newer Waymark. */
+const V2 = `
+CREATE TABLE invitations (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  created_by TEXT NOT NULL REFERENCES users(id),
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  accepted_by TEXT REFERENCES users(id),
+  accepted_at TEXT,
+  revoked_at TEXT
+);
+CREATE INDEX invitations_by_org ON invitations(org_id);
+`;
+
+/** Each schema version's script, applied in order to bring a file from its version to the newest. */
+const STEPS = [V1, V2];
+export const SCHEMA_VERSION = STEPS.length;
+
+/** Creates or upgrades the schema; refuses a file written by a newer Waymark. */
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
@@ -61,10 +79,9 @@ export function migrate(db: Database.Database): void {
       `the database was written by a newer Waymark (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade Waymark`,
     );
   }
-  if (version === 0) {
-    db.transaction(() => {
-      db.exec(V1);
-      db.pragma(`user_version = ${SCHEMA_VERSION}`);
-    })();
-  }
+  if (version === SCHEMA_VERSION) return;
+  db.transaction(() => {
+    for (const step of STEPS.slice(version)) db.exec(step);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }

@@ -1,0 +1,31 @@
+/**
+ * The origin clients reach this server at (`https://maps.example.com`), for absolute links in
+ * responses: WAYMARK_PUBLIC_URL when configured, else the request's Host — or X-Forwarded-Host and
+ * X-Forwarded-Proto behind a proxy.
+ */
+import type { Request } from './request.js';
+
+/** A host name, IPv4 or bracketed IPv6 address, with an optional port. */
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The first of a comma-joined header's values (proxies append theirs). */
+function firstValue(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const comma = header.indexOf(',');
+  return (comma < 0 ? header : header.slice(0, comma)).trim();
+}
+
+/** Builds the origin of a request, or null when its headers name no valid host; the configured public URL wins. */
+export function publicOriginResolver(publicUrl: string | undefined): (req: Request) => string | null {
+  if (publicUrl) {
+    // Through URL, so the origin is normalized and carries no character that needs escaping in JSON.
+    const configured = new URL(publicUrl).href.replace(/\/+$/, '');
+    return () => configured;
+  }
+  return (req) => {
+    const host = firstValue(req.header('x-forwarded-host')) || req.header('host');
+    if (!host || !HOST.test(host)) return null;
+    const proto = firstValue(req.header('x-forwarded-proto'))?.toLowerCase();
+    return `${proto === 'https' ? 'https' : 'http'}://${host}`;
+  };
+}
