@@ -1,45 +1,81 @@
 #!/usr/bin/env bash
-# Prepares a Debian 12 machine to build, run and test Waymark: system packages, npm dependencies
-# and the compiled program. Run as root or with sudo. Safe to run again: it installs only what is
-# missing and reinstalls npm dependencies only when package-lock.json changed.
+# Prepares a Debian 12 machine to build and run Waymark: system packages, npm dependencies and the
+# compiled program. Run as root or with sudo. Safe to run again: it installs only what is missing
+# and reinstalls npm dependencies only when a lock file changed.
+#
+#   scripts/setup.sh            what running Waymark needs (npm start)
+#   scripts/setup.sh --test     also chromium, for the browser tests (npm test)
+#   scripts/setup.sh --bench    also the benchmarks' baselines: wrk and tilemaker (Debian), and
+#                               tileserver-gl-light (npm, into bench/tools; it compiles sqlite3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# osmium-tool reads OSM data; chromium runs the browser tests; wrk and tilemaker are for the
-# benchmarks; python3, make and g++ build better-sqlite3 when no prebuilt binary can be fetched.
-SYSTEM_PACKAGES=(osmium-tool chromium wrk tilemaker python3 make g++)
+# Node 20 is what the README names; every locked dependency supports it (package.json pins the two
+# transitive ones whose latest releases declare Node 22).
+NODE_MAJOR=20
 
-if ! command -v node >/dev/null || ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)'; then
-  echo "setup: Waymark needs Node.js 20 or newer (with npm) on the PATH" >&2
+# python3, make and g++ build better-sqlite3 (no prebuilt binary can be fetched); osmium-tool reads OSM.
+BUILD_PACKAGES=(python3 make g++)
+RUN_PACKAGES=(osmium-tool)
+TEST_PACKAGES=(chromium)
+BENCH_PACKAGES=(wrk tilemaker)
+
+with_bench=false
+extra=()
+for arg in "$@"; do
+  case $arg in
+    --test) extra+=("${TEST_PACKAGES[@]}") ;;
+    --bench) extra+=("${BENCH_PACKAGES[@]}") && with_bench=true ;;
+    *) echo "setup: unknown option $arg; use --test and/or --bench" >&2 && exit 2 ;;
+  esac
+done
+
+if ! command -v node >/dev/null || ! node -e "process.exit(Number(process.versions.node.split('.')[0]) >= $NODE_MAJOR ? 0 : 1)"; then
+  echo "setup: Waymark needs Node.js $NODE_MAJOR or newer (with npm) on the PATH; found $(node --version 2>/dev/null || echo none)" >&2
   exit 1
 fi
 
-missing=()
-for package in "${SYSTEM_PACKAGES[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$package")
-  fi
-done
-if ((${#missing[@]} > 0)); then
-  if [[ $(id -u) -eq 0 ]]; then
-    as_root=()
-  elif command -v sudo >/dev/null; then
+missing_of() {
+  for package in "$@"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || echo "$package"
+  done
+}
+
+apt_updated=false
+apt_install() {
+  (($# > 0)) || return 0
+  local as_root=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "setup: installing $* needs root; run this as root or install sudo" >&2 && return 1; }
     as_root=(sudo)
-  else
-    echo "setup: installing ${missing[*]} needs root; run this as root or install sudo" >&2
-    exit 1
   fi
-  echo "setup: installing ${missing[*]}"
-  "${as_root[@]}" apt-get update
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
-fi
+  echo "setup: installing $*"
+  if [[ $apt_updated == false ]]; then
+    "${as_root[@]}" apt-get update -qq
+    apt_updated=true
+  fi
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+
+# The compilers must be there before npm builds better-sqlite3; the other packages install while
+# npm works (apt and npm use different resources: network and disk, the compiler's CPU).
+mapfile -t missing_build < <(missing_of "${BUILD_PACKAGES[@]}")
+mapfile -t missing_other < <(missing_of "${RUN_PACKAGES[@]}" "${extra[@]}")
+apt_install "${missing_build[@]}"
+apt_install "${missing_other[@]}" &
+apt_job=$!
 
 # npm writes node_modules/.package-lock.json on every install: missing, or older than the lock file,
 # means (re)install. `npm install` installs the locked versions; unlike `npm ci` it tolerates a lock
 # without the optional native binaries of other platforms, which a registry mirror may not carry.
-installed=node_modules/.package-lock.json
-if [[ ! -f $installed || package-lock.json -nt $installed ]]; then
-  npm install --no-audit --no-fund
-fi
+npm_install_in() {
+  local installed=$1/node_modules/.package-lock.json
+  if [[ ! -f $installed || $1/package-lock.json -nt $installed || ! -f $1/package-lock.json ]]; then
+    (cd "$1" && npm install --no-audit --no-fund)
+  fi
+}
+npm_install_in .
+if [[ $with_bench == true ]]; then npm_install_in bench/tools; fi
 
-npm run build
+npm run --silent build
+wait "$apt_job"

@@ -2,10 +2,12 @@
 # Sets the machine up (scripts/setup.sh) and runs the Waymark server. Arguments go to
 # `waymark serve`, e.g. `scripts/start.sh --port 9000 --data /srv/waymark`; the data folder
 # defaults to ./data of the current folder (or WAYMARK_DATA).
-# A data folder without a dataset first gets one: `waymark import --world --geonames` (world map,
-# GeoNames places for geocoding), plus `--osm` for each extract (file or URL) in WAYMARK_OSM,
-# comma-separated; when WAYMARK_OSM is not set and the shared test data sits next to the checkout,
-# its Monaco extract and Who's On First folder make the demo (detailed map, routing, addresses).
+# A data folder without a dataset gets one, built in the background while the server already
+# serves the dashboard (the server switches to it when it is done): `waymark import --world
+# --geonames` (world map, GeoNames places for geocoding), plus `--osm` for each extract (file or
+# URL) in WAYMARK_OSM, comma-separated; when WAYMARK_OSM is not set and the shared test data sits
+# next to the checkout, its Monaco extract and Who's On First folder make the demo (detailed map,
+# routing, addresses).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/setup.sh"
@@ -34,8 +36,11 @@ if [[ ! -e $data/current ]]; then
     extract=${extract%"${extract##*[![:space:]]}"}
     if [[ -n $extract ]]; then import+=(--osm "$extract"); fi
   done
-  echo "start: $data has no dataset yet; building it: waymark ${import[*]}"
-  node "$root/bin/waymark.js" "${import[@]}"
+  echo "start: $data has no dataset yet; building it in the background: waymark ${import[*]}"
+  echo "start: the dashboard answers meanwhile; maps, geocoding and routing answer once the import is done"
+  # A child of this shell, and so of the server that replaces it below: Ctrl-C stops both, and the
+  # import deletes its half-built dataset.
+  node "$root/bin/waymark.js" "${import[@]}" &
 fi
 
 exec node "$root/bin/waymark.js" serve "$@"

@@ -4,7 +4,7 @@
 # and the exit status is ava's. Extra arguments go to ava, e.g. `scripts/test.sh test/cli.test.ts`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh --test
 
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT

@@ -1,5 +1,5 @@
 /**
- * tileserver-gl-light (npm devDependency) serving one MBTiles file as its only data source, as its
+ * tileserver-gl-light (a benchmark tool: `scripts/setup.sh --bench` installs it in bench/tools) serving one MBTiles file as its only data source, as its
  * documentation configures it; tiles at /data/<id>/{z}/{x}/{y}.pbf. It runs as deployed (its
  * Docker image sets NODE_ENV=production), request log to stdout, here /dev/null.
  */
@@ -8,7 +8,7 @@ import { basename, dirname, join } from 'node:path';
 import { freePort, startCommand, type ServerChild } from '../lib/child.js';
 import { PACKAGE_ROOT } from '../../src/package-root.js';
 
-const PACKAGE_DIR = join(PACKAGE_ROOT, 'node_modules', 'tileserver-gl-light');
+const PACKAGE_DIR = join(PACKAGE_ROOT, 'bench', 'tools', 'node_modules', 'tileserver-gl-light');
 export const TILESERVER_DATA_ID = 'shortbread';
 
 export function tileserverVersion(): string {
