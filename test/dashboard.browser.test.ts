@@ -1,13 +1,14 @@
 /**
  * The dashboard in a real browser (headless Chromium driven by playwright-core), used the way a
- * person would: sign up, create and copy a key, watch its usage, upgrade, revoke, sign out and in.
+ * person would: sign up, create and copy a key, watch its usage, upgrade, revoke, sign out and in;
+ * the map playground's choice of key; errors cleared by a later success; the favicon.
  * Screenshots go to test-artifacts/dashboard/.
  */
 import type { ExecutionContext } from 'ava';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { browserTest } from './helpers/browser.js';
+import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
@@ -58,7 +59,7 @@ async function dashboardJourney(t: ExecutionContext, browser: Browser, server: T
   t.regex(value, /^wmk_[0-9A-Za-z]{38}$/);
   t.regex(await page.locator('#new-key .warning').innerText(), /will not be shown again/);
   await page.getByRole('button', { name: 'Copy' }).click();
-  await page.locator('#copy-status').filter({ hasText: /copied|selected/i }).waitFor();
+  await page.locator('#new-key .copy-status').filter({ hasText: /copied|selected/i }).waitFor();
   await screenshot(page, '02-key-created');
 
   // After a reload the list shows only the hint, and the value is nowhere in the page.
@@ -179,6 +180,164 @@ browserTest('a person uses the dashboard end to end in a real browser', async (t
   try {
     await dashboardJourney(t, browser, server);
   } finally {
+    await server.close();
+  }
+});
+
+/** Creates a key with the key form as it stands (after `scopes`, when given, are chosen); returns its value. */
+async function createKeyInForm(page: Page, name: string, scopes?: string[]): Promise<string> {
+  await page.getByRole('link', { name: 'API Keys' }).click();
+  const form = page.locator('#create-key-form');
+  await form.getByLabel('Name', { exact: true }).fill(name);
+  for (const scope of scopes ? ['Maps', 'Geocoding', 'Routing'] : []) await form.getByRole('checkbox', { name: scope }).setChecked(scopes!.includes(scope));
+  await form.getByRole('button', { name: 'Create key' }).click();
+  await page.locator('#new-key-name').filter({ hasText: name }).waitFor();
+  return page.locator('#new-key-value').innerText();
+}
+
+async function revokeKey(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name: 'API Keys' }).click();
+  const row = page.locator('#keys-table tbody tr', { hasText: name });
+  await row.getByRole('button', { name: `Revoke key ${name}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+  await row.locator('.status.revoked').waitFor();
+}
+
+/** Opens the playground and waits until it has filled in `value` ('' for none, when it asks for a key instead). */
+async function playgroundFillsIn(page: Page, value: string): Promise<void> {
+  await page.getByRole('link', { name: 'Map playground', exact: true }).click();
+  await page.waitForFunction(`document.querySelector('#playground-key').value === ${JSON.stringify(value)}`);
+  if (value === '') await page.locator('#playground-no-key').waitFor();
+  else await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
+}
+
+browserTest('the map playground fills in only an active key with the Maps scope, and otherwise asks for one', async (t, browser) => {
+  const server = await startTestServer();
+  const context = await signedInContext(browser, server.url, (await server.signUp()).cookie, { viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
+    await page.goto(`${server.url}/dashboard/#keys`);
+
+    // A key without the Maps scope is never filled in: the playground asks for one instead.
+    await createKeyInForm(page, 'Geocoding only', ['Geocoding']);
+    await playgroundFillsIn(page, '');
+    const noKey = page.locator('#playground-no-key');
+    t.regex(await noKey.innerText(), /needs an API key with the Maps scope/);
+    await screenshot(page, 'playground-no-key');
+
+    // Its button leads to a key form set up for the playground; the new key offers the playground.
+    await noKey.getByRole('link', { name: 'Create a key with the Maps scope' }).click();
+    const form = page.locator('#create-key-form');
+    t.is(await form.getByLabel('Name', { exact: true }).inputValue(), 'Map playground');
+    t.deepEqual(
+      await Promise.all(['Maps', 'Geocoding', 'Routing'].map((scope) => form.getByRole('checkbox', { name: scope }).isChecked())),
+      [true, false, false],
+    );
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const playgroundValue = await page.locator('#new-key-value').filter({ hasText: /^wmk_/ }).innerText();
+    await page.getByRole('link', { name: 'Try it in the map playground' }).click();
+    await page.waitForFunction(`document.querySelector('#playground-key').value === ${JSON.stringify(playgroundValue)}`);
+    await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
+    t.false(await noKey.isVisible());
+
+    // The newest usable key wins; when it is revoked, the playground falls back to an older one.
+    const allScopes = await createKeyInForm(page, 'All scopes');
+    await playgroundFillsIn(page, allScopes);
+    await revokeKey(page, 'All scopes');
+    await playgroundFillsIn(page, playgroundValue);
+
+    // With every Maps key revoked: no key, no map, no error — the prompt for a key.
+    await revokeKey(page, 'Map playground');
+    await playgroundFillsIn(page, '');
+    t.false(await page.locator('#banner').isVisible(), `banner: ${await page.locator('#banner').innerText()}`);
+    t.not(await page.locator('#playground-status').getAttribute('data-kind'), 'error');
+    t.false(await page.locator('#playground-map').isVisible());
+    await screenshot(page, 'playground-keys-revoked');
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});
+
+browserTest('a later successful action clears every error shown before', async (t, browser) => {
+  const server = await startTestServer();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  try {
+    page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
+    const formErrors = () => page.locator('.form-error').allInnerTexts();
+
+    // A failed sign-in, then a sign-up in the other tab: after signing out the sign-in form is clean.
+    await page.goto(`${server.url}/dashboard/`);
+    const signInForm = page.locator('#signin-form');
+    await signInForm.getByLabel('Email').fill(EMAIL);
+    await signInForm.getByLabel('Password').fill('not the password');
+    await signInForm.getByRole('button', { name: 'Sign in' }).click();
+    await signInForm.locator('.form-error').filter({ hasText: 'wrong email or password' }).waitFor();
+    await page.getByRole('tab', { name: 'Create account' }).click();
+    const signUpForm = page.locator('#signup-form');
+    await signUpForm.getByLabel('Email').fill(EMAIL);
+    await signUpForm.getByLabel('Password').fill(PASSWORD);
+    await signUpForm.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'API Keys' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('tab', { name: 'Sign in' }).click();
+    await signInForm.waitFor();
+    t.deepEqual((await formErrors()).filter(Boolean), []);
+    await signInForm.getByLabel('Email').fill(EMAIL);
+    await signInForm.getByLabel('Password').fill(PASSWORD);
+    await signInForm.getByRole('button', { name: 'Sign in' }).click();
+
+    // A key form error, then a revocation that works: the form error goes.
+    await createKeyInForm(page, 'First key');
+    const keyForm = page.locator('#create-key-form');
+    for (const scope of ['Maps', 'Geocoding', 'Routing']) await keyForm.getByRole('checkbox', { name: scope }).uncheck();
+    await keyForm.getByRole('button', { name: 'Create key' }).click();
+    await keyForm.locator('.form-error').filter({ hasText: 'Choose at least one scope.' }).waitFor();
+    await revokeKey(page, 'First key');
+    t.deepEqual((await formErrors()).filter(Boolean), []);
+
+    // An error in the banner (a failed refresh), then a refresh that works: the banner error goes.
+    await page.getByRole('link', { name: 'Usage' }).click();
+    await page.locator('.service-card').first().waitFor();
+    const unavailable = { statusCode: 503, error: 'Service Unavailable', message: 'usage is resting' };
+    await page.route('**/dashboard/api/usage', (route) => route.fulfill({ status: 503, json: unavailable }), { times: 1 });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('#banner.error').filter({ hasText: 'usage is resting' }).waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('#banner').waitFor({ state: 'hidden' });
+    t.pass();
+  } finally {
+    await page.close();
+    await server.close();
+  }
+});
+
+browserTest('the dashboard has a favicon, and /favicon.ico answers with an icon', async (t, browser) => {
+  const server = await startTestServer();
+  const page = await browser.newPage();
+  try {
+    await page.goto(`${server.url}/dashboard/`);
+    const href = await page.locator('link[rel="icon"]').getAttribute('href');
+    const svg = await page.request.get(new URL(href!, server.url).href);
+    t.is(svg.status(), 200);
+    t.is(svg.headers()['content-type'], 'image/svg+xml');
+
+    const ico = await page.goto(`${server.url}/favicon.ico`);
+    t.is(ico?.status(), 200);
+    t.is(ico?.headers()['content-type'], 'image/x-icon');
+    const bytes = await ico!.body();
+    t.deepEqual([...bytes.subarray(0, 4)], [0, 0, 1, 0], 'an ICO header');
+    const images = bytes.readUInt16LE(4);
+    t.true(images >= 1);
+    const first = bytes.readUInt32LE(6 + 12);
+    t.is(bytes.subarray(first + 1, first + 4).toString('latin1'), 'PNG', 'the icon holds PNG images');
+    // Chromium decodes it as an image.
+    const width = await page.evaluate<number>('document.images[0]?.naturalWidth ?? 0');
+    t.true(width > 0, 'Chromium shows the icon');
+    await screenshot(page, 'favicon');
+  } finally {
+    await page.close();
     await server.close();
   }
 });

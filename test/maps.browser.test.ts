@@ -2,8 +2,8 @@
  * The maps product in a real browser: MapLibre GL JS in headless Chromium, driven through the
  * dashboard's map playground with a key of the account, loads every style from the running server
  * and renders Monaco at zoom 15 and the world at zoom 2 — with no error event, every tile, glyph
- * and sprite request answered 200, and a picture that is not blank. Screenshots go to
- * test-artifacts/maps/.
+ * and sprite request answered 200, and a picture that is not blank; with no position in its URL,
+ * the playground opens where the dataset's TileJSON centre is. Screenshots go to test-artifacts/maps/.
  */
 import type { ExecutionContext } from 'ava';
 import test from 'ava';
@@ -11,10 +11,11 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { TILESET_ID } from '../data-pipeline/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../src/maps/style-catalog.js';
-import { browserTest } from './helpers/browser.js';
+import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
@@ -40,7 +41,7 @@ test.before(async () => {
   const account = await server.signUp();
   await server.store.setTier(account.orgId, 'enterprise');
   key = (await server.createKey(account, { name: 'playground', scopes: ['maps'] })).value;
-  sessionCookie = account.cookie.split('=')[1]!;
+  sessionCookie = account.cookie;
 });
 
 test.after.always(async () => {
@@ -64,9 +65,21 @@ async function colourVariety(png: Buffer): Promise<{ colours: number; nonDominan
   return { colours: counts.size, nonDominantShare: 1 - Math.max(...counts.values()) / pixels };
 }
 
+/** Shows the style in the playground with the account's key; the status once the map is idle (or failed). */
+async function showMap(page: Page, style: string): Promise<string> {
+  await page.locator('#playground-key').fill(key);
+  await page.locator('#playground-key').press('Tab'); // a changed key fills the style menu
+  await page.locator(`#playground-style option[value="${style}"]`).waitFor({ state: 'attached' });
+  await page.locator('#playground-style').selectOption(style);
+  await page.getByRole('button', { name: 'Show map' }).click();
+  const status = page.locator('#playground-status');
+  // Software rendering on a busy 2-core machine can be slow; the status says when the map is idle.
+  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 150_000 });
+  return status.innerText();
+}
+
 async function renderView(t: ExecutionContext, browser: Browser, style: string, view: (typeof VIEWS)[number]): Promise<void> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'waymark_session', value: sessionCookie, url: server!.url }]);
+  const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const failures: string[] = [];
   const errors: string[] = [];
@@ -76,15 +89,7 @@ async function renderView(t: ExecutionContext, browser: Browser, style: string, 
   });
   try {
     await page.goto(`${server!.url}/dashboard/#playground&map=${view.position}`);
-    await page.locator('#playground-key').fill(key);
-    await page.locator('#playground-key').press('Tab'); // a changed key fills the style menu
-    await page.locator(`#playground-style option[value="${style}"]`).waitFor({ state: 'attached' });
-    await page.locator('#playground-style').selectOption(style);
-    await page.getByRole('button', { name: 'Show map' }).click();
-    const status = page.locator('#playground-status');
-    // Software rendering on a busy 2-core machine can be slow; the status says when the map is idle.
-    await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 150_000 });
-    const statusText = await status.innerText();
+    const statusText = await showMap(page, style);
     const png = await page.locator('#playground-map').screenshot();
     mkdirSync(ARTIFACTS, { recursive: true });
     writeFileSync(join(ARTIFACTS, `${style}-${view.name}.png`), png);
@@ -107,6 +112,33 @@ for (const style of STYLES) {
       for (const view of VIEWS) await renderView(t, browser, style.slug, view);
     });
   }
+}
+
+const OPENS_AT_CENTRE = "without a position in its URL the playground opens at the dataset's TileJSON centre";
+if (!existsSync(MONACO)) dataTest(OPENS_AT_CENTRE, [MONACO], () => {});
+else {
+  browserTest(OPENS_AT_CENTRE, async (t, browser) => {
+    t.timeout(180_000);
+    const tileJson = await fetch(`${server!.url}/api/v1/tiles/${TILESET_ID}.json?key=${key}`);
+    const { center } = (await tileJson.json()) as { center: [number, number, number] };
+    const [longitude, latitude, zoom] = center;
+    const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/dashboard/#playground`);
+      t.regex(await showMap(page, STYLES[0]!.slug), /^Showing/);
+      // MapLibre writes the position it shows into the URL: `map=zoom/latitude/longitude`.
+      const position = /map=([\d.]+)\/(-?[\d.]+)\/(-?[\d.]+)/.exec(page.url());
+      t.truthy(position, page.url());
+      const [shownZoom, shownLatitude, shownLongitude] = position!.slice(1).map(Number) as [number, number, number];
+      t.is(shownZoom, zoom);
+      t.true(Math.abs(shownLatitude - latitude) < 0.001 && Math.abs(shownLongitude - longitude) < 0.001, `shown at ${position![0]}, centre ${center.join(', ')}`);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, 'playground-opens-at-centre.png'), await page.locator('#playground-map').screenshot());
+    } finally {
+      await context.close();
+    }
+  });
 }
 
 dataTest('the style list names every style the browser tests render', [MONACO], async (t) => {

@@ -1,4 +1,8 @@
-/** Serves the dashboard's web app (`src/dashboard/web/`), read into memory at start. */
+/**
+ * Serves the dashboard's web app (`src/dashboard/web/`), read into memory at start, and the site's
+ * `/favicon.ico`, drawn from the web app's `favicon.svg` at start.
+ */
+import { Resvg } from '@resvg/resvg-js';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
@@ -26,16 +30,42 @@ export const DASHBOARD_WEB_DIR = join(PACKAGE_ROOT, 'src', 'dashboard', 'web');
 const MAPLIBRE_DIR = join(PACKAGE_ROOT, 'node_modules', 'maplibre-gl', 'dist');
 const MAPLIBRE_FILES = ['maplibre-gl.mjs', 'maplibre-gl-shared.mjs', 'maplibre-gl-worker.mjs', 'maplibre-gl.css'];
 
-/** Registers GET `path` answering the file's bytes, with an ETag and 304s. */
-function serveFile(router: Router, path: string, file: string): void {
-  const body = readFileSync(file);
+const FAVICON_SIZES = [16, 32, 48];
+
+/** Registers GET `path` answering `body`, with an ETag and 304s. */
+function serveBytes(router: Router, path: string, contentType: string, body: Buffer): void {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const reply: Reply = {
     status: 200,
-    headers: { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'no-cache', ETag: etag, ...SECURITY_HEADERS },
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache', ETag: etag, ...SECURITY_HEADERS },
     body,
   };
   router.add('GET', path, (req) => (req.header('if-none-match') === etag ? empty(304, { ETag: etag }) : reply), { public: false });
+}
+
+function serveFile(router: Router, path: string, file: string): void {
+  serveBytes(router, path, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
+}
+
+/** An ICO file holding the SVG drawn as PNGs at each of `sizes` (the ICO form every browser reads). */
+function icoFromSvg(svg: Buffer, sizes: readonly number[]): Buffer {
+  const pngs = sizes.map((size) => new Resvg(svg, { fitTo: { mode: 'width', value: size } }).render().asPng());
+  const header = Buffer.alloc(6);
+  header.writeUInt16LE(1, 2); // type: icon
+  header.writeUInt16LE(pngs.length, 4);
+  let offset = header.length + 16 * pngs.length;
+  const entries = pngs.map((png, i) => {
+    const entry = Buffer.alloc(16);
+    entry.writeUInt8(sizes[i]! % 256, 0); // width and height; 0 means 256
+    entry.writeUInt8(sizes[i]! % 256, 1);
+    entry.writeUInt16LE(1, 4); // colour planes
+    entry.writeUInt16LE(32, 6); // bits per pixel
+    entry.writeUInt32LE(png.length, 8);
+    entry.writeUInt32LE(offset, 12);
+    offset += png.length;
+    return entry;
+  });
+  return Buffer.concat([header, ...entries, ...pngs]);
 }
 
 export function registerDashboardStatic(router: Router): void {
@@ -43,6 +73,7 @@ export function registerDashboardStatic(router: Router): void {
     serveFile(router, `/dashboard/${name}`, join(DASHBOARD_WEB_DIR, name));
     if (name === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, name));
   }
+  serveBytes(router, '/favicon.ico', 'image/x-icon', icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES));
   for (const name of MAPLIBRE_FILES) serveFile(router, `/dashboard/vendor/maplibre-gl/${name}`, join(MAPLIBRE_DIR, name));
   const toDashboard = () => empty(302, { Location: '/dashboard/' });
   router.add('GET', '/', toDashboard, { public: false });

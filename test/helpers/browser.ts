@@ -4,7 +4,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -36,4 +36,12 @@ export function browserTest(title: string, body: (t: ExecutionContext, browser: 
       await browser.close();
     }
   });
+}
+
+/** A browser context signed in to the dashboard with an account's session cookie (`name=value`). */
+export async function signedInContext(browser: Browser, serverUrl: string, cookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  const equals = cookie.indexOf('=');
+  await context.addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url: serverUrl }]);
+  return context;
 }

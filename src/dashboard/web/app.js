@@ -1,10 +1,11 @@
-// Waymark dashboard: sign-in, API keys, usage and billing over the same-origin JSON API.
+// Waymark dashboard: sign-in, invitations, API keys, usage, billing, team and map playground over the same-origin JSON API.
 
 const API = '/dashboard/api';
 const SERVICES = ['maps', 'geocoding', 'routing'];
 const SERVICE_LABELS = { maps: 'Maps', geocoding: 'Geocoding', routing: 'Routing' };
 const TIER_LABELS = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
-const VIEWS = ['keys', 'usage', 'billing', 'playground'];
+const STATUS_LABELS = { active: 'Active', revoked: 'Revoked', pending: 'Pending', accepted: 'Accepted', expired: 'Expired' };
+const VIEWS = ['keys', 'usage', 'billing', 'team', 'playground'];
 const DAY_MS = 86_400_000;
 
 const PLANS = [
@@ -100,6 +101,12 @@ function hideBanner() {
   $('#banner').hidden = true;
 }
 
+/** After a successful action no earlier error stays on screen: neither in a form nor in the banner. */
+function clearErrors() {
+  for (const error of document.querySelectorAll('.form-error')) error.textContent = '';
+  if ($('#banner').classList.contains('error')) hideBanner();
+}
+
 /** Runs a form submission: disables its button and shows any API error inside the form. */
 async function submitting(form, action) {
   const button = $('button[type="submit"]', form);
@@ -108,6 +115,7 @@ async function submitting(form, action) {
   button.disabled = true;
   try {
     await action();
+    clearErrors();
   } catch (e) {
     if (e.status === 401 && session) return signedOut('Your session has ended. Please sign in again.');
     error.textContent = e.message;
@@ -120,16 +128,103 @@ async function submitting(form, action) {
 async function guarded(action) {
   try {
     await action();
+    clearErrors();
   } catch (e) {
     if (e.status === 401 && session) signedOut('Your session has ended. Please sign in again.');
     else showBanner(e.message, 'error');
   }
 }
 
+/** Shows a secret (a new key's value, an invitation link) once in its `.secret` card, with a copy button; `id` is what it belongs to. */
+function showSecret(card, value, id) {
+  card.dataset.for = id;
+  $('.secret-value', card).textContent = value;
+  $('.copy-status', card).textContent = '';
+  card.hidden = false;
+  $('.copy-secret', card).focus();
+}
+
+/** Forgets a secret so it is not left in the page. */
+function clearSecret(card) {
+  $('.secret-value', card).textContent = '';
+  card.hidden = true;
+}
+
+function clearSecrets() {
+  for (const card of document.querySelectorAll('.secret')) clearSecret(card);
+}
+
+/** Takes a revoked key's value or invitation's link off the page. */
+function clearSecretOf(id) {
+  for (const card of document.querySelectorAll('.secret')) if (card.dataset.for === id) clearSecret(card);
+}
+
+async function copySecret(card) {
+  const value = $('.secret-value', card);
+  const status = $('.copy-status', card);
+  try {
+    await navigator.clipboard.writeText(value.textContent);
+    status.textContent = 'Copied to the clipboard.';
+  } catch {
+    const range = document.createRange();
+    range.selectNodeContents(value);
+    getSelection().removeAllRanges();
+    getSelection().addRange(range);
+    status.textContent = 'It is selected: press Ctrl+C (⌘C on a Mac) to copy it.';
+  }
+}
+
+function setUpSecrets() {
+  for (const card of document.querySelectorAll('.secret')) {
+    $('.copy-secret', card).addEventListener('click', () => copySecret(card));
+    $('.dismiss-secret', card).addEventListener('click', () => clearSecret(card));
+  }
+}
+
+/** What the confirmation dialog runs when its danger button is chosen. */
+let confirmedAction = null;
+
+/** Asks, in the confirmation dialog, before an action that cannot be undone. `message` is text and elements. */
+function confirmDanger({ title, message, confirmLabel }, action) {
+  confirmedAction = action;
+  $('#confirm-title').textContent = title;
+  $('#confirm-message').replaceChildren(...message);
+  $('#confirm-button').textContent = confirmLabel;
+  const dialog = $('#confirm-dialog');
+  dialog.returnValue = '';
+  dialog.showModal();
+  $('button[value="cancel"]', dialog).focus();
+}
+
+function onConfirmDialogClosed() {
+  const action = confirmedAction;
+  confirmedAction = null;
+  if (action && $('#confirm-dialog').returnValue === 'confirm') guarded(action);
+}
+
+/** A small Revoke button for a table row. */
+function revokeButton(label, onClick) {
+  const button = el('button', { type: 'button', class: 'button danger small', 'aria-label': label, text: 'Revoke' });
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+/** A status pill: active, revoked, pending, accepted or expired; `title` says since when. */
+function statusBadge(status, title = null) {
+  return el('span', { class: `status ${status}`, title, text: STATUS_LABELS[status] });
+}
+
 // ---------------------------------------------------------------- session
+
+const AUTH_FORMS = ['signin', 'signup', 'join'];
+const AUTH_TITLES = { signin: 'Sign in to Waymark', signup: 'Create your Waymark account' };
+
+/** The invitation token the join form accepts (from a `#invitation=…` link), or null. */
+let pendingInvitation = null;
 
 function signedIn(data) {
   session = data;
+  if (invitationInUrl()) forgetInvitationUrl();
   renderAccount();
   $('#auth-view').hidden = true;
   $('#app-view').hidden = false;
@@ -137,15 +232,30 @@ function signedIn(data) {
   showView();
 }
 
-function signedOut(message) {
+/** Takes the dashboard and every secret it showed off the page. */
+function leaveDashboard() {
   session = null;
   $('#app-view').hidden = true;
   $('#account').hidden = true;
+  clearSecrets();
+  forgetKeyValues();
+}
+
+function signedOut(message) {
+  leaveDashboard();
   $('#auth-view').hidden = false;
-  clearNewKey();
   if (message) showBanner(message, 'info');
   else hideBanner();
-  $('#signin-form input[name="email"]').focus();
+  showAuthForm('signin');
+}
+
+/** Shows the dashboard when the browser has a session, else the sign-in form. */
+async function resumeSession() {
+  try {
+    signedIn(await api('GET', '/me'));
+  } catch (e) {
+    signedOut(e.status === 401 ? '' : e.message);
+  }
 }
 
 function renderAccount() {
@@ -156,42 +266,43 @@ function renderAccount() {
   $('#account-email').textContent = session.user.email;
 }
 
-function selectAuthTab(which) {
-  const signUp = which === 'signup';
-  $('#tab-signin').setAttribute('aria-selected', String(!signUp));
-  $('#tab-signup').setAttribute('aria-selected', String(signUp));
-  $('#signin-form').hidden = signUp;
-  $('#signup-form').hidden = !signUp;
-  $('#auth-title').textContent = signUp ? 'Create your Waymark account' : 'Sign in to Waymark';
+/** Shows one of the account forms (`signin`, `signup` or `join`); the tabs are only for the first two. */
+function showAuthForm(which, title = AUTH_TITLES[which]) {
+  for (const name of AUTH_FORMS) $(`#${name}-form`).hidden = name !== which;
+  $('#auth-tabs').hidden = which === 'join';
+  $('#tab-signin').setAttribute('aria-selected', String(which === 'signin'));
+  $('#tab-signup').setAttribute('aria-selected', String(which === 'signup'));
+  $('#auth-title').textContent = title;
   $(`#${which}-form input[name="email"]`).focus();
 }
 
-function setUpAuth() {
-  $('#tab-signin').addEventListener('click', () => selectAuthTab('signin'));
-  $('#tab-signup').addEventListener('click', () => selectAuthTab('signup'));
-
-  $('#signin-form').addEventListener('submit', (event) => {
+/** Wires an account form that signs the person in; `body` makes the request body from the form. */
+function onAccountForm(form, path, body) {
+  form.addEventListener('submit', (event) => {
     event.preventDefault();
-    const form = event.currentTarget;
     submitting(form, async () => {
-      const data = await api('POST', '/signin', { email: form.email.value, password: form.password.value });
+      const data = await api('POST', path, body(form));
       form.reset();
       hideBanner();
       signedIn(data);
     });
   });
+}
 
-  $('#signup-form').addEventListener('submit', (event) => {
+function setUpAuth() {
+  $('#tab-signin').addEventListener('click', () => showAuthForm('signin'));
+  $('#tab-signup').addEventListener('click', () => showAuthForm('signup'));
+  onAccountForm($('#signin-form'), '/signin', (form) => ({ email: form.email.value, password: form.password.value }));
+  onAccountForm($('#signup-form'), '/signup', (form) => {
+    const organization = form.organization.value.trim();
+    return { email: form.email.value, password: form.password.value, ...(organization ? { organization } : {}) };
+  });
+  onAccountForm($('#join-form'), '/signup', (form) => ({ email: form.email.value, password: form.password.value, invitation: pendingInvitation }));
+  $('#leave-invitation').addEventListener('click', (event) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    submitting(form, async () => {
-      const organization = form.organization.value.trim();
-      const body = { email: form.email.value, password: form.password.value, ...(organization ? { organization } : {}) };
-      const data = await api('POST', '/signup', body);
-      form.reset();
-      hideBanner();
-      signedIn(data);
-    });
+    pendingInvitation = null;
+    forgetInvitationUrl();
+    resumeSession();
   });
 
   $('#sign-out').addEventListener('click', () =>
@@ -202,6 +313,41 @@ function setUpAuth() {
   );
 }
 
+// ---------------------------------------------------------------- invitation links
+
+/** The invitation token of a `#invitation=wmi_…` link, or null. */
+function invitationInUrl() {
+  return new URLSearchParams(location.hash.slice(1)).get('invitation');
+}
+
+/** Takes the invitation token out of the address bar (and so out of the history). */
+function forgetInvitationUrl() {
+  history.replaceState(null, '', location.pathname + location.search);
+}
+
+/** Opens an invitation link: the join form for its organization, or why the link cannot be used. */
+async function openInvitation(token) {
+  leaveDashboard();
+  pendingInvitation = null;
+  $('#auth-view').hidden = true;
+  try {
+    const { organization, expiresAt } = await api('POST', '/invitations/preview', { invitation: token });
+    pendingInvitation = token;
+    $('#join-org').textContent = organization.name;
+    $('#join-expires').textContent = formatTime(expiresAt);
+    $('#join-submit').textContent = `Join ${organization.name}`;
+    hideBanner();
+    $('#auth-view').hidden = false;
+    showAuthForm('join', `Join ${organization.name}`);
+  } catch (e) {
+    // The link is of no use any more: say why, and offer signing in or up on one's own.
+    forgetInvitationUrl();
+    $('#auth-view').hidden = false;
+    showAuthForm('signup');
+    showBanner(e.message, 'error');
+  }
+}
+
 // ---------------------------------------------------------------- routing
 
 /** The view is the first part of the hash; the playground keeps its map position after it (`#playground&map=…`). */
@@ -210,22 +356,34 @@ function currentView() {
   return VIEWS.includes(name) ? name : 'keys';
 }
 
-const VIEW_LOADERS = { keys: loadKeys, usage: loadUsage, billing: renderBilling, playground: loadPlayground };
+const VIEW_LOADERS = { keys: loadKeys, usage: loadUsage, billing: renderBilling, team: loadTeam, playground: loadPlayground };
 
-/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`, `#playground`) and loads its data. */
+/** The view on screen. */
+let shownView = null;
+
+/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`, `#team`, `#playground`) and loads its data. */
 function showView() {
   if (!session) return;
   const name = currentView();
+  shownView = name;
   for (const view of VIEWS) $(`#${view}-view`).hidden = view !== name;
   for (const link of document.querySelectorAll('.sidebar a')) {
     if (link.dataset.view === name) link.setAttribute('aria-current', 'page');
     else link.removeAttribute('aria-current');
   }
-  if (name !== 'keys') clearNewKey();
+  clearSecrets();
   guarded(async () => {
     await refreshAccount();
     await VIEW_LOADERS[name]();
   });
+}
+
+function onHashChange() {
+  const invitation = invitationInUrl();
+  if (invitation) return openInvitation(invitation);
+  if (currentView() === shownView && shownView === 'playground') return; // the map moved
+  hideBanner();
+  showView();
 }
 
 /** Re-reads the organization: an operator may have changed its tier or quotas meanwhile. */
@@ -237,6 +395,8 @@ async function refreshAccount() {
 
 // ---------------------------------------------------------------- API keys
 
+const newestFirst = (a, b) => b.createdAt.localeCompare(a.createdAt);
+
 async function loadKeys() {
   const { keys } = await api('GET', '/keys');
   renderKeys(keys);
@@ -246,16 +406,8 @@ function scopeChips(scopes) {
   return el('span', { class: 'chips' }, ...scopes.map((s) => el('span', { class: `chip ${s}`, text: SERVICE_LABELS[s] })));
 }
 
-function statusBadge(key) {
-  if (key.status === 'active') return el('span', { class: 'status active', text: 'Active' });
-  return el('span', { class: 'status revoked', title: key.revokedAt ? `Revoked ${formatTime(key.revokedAt)} UTC` : null, text: 'Revoked' });
-}
-
-function revokeButton(key) {
-  if (key.status !== 'active') return '';
-  const button = el('button', { type: 'button', class: 'button danger small', 'aria-label': `Revoke key ${key.name}`, text: 'Revoke' });
-  button.addEventListener('click', () => confirmRevoke(key));
-  return button;
+function keyStatusBadge(key) {
+  return statusBadge(key.status, key.revokedAt ? `Revoked ${formatTime(key.revokedAt)} UTC` : null);
 }
 
 function keyRow(key) {
@@ -267,50 +419,29 @@ function keyRow(key) {
     el('td', {}, scopeChips(key.scopes)),
     el('td', { class: 'time', text: formatTime(key.createdAt) }),
     el('td', { class: 'time', text: formatTime(key.lastUsedAt) }),
-    el('td', { class: 'key-status' }, statusBadge(key)),
-    el('td', { class: 'actions' }, revokeButton(key)),
+    el('td', { class: 'key-status' }, keyStatusBadge(key)),
+    el('td', { class: 'actions' }, key.status === 'active' ? revokeButton(`Revoke key ${key.name}`, () => confirmRevokeKey(key)) : ''),
   );
 }
 
 function renderKeys(keys) {
-  const newestFirst = [...keys].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  $('#keys-table tbody').replaceChildren(...newestFirst.map(keyRow));
+  $('#keys-table tbody').replaceChildren(...[...keys].sort(newestFirst).map(keyRow));
   $('#keys-table').hidden = keys.length === 0;
   $('#keys-empty').hidden = keys.length > 0;
 }
 
 function showNewKey(key, value) {
-  if (key.scopes.includes('maps')) playgroundKey = value;
+  createdKeyValues.set(key.id, value);
   $('#new-key-name').textContent = key.name;
-  $('#new-key-value').textContent = value;
-  $('#copy-status').textContent = '';
-  $('#new-key').hidden = false;
-  $('#copy-key').focus();
+  $('#new-key-playground').hidden = !key.scopes.includes('maps');
+  showSecret($('#new-key'), value, key.id);
 }
 
-/** Forgets the one-time key value so it is not left in the page. */
-function clearNewKey() {
-  $('#new-key-value').textContent = '';
-  $('#new-key').hidden = true;
-}
-
-function selectNewKey() {
-  const range = document.createRange();
-  range.selectNodeContents($('#new-key-value'));
-  const selection = getSelection();
-  selection.removeAllRanges();
-  selection.addRange(range);
-}
-
-async function copyNewKey() {
-  const value = $('#new-key-value').textContent;
-  try {
-    await navigator.clipboard.writeText(value);
-    $('#copy-status').textContent = 'Copied to the clipboard.';
-  } catch {
-    selectNewKey();
-    $('#copy-status').textContent = 'The key is selected: press Ctrl+C (⌘C on a Mac) to copy it.';
-  }
+/** Prepares the key form for a playground key: named so, with the Maps scope only. */
+function prepareMapsKeyForm() {
+  const form = $('#create-key-form');
+  form.elements.name.value = 'Map playground';
+  for (const box of form.querySelectorAll('input[name="scopes"]')) box.checked = box.value === 'maps';
 }
 
 function setUpKeys() {
@@ -326,33 +457,27 @@ function setUpKeys() {
       await loadKeys();
     });
   });
-  $('#copy-key').addEventListener('click', copyNewKey);
-  $('#dismiss-key').addEventListener('click', clearNewKey);
-  $('#revoke-dialog').addEventListener('close', onRevokeDialogClosed);
-}
-
-/** The key the revoke dialog is asking about. */
-let keyToRevoke = null;
-
-function confirmRevoke(key) {
-  keyToRevoke = key;
-  $('#revoke-key-name').textContent = key.name;
-  $('#revoke-key-hint').textContent = key.hint;
-  const dialog = $('#revoke-dialog');
-  dialog.returnValue = '';
-  dialog.showModal();
-  $('button[value="cancel"]', dialog).focus();
-}
-
-function onRevokeDialogClosed() {
-  const key = keyToRevoke;
-  keyToRevoke = null;
-  if (!key || $('#revoke-dialog').returnValue !== 'revoke') return;
-  guarded(async () => {
-    await api('POST', `/keys/${encodeURIComponent(key.id)}/revoke`);
-    showBanner(`The key “${key.name}” has been revoked.`, 'success');
-    await loadKeys();
+  $('#create-maps-key').addEventListener('click', () => {
+    prepareMapsKeyForm();
+    // The link's own navigation shows the keys view first; then the form can take the focus.
+    addEventListener('hashchange', () => $('#create-key-form button[type="submit"]').focus(), { once: true });
   });
+}
+
+function confirmRevokeKey(key) {
+  confirmDanger(
+    {
+      title: `Revoke key “${key.name}”?`,
+      message: ['The key ', el('code', { text: key.hint }), ' will stop working immediately. Every application using it will get 401 errors. This cannot be undone.'],
+      confirmLabel: 'Revoke key',
+    },
+    async () => {
+      await api('POST', `/keys/${encodeURIComponent(key.id)}/revoke`);
+      clearSecretOf(key.id);
+      showBanner(`The key “${key.name}” has been revoked.`, 'success');
+      await loadKeys();
+    },
+  );
 }
 
 // ---------------------------------------------------------------- usage
@@ -405,7 +530,7 @@ function keyUsageRow(key) {
     { 'data-key-id': key.id },
     el('td', { text: key.name }),
     el('td', {}, el('code', { class: 'hint', text: key.hint })),
-    el('td', {}, statusBadge(key)),
+    el('td', {}, keyStatusBadge(key)),
     ...SERVICES.map((s) => el('td', { class: 'num', 'data-service': s, text: formatNumber(key.used[s]) })),
   );
 }
@@ -526,18 +651,113 @@ async function changeTier(tier, button) {
   button.disabled = false;
 }
 
+// ---------------------------------------------------------------- team
+
+async function loadTeam() {
+  await Promise.all([loadMembers(), loadInvitations()]);
+}
+
+async function loadMembers() {
+  const { members } = await api('GET', '/members');
+  $('#members-table tbody').replaceChildren(...[...members].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(memberRow));
+}
+
+function memberRow(member) {
+  const you = member.id === session.user.id ? el('span', { class: 'muted', text: ' (you)' }) : '';
+  return el('tr', {}, el('td', {}, member.email, you), el('td', { class: 'time', text: formatTime(member.createdAt) }));
+}
+
+async function loadInvitations() {
+  const { invitations } = await api('GET', '/invitations');
+  $('#invitations-table tbody').replaceChildren(...[...invitations].sort(newestFirst).map(invitationRow));
+  $('#invitations-table').hidden = invitations.length === 0;
+  $('#invitations-empty').hidden = invitations.length > 0;
+}
+
+function invitationStatusBadge(invitation) {
+  const since = { accepted: invitation.acceptedAt, revoked: invitation.revokedAt }[invitation.status];
+  return statusBadge(invitation.status, since ? `${STATUS_LABELS[invitation.status]} ${formatTime(since)} UTC` : null);
+}
+
+function invitationRow(invitation) {
+  return el(
+    'tr',
+    { 'data-invitation-id': invitation.id, 'data-status': invitation.status },
+    el('td', {}, el('code', { class: 'hint', text: invitation.hint })),
+    el('td', { class: 'invitation-status' }, invitationStatusBadge(invitation)),
+    el('td', { class: 'time', text: formatTime(invitation.createdAt) }),
+    el('td', { class: 'time', text: formatTime(invitation.expiresAt) }),
+    el('td', { text: invitation.createdBy ?? '—' }),
+    el('td', { class: 'accepted-by', text: invitation.acceptedBy ?? '—' }),
+    el(
+      'td',
+      { class: 'actions' },
+      invitation.status === 'pending' ? revokeButton(`Revoke invitation ${invitation.hint}`, () => confirmRevokeInvitation(invitation)) : '',
+    ),
+  );
+}
+
+function confirmRevokeInvitation(invitation) {
+  confirmDanger(
+    {
+      title: 'Revoke this invitation link?',
+      message: ['The link ', el('code', { text: invitation.hint }), ' will stop working at once: nobody can join your organization with it. This cannot be undone.'],
+      confirmLabel: 'Revoke invitation',
+    },
+    async () => {
+      await api('POST', `/invitations/${encodeURIComponent(invitation.id)}/revoke`);
+      clearSecretOf(invitation.id);
+      showBanner('The invitation link has been revoked.', 'success');
+      await loadInvitations();
+    },
+  );
+}
+
+function setUpTeam() {
+  $('#create-invitation-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    submitting(event.currentTarget, async () => {
+      const { invitation, url } = await api('POST', '/invitations', {});
+      $('#new-invitation-expires').textContent = formatTime(invitation.expiresAt);
+      showSecret($('#new-invitation'), url, invitation.id);
+      await loadInvitations();
+    });
+  });
+}
+
 // ---------------------------------------------------------------- map playground
 
-/** A maps key created in this tab; never stored anywhere else. */
-let playgroundKey = '';
+/** Values of the keys created in this tab, by key id: only in this page's memory, for the playground. */
+const createdKeyValues = new Map();
+/** The key the style menu was filled with. */
+let styleMenuKey = '';
+const WORLD_VIEW = { center: [0, 20], zoom: 1.5 };
 let maplibre = null;
 let map = null;
 let shownStyleUrl = '';
 
+/** Forgets the key values of the account that left. */
+function forgetKeyValues() {
+  createdKeyValues.clear();
+  $('#playground-key').value = '';
+}
+
+/** The value of the newest active key with the Maps scope created in this tab, or ''. */
+function newestMapsKeyValue(keys) {
+  const usable = keys.filter((key) => key.status === 'active' && key.scopes.includes('maps') && createdKeyValues.has(key.id));
+  return usable.length ? createdKeyValues.get(usable.sort(newestFirst)[0].id) : '';
+}
+
+/**
+ * Fills in the newest usable key of the current key list (never a revoked one, nor one without Maps),
+ * or asks for one. A key pasted from elsewhere is left as it is: the live API will judge it.
+ */
 async function loadPlayground() {
-  const keyInput = $('#playground-key');
-  if (!keyInput.value && playgroundKey) keyInput.value = playgroundKey;
-  if (keyInput.value) await loadStyleList(keyInput.value.trim());
+  const { keys } = await api('GET', '/keys');
+  const input = $('#playground-key');
+  const createdHere = [...createdKeyValues.values()].includes(input.value);
+  if (input.value === '' || createdHere) input.value = newestMapsKeyValue(keys);
+  await useKeyInField();
 }
 
 function playgroundStatus(message, kind = 'info') {
@@ -546,24 +766,50 @@ function playgroundStatus(message, kind = 'info') {
   status.dataset.kind = kind;
 }
 
-/** The style list of the live API, with the key; fills the style menu once. */
-async function loadStyleList(key) {
+/** Fills the style menu from the live API with the key, keeping the chosen style. */
+async function loadStyleMenu(key) {
+  if (key === styleMenuKey) return;
   const select = $('#playground-style');
-  if (select.options.length > 0) return;
+  const chosen = select.value;
+  styleMenuKey = '';
+  select.replaceChildren();
   const response = await fetch(`/api/v1/styles?key=${encodeURIComponent(key)}`);
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.message);
-  select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug }, style.name)));
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(body.message ?? `The maps API answered ${response.status}.`);
+  select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug, selected: style.slug === chosen }, style.name)));
+  styleMenuKey = key;
+}
+
+/** Fills the style menu with the key in the field; without a key that works there is no map (and without any key, a prompt for one). */
+async function useKeyInField() {
+  const key = $('#playground-key').value.trim();
+  const refusal = key ? await loadStyleMenu(key).then(() => '', (e) => e.message) : '';
+  const usable = key !== '' && !refusal;
+  $('#playground-no-key').hidden = key !== '';
+  if (!usable) $('#playground-map').hidden = true;
+  if (refusal) playgroundStatus(refusal, 'error');
+  else if (!key || $('#playground-status').dataset.kind === 'error') playgroundStatus('');
+  return usable;
+}
+
+/** Where the map opens: the centre and zoom of the dataset's TileJSON, else its bounds, else the whole world. */
+async function datasetView(styleUrl) {
+  try {
+    const style = await (await fetch(styleUrl)).json();
+    const source = Object.values(style.sources).find((s) => s.type === 'vector' && s.url);
+    const tileJson = await (await fetch(source.url)).json();
+    const [longitude, latitude, zoom] = tileJson.center ?? [];
+    if (Number.isFinite(longitude) && Number.isFinite(latitude)) return { center: [longitude, latitude], zoom: zoom ?? 2 };
+    if (tileJson.bounds?.length === 4) return { bounds: tileJson.bounds };
+  } catch {
+    // No TileJSON to go by (no dataset imported yet, say): the world.
+  }
+  return WORLD_VIEW;
 }
 
 async function showPlaygroundMap() {
+  if (!(await useKeyInField())) return;
   const key = $('#playground-key').value.trim();
-  if (!key) return playgroundStatus('Enter an API key with the Maps scope.', 'error');
-  try {
-    await loadStyleList(key);
-  } catch (e) {
-    return playgroundStatus(e.message, 'error');
-  }
   maplibre ??= await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs');
   const lang = $('#playground-lang').value;
   const styleUrl = `${location.origin}/api/v1/styles/${encodeURIComponent($('#playground-style').value)}/style.json?key=${encodeURIComponent(key)}${lang ? `&lang=${lang}` : ''}`;
@@ -576,7 +822,8 @@ async function showPlaygroundMap() {
     map.setStyle(styleUrl);
     return;
   }
-  map = new maplibre.Map({ container: 'playground-map', style: styleUrl, hash: 'map', center: [0, 20], zoom: 1.5 });
+  // A position in the URL (`&map=zoom/lat/lon`) wins over the dataset's view.
+  map = new maplibre.Map({ container: 'playground-map', style: styleUrl, hash: 'map', ...(await datasetView(styleUrl)) });
   map.addControl(new maplibre.NavigationControl());
   map.on('error', (event) => playgroundStatus(`Map error: ${event.error?.message ?? 'unknown'}`, 'error'));
   map.on('idle', () => {
@@ -584,32 +831,28 @@ async function showPlaygroundMap() {
   });
 }
 
-// ---------------------------------------------------------------- start
-
-async function start() {
-  setUpAuth();
-  setUpKeys();
-  $('#refresh-usage').addEventListener('click', () => guarded(loadUsage));
-  $('#playground-key').addEventListener('change', () => {
-    const key = $('#playground-key').value.trim();
-    if (key) loadStyleList(key).catch((e) => playgroundStatus(e.message, 'error'));
-  });
+function setUpPlayground() {
+  $('#playground-key').addEventListener('change', useKeyInField);
   $('#playground-form').addEventListener('submit', (event) => {
     event.preventDefault();
     showPlaygroundMap();
   });
-  let shownView = currentView();
-  addEventListener('hashchange', () => {
-    if (currentView() === shownView && shownView === 'playground') return; // the map moved
-    shownView = currentView();
-    hideBanner();
-    showView();
-  });
-  try {
-    signedIn(await api('GET', '/me'));
-  } catch (e) {
-    signedOut(e.status === 401 ? '' : e.message);
-  }
+}
+
+// ---------------------------------------------------------------- start
+
+function start() {
+  setUpAuth();
+  setUpSecrets();
+  setUpKeys();
+  setUpTeam();
+  setUpPlayground();
+  $('#confirm-dialog').addEventListener('close', onConfirmDialogClosed);
+  $('#refresh-usage').addEventListener('click', () => guarded(loadUsage));
+  addEventListener('hashchange', onHashChange);
+  const invitation = invitationInUrl();
+  if (invitation) openInvitation(invitation);
+  else resumeSession();
 }
 
 start();
