@@ -3,17 +3,17 @@
  * process, against a temporary data folder, beside a running server where it matters.
  */
 import test, { type ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { spawnWaymark, waymark, type Run } from './helpers/cli.js';
+import { waymarkCommand } from '../src/cli/invocation.js';
+import { PACKAGE_ROOT } from '../src/package-root.js';
+import { BASE_ENV, BIN, spawnWaymark, waymark, type Run } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
 
 const PASSWORD = 'correct horse battery';
-
-
-
 
 /** A fresh data folder, removed after the test. */
 function dataFolder(t: ExecutionContext): string {
@@ -74,7 +74,7 @@ test('--help lists every command; no command or an unknown one prints the usage 
   for (const command of ['serve', 'import', 'worker', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
     t.regex(help.stdout, new RegExp(`waymark ${command}( |$)`, "m"), command);
   }
-  for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['key'], ['--data', 'x']]) {
+  for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['--data', 'x']]) {
     const run = await waymark(args);
     t.is(run.code, 2, args.join(' '));
     t.is(run.stdout, '');
@@ -83,6 +83,80 @@ test('--help lists every command; no command or an unknown one prints the usage 
   const commandHelp = await waymark(['key', 'create', '--help']);
   t.is(commandHelp.code, 0);
   t.regex(commandHelp.stdout, /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--data DIR\] \[--json\]\n/);
+});
+
+test('a group of commands (key, user, org) lists its subcommands: with --help on stdout, exit 0; alone, or with an unknown subcommand, on stderr after the error, exit 2', async (t) => {
+  const groups: [string, string[]][] = [
+    ['key', ['key create --org NAME --name N [--scopes maps,geocoding,routing]', 'key list --org NAME', 'key revoke --org NAME --id ID']],
+    ['user', ['user create --email E --password P [--org NAME]']],
+    ['org', ['org set-tier --org NAME --tier']],
+  ];
+  for (const [group, synopses] of groups) {
+    const help = await waymark([group, '--help']);
+    t.is(help.code, 0, help.stderr);
+    t.regex(help.stdout, new RegExp(`^usage: waymark ${group} <subcommand> \\[flags\\]\n`));
+    for (const synopsis of synopses) t.true(help.stdout.includes(`\n  waymark ${synopsis}`), `${group} --help shows ${synopsis}`);
+
+    const alone = await waymark([group]);
+    t.is(alone.code, 2);
+    t.is(alone.stdout, '');
+    t.regex(alone.stderr, new RegExp(`^waymark: ${group} needs a subcommand \\([a-z, -]+\\)\n\n${help.stdout.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+  }
+  const unknown = await waymark(['key', 'rotate', '--org', 'Acme']);
+  t.is(unknown.code, 2);
+  t.regex(unknown.stderr, /^waymark: unknown command "key rotate"\n\nusage: waymark key <subcommand>/);
+});
+
+test('with --json, every error is one JSON object on stderr, {"error": {"message", "exitCode"}}, with the exit status of the plain error', async (t) => {
+  const data = dataFolder(t);
+  await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
+  // One error of every command (and of no command), with the exit status and message it has without --json.
+  const cases: [string[], number, RegExp][] = [
+    [['frobnicate'], 2, /^unknown command "frobnicate"$/],
+    [['key'], 2, /^key needs a subcommand/],
+    [['key', 'list'], 2, /^--org is required/],
+    [['key', 'create', '--org', 'Acme', '--name', 'x', '--scopes', 'tiles'], 1, /unknown scope "tiles"/],
+    [['key', 'revoke', '--org', 'Acme', '--id', 'key_nope'], 1, /^Acme has no key "key_nope"/],
+    [['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD], 1, /already exists/],
+    [['org', 'set-tier', '--org', 'Acme', '--tier', 'gold'], 1, /^unknown tier "gold"/],
+    [['usage', '--org', 'Nope'], 1, /^unknown organization "Nope"/],
+    [['serve', '--port', '80x'], 2, /^--port must be a whole number/],
+    [['import', '--oa', '/nowhere/a.csv'], 1, /^cannot read \/nowhere\/a\.csv: no such file$/],
+    [['worker'], 2, /needs WAYMARK_REDIS_URL/],
+  ];
+  for (const [args, exitCode, message] of cases) {
+    const run = await waymark([...args, '--data', data, '--json']);
+    const what = args.join(' ');
+    t.is(run.code, exitCode, what);
+    t.is(run.stdout, '', what);
+    t.regex(run.stderr, /^\{[^\n]*\}\n$/, what);
+    const error = (JSON.parse(run.stderr) as { error: { message: string; exitCode: number } }).error;
+    t.deepEqual(Object.keys(error), ['message', 'exitCode'], what);
+    t.is(error.exitCode, exitCode, what);
+    t.regex(error.message, message, what);
+  }
+});
+
+test('user create that fails on a fresh data folder leaves no folder and no database behind', async (t) => {
+  const data = join(dataFolder(t), 'fresh');
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]), 1, /valid email/);
+  t.false(existsSync(data));
+  assertOneLineError(t, await waymark(['key', 'list', '--org', 'x', '--data', data]), 1, /no Waymark database in/);
+});
+
+test('hints name the command as it was run: npx (also for npm inside the checkout), a link on the PATH, or node and the script', (t) => {
+  const script = join(PACKAGE_ROOT, 'bin', 'waymark.js');
+  const npxLink = '/home/ann/.npm/_npx/5eec080bf95e7d97/node_modules/.bin/waymark';
+  t.is(waymarkCommand({ script: npxLink, cwd: PACKAGE_ROOT, env: { npm_command: 'exec' } }), 'npx waymark');
+  t.is(waymarkCommand({ script, cwd: PACKAGE_ROOT, env: { npm_command: 'start' } }), 'npx waymark', 'npm start');
+  t.is(waymarkCommand({ script, cwd: join(PACKAGE_ROOT, 'docs'), env: { npm_command: 'run-script' } }), 'npx waymark');
+  t.is(waymarkCommand({ script, cwd: '/nowhere', env: { npm_command: 'test' } }), `node ${script}`, 'npm, but outside the checkout');
+  t.is(waymarkCommand({ script: '/usr/local/bin/waymark', cwd: '/srv', env: { PATH: '/usr/bin:/usr/local/bin' } }), 'waymark');
+  t.is(waymarkCommand({ script: '/opt/waymark/node_modules/.bin/waymark', cwd: '/srv', env: { PATH: '/usr/bin' } }), 'node /opt/waymark/node_modules/.bin/waymark');
+  t.is(waymarkCommand({ script, cwd: PACKAGE_ROOT, env: {} }), 'node bin/waymark.js');
+  t.is(waymarkCommand({ script, cwd: join(PACKAGE_ROOT, 'bin'), env: {} }), 'node waymark.js');
+  t.is(waymarkCommand({ script, cwd: '/nowhere', env: {} }), `node ${script}`, 'absolute rather than ../..');
+  t.is(waymarkCommand({ script: "/srv/Ann's maps/bin/waymark.js", cwd: '/nowhere', env: {} }), `node '/srv/Ann'\\''s maps/bin/waymark.js'`);
 });
 
 test('user create makes a user and its organization, or joins an existing one', async (t) => {
@@ -192,7 +266,7 @@ test('errors exit non-zero with a one-line reason and no stack trace', async (t)
   await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
   const cases: [string[], number, RegExp][] = [
     [['key', 'list', '--org', 'Acme', '--bogus'], 2, /Unknown option '--bogus'/],
-    [['key', 'list', '--org', '--json'], 2, /Option '--org' argument is ambiguous; see "waymark key list --help"/],
+    [['key', 'list', '--org', '--name'], 2, /Option '--org' argument is ambiguous; see "waymark key list --help"/],
     [['key', 'list'], 2, /--org is required/],
     [['key', 'list', '--org', ''], 2, /--org needs a value/],
     [['key', 'list', '--org', 'Acme', 'extra'], 2, /Unexpected argument 'extra'/],
@@ -328,7 +402,15 @@ test('serve prints its URLs and how to get a key, serves CLI-made keys, and exit
   const base = url![1]!;
   t.is(url![2], data);
   t.is(output[1], `Dashboard: ${base}/dashboard/`);
-  t.regex(output.join('\n'), /sign up in the dashboard, or run:\n +waymark user create --email \S+ --password .+ --org ORG --data \S+\n +waymark key create --org ORG --name \S+ --data \S+\n/);
+  // The hints, run as printed from where the server was started, work.
+  const hints = output.slice(output.indexOf('To get an API key, sign up in the dashboard, or run:') + 1, -1).map((line) => line.trim());
+  t.is(hints.length, 2, output.join('\n'));
+  t.regex(hints[0]!, new RegExp(`^node ${BIN} user create --email \\S+ --password .+ --org ORG --data \\S+$`));
+  t.regex(hints[1]!, new RegExp(`^node ${BIN} key create --org ORG --name \\S+ --data \\S+$`));
+  for (const hint of hints) {
+    const run = spawnSync('sh', ['-c', hint], { cwd: tmpdir(), env: BASE_ENV, encoding: 'utf8' });
+    t.is(run.status, 0, `${hint}: ${run.stderr}`);
+  }
 
   t.is((await fetch(`${base}/healthz`)).status, 200);
   const usage = `${base}/api/v1/usage/current`;

@@ -1,9 +1,9 @@
 import test from 'ava';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProgressReporter } from '../data-pipeline/features.js';
-import { osmBounds, osmFeatures } from '../data-pipeline/osm/index.js';
+import { osmBounds, osmFeatures, osmFileSummary, sortOsmFile } from '../data-pipeline/osm/index.js';
 import { readOsmElements } from '../data-pipeline/osm/osmium.js';
 import type { OsmElement } from '../data-pipeline/shortbread/index.js';
 
@@ -59,4 +59,28 @@ test('an extract with no nodes and no header box has no bounds', async (t) => {
   const empty = join(dir, 'empty.osm');
   writeFileSync(empty, '<?xml version="1.0"?>\n<osm version="0.6" generator="test"></osm>\n');
   await t.throwsAsync(osmBounds(empty), { message: /^osmium fileinfo failed on .*empty\.osm: \S/ });
+});
+
+test('an extract not sorted by type and id is told apart, cannot be read as it is, and can be once sorted', async (t) => {
+  const unsorted = fixture('unsorted.osm');
+  t.deepEqual(await osmFileSummary(fixture('town.osm')), { bounds: [8.0, 48.0, 8.01, 48.01], ordered: true });
+  t.deepEqual(await osmFileSummary(unsorted), { bounds: [7.418, 43.73, 7.426, 43.736], ordered: false });
+  await t.throwsAsync(
+    async () => {
+      for await (const element of readOsmElements(unsorted, ['name'], () => {})) void element;
+    },
+    { message: /^osmium export failed on .*unsorted\.osm: Found a way after a relation/ },
+  );
+
+  const dir = mkdtempSync(join(tmpdir(), 'waymark-osm-'));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const sorted = join(dir, 'unsorted.osm');
+  const progress: Parameters<ProgressReporter>[0][] = [];
+  await sortOsmFile(unsorted, sorted, (p) => progress.push(p));
+  t.true((await osmFileSummary(sorted)).ordered);
+  const size = statSync(unsorted).size;
+  t.deepEqual(progress.at(-1), { phase: 'sorting unsorted.osm', done: size, total: size, unit: 'bytes' });
+  const names: string[] = [];
+  for await (const element of readOsmElements(sorted, ['name'], () => {})) names.push(String(element.tags.name));
+  t.deepEqual(names.sort(), ['Boulevard Albert 1er', 'Café du Port', 'Rue Grimaldi']);
 });

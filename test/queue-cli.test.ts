@@ -3,14 +3,10 @@
  * completion and to failure, and `waymark worker` consuming the queue until SIGTERM.
  */
 import test from 'ava';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { enqueueAndFollow } from '../data-pipeline/queue/client.js';
 import { spawnWaymark, waymark } from './helpers/cli.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
-
-
-
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 

@@ -6,17 +6,23 @@ import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 
 export async function* readCsvRows(file: string): AsyncGenerator<string[]> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Infinity });
+  const input = createReadStream(file, 'utf8');
+  const lines = createInterface({ input, crlfDelay: Infinity });
   let pending: string | null = null;
-  for await (const line of lines) {
-    const text: string = pending === null ? line : `${pending}\n${line}`;
-    const row = parseCsvRow(text);
-    if (row === null) {
-      pending = text;
-      continue;
+  try {
+    for await (const line of lines) {
+      const text: string = pending === null ? line : `${pending}\n${line}`;
+      const row = parseCsvRow(text);
+      if (row === null) {
+        pending = text;
+        continue;
+      }
+      pending = null;
+      if (text !== '') yield row;
     }
-    pending = null;
-    if (text !== '') yield row;
+  } finally {
+    // Closing the lines does not close the file when the reader stops early (a header check).
+    input.destroy();
   }
   if (pending !== null) throw new Error(`${file}: unterminated quoted field at end of file`);
 }

@@ -82,11 +82,27 @@ export async function* readOpenAddresses(file: string, counts: OpenAddressesCoun
   }
 }
 
-function columnIndexes(header: string[], file: string): Record<(typeof COLUMNS)[number], number> {
-  const names = header.map((name) => name.trim().toUpperCase());
+const columnNames = (header: string[]) => header.map((name) => name.trim().toUpperCase());
+
+/** Why a CSV with this first row is not an OpenAddresses file, or null when it is one. */
+function headerProblem(header: string[] | undefined): string | null {
+  if (header === undefined) return 'not an OpenAddresses CSV (the file is empty)';
+  const names = columnNames(header);
   const missing = REQUIRED_COLUMNS.filter((name) => !names.includes(name));
-  if (missing.length > 0) throw new Error(`${basename(file)}: not an OpenAddresses CSV (no ${missing.join(', ')} column)`);
+  return missing.length > 0 ? `not an OpenAddresses CSV (no ${missing.join(', ')} column)` : null;
+}
+
+function columnIndexes(header: string[], file: string): Record<(typeof COLUMNS)[number], number> {
+  const problem = headerProblem(header);
+  if (problem) throw new Error(`${basename(file)}: ${problem}`);
+  const names = columnNames(header);
   return Object.fromEntries(COLUMNS.map((name) => [name, names.indexOf(name)])) as Record<(typeof COLUMNS)[number], number>;
+}
+
+/** Reads the header row only: why the file is not an OpenAddresses CSV, or null when it is one. */
+export async function openAddressesHeaderProblem(file: string): Promise<string | null> {
+  for await (const header of readCsvRows(file)) return headerProblem(header);
+  return headerProblem(undefined);
 }
 
 /** A number, or NaN for an empty or malformed field (`Number('')` would be 0). */

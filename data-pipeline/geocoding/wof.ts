@@ -5,7 +5,7 @@
  * point-in-polygon otherwise.
  */
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
 import type { ProgressReporter } from '../features.js';
 import type { AdminLookup, AdminPolygon } from './admin-lookup.js';
@@ -47,15 +47,42 @@ export interface WofImport {
 
 type WofProperties = Record<string, unknown>;
 
+/** The `*.geojson` files of a folder, by name. */
+async function geojsonFiles(dir: string): Promise<string[]> {
+  return (await readdir(dir))
+    .filter((name) => name.endsWith('.geojson'))
+    .sort()
+    .map((name) => join(dir, name));
+}
+
+/** One WOF record; a file that is not one fails naming the file. */
+async function readWofFeature(file: string): Promise<Feature<Geometry, WofProperties>> {
+  let feature: Feature<Geometry, WofProperties> | undefined;
+  try {
+    feature = JSON.parse(await readFile(file, 'utf8')) as Feature<Geometry, WofProperties>;
+  } catch (error) {
+    throw new Error(`${basename(file)} is not a Who's On First record: ${(error as Error).message}`);
+  }
+  if (typeof feature?.properties?.['wof:id'] !== 'number') throw new Error(`${basename(file)} is not a Who's On First record (no wof:id)`);
+  return feature;
+}
+
+/** Reads the folder's first record only: why it is not a Who's On First folder, or null when it looks like one. */
+export async function wofFolderProblem(dir: string): Promise<string | null> {
+  const [first] = await geojsonFiles(dir);
+  if (first === undefined) return "not a Who's On First folder (no .geojson files)";
+  return readWofFeature(first).then(
+    () => null,
+    (error: Error) => `not a Who's On First folder (${error.message})`,
+  );
+}
+
 /** Reads every `*.geojson` of the folders, one file at a time. */
 export async function readWofFolders(dirs: readonly string[], onProgress?: ProgressReporter): Promise<WofImport> {
-  const files: string[] = [];
-  for (const dir of dirs) {
-    for (const name of (await readdir(dir)).sort()) if (name.endsWith('.geojson')) files.push(join(dir, name));
-  }
+  const files = (await Promise.all(dirs.map(geojsonFiles))).flat();
   const imported: WofImport = { records: [], admins: [], parentIds: new Map(), skipped: { notCurrent: 0, otherPlacetype: 0, noPosition: 0 } };
   for (let done = 0; done < files.length; done++) {
-    addWofFeature(imported, JSON.parse(await readFile(files[done]!, 'utf8')) as Feature<Geometry, WofProperties>);
+    addWofFeature(imported, await readWofFeature(files[done]!));
     onProgress?.({ phase: 'wof', done: done + 1, total: files.length, unit: 'files' });
   }
   return imported;

@@ -1,4 +1,4 @@
-// The OSM source of the data pipeline: an extract's Shortbread tile features and its bounds.
+// The OSM source of the data pipeline: checking and sorting an extract, its bounds, and its Shortbread tile features.
 import type { ProgressReporter, TileFeature } from '../features.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
 import { SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
@@ -6,6 +6,8 @@ import type { BBox } from '../shortbread/ocean.js';
 import { osmFileBounds, readOsmElements } from './osmium.js';
 
 export type { BBox } from '../shortbread/ocean.js';
+export { checkOsmHeader, osmFileSummary, type OsmFileSummary } from './osmium.js';
+export { sortOsmFile } from './sort.js';
 
 /** [west, south, east, north] of an OSM file (header box, else data box). */
 export function osmBounds(file: string): Promise<BBox> {

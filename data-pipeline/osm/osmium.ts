@@ -1,11 +1,13 @@
 // Reads OSM files (.osm.pbf, .osm XML) through the osmium-tool command: `osmium export` streams
-// every object (areas assembled by libosmium) as GeoJSON lines, `osmium fileinfo` gives the bounds.
+// every object (areas assembled by libosmium) as GeoJSON lines, `osmium fileinfo` tells whether a
+// file is OSM data at all (its header), and its bounds and order (a full pass).
 import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readlink, readdir, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Feature, Geometry } from 'geojson';
+import { throwIfAborted } from '../abort.js';
 import type { ProgressReporter } from '../features.js';
 import type { OsmElement, Tags } from '../shortbread/element.js';
 import { isClosed } from '../shortbread/geometry.js';
@@ -15,6 +17,7 @@ const run = promisify(execFile);
 const OSMIUM = 'osmium';
 const PROGRESS_INTERVAL_MS = 500;
 const STDERR_KEEP_BYTES = 64 * 1024;
+const MAX_STDOUT_BYTES = 16 * 1024 * 1024;
 
 /** Turns one `osmium export` feature into the element the mapping rules read (undefined: not used). */
 function toElement(feature: Feature<Geometry, Record<string, string | number>>): OsmElement | undefined {
@@ -124,20 +127,70 @@ export function firstLine(text: string): string {
   return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
 }
 
-/** The parts of `osmium fileinfo -j -e` output used here. */
-interface FileInfo {
-  header?: { boxes?: BBox[] };
-  data?: { bbox?: BBox };
+/** An osmium command that failed on a file; `reason` is osmium's own first line of complaint. */
+export class OsmiumError extends Error {
+  constructor(command: string, file: string, readonly reason: string) {
+    super(`osmium ${command} failed on ${file}: ${reason}`);
+  }
 }
 
-async function fileinfo(file: string): Promise<FileInfo> {
+export interface OsmiumProgress {
+  /** The phase whose progress is the bytes of the input osmium has read. */
+  phase: string;
+  onProgress: ProgressReporter;
+}
+
+/**
+ * Runs `osmium <command> --no-progress ...args <file>` (args may name an output file) to its end
+ * and resolves to its stdout; rejects with osmium's own first line of complaint. Cancelling kills it.
+ */
+export async function runOsmium(
+  command: string,
+  args: readonly string[],
+  file: string,
+  options: { progress?: OsmiumProgress; signal?: AbortSignal } = {},
+): Promise<string> {
+  const { progress, signal } = options;
+  // /proc names the file osmium reads by its real path.
+  const path = progress ? await realpath(file) : file;
+  const size = progress ? (await stat(path)).size : 0;
+  const report = (done: number) => progress?.onProgress({ phase: progress.phase, done, total: size, unit: 'bytes' });
+  report(0);
+  const running = run(OSMIUM, [command, '--no-progress', ...args, file], { maxBuffer: MAX_STDOUT_BYTES, signal });
+  let finished = false;
+  const timer = progress
+    ? setInterval(() => {
+        const pid = running.child.pid;
+        if (pid === undefined) return;
+        void bytesRead(pid, path).then((done) => {
+          if (done !== undefined && !finished) report(done);
+        });
+      }, PROGRESS_INTERVAL_MS)
+    : undefined;
   try {
-    const { stdout } = await run(OSMIUM, ['fileinfo', '-j', '-e', '--no-progress', file], { maxBuffer: 16 * 1024 * 1024 });
-    return JSON.parse(stdout) as FileInfo;
-  } catch (err) {
-    const e = err as { stderr?: string; message: string };
-    throw new Error(`osmium fileinfo failed on ${file}: ${firstLine(e.stderr ?? '') || e.message}`);
+    const { stdout } = await running;
+    finished = true;
+    report(size);
+    return stdout;
+  } catch (error) {
+    throwIfAborted(signal);
+    const { stderr, message } = error as { stderr?: string; message: string };
+    throw new OsmiumError(command, file, firstLine(stderr ?? '') || message);
+  } finally {
+    finished = true;
+    clearInterval(timer);
   }
+}
+
+/** The parts of `osmium fileinfo -j [-e]` output used here. */
+interface FileInfo {
+  header?: { boxes?: BBox[] };
+  data?: { bbox?: BBox; objects_ordered?: boolean };
+}
+
+/** Reads the file's header only, which is quick whatever the file's size: fails unless it is OSM data osmium can read. */
+export async function checkOsmHeader(file: string): Promise<void> {
+  await runOsmium('fileinfo', ['-j'], file);
 }
 
 const boxArea = (b: BBox) => (b[2] - b[0]) * (b[3] - b[1]);
@@ -145,15 +198,28 @@ const boxArea = (b: BBox) => (b[2] - b[0]) * (b[3] - b[1]);
 /** A header box this many times larger than the data is no real cut line (some tools write a hemisphere). */
 const IMPLAUSIBLE_HEADER_BOX_RATIO = 1000;
 
-/**
- * [west, south, east, north] of the file: the header's box (the area the extract was cut to; ways
- * may reach beyond it) unless it is implausibly large, else the bounding box of the data itself.
- */
-export async function osmFileBounds(file: string): Promise<BBox> {
-  const info = await fileinfo(file);
+export interface OsmFileSummary {
+  /**
+   * [west, south, east, north]: the header's box (the area the extract was cut to; ways may reach
+   * beyond it) unless it is implausibly large, else the bounding box of the data itself.
+   */
+  bounds: BBox;
+  /** Whether the objects come by type (nodes, ways, relations) and then by id, as osmium's readers need. */
+  ordered: boolean;
+}
+
+/** One pass over the whole file (`osmium fileinfo -e`): its bounds and whether it is sorted. */
+export async function osmFileSummary(file: string, options: { progress?: OsmiumProgress; signal?: AbortSignal } = {}): Promise<OsmFileSummary> {
+  const info = JSON.parse(await runOsmium('fileinfo', ['-j', '-e'], file, options)) as FileInfo;
   const data = info.data?.bbox;
   const box = info.header?.boxes?.[0];
-  if (box !== undefined && (data === undefined || boxArea(box) <= IMPLAUSIBLE_HEADER_BOX_RATIO * boxArea(data))) return box;
-  if (data !== undefined) return data;
+  const ordered = info.data?.objects_ordered !== false;
+  if (box !== undefined && (data === undefined || boxArea(box) <= IMPLAUSIBLE_HEADER_BOX_RATIO * boxArea(data))) return { bounds: box, ordered };
+  if (data !== undefined) return { bounds: data, ordered };
   throw new Error(`${file} has no bounding box`);
+}
+
+/** [west, south, east, north] of the file (see `OsmFileSummary`). */
+export async function osmFileBounds(file: string): Promise<BBox> {
+  return (await osmFileSummary(file)).bounds;
 }

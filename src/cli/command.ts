@@ -34,12 +34,19 @@ export interface Command {
   run(input: CommandInput): Promise<Outcome>;
 }
 
-/** A failure reported as one line; exit status 1. */
+/** A failure reported as one line; exit status 1 unless given. */
 export class CliError extends Error {
-  readonly exitCode: number = 1;
+  constructor(
+    message: string,
+    readonly exitCode: number = 1,
+  ) {
+    super(message);
+  }
 }
 
 /** The command line itself is wrong (unknown command, bad or missing flag); exit status 2. */
 export class UsageError extends CliError {
-  override readonly exitCode = 2;
+  constructor(message: string) {
+    super(message, 2);
+  }
 }

@@ -8,6 +8,7 @@ import { isUrl } from '../../data-pipeline/download.js';
 import { enqueueAndFollow } from '../../data-pipeline/queue/client.js';
 import type { ImportOptions } from '../../data-pipeline/queue/job.js';
 import { CliError } from './command.js';
+import { waymarkCommand } from './invocation.js';
 import type { Outcome } from './output.js';
 import { progressDisplay } from './progress.js';
 import { requireRedis } from './queue-redis.js';
@@ -23,7 +24,7 @@ export async function importThroughQueue(options: ImportOptions): Promise<Outcom
   let outcome;
   try {
     outcome = await enqueueAndFollow(settings, { ...options, osm, oa, wof }, {
-      onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (waymark worker) to run it.\n`),
+      onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (${waymarkCommand()} worker) to run it.\n`),
       onProgress: progress.report,
     });
   } finally {

@@ -1,5 +1,6 @@
 /** `waymark import`: builds a new dataset from OSM extracts and/or the world layer, and switches the data folder (and a server running on it) to it. */
-import { UsageError, type Command } from './command.js';
+import { constants } from 'node:os';
+import { CliError, UsageError, type Command } from './command.js';
 import { importThroughQueue } from './import-queue.js';
 import { progressDisplay } from './progress.js';
 
@@ -26,9 +27,10 @@ export const importCommand: Command = {
     const { runImport } = await import('../../data-pipeline/index.js');
     const progress = progressDisplay();
     // The first Ctrl-C (or SIGTERM) cancels: the import deletes its half-built dataset and releases
-    // the lock before the command exits. A second one ends the process at once.
+    // the lock, then the command exits with 128 + the signal's number, as shells report a process
+    // the signal ended. A second one ends the process at once.
     const abort = new AbortController();
-    const cancel = (signal: NodeJS.Signals) => abort.abort(new Error(`the import was cancelled (${signal})`));
+    const cancel = (signal: NodeJS.Signals) => abort.abort(new CliError(`the import was cancelled (${signal})`, 128 + constants.signals[signal]));
     process.once('SIGINT', cancel);
     process.once('SIGTERM', cancel);
     try {
@@ -37,6 +39,10 @@ export const importCommand: Command = {
         text: `Imported dataset ${result.datasetId} (${result.tiles.toLocaleString('en-US')} tiles, ${result.places.toLocaleString('en-US')} places) in ${result.seconds} s; it is now served from ${input.dataDir}.`,
         json: result,
       };
+    } catch (error) {
+      // Once cancelled, the cancellation is the reason, whatever the import stopped with (an osmium
+      // process that the terminal's Ctrl-C reached as well).
+      throw abort.signal.aborted ? abort.signal.reason : error;
     } finally {
       process.off('SIGINT', cancel);
       process.off('SIGTERM', cancel);

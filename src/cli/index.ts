@@ -1,6 +1,6 @@
 /** The `waymark` command line: finds the command, parses its flags, runs it and prints the outcome. */
 import { asksForHelp, parseCommandArgs } from './args.js';
-import { CliError, type Command } from './command.js';
+import { CliError, UsageError, type Command } from './command.js';
 import { importCommand } from './import.js';
 import { keyCreate } from './key-create.js';
 import { keyList } from './key-list.js';
@@ -15,11 +15,16 @@ import { worker } from './worker.js';
 const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage, importCommand, worker];
 const COMMON_FLAGS = '[--data DIR] [--json]';
 
+/** `name synopsis extra`, without doubled spaces where a part is empty. */
+const usageLine = (command: Command, extra: string): string => [command.name, command.synopsis, extra].filter(Boolean).join(' ');
+
+const listing = (commands: readonly Command[]) => commands.map((c) => `  waymark ${usageLine(c, '')}`);
+
 function overview(): string {
   return [
     'usage: waymark <command> [flags]',
     '',
-    ...COMMANDS.map((c) => `  waymark ${usageLine(c, '')}`),
+    ...listing(COMMANDS),
     '',
     'Every command takes --data DIR (default ./data, env WAYMARK_DATA), --json for machine-readable output,',
     'and --help. See "waymark <command> --help".',
@@ -27,8 +32,14 @@ function overview(): string {
   ].join('\n');
 }
 
-/** `name synopsis extra`, without doubled spaces where a part is empty. */
-const usageLine = (command: Command, extra: string): string => [command.name, command.synopsis, extra].filter(Boolean).join(' ');
+/** The commands whose name starts with the word `group` and goes on (`key` → key create, key list, key revoke). */
+const commandsOf = (group: string | undefined): Command[] => COMMANDS.filter((c) => c.name.startsWith(`${group} `));
+
+function groupHelp(group: string, commands: readonly Command[]): string {
+  return [`usage: waymark ${group} <subcommand> [flags]`, '', ...listing(commands), '', `See "waymark ${group} <subcommand> --help".`, ''].join('\n');
+}
+
+const subcommands = (commands: readonly Command[]) => commands.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ');
 
 const commandHelp = (command: Command): string => `usage: waymark ${usageLine(command, COMMON_FLAGS)}\n\n${command.summary}\n`;
 
@@ -41,24 +52,50 @@ function findCommand(args: readonly string[]): { command: Command; rest: string[
   return undefined;
 }
 
-function notACommand(args: readonly string[]): string {
+/** The words before the first flag. */
+const leadingWords = (args: readonly string[]) => {
   const firstFlag = args.findIndex((arg) => arg.startsWith('-'));
-  const words = firstFlag === -1 ? args : args.slice(0, firstFlag);
+  return firstFlag === -1 ? args : args.slice(0, firstFlag);
+};
+
+function notACommand(args: readonly string[]): string {
+  const words = leadingWords(args);
   if (words.length > 0) return `unknown command ${JSON.stringify(words.join(' '))}`;
   return args.length === 0 ? 'no command given' : `a command must come before ${args[0]}`;
 }
 
+/**
+ * What to do with a command line that names no command: help asked for (exit 0), or a usage
+ * error followed by the help that applies — a group's (`waymark key`) or the overview.
+ */
+function withoutCommand(args: readonly string[]): { help: string; error?: string } {
+  const group = args[0];
+  const members = commandsOf(group);
+  if (members.length === 0) return args.length === 1 && asksForHelp(args) ? { help: overview() } : { help: overview(), error: notACommand(args) };
+  const help = groupHelp(group!, members);
+  if (leadingWords(args).length > 1) return { help, error: notACommand(args) };
+  return asksForHelp(args) ? { help } : { help, error: `${group} needs a subcommand (${subcommands(members)})` };
+}
+
 /** Runs the command line `args` (without `node waymark`); resolves to the exit status. */
 export async function main(args: string[]): Promise<number> {
+  // Known before parsing, so that a command line too wrong to parse still gets its error as JSON.
+  const asJson = args.includes('--json');
+  const fail = (error: unknown): number => {
+    const exitCode = error instanceof CliError ? error.exitCode : 1;
+    printError(error instanceof Error ? error.message : String(error), exitCode, asJson);
+    return exitCode;
+  };
   const found = findCommand(args);
   if (!found) {
-    if (args.length === 1 && asksForHelp(args)) {
-      process.stdout.write(overview());
+    const { help, error } = withoutCommand(args);
+    if (error === undefined) {
+      process.stdout.write(help);
       return 0;
     }
-    printError(notACommand(args));
-    process.stderr.write(`\n${overview()}`);
-    return 2;
+    const exitCode = fail(new UsageError(error));
+    if (!asJson) process.stderr.write(`\n${help}`);
+    return exitCode;
   }
   const { command, rest } = found;
   if (asksForHelp(rest)) {
@@ -70,7 +107,6 @@ export async function main(args: string[]): Promise<number> {
     printOutcome(await command.run(input), input.json);
     return 0;
   } catch (error) {
-    printError(error instanceof Error ? error.message : String(error));
-    return error instanceof CliError ? error.exitCode : 1;
+    return fail(error);
   }
 }

@@ -10,9 +10,13 @@ export function printOutcome(outcome: Outcome, asJson: boolean): void {
   process.stdout.write(`${asJson ? JSON.stringify(outcome.json) : outcome.text}\n`);
 }
 
-/** Prints an error as one line on stderr. */
-export function printError(message: string): void {
-  process.stderr.write(`waymark: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
+/**
+ * Prints an error on stderr as one line: `waymark: <message>`, or with `--json` one JSON object,
+ * `{"error": {"message": "...", "exitCode": N}}`, N being the exit status that follows.
+ */
+export function printError(message: string, exitCode: number, asJson: boolean): void {
+  const line = message.replace(/\s*\n\s*/g, ' ');
+  process.stderr.write(`${asJson ? JSON.stringify({ error: { message: line, exitCode } }) : `waymark: ${line}`}\n`);
 }
 
 /** Left-aligned columns separated by two spaces, headed by `header`. */

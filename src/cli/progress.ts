@@ -1,7 +1,8 @@
 /**
  * Shows the progress of long work on stderr: on a terminal, one bar per phase redrawn in place;
  * otherwise (a log, a pipe) plain lines: one when a phase finishes, and at most one every few
- * seconds while it runs.
+ * seconds while it runs. A phase that has done nothing yet leaves no line behind, so work that
+ * fails at once (a bad input) shows only its error.
  */
 import type { ProgressReporter } from '../../data-pipeline/features.js';
 
@@ -26,6 +27,8 @@ function amounts({ done, total, unit }: Progress): string {
 }
 
 const share = ({ done, total }: Progress) => (total === null ? null : total > 0 ? Math.min(1, done / total) : 1);
+const isFinished = ({ done, total }: Progress) => total !== null && done >= total;
+const hasStarted = (progress: Progress) => progress.done > 0 || isFinished(progress);
 
 function describe(progress: Progress): string {
   const part = share(progress);
@@ -42,27 +45,34 @@ function bar(progress: Progress): string {
 export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
   const terminal = stream.isTTY === true;
   let phase = '';
-  let shownAt = 0;
+  let shownAt = Date.now();
   let latest: Progress | null = null;
   let finishShown = false;
   const draw = (progress: Progress) => stream.write(`\r\x1b[K${bar(progress)}`);
+  /** Ends the bar of the latest phase: kept on its line when the phase did something, else erased. */
+  const endBar = () => {
+    if (!latest) return;
+    if (hasStarted(latest)) {
+      draw(latest);
+      stream.write('\n');
+    } else {
+      stream.write('\r\x1b[K');
+    }
+  };
   return {
     report(progress) {
       const now = Date.now();
       const newPhase = progress.phase !== phase;
-      const finished = progress.total !== null && progress.done >= progress.total;
+      const finished = isFinished(progress);
       if (terminal) {
-        if (newPhase && latest) {
-          draw(latest);
-          stream.write('\n');
-        }
+        if (newPhase) endBar();
         if (newPhase || finished || now - shownAt >= REDRAW_EVERY_MS) {
           draw(progress);
           shownAt = now;
         }
       } else {
         if (newPhase) finishShown = false;
-        if ((finished && !finishShown) || (!finished && now - shownAt >= LINE_EVERY_MS)) {
+        if ((finished && !finishShown) || (!finished && progress.done > 0 && now - shownAt >= LINE_EVERY_MS)) {
           stream.write(`${describe(progress)}\n`);
           shownAt = now;
           finishShown = finished;
@@ -72,10 +82,7 @@ export function progressDisplay(stream: NodeJS.WriteStream = process.stderr): Pr
       latest = progress;
     },
     finish() {
-      if (terminal && latest) {
-        draw(latest);
-        stream.write('\n');
-      }
+      if (terminal) endBar();
     },
   };
 }

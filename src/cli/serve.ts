@@ -2,6 +2,7 @@
 import { configFromEnv, dataDirFromEnv, MAX_THREADS, type Config } from '../config/index.js';
 import type { Waymark } from '../serve.js';
 import type { Command, CommandInput } from './command.js';
+import { shellWord, waymarkCommand } from './invocation.js';
 import { printError, type Outcome } from './output.js';
 
 /** Environment settings overridden by the flags. */
@@ -17,7 +18,7 @@ function serveConfig(input: CommandInput): Config {
 }
 
 /** Closes the server (writing buffered usage) on the first signal; a second one exits at once. */
-function stopOnSignals(waymark: Waymark): void {
+function stopOnSignals(waymark: Waymark, asJson: boolean): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
@@ -25,7 +26,7 @@ function stopOnSignals(waymark: Waymark): void {
     waymark.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        printError(`stopping on ${signal} failed: ${(error as Error).message}`);
+        printError(`stopping on ${signal} failed: ${(error as Error).message}`, 1, asJson);
         process.exit(1);
       },
     );
@@ -34,18 +35,17 @@ function stopOnSignals(waymark: Waymark): void {
   process.on('SIGTERM', stop);
 }
 
-const shellWord = (word: string) => (/^[\w./@:-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
-
 function banner(waymark: Waymark, config: Config): Outcome {
   const dashboardUrl = `${config.publicUrl ?? waymark.url}/dashboard/`;
   const dataFlag = config.dataDir === dataDirFromEnv() ? '' : ` --data ${shellWord(config.dataDir)}`;
+  const cli = waymarkCommand();
   const lines = [
     `Waymark is listening on ${waymark.url} (data: ${config.dataDir})`,
     ...(config.publicUrl ? [`Public URL: ${config.publicUrl}`] : []),
     `Dashboard: ${dashboardUrl}`,
     'To get an API key, sign up in the dashboard, or run:',
-    `  waymark user create --email you@example.com --password 'a long password' --org ORG${dataFlag}`,
-    `  waymark key create --org ORG --name my-app${dataFlag}`,
+    `  ${cli} user create --email you@example.com --password 'a long password' --org ORG${dataFlag}`,
+    `  ${cli} key create --org ORG --name my-app${dataFlag}`,
     'Stop with Ctrl-C.',
   ];
   return {
@@ -74,7 +74,7 @@ export const serve: Command = {
       usageFlushMs: config.usageFlushMs,
       threads: config.threads,
     });
-    stopOnSignals(waymark);
+    stopOnSignals(waymark, input.json);
     return banner(waymark, config);
   },
 };

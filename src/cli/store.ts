@@ -1,15 +1,22 @@
 /** Opening the control-plane store of a data folder for one command, and finding organizations in it. */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CreatedPaths } from '../../data-pipeline/created-paths.js';
 import { databaseFile } from '../config/index.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
 import { quotasOf } from '../control-plane/tiers.js';
 import type { Organization } from '../control-plane/types.js';
 import { CliError } from './command.js';
+import { waymarkCommand } from './invocation.js';
+
+/** SQLite's files of a database: the file itself, its write-ahead log and shared memory, its rollback journal. */
+const SQLITE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'];
 
 /**
  * Runs `work` with the store of the data folder and closes it after. SQLite lets this run beside a
  * server on the same folder; the server sees the changes on its next request. Only commands that
- * create accounts (`create: true`) may create the database.
+ * create accounts (`create: true`) may create the database; when such a command fails (a bad
+ * email, say), the database and folders it created go again.
  */
 export async function withStore<T>(
   dataDir: string,
@@ -17,21 +24,31 @@ export async function withStore<T>(
   options: { create: boolean } = { create: false },
 ): Promise<T> {
   const file = databaseFile(dataDir);
-  if (!options.create && !existsSync(file)) {
-    throw new CliError(`no Waymark database in ${dataDir}; pass the --data folder the server uses, or create a user first with "waymark user create"`);
+  const created = new CreatedPaths();
+  if (!existsSync(file)) {
+    if (!options.create) {
+      throw new CliError(`no Waymark database in ${dataDir}; pass the --data folder the server uses, or create a user first with "${waymarkCommand()} user create"`);
+    }
+    created.folder(dirname(file));
+    for (const suffix of SQLITE_FILE_SUFFIXES) created.file(`${file}${suffix}`);
   }
   const store = new SqliteStore(file);
+  let result: T;
   try {
-    return await work(store);
-  } finally {
+    result = await work(store);
+  } catch (error) {
     await store.close();
+    created.remove();
+    throw error;
   }
+  await store.close();
+  return result;
 }
 
 export async function findOrg(store: SqliteStore, name: string): Promise<Organization> {
   const org = await store.findOrgByName(name.trim());
   if (!org) {
-    throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "waymark user create --org NAME"`);
+    throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "${waymarkCommand()} user create --org NAME"`);
   }
   return org;
 }
