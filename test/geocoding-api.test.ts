@@ -126,6 +126,21 @@ for (const [path, message] of BAD_REQUESTS) {
   });
 }
 
+test('FTS5 syntax and JavaScript member names as text are searched as words (200) or, with no word, refused like empty text (400)', async (t) => {
+  const noWords = ['[]', '(', '"', '*', '^', '-', ':', "'", ';', '--', '{}', '"*"', '()[]'];
+  const words = [
+    'AND', 'NOT', 'NEAR(', 'a OR b', 'col:x', 'NEAR(Testdorf', '"Testdorf"', 'Testdorf*', '^Testdorf', 'name:Testdorf AND (Sonne',
+    'Test\u19b0dorf', 'constructor', 'Hauptstraße __proto__',
+  ];
+  for (const [endpoint, name] of [['/api/v1/geocoding/search', 'text'], ['/api/v1/geocoding/autocomplete', 'text'], ['/api/v1/geocode', 'q']] as const) {
+    for (const text of noWords) {
+      t.regex(assertError(t, await get(`${endpoint}?${name}=${encodeURIComponent(text)}`), 400), new RegExp(`'${name}': it must not be empty`), text);
+    }
+    for (const text of words) t.is((await get(`${endpoint}?${name}=${encodeURIComponent(text)}`)).status, 200, `${endpoint} ${text}`);
+  }
+  t.is((await get('/api/v1/geocoding/search?text=%22Testdorf%22')).body.features[0].properties.name, 'Testdorf');
+});
+
 test('size above 40 is clamped with a warning', async (t) => {
   const res = await get('/api/v1/geocoding/search?text=Hauptstraße&size=100');
   t.is(res.status, 200);

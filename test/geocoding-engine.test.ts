@@ -9,10 +9,13 @@ import { placeGid, type PlaceLayer, type PlaceRecord, type PlaceSource } from '.
 import { editDistance } from '../src/geocoding/engine/edit-distance.js';
 import { GeocoderIndex } from '../src/geocoding/engine/index-file.js';
 import { place } from '../src/geocoding/engine/place.js';
-import { analyzeQuery } from '../src/geocoding/engine/query-text.js';
+import { matchExpression } from '../src/geocoding/engine/match-expression.js';
+import { filtersOf } from '../src/geocoding/engine/places.js';
+import { analyzeQuery, type QueryToken } from '../src/geocoding/engine/query-text.js';
 import { reverse } from '../src/geocoding/engine/reverse.js';
 import { search } from '../src/geocoding/engine/search.js';
 import { sanitizeAutocomplete, sanitizePlace, sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
+import { LAYERS, SOURCES } from '../src/geocoding/response/record.js';
 import { expansionsOf } from '../src/geocoding/text/abbreviations.js';
 import { foldText, normalizeText, tokenize } from '../src/geocoding/text/normalize.js';
 
@@ -68,6 +71,9 @@ test('abbreviations stand for their words', (t) => {
   t.deepEqual(expansionsOf('st'), ['street', 'saint', 'sankt', 'strasse']);
   t.deepEqual(expansionsOf('bd'), ['boulevard']);
   t.deepEqual(expansionsOf('hauptstrasse'), []);
+  // Names of Object.prototype's members are words like any other.
+  t.deepEqual(expansionsOf('constructor'), []);
+  t.deepEqual(searchFor('text=constructor'), []);
 });
 
 test('edit distance counts transpositions as one edit and gives up above the limit', (t) => {
@@ -148,6 +154,58 @@ test('autocomplete matches the prefix of the last word', (t) => {
 
 test('nonsense finds nothing', (t) => {
   t.deepEqual(searchFor('text=qwxzv'), []);
+});
+
+/** The engine on a text as given, with no sanitizer in between. */
+const searchAsGiven = (text: string, autocomplete = false) => search(index, { ...sanitizeSearch(q('text=x')).params, text }, autocomplete).features;
+
+test('FTS5 syntax in a text is searched as words or not at all, never run as a query', (t) => {
+  const texts = [
+    '[]', '(', '"', '*', '^', '-', ':', "'", ';', '--', '{}', 'AND', 'NEAR(', 'NOT', 'a OR b', 'col:x', 'name:Mannheim',
+    'NEAR(Heidelberg Mannheim)', '"Heidelberg" AND', 'Heidel*', '^Mannheim', '-Heidelberg OR', 'Mannheim (', 'Mann\u19b0heim',
+  ];
+  for (const text of texts) for (const autocomplete of [false, true]) t.notThrows(() => searchAsGiven(text, autocomplete), text);
+  t.deepEqual(searchAsGiven('[]'), []);
+  t.deepEqual(searchAsGiven('"', true), []);
+  t.is(searchAsGiven('"Mannheim"')[0]!.properties.gid, 'geonames:locality:3');
+  t.is(searchAsGiven('^Mannheim*')[0]!.properties.gid, 'geonames:locality:3');
+  t.is(searchAsGiven('(Mannh', true)[0]!.properties.gid, 'geonames:locality:3');
+});
+
+const token = (text: string, extra: Partial<QueryToken> = {}): QueryToken => ({ text, words: [text], corrections: [], prefix: false, admin: false, ...extra });
+
+test('a match expression quotes every term as an FTS5 string', (t) => {
+  const expression: string = matchExpression([token('and'), token('near', { corrections: ['n"ear'] }), token('col', { prefix: true })]);
+  t.is(expression, '"and" AND ("near" OR "n""ear") AND "col" *');
+  t.throws(() => matchExpression([]), { message: /at least one token/ });
+});
+
+test('every token the normalizer makes is one FTS5 term, for every code point', (t) => {
+  const filters = filtersOf(LAYERS, SOURCES, undefined);
+  const runs = (words: string[]) => {
+    try {
+      index.matches(matchExpression([token(words[0]!, { words })]), filters, 1);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  /** Each distinct token, with the code point that made it. */
+  const codePointOf = new Map<string, string>();
+  for (let cp = 0; cp <= 0x10ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const tokens = tokenize(`a${String.fromCodePoint(cp)}b`);
+    // Two tokens: the code point is a separator.
+    if (tokens.length === 1 && !codePointOf.has(tokens[0]!)) codePointOf.set(tokens[0]!, `U+${cp.toString(16).toUpperCase()}`);
+  }
+  // Checked a thousand at a time as one OR expression; a failing batch word by word.
+  const words = [...codePointOf.keys()];
+  const failures: string[] = [];
+  for (let i = 0; i < words.length; i += 1000) {
+    const batch = words.slice(i, i + 1000);
+    if (!runs(batch)) failures.push(...batch.filter((word) => !runs([word])).map((word) => codePointOf.get(word)!));
+  }
+  t.deepEqual(failures, []);
 });
 
 test('reverse gives the nearest places first, with distances and confidence by distance', (t) => {

@@ -29,6 +29,11 @@ test('search defaults', (t) => {
 test('missing, empty and too long text are 400 naming text', (t) => {
   t.regex(refusal(() => sanitizeSearch(q('size=3'))), /missing parameter 'text'/);
   t.regex(refusal(() => sanitizeAutocomplete(q('text=%20%20'))), /'text': it must not be empty/);
+  for (const text of ['[]', '"', '*', '^', ':', '--', '(', '😀', '\u0301']) {
+    t.regex(refusal(() => sanitizeSearch(q(`text=${encodeURIComponent(text)}`))), /'text': it must not be empty once punctuation and symbols are left out/, text);
+  }
+  t.regex(refusal(() => sanitizeGeocodeAlias(q('q=%5B%5D'))), /'q': it must not be empty once/);
+  t.is(sanitizeSearch(q('text=a%20OR%20b')).params.text, 'a OR b');
   t.regex(refusal(() => sanitizeSearch(q(`text=${'a'.repeat(MAX_TEXT_LENGTH + 1)}`))), /'text': at most 200/);
   t.is(sanitizeSearch(q(`text=${'ä'.repeat(MAX_TEXT_LENGTH)}`)).params.text.length, MAX_TEXT_LENGTH);
 });

@@ -1,7 +1,8 @@
 /**
  * Small HTTP helpers for the black-box tests: a fetch wrapper that reads the body once, checks of
  * the uniform error body and rate-limit headers, raw-socket requests for bytes fetch refuses to
- * send, a read-only look at the SQLite file, and a seeded PRNG for deterministic fuzzing.
+ * send, a read-only look at the SQLite file, bounded parallel requests, and a seeded PRNG with
+ * generators of hostile values (URL components, JSON bodies) for deterministic fuzzing.
  */
 import type { ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
@@ -44,15 +45,28 @@ export function refusal(run: () => unknown): string {
   throw new Error('expected a 400');
 }
 
-/** Asserts the uniform error body `{statusCode, error, message}` of a given status. */
+/**
+ * What is wrong with an error answer's body, or null when it is the uniform one: `{statusCode,
+ * error, message}` with the answer's status, its reason phrase and a message that says something,
+ * plus, where a client needs one, a machine-readable `code` (routing's `NoSegment`, `NoRoute`).
+ */
+export function errorBodyFault(answer: Pick<Answer, 'status' | 'body'>): string | null {
+  const { body, status } = answer;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return 'the body is not a JSON object';
+  const fields = Object.keys(body).sort().join(', ');
+  if (fields !== 'error, message, statusCode' && fields !== 'code, error, message, statusCode') return `the body has the fields ${fields}`;
+  if (body.statusCode !== status) return `statusCode ${JSON.stringify(body.statusCode)} in a ${status} answer`;
+  if (body.error !== STATUS_CODES[status]) return `error ${JSON.stringify(body.error)} is not the reason phrase of ${status}`;
+  if (typeof body.message !== 'string' || body.message.length <= 10) return `message ${JSON.stringify(body.message)} says nothing`;
+  if ('code' in body && typeof body.code !== 'string') return `code ${JSON.stringify(body.code)} is not a string`;
+  return null;
+}
+
+/** Asserts the uniform error body of a given status (see errorBodyFault); returns its message. */
 export function assertError(t: ExecutionContext, answer: Pick<Answer, 'status' | 'body'>, status: number): string {
   t.is(answer.status, status);
-  t.deepEqual(Object.keys(answer.body ?? {}).sort(), ['error', 'message', 'statusCode']);
-  t.is(answer.body.statusCode, status);
-  t.is(answer.body.error, STATUS_CODES[status]);
-  t.is(typeof answer.body.message, 'string');
-  t.true(answer.body.message.length > 10);
-  return answer.body.message as string;
+  t.is(errorBodyFault(answer), null);
+  return answer.body?.message as string;
 }
 
 /** The three `X-RateLimit-*` headers, or nulls when absent. */
@@ -161,4 +175,119 @@ export function junk(random: () => number, maxLength: number): string {
     out += random() < 0.3 ? pieces[Math.floor(random() * pieces.length)] : String.fromCharCode(0x21 + Math.floor(random() * 94));
   }
   return out;
+}
+
+/** One of `items`, drawn with `random`. */
+export const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+
+/** Runs `task(0)` … `task(count - 1)` with at most `concurrency` of them in flight. */
+export async function inParallel(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) await task(next++);
+  }));
+}
+
+/** Text that means something to some parser: FTS5 and SQL operators, quotes, brackets, separators, path and template tricks, JavaScript member names. */
+export const HOSTILE_TEXTS = [
+  'AND', 'OR', 'NOT', 'NEAR', 'NEAR(', 'NEAR(a b, 2)', 'a OR b', 'col:x', '^', '*', ':', '-', '"', "'", '(', ')', '[', ']', '{', '}',
+  '[]', '{}', '()', ';', '--', '/*', "' OR 1=1 --", '"; DROP TABLE api_keys; --', '\\', '%', '..', '../..', '/', '|', ',', '&', '=',
+  '+', '#', '?', '<script>', '${x}', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'null', 'undefined',
+  'true', 'false', ' ', '\t', '\u00a0', '\u200b', '\ufeff', '😀', 'é', '\u0301', '\u19b0', 'Ω', '中文',
+];
+
+/** Numbers at and beyond the bounds parameters have (coordinates, zooms, sizes, minutes), and number-like strings. */
+export const EDGE_NUMBERS = [
+  '0', '-0', '1', '-1', '2', '14', '15', '23', '24', '40', '41', '60', '61', '255', '256', '90', '-90', '90.0000001', '-90.0000001',
+  '180', '-180', '180.0001', '-180.0001', '360', '43.7384', '7.4246', 'NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '1e-400',
+  String(2 ** 53 + 1), `-${2 ** 53 + 1}`, '4294967296', '99999999999999999999', `1${'0'.repeat(400)}`, '0x10', '1e3', '1_000',
+  '1,5', '.5', '5.', '+5', ' 5', '5 ', '00', '007', '0.0000000001', '1/2', '٣',
+];
+
+/** Percent escapes that are invalid UTF-8 or no escape at all, written raw into URLs (they are valid HTTP target characters). */
+export const BAD_PERCENT_ESCAPES = ['%FF', '%C3%28', '%E2%82', '%', '%G1', '%%', '%0', '%ED%A0%80', '%C0%AF', '%F4%90%80%80', '%FE%FF'];
+
+const controlCharacters = (random: () => number) =>
+  Array.from({ length: 1 + Math.floor(random() * 4) }, () => String.fromCharCode(pick(random, [0, 1, 7, 8, 9, 10, 13, 27, 127]))).join('');
+
+/**
+ * A hostile value for a URL component, ready to put in the URL: `valid` mangled, an operator or
+ * quote, an edge number, control characters, junk, an empty, long or huge (100 kB) string, or
+ * invalid percent escapes left raw.
+ */
+export function hostileUrlValue(random: () => number, valid: string): string {
+  const encoded = (text: string) => encodeURIComponent(text);
+  switch (Math.floor(random() * 12)) {
+    case 0: return encoded(pick(random, HOSTILE_TEXTS));
+    case 1: return encoded(`${valid}${pick(random, HOSTILE_TEXTS)}`);
+    case 2: return encoded(`${pick(random, HOSTILE_TEXTS)}${valid}${pick(random, HOSTILE_TEXTS)}`);
+    case 3: case 4: return encoded(pick(random, EDGE_NUMBERS));
+    case 5: return encoded(`${valid}${controlCharacters(random)}`);
+    case 6: return encoded(junk(random, 40));
+    case 7: return '';
+    case 8: return `${encoded(valid)}${pick(random, BAD_PERCENT_ESCAPES)}`;
+    case 9: return `${pick(random, BAD_PERCENT_ESCAPES)}${encoded(valid.slice(0, Math.floor(random() * (valid.length + 1))))}`;
+    case 10: return encoded(valid.repeat(Math.ceil((200 + random() * 2000) / Math.max(valid.length, 1))));
+    default: return random() < 0.2 ? 'x'.repeat(100 * 1024) : encoded(`${valid},${valid}|${valid}`);
+  }
+}
+
+/** Any JSON value: hostile strings, edge numbers, huge strings, lone surrogates, arrays and objects nested up to `depth`. */
+export function hostileJsonValue(random: () => number, depth = 2): unknown {
+  switch (Math.floor(random() * (depth > 0 ? 9 : 7))) {
+    case 0: return pick(random, HOSTILE_TEXTS);
+    case 1: return Number(pick(random, EDGE_NUMBERS));
+    case 2: return pick(random, [null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2]);
+    case 3: return junk(random, 60);
+    case 4: return 'x'.repeat(pick(random, [0, 201, 1025, 20_000]));
+    // Lone surrogates: valid in JSON text, not in UTF-8 (a URL cannot carry them).
+    case 5: return random() < 0.5 ? controlCharacters(random) : pick(random, ['\ud800', 'a\udfffb', '\udc00\ud800']);
+    case 6: return '';
+    case 7: return Array.from({ length: Math.floor(random() * 4) }, () => hostileJsonValue(random, depth - 1));
+    default: return { [pick(random, ['a', '__proto__', 'constructor', 'email', ''])]: hostileJsonValue(random, depth - 1) };
+  }
+}
+
+const BROKEN_JSON = ['', '{', '}', '{"email":', '{"a":1,}', "{'a':1}", 'nul', 'undefined', 'NaN', '{"a":1}{"b":2}', '\ufeff{}', '{"a":"\\ud800"}', '{"__proto__":{"admin":true}}'];
+const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
+/** undefined: no Content-Type header. */
+const OTHER_TYPES = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/octet-stream', 'multipart/form-data; boundary=x'];
+
+export interface FuzzBody {
+  body: string | Uint8Array;
+  /** undefined: no Content-Type header. */
+  contentType: string | undefined;
+}
+
+/**
+ * A request body for an endpoint that takes a JSON object of `fields` (each with a valid value):
+ * mostly such an object with some fields missing, of a wrong type or hostile, or unknown fields
+ * added; else another JSON type, broken or deeply nested JSON, invalid UTF-8, an empty or oversized
+ * body, or a wrong Content-Type.
+ */
+export function hostileJsonBody(random: () => number, fields: Record<string, () => unknown>): FuzzBody {
+  if (random() < 0.6) {
+    const entries: [string, unknown][] = [];
+    for (const [name, valid] of Object.entries(fields)) {
+      const choice = random();
+      if (choice < 0.45) entries.push([name, valid()]);
+      else if (choice < 0.85) entries.push([name, hostileJsonValue(random)]);
+    }
+    if (random() < 0.15) entries.push([pick(random, ['extra', '__proto__', 'constructor', 'role', 'orgId', 'tier']), hostileJsonValue(random)]);
+    // From entries, so that `__proto__` is a field of the JSON rather than the object's prototype.
+    const object = Object.fromEntries(entries);
+    const contentType = random() < 0.9 ? pick(random, JSON_TYPES) : pick(random, OTHER_TYPES);
+    return { body: JSON.stringify(object), contentType };
+  }
+  const broken = [
+    () => JSON.stringify(hostileJsonValue(random)),
+    () => JSON.stringify(Object.values(fields).map((valid) => valid())),
+    () => pick(random, BROKEN_JSON),
+    () => `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+    () => `{"a":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`,
+    () => Uint8Array.from([0x7b, 0x22, 0x65, 0x22, 0x3a, 0x22, 0xff, 0xc3, 0x28, 0xe2, 0x82, 0x22, 0x7d]),
+    () => JSON.stringify({ [Object.keys(fields)[0] ?? 'a']: 'x'.repeat(70 * 1024) }),
+    () => junk(random, 300),
+  ];
+  return { body: pick(random, broken)(), contentType: random() < 0.8 ? JSON_TYPES[0] : pick(random, OTHER_TYPES) };
 }

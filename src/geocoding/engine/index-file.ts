@@ -8,6 +8,7 @@ import { AdminLookup } from '../../../data-pipeline/geocoding/admin-lookup.js';
 import { GEOCODER_INDEX_FORMAT } from '../../../data-pipeline/geocoding/index/schema.js';
 import type { AdminLayer } from '../../../data-pipeline/geocoding/record.js';
 import { loadAddressParser } from './address-parser.js';
+import type { MatchExpression } from './match-expression.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** A place row as the queries read it. */
@@ -87,7 +88,7 @@ export class GeocoderIndex {
   }
 
   /** Places whose text matches an FTS5 expression, most important first. */
-  matches(match: string, filters: Filters, limit: number, box?: Box): PlaceRow[] {
+  matches(match: MatchExpression, filters: Filters, limit: number, box?: Box): PlaceRow[] {
     const statement = box === undefined ? this.matching : this.matchingInBox;
     return statement.all({ match, limit, ...filters, ...box }) as PlaceRow[];
   }

@@ -12,6 +12,7 @@ import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
 import { kilometresBetween } from '../../geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
+import { matchExpression } from './match-expression.js';
 import { analyzeQuery, correctingEveryToken, type QueryText, type QueryToken } from './query-text.js';
 import type { Vocabulary } from './vocabulary.js';
 import { matchText } from './text-match.js';
@@ -37,17 +38,6 @@ interface Scored {
   distanceKm?: number;
 }
 
-/** `"word" OR "other"` per token, `"pre" *` for an unfinished last word, all tokens required. */
-function matchExpression(tokens: readonly QueryToken[]): string {
-  return tokens
-    .map((token) => {
-      if (token.prefix) return `"${token.text}" *`;
-      const terms = [...new Set([...token.words, ...token.corrections])].map((term) => `"${term}"`);
-      return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`;
-    })
-    .join(' AND ');
-}
-
 interface Retrieval {
   /** Every query token, with the corrections this retrieval allows (all are scored). */
   tokens: QueryToken[];
@@ -68,6 +58,8 @@ const labelled = (tokens: readonly QueryToken[], labels: readonly string[]) => t
  */
 function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrieval> {
   const strict = query.tokens;
+  // A text without a letter or digit asks for nothing (the endpoints refuse it before).
+  if (strict.length === 0) return;
   yield { tokens: strict, required: strict, fallback: false };
   const tokens = correctingEveryToken(strict, vocabulary);
   yield { tokens, required: tokens, fallback: false };

@@ -7,6 +7,7 @@ export const quoted = (raw: string) => `'${raw.length > 60 ? `${raw.slice(0, 60)
 export const messages = {
   missing: (name: string) => `missing parameter '${name}': it is required`,
   empty: (name: string) => `invalid parameter '${name}': it must not be empty`,
+  noWords: (name: string) => `invalid parameter '${name}': it must not be empty once punctuation and symbols are left out`,
   duplicate: (name: string) => `invalid parameter '${name}': it can only be given once`,
   tooLong: (name: string, max: number) => `invalid parameter '${name}': at most ${max} characters`,
   notANumber: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} is not a decimal number`,

@@ -2,7 +2,8 @@
  * Common street-type and title abbreviations, each with the words it may stand for. Applied to
  * query tokens only (the index holds names as written): "St" matches "street", "saint" and "sankt".
  */
-const ABBREVIATIONS: Record<string, readonly string[]> = {
+// A Map, not an object: a token such as "constructor" must not find Object.prototype's members.
+const ABBREVIATIONS = new Map<string, readonly string[]>(Object.entries({
   st: ['street', 'saint', 'sankt', 'strasse'],
   str: ['strasse', 'street'],
   ste: ['sainte'],
@@ -26,9 +27,9 @@ const ABBREVIATIONS: Record<string, readonly string[]> = {
   s: ['south', 'sud'],
   e: ['east', 'est'],
   w: ['west'],
-};
+}));
 
 /** The words an abbreviation token stands for; empty when it is not one. */
 export function expansionsOf(token: string): readonly string[] {
-  return ABBREVIATIONS[token] ?? [];
+  return ABBREVIATIONS.get(token) ?? [];
 }

@@ -1,14 +1,22 @@
 /**
  * Text normalization shared by the index builder and the query side, so both see the same tokens:
  * lower case, diacritics removed ("Hauptstraße" → "hauptstrasse", "Café" → "cafe"), split on
- * anything that is not a letter or digit, and the German "-str." abbreviation written out.
+ * anything that is not a letter or digit (as FTS5 sees them), and the German "-str." abbreviation
+ * written out.
  */
 
 /** Letters NFKD does not decompose into a base letter and marks. */
 const FOLDED_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøłđðþı]/g;
 const MARKS = /\p{M}+/gu;
-const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/**
+ * Anything but a letter or digit, and the letters SQLite's FTS5 tokenizer (unicode61, on older
+ * Unicode categories) still reads as separators: spacing vowel and tone signs of New Tai Lue and
+ * Vedic that Unicode later made letters. Splitting on them too keeps every token a single FTS5
+ * term; a token FTS5 split would be a phrase, which the index (detail=column) refuses.
+ * test/geocoding-engine.test.ts checks every code point against the SQLite in use.
+ */
+const SEPARATORS = /(?:[^\p{L}\p{N}]|[\u19B0-\u19C0\u19C8\u19C9\u1CF2\u1CF3])+/u;
 
 /** Lower case without diacritics. */
 export function foldText(text: string): string {

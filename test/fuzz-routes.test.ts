@@ -1,0 +1,464 @@
+/**
+ * Generated fuzzing of every route a Waymark node serves: the public API (maps, geocoding,
+ * routing, usage) under /api/v1 and /v1, the system pages, the dashboard API and the operator API,
+ * on a real Monaco dataset (tiles, geocoder with Who's On First, routing graphs). Each request
+ * fills the parameters, path segments and body fields of its route with valid values and hostile
+ * ones (operators, quotes, control characters, edge numbers, invalid percent escapes, empty and
+ * huge values, wrong JSON types), one at a time or many at once, given twice or left out, with real
+ * credentials most of the time; sometimes with another method, a mangled path, odd headers or a
+ * chunked body. Every answer must be below 500, and every error the uniform `{statusCode, error,
+ * message}` body.
+ *
+ * Each request is generated from its own seed (FUZZ_SEED and its number), so a failure printed
+ * with its number, request and answer is reproducible; FUZZ_SEED and FUZZ_REQUESTS explore further.
+ * Requests are sent 16 at a time.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ExecutionContext } from 'ava';
+import { runImport } from '../data-pipeline/index.js';
+import { TRAVEL_MODES } from '../data-pipeline/routing/network.js';
+import { SERVICES } from '../src/control-plane/types.js';
+import { LAYERS, SOURCES } from '../src/geocoding/response/record.js';
+import { LABEL_LANGUAGES, STYLES } from '../src/maps/style-catalog.js';
+import { parseImportRequest } from '../src/operator/import-request.js';
+import { customer, serve, tempDataDir } from './helpers/fixtures.js';
+import {
+  call, errorBodyFault, hostileJsonBody, hostileUrlValue, inParallel, junk, pick, seededRandom, type Answer, type FuzzBody,
+} from './helpers/http.js';
+import type { Account, TestServer } from './helpers/server.js';
+import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { tileAt } from './helpers/vector-tiles.js';
+
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+const WOF_MONACO = sharedFile('wof', 'mc');
+const SEED = Number(process.env.FUZZ_SEED ?? 20261115);
+const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 12_000);
+const IN_FLIGHT = 16;
+/** Sign-outs that end a real session (the others carry a junk or no cookie). */
+const SPARE_SESSIONS = 30;
+/**
+ * uWebSockets.js closes, without an answer, a connection whose request head is over 4 KB and does
+ * not arrive in one read (a known limit, see src/http/server.ts): such a request may get no answer.
+ */
+const UWS_ONE_READ_HEAD_BYTES = 4096;
+const OPERATOR_TOKEN = 'operator-token-for-the-route-fuzz-0123456789';
+const PASSWORD = 'correct horse battery';
+
+type Random = () => number;
+type Generate = (random: Random) => string;
+
+/** What the generators draw real values from: the served dataset, and the accounts made for the fuzz. */
+interface World {
+  /** An all-scopes key of an Enterprise organization, and a maps-only one of it. */
+  key: string;
+  mapsKey: string;
+  /** The dashboard account fuzzed (another organization than the keys'). */
+  dashboard: Account;
+  /** Sessions of that account for sign-outs, used up one per sign-out. */
+  spareSessions: Account[];
+  keyIds: string[];
+  /** Invitations of the dashboard organization, when the server offers them: one to revoke, one to preview and accept. */
+  invitations: { revocableId: string; token: string } | null;
+}
+
+interface FuzzRoute {
+  method: string;
+  /** `{name}` segments are filled per request. */
+  path: string;
+  /** Served under both /api/v1 and /v1. */
+  api?: boolean;
+  /** Valid values of the path segments, drawn together (a tile's z, x and y go together). */
+  segments?: (random: Random, world: World) => Record<string, string>;
+  query?: Record<string, Generate>;
+  /** The JSON object body: each field with a generator of valid values. */
+  body?: (world: World) => Record<string, (random: Random) => unknown>;
+  credentials: 'key' | 'session' | 'spare session' | 'operator' | 'none';
+  /** False where generated requests are not expected to succeed (sign-in is throttled after five failures). */
+  succeeds?: boolean;
+  /** Part of the members and invitations API, which answers 404 on a server without it. */
+  invitations?: boolean;
+}
+
+interface FuzzRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: FuzzBody['body'];
+  /** The body sent in chunks (Transfer-Encoding: chunked) rather than with a Content-Length. */
+  chunked: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Valid values in Monaco
+
+const decimal = (random: Random, min: number, max: number) => (min + random() * (max - min)).toFixed(6);
+const lat: Generate = (random) => decimal(random, 43.724, 43.751);
+const lon: Generate = (random) => decimal(random, 7.408, 7.439);
+const latLng: Generate = (random) => `${lat(random)},${lon(random)}`;
+const whole = (min: number, max: number): Generate => (random) => String(min + Math.floor(random() * (max - min + 1)));
+const oneOf = (values: readonly string[]): Generate => (random) => pick(random, values);
+const someOf = (values: readonly string[]): Generate => (random) => values.filter(() => random() < 0.4).join(',') || values[0]!;
+
+const PLACES = [
+  'Monaco', 'Monte-Carlo', 'Casino de Monte-Carlo', 'Boulevard Albert 1er', 'Avenue Princesse Grace', 'Port Hercule', 'Rue Grimaldi',
+  'Fontvieille', "Place d'Armes", '12 Rue Grimaldi', 'La Condamine', 'Stade Louis II', 'Jardin Exotique', 'Moneghetti',
+];
+const placeText: Generate = (random) => pick(random, PLACES);
+const typedText: Generate = (random) => {
+  const text = pick(random, PLACES);
+  return text.slice(0, 1 + Math.floor(random() * text.length));
+};
+const GIDS = ['whosonfirst:country:85633285', 'whosonfirst:locality:101831917', 'wof:region:85686311', 'openstreetmap:venue:node/1', 'osm:address:way/2', 'oa:address:x:1'];
+const LANGUAGES = ['en', 'fr', 'de', 'it', 'en-GB', 'de-CH', 'pt', 'zh-Hans'];
+
+const tile = (random: Random) => {
+  const { z, x, y } = tileAt(Number(lon(random)), Number(lat(random)), Math.floor(random() * 15));
+  return { tileset: 'shortbread', z: String(z), x: String(x), y: String(y) };
+};
+
+const geocodingFilters = {
+  size: whole(1, 40),
+  layers: someOf([...LAYERS, 'coarse']),
+  sources: someOf([...SOURCES, 'osm', 'wof', 'oa', 'gn']),
+  'boundary.country': oneOf(['MC', 'MCO', 'FR', 'fra']),
+  lang: oneOf(LANGUAGES),
+};
+const focus = { 'focus.point.lat': lat, 'focus.point.lon': lon };
+
+/** The fuzzed account's email, or a new one. */
+const email = (world: World) => (random: Random) => (random() < 0.5 ? world.dashboard.email : `fuzz-${Math.floor(random() * 1e9)}@example.com`);
+const password = (random: Random) => (random() < 0.8 ? PASSWORD : junk(random, 20));
+
+// ---------------------------------------------------------------------------------------------
+// Every route
+
+const ROUTES: FuzzRoute[] = [
+  // Maps
+  { method: 'GET', path: '/tiles/{tileset}/{z}/{x}/{y}.pbf', api: true, segments: tile, credentials: 'key' },
+  { method: 'GET', path: '/tiles/{tileset}.json', api: true, segments: () => ({ tileset: 'shortbread' }), credentials: 'key' },
+  { method: 'GET', path: '/styles', api: true, credentials: 'key' },
+  {
+    method: 'GET', path: '/styles/{slug}/style.json', api: true, credentials: 'key',
+    segments: (random) => ({ slug: pick(random, STYLES).slug }),
+    query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]) },
+  },
+  {
+    method: 'GET', path: '/fonts/{fontstack}/{range}.pbf', api: true, credentials: 'key',
+    segments: (random) => {
+      const start = 256 * Math.floor(random() * 256);
+      return { fontstack: pick(random, ['noto_sans_regular', 'noto_sans_bold', 'noto_sans_regular,noto_sans_bold']), range: `${start}-${start + 255}` };
+    },
+  },
+  { method: 'GET', path: '/sprites/{name}.json', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
+  { method: 'GET', path: '/sprites/{name}.png', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
+  // Geocoding
+  { method: 'GET', path: '/geocoding/search', api: true, credentials: 'key', query: { text: placeText, ...focus, ...geocodingFilters } },
+  { method: 'GET', path: '/geocoding/autocomplete', api: true, credentials: 'key', query: { text: typedText, ...focus, ...geocodingFilters } },
+  { method: 'GET', path: '/geocode', api: true, credentials: 'key', query: { q: placeText, ...focus, ...geocodingFilters } },
+  {
+    method: 'GET', path: '/geocoding/reverse', api: true, credentials: 'key',
+    query: { 'point.lat': lat, 'point.lon': lon, ...geocodingFilters },
+  },
+  {
+    method: 'GET', path: '/geocoding/place', api: true, credentials: 'key',
+    query: { ids: (random) => GIDS.filter(() => random() < 0.4).join(',') || GIDS[0]!, lang: oneOf(LANGUAGES) },
+  },
+  // Routing
+  {
+    method: 'GET', path: '/directions', api: true, credentials: 'key',
+    query: {
+      origin: latLng,
+      destination: latLng,
+      waypoints: (random) => Array.from({ length: 1 + Math.floor(random() * 3) }, () => latLng(random)).join('|'),
+      mode: oneOf(TRAVEL_MODES),
+      alternatives: oneOf(['true', 'false', '0', '1', '2', '3']),
+      steps: oneOf(['true', 'false']),
+      geometries: oneOf(['polyline', 'polyline6', 'geojson']),
+      overview: oneOf(['simplified', 'full', 'false']),
+      lang: oneOf(LANGUAGES),
+    },
+  },
+  {
+    method: 'GET', path: '/isochrone', api: true, credentials: 'key',
+    query: {
+      center: latLng,
+      time: (random) => (random() < 0.7 ? whole(1, 30)(random) : '5,10,15'),
+      mode: oneOf(TRAVEL_MODES),
+      generalize: whole(0, 200),
+      polygons: oneOf(['true', 'false']),
+    },
+  },
+  // Usage and the system pages
+  { method: 'GET', path: '/usage/current', api: true, credentials: 'key' },
+  { method: 'GET', path: '/attribution', credentials: 'none' },
+  { method: 'GET', path: '/healthz', credentials: 'none' },
+  { method: 'GET', path: '/metrics', credentials: 'none' },
+  // Dashboard
+  {
+    method: 'POST', path: '/dashboard/api/signup', credentials: 'none',
+    body: (world) => ({
+      email: email(world),
+      password,
+      organization: (random) => `Fuzz ${Math.floor(random() * 1e9)}`,
+      invitation: () => world.invitations?.token ?? 'no-invitation',
+    }),
+  },
+  { method: 'POST', path: '/dashboard/api/signin', credentials: 'none', succeeds: false, body: (world) => ({ email: email(world), password }) },
+  { method: 'POST', path: '/dashboard/api/signout', credentials: 'spare session' },
+  { method: 'GET', path: '/dashboard/api/me', credentials: 'session' },
+  { method: 'GET', path: '/dashboard/api/keys', credentials: 'session' },
+  {
+    method: 'POST', path: '/dashboard/api/keys', credentials: 'session',
+    body: () => ({ name: (random) => `key ${Math.floor(random() * 1000)}`, scopes: (random) => SERVICES.filter(() => random() < 0.6) }),
+  },
+  { method: 'POST', path: '/dashboard/api/keys/{id}/revoke', credentials: 'session', segments: (random, world) => ({ id: pick(random, world.keyIds) }) },
+  { method: 'PUT', path: '/dashboard/api/billing', credentials: 'session', body: () => ({ tier: (random) => pick(random, ['free', 'pro', 'enterprise', 'Pro']) }) },
+  { method: 'GET', path: '/dashboard/api/usage', credentials: 'session' },
+  { method: 'GET', path: '/dashboard/api/members', credentials: 'session', invitations: true },
+  { method: 'GET', path: '/dashboard/api/invitations', credentials: 'session', invitations: true },
+  { method: 'POST', path: '/dashboard/api/invitations', credentials: 'session', body: () => ({}), invitations: true },
+  {
+    method: 'POST', path: '/dashboard/api/invitations/{id}/revoke', credentials: 'session', invitations: true,
+    segments: (_random, world) => ({ id: world.invitations?.revocableId ?? 'no-invitation' }),
+  },
+  { method: 'POST', path: '/dashboard/api/invitations/preview', credentials: 'none', invitations: true, body: (world) => ({ invitation: () => world.invitations?.token ?? 'no-invitation' }) },
+  // Operator
+  {
+    method: 'POST', path: '/operator/imports', credentials: 'operator', succeeds: false,
+    body: () => ({
+      osm: () => ['/nowhere/monaco.osm.pbf'],
+      world: (random) => random() < 0.5,
+      wof: () => ['/nowhere/wof'],
+      oa: () => ['https://example.com/oa.csv'],
+      geonames: (random) => random() < 0.5,
+    }),
+  },
+  { method: 'GET', path: '/operator/imports', credentials: 'operator' },
+  { method: 'GET', path: '/operator/imports/{id}', credentials: 'operator', segments: () => ({ id: randomUUID() }), succeeds: false },
+];
+
+const routeName = (route: FuzzRoute) => `${route.method} ${route.api ? '/api/v1' : ''}${route.path}`;
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+/** Junk that may go in a header value (printable ASCII). */
+const asciiJunk = (random: Random, length: number) => junk(random, length).replace(/[^\x20-\x7e]/g, '');
+
+/**
+ * How much of one request is hostile: either one parameter or path segment alone (the rest valid,
+ * so the hostile value reaches deep into the handler), or each one by chance.
+ */
+interface Mood {
+  missing: number;
+  hostile: number;
+  /** The one parameter or segment made hostile. */
+  target?: string;
+}
+
+function moodOf(random: Random, route: FuzzRoute, segments: Record<string, string>): Mood {
+  const names = [...Object.keys(segments), ...Object.keys(route.query ?? {})];
+  if (names.length > 0 && random() < 0.4) return { missing: 0, hostile: 0, target: pick(random, names) };
+  return { missing: pick(random, [0, 0.05, 0.3]), hostile: pick(random, [0.02, 0.1, 0.4]) };
+}
+
+/** Whether a parameter or segment gets a hostile value, as the mood says. */
+const isHostile = (random: Random, mood: Mood, name: string) => (mood.target === undefined ? random() < mood.hostile : mood.target === name);
+
+/** A query parameter: valid, hostile (sometimes given twice) or missing, as the mood says. */
+function queryPairs(random: Random, mood: Mood, name: string, valid: string): string[] {
+  const pair = (value: string) => `${encodeURIComponent(name)}=${value}`;
+  if (random() < mood.missing) return [];
+  if (!isHostile(random, mood, name)) return [pair(encodeURIComponent(valid))];
+  if (random() < 0.15) return [pair(encodeURIComponent(valid)), pair(random() < 0.5 ? encodeURIComponent(valid) : hostileUrlValue(random, valid))];
+  return [pair(hostileUrlValue(random, valid))];
+}
+
+interface Credentials {
+  query: string[];
+  headers: Record<string, string>;
+}
+
+/** The route's credentials: right most of the time, else missing, wrong, malformed or in another place. */
+function credentials(random: Random, route: FuzzRoute, world: World): Credentials {
+  const right = random() < 0.85;
+  switch (route.credentials) {
+    case 'key': {
+      if (right) return { query: [`key=${world.key}`], headers: {} };
+      return pick<Credentials>(random, [
+        { query: [], headers: { 'x-api-key': world.key } },
+        { query: [], headers: { authorization: `Bearer ${world.key}` } },
+        { query: [`key=${world.mapsKey}`], headers: {} },
+        { query: [`key=${hostileUrlValue(random, world.key)}`], headers: {} },
+        { query: [`key=${world.key}`], headers: { 'x-api-key': asciiJunk(random, 50) } },
+        { query: [], headers: { cookie: world.dashboard.cookie } },
+        { query: [], headers: {} },
+      ]);
+    }
+    case 'session':
+    case 'spare session': {
+      const account = route.credentials === 'session' ? world.dashboard : world.spareSessions.pop();
+      const session: Record<string, string> = account ? { cookie: account.cookie, 'x-csrf-token': account.csrfToken } : { cookie: `waymark_session=${'A'.repeat(43)}` };
+      if (right) return { query: [], headers: session };
+      return pick<Credentials>(random, [
+        { query: [], headers: {} },
+        { query: [], headers: { ...session, 'x-csrf-token': asciiJunk(random, 43) } },
+        { query: [], headers: { cookie: `waymark_session=${asciiJunk(random, 60)}` } },
+        { query: [], headers: { ...session, origin: pick(random, ['null', 'http://[', 'https://evil.example', asciiJunk(random, 30)]) } },
+        { query: [], headers: { ...session, 'sec-fetch-site': 'cross-site' } },
+      ]);
+    }
+    case 'operator': {
+      if (right) return { query: [], headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } };
+      const wrong: Record<string, string>[] = [{}, { authorization: `Bearer ${asciiJunk(random, 60)}` }, { authorization: OPERATOR_TOKEN }, { 'x-api-key': world.key }];
+      return { query: [], headers: pick(random, wrong) };
+    }
+    default:
+      return { query: [], headers: {} };
+  }
+}
+
+/** Headers some route reads besides credentials (absolute URLs, caching, request ids), with hostile values. */
+function extraHeaders(random: Random): Record<string, string> {
+  if (random() > 0.1) return {};
+  const name = pick(random, ['x-forwarded-host', 'x-forwarded-proto', 'if-none-match', 'x-request-id', 'accept-encoding', 'accept-language', 'origin']);
+  return { [name]: pick(random, ['', '*', 'evil.example:99999', 'https', '"x", W/"y"', asciiJunk(random, 80)]) };
+}
+
+/** A body the operator API would accept starts a real import (replacing the fuzzed dataset): those get an unknown field. */
+function refusedByOperator(body: FuzzBody): FuzzBody {
+  try {
+    const parsed = parseImportRequest(Buffer.from(body.body));
+    return { ...body, body: JSON.stringify({ ...parsed, fuzz: true }) };
+  } catch {
+    return body;
+  }
+}
+
+function fuzzRequest(random: Random, route: FuzzRoute, world: World, baseUrl: string): FuzzRequest {
+  const valid = route.segments?.(random, world) ?? {};
+  const mood = moodOf(random, route, valid);
+  let path = route.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    isHostile(random, mood, name) ? hostileUrlValue(random, valid[name]!) : encodeURIComponent(valid[name]!),
+  );
+  if (route.api) path = `${random() < 0.5 ? '/api/v1' : '/v1'}${path}`;
+  if (random() < 0.03) path = pick(random, [`${path}/`, `${path}//`, path.toUpperCase(), path.replace(/\//g, '//'), `${path}/..`, `${path};x`]);
+  const auth = credentials(random, route, world);
+  const query = [...auth.query];
+  for (const [name, generate] of Object.entries(route.query ?? {})) query.push(...queryPairs(random, mood, name, generate(random)));
+  if (random() < 0.1) query.push(`${hostileUrlValue(random, 'x')}=${hostileUrlValue(random, 'y')}`);
+  const method = random() < 0.97 ? route.method : pick(random, ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+  const headers: Record<string, string> = { ...auth.headers, ...extraHeaders(random) };
+  let body: FuzzBody | undefined;
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  if (route.body && hasBody) {
+    body = hostileJsonBody(random, Object.fromEntries(Object.entries(route.body(world)).map(([name, generate]) => [name, () => generate(random)])));
+    if (route.credentials === 'operator') body = refusedByOperator(body);
+  } else if (hasBody && random() < 0.2) {
+    body = { body: junk(random, 100), contentType: 'application/json' };
+  }
+  if (body?.contentType !== undefined) headers['content-type'] = body.contentType;
+  const url = `${baseUrl}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`;
+  return { method, url, headers, ...(body === undefined ? {} : { body: body.body }), chunked: body !== undefined && random() < 0.1 };
+}
+
+/** The fetch options of a request; a chunked body is streamed in two pieces. */
+function requestInit({ method, headers, body, chunked }: FuzzRequest): RequestInit & { duplex?: 'half' } {
+  if (body === undefined || !chunked) return { method, headers, body };
+  const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.subarray(0, bytes.length >> 1));
+      controller.enqueue(bytes.subarray(bytes.length >> 1));
+      controller.close();
+    },
+  });
+  return { method, headers, body: stream, duplex: 'half' };
+}
+
+/** What is wrong with an answer: a 5xx, or an error body (HEAD answers have none) that is not the uniform one. */
+function fault(request: FuzzRequest, answer: Answer): string | null {
+  if (answer.status >= 500) return `answered ${answer.status}`;
+  if (answer.status >= 400 && request.method !== 'HEAD') return errorBodyFault(answer);
+  return null;
+}
+
+/** The request line and headers as sent, about (fetch adds a few headers of its own). */
+const headBytes = (request: FuzzRequest) =>
+  Buffer.byteLength(request.url) + Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0) + 200;
+
+const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
+
+function describe(number: number, route: FuzzRoute, request: FuzzRequest, outcome: string): string {
+  const { method, url, headers, body, chunked } = request;
+  const shownBody = body === undefined ? '' : ` body ${shorten(typeof body === 'string' ? JSON.stringify(body) : `bytes ${Buffer.from(body).toString('hex')}`, 300)}`;
+  const sent = `${method} ${shorten(url, 400)} headers ${JSON.stringify(headers)}${shownBody}${chunked ? ' (chunked)' : ''}`;
+  return `#${number} ${routeName(route)}: ${sent} → ${outcome}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world: a Monaco dataset, a server with the operator API, and the accounts
+
+async function makeWorld(t: ExecutionContext): Promise<{ server: TestServer; world: World }> {
+  const dataDir = tempDataDir(t);
+  await runImport({ dataDir, osm: [MONACO], wof: [WOF_MONACO], world: false }, () => {});
+  // The server reads its operator API settings from the environment.
+  process.env.WAYMARK_OPERATOR_TOKEN = OPERATOR_TOKEN;
+  const server = await serve(t, { dataDir });
+  const api = await customer(server);
+  await server.store.setTier(api.account.orgId, 'enterprise');
+  const mapsKey = (await server.createKey(api.account, { name: 'maps only', scopes: ['maps'] })).value;
+  const dashboard = await server.signUp();
+  const keyIds: string[] = [];
+  for (let i = 0; i < 5; i++) keyIds.push((await server.createKey(dashboard, { name: `revocable ${i}` })).id);
+  const spareSessions = await Promise.all(
+    Array.from({ length: SPARE_SESSIONS }, async (): Promise<Account> => {
+      const signIn = await call(`${server.url}/dashboard/api/signin`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: dashboard.email, password: PASSWORD }),
+      });
+      return { ...dashboard, cookie: signIn.headers.get('set-cookie')!.split(';')[0]!, csrfToken: signIn.body.csrfToken };
+    }),
+  );
+  const invite = async () => {
+    const res = await server.dashboard(dashboard, 'POST', '/invitations', {});
+    return res.status === 201 ? ((await res.json()) as { invitation: { id: string }; token: string }) : null;
+  };
+  const [revocable, accepted] = [await invite(), await invite()];
+  const invitations = revocable && accepted && { revocableId: revocable.invitation.id, token: accepted.token };
+  return { server, world: { key: api.key.value, mapsKey, dashboard, spareSessions, keyIds, invitations } };
+}
+
+dataTest(`fuzz: ${REQUESTS} generated requests over every route and parameter, never a 5xx, every error the uniform body`, [MONACO, WOF_MONACO], async (t) => {
+  const { server, world } = await makeWorld(t);
+  const statuses = new Map<string, Map<number, number>>();
+  const failures: string[] = [];
+  let dropped = 0;
+  await inParallel(REQUESTS, IN_FLIGHT, async (number) => {
+    const random = seededRandom((SEED + Math.imul(number, 0x9e3779b9)) >>> 0);
+    const route = ROUTES[number % ROUTES.length]!;
+    const request = fuzzRequest(random, route, world, server.url);
+    let answer: Answer;
+    try {
+      answer = await call(request.url, requestInit(request));
+    } catch (error) {
+      if (headBytes(request) > UWS_ONE_READ_HEAD_BYTES) dropped++;
+      else failures.push(describe(number, route, request, `no answer: ${(error as Error).cause ?? error}`));
+      return;
+    }
+    const byStatus = statuses.get(routeName(route)) ?? new Map<number, number>();
+    byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
+    statuses.set(routeName(route), byStatus);
+    const problem = fault(request, answer);
+    if (problem !== null) failures.push(describe(number, route, request, `${answer.status} ${shorten(answer.text, 300)}: ${problem}`));
+  });
+  t.log(`${dropped} requests with a head over ${UWS_ONE_READ_HEAD_BYTES} bytes got no answer`);
+  t.log(Object.fromEntries([...statuses].map(([name, counts]) => [name, Object.fromEntries([...counts].sort(([a], [b]) => a - b))])));
+  t.deepEqual(failures.slice(0, 30), [], `${failures.length} of ${REQUESTS} requests failed (FUZZ_SEED=${SEED}; the first are shown)`);
+  // The generated requests reach the handlers: every route served answered some of them with a success.
+  const expected = ROUTES.filter((route) => route.succeeds !== false && (world.invitations !== null || !route.invitations));
+  const neverSucceeded = expected.filter((route) => ![...(statuses.get(routeName(route))?.keys() ?? [])].some((status) => status < 400));
+  t.deepEqual(neverSucceeded.map(routeName), []);
+  t.is((await call(`${server.url}/healthz`)).status, 200);
+});
