@@ -27,6 +27,8 @@ test('sign-up refuses invalid input with 400s that say what to fix', async (t) =
     [{ email: 'long@example.com', password: 'x'.repeat(2000) }, /at most/],
     [{ email: 'org@example.com', password: PASSWORD, organization: 'x'.repeat(101) }, /organization/],
     [{ email: 'ctl@example.com', password: PASSWORD, organization: 'bad\u0001name' }, /control/],
+    [{ email: 'half@example.com', password: PASSWORD, organization: 'org\ud800' }, /valid Unicode/],
+    [{ email: 'half\udc00@example.com', password: PASSWORD }, /email/],
     ['{"email": ', /not valid JSON/],
     ['[1,2]', /JSON object/],
   ];

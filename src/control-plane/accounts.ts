@@ -11,6 +11,8 @@ import { SERVICES, TIERS, type ApiKeyRecord, type Organization, type Service, ty
 /** A request to change accounts that is invalid as given; its message says what to fix. */
 export class AccountError extends Error {}
 
+/** Half of a UTF-16 pair without its other half: JSON can carry one, SQLite cannot store it. */
+const LONE_SURROGATE = /\p{Cs}/u;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
 export const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;
@@ -21,11 +23,12 @@ function cleanName(value: unknown, what: string): string {
   const name = value.trim();
   if (name.length > MAX_NAME_LENGTH) throw new AccountError(`${what} must be at most ${MAX_NAME_LENGTH} characters`);
   if (/[\u0000-\u001f\u007f]/.test(name)) throw new AccountError(`${what} must not contain control characters`);
+  if (LONE_SURROGATE.test(name)) throw new AccountError(`${what} must be valid Unicode text`);
   return name;
 }
 
 export function validateEmail(value: unknown): string {
-  if (typeof value !== 'string' || !EMAIL.test(value.trim())) throw new AccountError('a valid email address is required');
+  if (typeof value !== 'string' || !EMAIL.test(value.trim()) || LONE_SURROGATE.test(value)) throw new AccountError('a valid email address is required');
   return value.trim().toLowerCase();
 }
 
