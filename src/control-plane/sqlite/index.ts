@@ -158,7 +158,7 @@ export class SqliteStore implements ControlStore {
 
   async listUsers(orgId: string): Promise<User[]> {
     return this.db
-      .prepare<[string], UserRow>('SELECT * FROM users WHERE org_id = ? ORDER BY created_at, id')
+      .prepare<[string], UserRow>('SELECT * FROM users WHERE org_id = ? ORDER BY created_at, rowid')
       .all(orgId)
       .map((row) => withoutPassword(toUser(row)));
   }
@@ -233,7 +233,7 @@ export class SqliteStore implements ControlStore {
   async listKeys(orgId: string): Promise<ApiKeyRecord[]> {
     const pendingUse = this.ledger.pending().keyUse;
     return this.db
-      .prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, id')
+      .prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE org_id = ? ORDER BY created_at, rowid')
       .all(orgId)
       .map((row) => {
         const key = toKey(row);
@@ -266,7 +266,7 @@ export class SqliteStore implements ControlStore {
 
   async listInvitations(orgId: string): Promise<InvitationRecord[]> {
     return this.db
-      .prepare<[string], InvitationRow>('SELECT * FROM invitations WHERE org_id = ? ORDER BY created_at DESC, id')
+      .prepare<[string], InvitationRow>('SELECT * FROM invitations WHERE org_id = ? ORDER BY created_at DESC, rowid DESC')
       .all(orgId)
       .map(toInvitation);
   }

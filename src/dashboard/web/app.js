@@ -395,7 +395,8 @@ async function refreshAccount() {
 
 // ---------------------------------------------------------------- API keys
 
-const newestFirst = (a, b) => b.createdAt.localeCompare(a.createdAt);
+// The server lists keys oldest first (in creation order, also within one millisecond).
+const newestFirst = (keys) => [...keys].reverse();
 
 async function loadKeys() {
   const { keys } = await api('GET', '/keys');
@@ -425,7 +426,7 @@ function keyRow(key) {
 }
 
 function renderKeys(keys) {
-  $('#keys-table tbody').replaceChildren(...[...keys].sort(newestFirst).map(keyRow));
+  $('#keys-table tbody').replaceChildren(...newestFirst(keys).map(keyRow));
   $('#keys-table').hidden = keys.length === 0;
   $('#keys-empty').hidden = keys.length > 0;
 }
@@ -659,7 +660,7 @@ async function loadTeam() {
 
 async function loadMembers() {
   const { members } = await api('GET', '/members');
-  $('#members-table tbody').replaceChildren(...[...members].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(memberRow));
+  $('#members-table tbody').replaceChildren(...members.map(memberRow));
 }
 
 function memberRow(member) {
@@ -669,7 +670,7 @@ function memberRow(member) {
 
 async function loadInvitations() {
   const { invitations } = await api('GET', '/invitations');
-  $('#invitations-table tbody').replaceChildren(...[...invitations].sort(newestFirst).map(invitationRow));
+  $('#invitations-table tbody').replaceChildren(...invitations.map(invitationRow));
   $('#invitations-table').hidden = invitations.length === 0;
   $('#invitations-empty').hidden = invitations.length > 0;
 }
@@ -745,7 +746,7 @@ function forgetKeyValues() {
 /** The value of the newest active key with the Maps scope created in this tab, or ''. */
 function newestMapsKeyValue(keys) {
   const usable = keys.filter((key) => key.status === 'active' && key.scopes.includes('maps') && createdKeyValues.has(key.id));
-  return usable.length ? createdKeyValues.get(usable.sort(newestFirst)[0].id) : '';
+  return usable.length ? createdKeyValues.get(usable.at(-1).id) : '';
 }
 
 /**
