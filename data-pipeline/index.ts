@@ -1,3 +1,4 @@
 /** The data pipeline's entry: run an import, and tell its failures apart. */
-export { runImport, type ImportInputs, type ImportOptions, type ImportResult } from './import.js';
+export { runImport, type ImportOptions, type ImportResult } from './import.js';
+export type { ImportInputs } from './input-checks.js';
 export { ImportInputError, ImportLockedError, isBadInput, isLockTaken } from './import-errors.js';

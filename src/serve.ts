@@ -1,7 +1,8 @@
 /** Starts a Waymark node: opens the store in the data folder, listens, and flushes usage on a timer. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp, type ServiceRoute } from './app.js';
+import { createApp } from './app.js';
+import type { ServiceRoute } from './gateway/index.js';
 import { listenForChanges } from './change-channel.js';
 import { takePidLock } from './pid-lock.js';
 import { systemClock, type Clock } from './clock.js';

@@ -21,6 +21,15 @@ export interface Caller {
   org: Organization;
 }
 
+/** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
+export interface ServiceRoute {
+  path: string;
+  service: Service;
+  /** False for routes that need the service's scope but cost nothing (styles, TileJSON, fonts…). */
+  metered?: boolean;
+  handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
+}
+
 export interface GatewayEvents {
   /** A request refused because the organization's quota for the service is spent. */
   onQuotaRejected?(service: Service): void;

@@ -3,7 +3,7 @@
  * search, autocomplete, reverse and place endpoints and the `/geocode?q=` alias, answered inline
  * from the dataset's geocoder index (SQLite look-ups of a few milliseconds). See docs/GEOCODING.md.
  */
-import type { ServiceRoute } from '../app.js';
+import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import { json, type Reply } from '../http/reply.js';

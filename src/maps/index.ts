@@ -2,7 +2,7 @@
  * The maps product behind the gateway (scope `maps`): vector tiles (metered, one unit per tile),
  * and TileJSON, styles, glyphs and sprites (scope required, not metered). See docs/MAPS.md.
  */
-import type { ServiceRoute } from '../app.js';
+import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import { apiBaseResolver } from './absolute-urls.js';
 import { fontHandler } from './fonts.js';

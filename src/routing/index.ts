@@ -3,7 +3,7 @@
  * directions and isochrones. Parameters are checked here; the work runs in the dataset's worker
  * pool, so the event loop only waits for the answer. See docs/ROUTING.md.
  */
-import type { ServiceRoute } from '../app.js';
+import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';

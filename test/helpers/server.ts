@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ServiceRoute } from '../../src/app.js';
+import type { ServiceRoute } from '../../src/gateway/index.js';
 import { ManualClock } from '../../src/clock.js';
 import { SERVICES } from '../../src/control-plane/types.js';
 import { json } from '../../src/http/reply.js';

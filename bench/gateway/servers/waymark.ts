@@ -5,7 +5,7 @@
  * fresh data folder (`BENCH_DATA_DIR`); the key is reported to the driver.
  */
 import uWS from 'uWebSockets.js';
-import type { ServiceRoute } from '../../../src/app.js';
+import type { ServiceRoute } from '../../../src/gateway/index.js';
 import { createKey, signUp } from '../../../src/control-plane/accounts.js';
 import { json } from '../../../src/http/reply.js';
 import { startWaymark } from '../../../src/serve.js';
