@@ -14,6 +14,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm install --no-audit --no-fund
 COPY tsconfig.json ./
+COPY core ./core
 COPY src ./src
 COPY data-pipeline ./data-pipeline
 COPY workers ./workers

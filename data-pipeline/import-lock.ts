@@ -3,8 +3,8 @@
  * lock whose process is gone (a crash, a kill) is stale and taken over; one held by a live process,
  * this one included (two imports started in one process), refuses the new import.
  */
-import { takePidLock } from '../src/pid-lock.js';
-import { paths } from './dataset-layout.js';
+import { takePidLock } from '../core/pid-lock.js';
+import { paths } from '../core/dataset-layout.js';
 import { ImportLockedError } from './import-errors.js';
 
 /** Takes the import lock of `dataDir`; returns the function that releases it. */

@@ -10,11 +10,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { announceChange } from '../src/change-channel.js';
-import { buildStyleAssets } from '../src/maps/assets/index.js';
+import { announceChange } from '../core/change-channel.js';
+import { buildStyleAssets } from './assets/index.js';
 import { throwIfAborted } from './abort.js';
 import { CreatedPaths } from './created-paths.js';
-import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from './dataset-layout.js';
+import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { download, isUrl } from './download.js';
 import type { ProgressReporter, TileFeature } from './features.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';

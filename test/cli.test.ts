@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { waymarkCommand } from '../src/cli/invocation.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 import { BASE_ENV, BIN, spawnWaymark, waymark, type Run } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
 

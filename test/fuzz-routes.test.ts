@@ -16,10 +16,10 @@
 import { randomUUID } from 'node:crypto';
 import type { ExecutionContext } from 'ava';
 import { runImport } from '../data-pipeline/index.js';
-import { TRAVEL_MODES } from '../data-pipeline/routing/network.js';
+import { TRAVEL_MODES } from '../core/routing/network.js';
 import { SERVICES } from '../src/control-plane/types.js';
-import { LAYERS, SOURCES } from '../src/geocoding/response/record.js';
-import { LABEL_LANGUAGES, STYLES } from '../src/maps/style-catalog.js';
+import { LAYERS, SOURCES } from '../core/geocoding/indexed-record.js';
+import { LABEL_LANGUAGES, STYLES } from '../core/maps/style-catalog.js';
 import { parseImportRequest } from '../src/operator/import-request.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';
 import {

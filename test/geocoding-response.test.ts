@@ -4,7 +4,7 @@ import { boundingBox, featureCollection } from '../src/geocoding/response/collec
 import { toFeature } from '../src/geocoding/response/feature.js';
 import { label } from '../src/geocoding/response/label.js';
 import { echoPlace, echoReverse, echoSearch } from '../src/geocoding/response/query-echo.js';
-import type { GeocodeRecord } from '../src/geocoding/response/record.js';
+import type { GeocodeRecord } from '../core/geocoding/indexed-record.js';
 import { sanitizePlace, sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
 
 const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;

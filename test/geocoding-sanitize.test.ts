@@ -8,9 +8,9 @@ import {
   sanitizeReverse,
   sanitizeSearch,
 } from '../src/geocoding/sanitize/endpoints.js';
-import { COUNTRIES, countryByCode } from '../data-pipeline/geocoding/countries.js';
+import { COUNTRIES, countryByCode } from '../core/geocoding/countries.js';
 import { MAX_TEXT_LENGTH } from '../src/geocoding/sanitize/text.js';
-import { COARSE_LAYERS, LAYERS, SOURCES } from '../src/geocoding/response/record.js';
+import { COARSE_LAYERS, LAYERS, SOURCES } from '../core/geocoding/indexed-record.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
 

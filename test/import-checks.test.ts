@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isBadInput, runImport, type ImportInputs } from '../data-pipeline/index.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 
 const TOWN = join(PACKAGE_ROOT, 'test', 'fixtures', 'osm', 'town.osm');
 

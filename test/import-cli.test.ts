@@ -7,9 +7,9 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { paths, type DatasetManifest } from '../data-pipeline/dataset-layout.js';
+import { paths, type DatasetManifest } from '../core/dataset-layout.js';
 import { progressDisplay } from '../src/cli/progress.js';
-import { PACKAGE_ROOT } from '../src/package-root.js';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 import { spawnWaymark, waymark } from './helpers/cli.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 

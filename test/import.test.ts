@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { paths, type DatasetManifest } from '../data-pipeline/dataset-layout.js';
+import { paths, type DatasetManifest } from '../core/dataset-layout.js';
 import type { ProgressReporter } from '../data-pipeline/features.js';
 import { runImport } from '../data-pipeline/index.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';

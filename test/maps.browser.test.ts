@@ -12,9 +12,9 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { TILESET_ID } from '../data-pipeline/dataset-layout.js';
+import { TILESET_ID } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
-import { STYLES } from '../src/maps/style-catalog.js';
+import { STYLES } from '../core/maps/style-catalog.js';
 import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { Queue, type Job } from 'bullmq';
 import { mkdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { paths } from '../data-pipeline/dataset-layout.js';
+import { paths } from '../core/dataset-layout.js';
 import { enqueueAndFollow, ImportQueue } from '../data-pipeline/queue/client.js';
 import { FolderLock } from '../data-pipeline/queue/folder-lock.js';
 import type { ImportProgress } from '../data-pipeline/queue/job.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RoadNetwork, RoadSegment, TravelMode } from '../data-pipeline/routing/network.js';
+import type { RoadNetwork, RoadSegment, TravelMode } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { parseDuration } from '../data-pipeline/routing/profiles/duration.js';
 import { parseMaxspeed } from '../data-pipeline/routing/profiles/maxspeed.js';

@@ -10,7 +10,7 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TravelMode } from '../data-pipeline/routing/network.js';
+import type { TravelMode } from '../core/routing/network.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { snap } from '../src/routing/graph/snap.js';
 import { call, errorBodyFault, inParallel, seededRandom, type Answer } from './helpers/http.js';

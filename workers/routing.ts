@@ -3,7 +3,7 @@
  * graphs the main thread loaded into shared memory (workerData), so a graph is in memory once.
  */
 import { workerData } from 'piscina';
-import type { TravelMode } from '../data-pipeline/routing/network.js';
+import type { TravelMode } from '../core/routing/network.js';
 import { answerDirections } from '../src/routing/answer/directions.js';
 import { answerIsochrone } from '../src/routing/answer/isochrone.js';
 import type { RoutingAnswer, RoutingTask } from '../src/routing/answer/task.js';

@@ -24,7 +24,7 @@ export interface Query {
 /** Large cities on every continent, always among the locality searches. */
 const WORLD_CITIES = ['Paris', 'Berlin', 'Tokyo', 'New York', 'London', 'São Paulo', 'Mumbai', 'Cairo', 'Sydney', 'Mexico City', 'Lagos', 'Toronto'];
 
-/** Written-out words and an abbreviation the engine expands (src/geocoding/text/abbreviations.ts). */
+/** Written-out words and an abbreviation the engine expands (core/geocoding/text/abbreviations.ts). */
 const ABBREVIATIONS: [RegExp, string][] = [
   [/\bAvenue\b/, 'Av'],
   [/\bBoulevard\b/, 'Bd'],

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { osmBounds } from '../../data-pipeline/osm/index.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import type { ServerChild } from '../lib/child.js';
 import { waitForQuiet } from '../lib/cpu.js';
 import { describeMeasurement, interference, LOAD_ARGS, loadSettings, measureServers, summarize, type Measured, type Target } from '../lib/load.js';

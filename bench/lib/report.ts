@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { wrkVersion } from './wrk.js';
 
 export const RESULTS_DIR = join(PACKAGE_ROOT, 'bench', 'results');

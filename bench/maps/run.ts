@@ -27,7 +27,7 @@ import { tileBytes } from './mbtiles.js';
 import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey } from './tile-load.js';
 import { writeWrkScript } from '../lib/request-list.js';
 import { prepareTilemaker, type TilemakerSetup } from './tilemaker.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { startTileserver, tileserverPathPrefix, tileserverVersion } from './tileserver.js';
 import { createEnterpriseKey, importedMbtiles, importUnavailable, startWaymarkServe, TILE_PATH_PREFIX, TILE_SERVICE } from './waymark.js';
 import { runBenchmark } from '../lib/run.js';

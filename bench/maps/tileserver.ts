@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { freePort, startCommand, type ServerChild } from '../lib/child.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 
 const PACKAGE_DIR = join(PACKAGE_ROOT, 'bench', 'tools', 'node_modules', 'tileserver-gl-light');
 export const TILESERVER_DATA_ID = 'shortbread';

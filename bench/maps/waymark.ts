@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { freePort, startCommand, type ServerChild } from '../lib/child.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 
 export const WAYMARK_BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
 /** The tileset and tile route of issue 3, relative to the server. */

@@ -4,7 +4,7 @@
  * search (`route`), the whole directions answer (snap + route + OSRM body with steps), and
  * isochrones of 5, 15 and 30 minutes (`answerIsochrone`: snap, bounded search, contours).
  */
-import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../core/routing/network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';

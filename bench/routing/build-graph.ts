@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
-import { TRAVEL_MODES, type TravelMode } from '../../data-pipeline/routing/network.js';
+import { TRAVEL_MODES, type TravelMode } from '../../core/routing/network.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 
 const [osm, mode, out] = process.argv.slice(2);

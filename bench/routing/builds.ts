@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RoutingGraphStats } from '../../data-pipeline/routing/graph/write.js';
-import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../core/routing/network.js';
 import { waitForQuiet } from '../lib/cpu.js';
 import { measureCommand, type CommandMeasurement } from '../lib/measure-command.js';
 import { importArgs } from '../maps/waymark.js';

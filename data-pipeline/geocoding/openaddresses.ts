@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
 import type { ProgressReporter } from '../features.js';
 import { readCsvRows } from './csv.js';
-import { isValidPosition, placeGid, type PlaceRecord } from './record.js';
+import { isValidPosition, placeGid, type PlaceRecord } from '../../core/geocoding/place-record.js';
 
 export interface OpenAddressesCounts {
   rows: number;

@@ -5,10 +5,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { throwIfAborted } from '../abort.js';
-import { paths } from '../dataset-layout.js';
+import { paths } from '../../core/dataset-layout.js';
 import type { ProgressReporter } from '../features.js';
 import { writeRoutingGraph, type RoutingGraphStats } from './graph/write.js';
-import { TRAVEL_MODES, type TravelMode } from './network.js';
+import { TRAVEL_MODES, type TravelMode } from '../../core/routing/network.js';
 import { readRoadNetworks } from './osm-network.js';
 
 export async function buildRoutingGraphs(

@@ -5,7 +5,7 @@
  * Nodes shared by several files (overlapping or adjacent extracts) join their ways.
  */
 import type { ProgressReporter } from '../features.js';
-import { TRAVEL_MODES, type RoadNetwork, type TravelMode } from './network.js';
+import { TRAVEL_MODES, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
 import { RoutingObjects } from './osm-network/objects.js';
 import { readRoutingOpl } from './osm-network/osmium-opl.js';
 import { buildNetwork } from './osm-network/segments.js';

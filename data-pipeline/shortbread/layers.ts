@@ -1,5 +1,5 @@
 // The Shortbread 1.0 layer catalogue as TileJSON `vector_layers`: each layer's zoom range and fields.
-import type { VectorLayerInfo } from '../dataset-layout.js';
+import type { VectorLayerInfo } from '../../core/dataset-layout.js';
 
 type Fields = Record<string, 'String' | 'Number' | 'Boolean'>;
 

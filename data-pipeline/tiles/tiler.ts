@@ -14,7 +14,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { Feature } from 'geojson';
 import GeoJSONVT, { type LegacyFeature } from 'geojson-vt';
 import { throwIfAborted } from '../abort.js';
-import type { VectorLayerInfo } from '../dataset-layout.js';
+import type { VectorLayerInfo } from '../../core/dataset-layout.js';
 import type { FeatureValue, ProgressReporter, TileFeature } from '../features.js';
 import { MbtilesWriter } from './mbtiles-writer.js';
 import { orientRings } from './winding.js';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { empty, type Reply } from '../http/reply.js';
 import type { Router } from '../http/router.js';
-import { PACKAGE_ROOT } from '../package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
+import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import type { Logger } from '../observability/logger.js';
 import { GeocoderIndex } from '../geocoding/engine/index-file.js';
 import { RoutingPool } from '../routing/pool.js';

@@ -8,7 +8,7 @@ import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { encodeGlyphRange, RANGE_COUNT, RANGE_SIZE, rangeName } from './assets/glyph-pbf.js';
+import { encodeGlyphRange, RANGE_COUNT, RANGE_SIZE, rangeName } from '../../core/maps/glyph-pbf.js';
 import { assetFile, assetReply, currentDataset, DatasetFiles, type AssetFile } from './dataset-files.js';
 
 const RANGE = /^(\d{1,5})-(\d{1,5})$/;

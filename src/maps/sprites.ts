@@ -9,7 +9,7 @@ import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { assetReply, currentDataset, DatasetFiles } from './dataset-files.js';
-import { spriteFile } from './style-catalog.js';
+import { spriteFile } from '../../core/maps/style-catalog.js';
 
 const SPRITE = /^(.+?)(?:@([12])x)?$/;
 const CONTENT_TYPES = { json: 'application/json; charset=utf-8', png: 'image/png' } as const;

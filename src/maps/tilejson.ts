@@ -5,15 +5,15 @@
  * every other Shortbread layer the styles draw (empty in this dataset): MapLibre fires an error
  * event for each style layer whose source layer the TileJSON does not list.
  */
-import { TILESET_ID } from '../../data-pipeline/dataset-layout.js';
-import type { VectorLayerInfo } from '../../data-pipeline/dataset-layout.js';
+import { TILESET_ID } from '../../core/dataset-layout.js';
+import type { VectorLayerInfo } from '../../core/dataset-layout.js';
 import type { Dataset, DatasetHolder } from '../dataset/index.js';
 import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { callerKey } from './absolute-urls.js';
 import { currentDataset } from './dataset-files.js';
 import { KEYED_DOCUMENT_CACHE } from './http-caching.js';
-import { allReferencedAssets } from './style-catalog.js';
+import { allReferencedAssets } from '../../core/maps/style-catalog.js';
 import { unknownTileset } from './tiles.js';
 
 const WORLD_BOUNDS = [-180, -85.051129, 180, 85.051129];

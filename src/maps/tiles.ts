@@ -5,7 +5,7 @@
  * body, which MapLibre reads as a tile without layers.
  */
 import { gunzipSync } from 'node:zlib';
-import { TILESET_ID } from '../../data-pipeline/dataset-layout.js';
+import { TILESET_ID } from '../../core/dataset-layout.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';

@@ -4,8 +4,8 @@
  * answers and never runs a route itself.
  */
 import { Piscina } from 'piscina';
-import { paths } from '../../data-pipeline/dataset-layout.js';
-import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import { paths } from '../../core/dataset-layout.js';
+import type { TravelMode } from '../../core/routing/network.js';
 import type { RoutingAnswer, RoutingTask } from './answer/task.js';
 import { loadRoutingGraph } from './graph/load.js';
 

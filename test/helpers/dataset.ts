@@ -1,5 +1,5 @@
 /**
- * A tiny real dataset for the maps tests, in the layout of data-pipeline/dataset-layout.ts:
+ * A tiny real dataset for the maps tests, in the layout of core/dataset-layout.ts:
  * DATA/datasets/<id>/ with manifest.json, tiles.mbtiles (deduplicated MBTiles written with
  * better-sqlite3: gzipped tiles encoded with @maplibre/vt-pbf, `tile_id` = MD5 of the gzipped bytes,
  * TMS rows), glyphs and sprites from buildStyleAssets, and DATA/current pointing at it.
@@ -10,8 +10,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
-import { buildStyleAssets } from '../../src/maps/assets/index.js';
+import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
+import { buildStyleAssets } from '../../data-pipeline/assets/index.js';
 
 type GeojsonVtLayers = Parameters<typeof fromGeojsonVt>[0];
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
 import { startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { silentLogging } from '../../src/observability/logger.js';
-import { PACKAGE_ROOT } from '../../src/package-root.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
 
 export const REDIS_URL = process.env.WAYMARK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Every test prefix starts with this, so a last check can find anything left behind. */

@@ -8,15 +8,15 @@
 import polyline from '@mapbox/polyline';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { paths, type DatasetManifest } from '../../data-pipeline/dataset-layout.js';
+import { paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
-import type { TravelMode } from '../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../core/routing/network.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import type { RoutingAnswer } from '../../src/routing/answer/task.js';
 import { endpointOfSnap } from '../../src/routing/graph/endpoint.js';
-import { IMPASSABLE } from '../../src/routing/graph/format.js';
+import { IMPASSABLE } from '../../core/routing/graph-format.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
 import type { Snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';

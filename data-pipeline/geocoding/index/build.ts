@@ -7,13 +7,13 @@
 import { rmSync } from 'node:fs';
 import { throwIfAborted } from '../../abort.js';
 import type { ProgressReporter } from '../../features.js';
-import { AdminLookup, type AdminPolygon } from '../admin-lookup.js';
+import { AdminLookup, type AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { readGeonames } from '../geonames.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../openaddresses.js';
 import { readOsmAdminAreas, readOsmPlaces } from '../osm.js';
-import type { PlaceRecord } from '../record.js';
+import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { readWofFolders, withWofHierarchy } from '../wof.js';
-import { countryByCode } from '../countries.js';
+import { countryByCode } from '../../../core/geocoding/countries.js';
 import { NearestLocality } from '../nearest-locality.js';
 import { osmBounds } from '../../osm/index.js';
 import { GeocoderIndexWriter, type GeocoderIndexStats } from './writer.js';

@@ -2,7 +2,7 @@
  * A place's importance, 0..1.8, independent of any query: how likely a person means it when its name
  * matches. Larger admin areas first, then population (log scale).
  */
-import type { PlaceLayer, PlaceRecord } from '../record.js';
+import type { PlaceLayer, PlaceRecord } from '../../../core/geocoding/place-record.js';
 
 const LAYER_IMPORTANCE: Record<PlaceLayer, number> = {
   country: 1,

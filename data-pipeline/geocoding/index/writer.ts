@@ -5,15 +5,14 @@
  */
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { GeocodeRecord } from '../../../src/geocoding/response/record.js';
-import { MIN_FUZZY_LENGTH } from '../../../src/geocoding/engine/vocabulary.js';
-import { normalizeText } from '../../../src/geocoding/text/normalize.js';
-import { trigramsOf } from '../../../src/geocoding/text/trigrams.js';
+import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
+import { normalizeText } from '../../../core/geocoding/text/normalize.js';
+import { MIN_FUZZY_LENGTH, trigramsOf } from '../../../core/geocoding/text/trigrams.js';
 import type { ProgressReporter } from '../../features.js';
-import type { AdminPolygon } from '../admin-lookup.js';
-import { ADMIN_LAYERS, type PlaceRecord } from '../record.js';
+import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
+import { ADMIN_LAYERS, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { importanceOf } from './importance.js';
-import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, layerBit, sourceBit } from './schema.js';
+import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
 
 const BATCH = 5000;
 

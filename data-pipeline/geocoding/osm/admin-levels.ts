@@ -4,7 +4,7 @@
  * Who's On First placetypes, as Pelias does. Levels not listed (3 state groups, 5 and 6
  * districts and counties, 7 comarcas…) have no layer of ours and are skipped.
  */
-import type { AdminLayer } from '../record.js';
+import type { AdminLayer } from '../../../core/geocoding/place-record.js';
 
 export interface AdminLevels {
   layers: Readonly<Partial<Record<number, AdminLayer>>>;

@@ -7,7 +7,7 @@
 import type { ProgressReporter } from '../../features.js';
 import { readOsmElements } from '../../osm/osmium.js';
 import { lineIsArea, type OsmElement } from '../../shortbread/element.js';
-import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '../record.js';
+import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import { StreetMerger, type MergedStreet } from './streets.js';
 import { addressOf, isStreet, isVenue, namesByLanguage, PLACE_KEYS, placeNodeLayer, populationOf } from './tags.js';

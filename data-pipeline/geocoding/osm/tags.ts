@@ -4,7 +4,7 @@
  * openstreetmap importer (`config/features.js`).
  */
 import type { Tags } from '../../shortbread/element.js';
-import type { PlaceLayer } from '../record.js';
+import type { PlaceLayer } from '../../../core/geocoding/place-record.js';
 
 /**
  * Keys whose any value makes a named object a venue (Pelias' `<key>+name` list without

@@ -5,7 +5,7 @@
  * (not weak) is what matters: a oneway stub that leaves the big network and never comes back is
  * weakly connected to it, yet nothing can be routed from it back, so it must count as small.
  */
-import { IMPASSABLE } from '../../../src/routing/graph/format.js';
+import { IMPASSABLE } from '../../../core/routing/graph-format.js';
 import type { EdgeBasedGraph } from './edge-based.js';
 
 /**

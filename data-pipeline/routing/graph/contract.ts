@@ -12,8 +12,8 @@
  * (walked backwards by the backward search). Nodes left in the core (see MAX_CONTRACTED_DEGREE)
  * have their edges in both.
  */
-import { SearchSpace } from '../../../src/routing/graph/search-space.js';
-import { NodeHeap } from '../../../src/routing/graph/heap.js';
+import { SearchSpace } from '../../../core/routing/search-space.js';
+import { NodeHeap } from '../../../core/routing/heap.js';
 import type { ProgressReporter } from '../../features.js';
 import { DynamicGraph } from './dynamic-graph.js';
 import type { EdgeBasedGraph } from './edge-based.js';

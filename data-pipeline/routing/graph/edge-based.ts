@@ -5,8 +5,8 @@
  * plus a turn penalty. Turns back onto the same segment (U-turns) exist only at dead ends; turn
  * restrictions remove turns. Weights are integer deciseconds.
  */
-import { IMPASSABLE } from '../../../src/routing/graph/format.js';
-import type { RoadNetwork, RoadSegment, TurnRestriction } from '../network.js';
+import { IMPASSABLE } from '../../../core/routing/graph-format.js';
+import type { RoadNetwork, RoadSegment, TurnRestriction } from '../../../core/routing/network.js';
 
 /** A driver turning round at a dead end loses this much (OSRM's car profile uses 20 s too). */
 const DRIVING_U_TURN_DECISECONDS = 200;

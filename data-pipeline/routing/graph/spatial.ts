@@ -4,8 +4,8 @@
  * nearby. Item i is the piece starting at point `piecePoint[i]` of the coordinate array.
  */
 import Flatbush from 'flatbush';
-import { mercatorY } from '../../../src/routing/graph/geo.js';
-import type { RoadNetwork } from '../network.js';
+import { mercatorY } from '../../../core/routing/geo.js';
+import type { RoadNetwork } from '../../../core/routing/network.js';
 
 export interface SpatialIndex {
   piecePoint: Uint32Array;

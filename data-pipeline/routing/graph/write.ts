@@ -1,15 +1,15 @@
 /**
  * Building the routing graph file of one travel mode: edge-based graph, contraction hierarchy,
- * segment data and snapping index, laid out as src/routing/graph/format.ts says and written at once.
+ * segment data and snapping index, laid out as core/routing/graph-format.ts says and written at once.
  */
 import { writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
   FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, NO_MIDDLE, TRAVEL_KINDS, TRAVEL_SHIFT,
   routingGraphBytes, sectionViews, writeHeader, type RoutingGraphCounts,
-} from '../../../src/routing/graph/format.js';
+} from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../features.js';
-import type { RoadNetwork } from '../network.js';
+import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { contractHierarchy } from './contract.js';
 import { buildEdgeBasedGraph } from './edge-based.js';

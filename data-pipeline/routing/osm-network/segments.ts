@@ -3,8 +3,8 @@
  * or more of the mode's ways share, and barriers that stop the mode. A barrier gives every
  * segment touching it a junction of its own, so nothing passes there.
  */
-import { metresBetween } from '../../../src/geo/distance.js';
-import type { RoadNetwork, RoadSegment, TurnRestriction } from '../network.js';
+import { metresBetween } from '../../../core/geo/distance.js';
+import type { RoadNetwork, RoadSegment, TurnRestriction } from '../../../core/routing/network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import type { RoutingObjects, StoredWay } from './objects.js';
 

@@ -1,5 +1,5 @@
 /** The profile of each travel mode. */
-import type { TravelMode } from '../network.js';
+import type { TravelMode } from '../../../core/routing/network.js';
 import { cycling } from './cycling.js';
 import { driving } from './driving.js';
 import type { Profile } from './profile.js';

@@ -2,7 +2,7 @@
  * What a travel mode's profile tells the network builder about OSM objects. The builder knows no
  * tag names: it asks the profile of each mode about every way, barrier node and restriction.
  */
-import type { TravelMode } from '../network.js';
+import type { TravelMode } from '../../../core/routing/network.js';
 
 /** The tags of one OSM object (values unescaped). */
 export type Tags = ReadonlyMap<string, string>;

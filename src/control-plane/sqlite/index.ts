@@ -20,7 +20,7 @@ import {
   type User,
   type UserWithPassword,
 } from '../types.js';
-import { announceChange } from '../../change-channel.js';
+import { announceChange } from '../../../core/change-channel.js';
 import { SqliteDirectory } from './directory.js';
 import { toInvitation, toKey, toOrg, type InvitationRow, type KeyRow, type OrgRow } from './rows.js';
 import { migrate } from './schema.js';

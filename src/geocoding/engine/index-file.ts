@@ -1,12 +1,12 @@
 /**
  * A dataset's geocoder index opened for queries: the SQLite file read-only, the statements the
- * endpoints run, and the admin polygons (reverse), read into memory. See data-pipeline/geocoding/index/schema.ts for the layout.
+ * endpoints run, and the admin polygons (reverse), read into memory. See core/geocoding/index-schema.ts for the layout.
  */
 import Database from 'better-sqlite3';
 import type { MultiPolygon, Polygon } from 'geojson';
-import { AdminLookup } from '../../../data-pipeline/geocoding/admin-lookup.js';
-import { GEOCODER_INDEX_FORMAT } from '../../../data-pipeline/geocoding/index/schema.js';
-import type { AdminLayer } from '../../../data-pipeline/geocoding/record.js';
+import { AdminLookup } from '../../../core/geocoding/admin-lookup.js';
+import { GEOCODER_INDEX_FORMAT } from '../../../core/geocoding/index-schema.js';
+import type { AdminLayer } from '../../../core/geocoding/place-record.js';
 import { loadAddressParser } from './address-parser.js';
 import type { MatchExpression } from './match-expression.js';
 import { Vocabulary } from './vocabulary.js';

@@ -1,6 +1,6 @@
 /** Place look-up: the full record of each GID asked for, in the order asked; unknown GIDs are left out. */
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
-import { gid } from '../response/record.js';
+import { gid } from '../../../core/geocoding/indexed-record.js';
 import type { PlaceParams } from '../sanitize/endpoints.js';
 import type { GeocoderIndex } from './index-file.js';
 import { accuracyOf, recordOf } from './places.js';

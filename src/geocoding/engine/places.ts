@@ -1,7 +1,7 @@
 /** Shared pieces of the endpoints: filters from parameters, rows to records, distances, accuracy, de-duplication. */
-import { layerBit, sourceBit } from '../../../data-pipeline/geocoding/index/schema.js';
-import { kilometresBetween } from '../../geo/distance.js';
-import type { GeocodeRecord, Layer, Source } from '../response/record.js';
+import { layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
+import { kilometresBetween } from '../../../core/geo/distance.js';
+import type { GeocodeRecord, Layer, Source } from '../../../core/geocoding/indexed-record.js';
 import type { Filters, PlaceRow } from './index-file.js';
 
 export function filtersOf(layers: readonly Layer[], sources: readonly Source[], country: { alpha3: string } | undefined): Filters {

@@ -3,8 +3,8 @@
  * (itself, the words of an abbreviation, typo corrections), which of them the address parser took
  * for a house number or an admin area, and whether the last one is an unfinished word (autocomplete).
  */
-import { expansionsOf } from '../text/abbreviations.js';
-import { tokenize } from '../text/normalize.js';
+import { expansionsOf } from '../../../core/geocoding/text/abbreviations.js';
+import { tokenize } from '../../../core/geocoding/text/normalize.js';
 import { parseAddress, type ParsedAddress } from './address-parser.js';
 import type { Vocabulary } from './vocabulary.js';
 

@@ -3,13 +3,13 @@
  * of the layers asked for, searched in growing boxes around it), nearest first, then the admin
  * areas whose polygons enclose the point, smallest first. Distances in km to each place's point.
  */
-import { ADMIN_LAYERS } from '../../../data-pipeline/geocoding/record.js';
+import { ADMIN_LAYERS } from '../../../core/geocoding/place-record.js';
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
-import type { GeocodeRecord } from '../response/record.js';
+import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
 import type { ReverseParams } from '../sanitize/endpoints.js';
 import type { Filters, GeocoderIndex, PlaceRow, PointRow } from './index-file.js';
 import { QUERY_SIZE_PADDING } from '../response/query-echo.js';
-import { kilometresBetween } from '../../geo/distance.js';
+import { kilometresBetween } from '../../../core/geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
 
 /** Half-sides of the boxes searched, in km, until enough places are found. */

@@ -6,11 +6,11 @@
  * focus distance; the best `size`, one per place.
  */
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
-import type { GeocodeRecord } from '../response/record.js';
+import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
 import type { SearchParams } from '../sanitize/endpoints.js';
 import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
-import { kilometresBetween } from '../../geo/distance.js';
+import { kilometresBetween } from '../../../core/geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
 import { matchExpression } from './match-expression.js';
 import { analyzeQuery, correctingEveryToken, type QueryText, type QueryToken } from './query-text.js';

@@ -6,11 +6,9 @@
  * postings), of a length within two of it, are checked by edit distance.
  */
 import type Database from 'better-sqlite3';
-import { trigramsOf } from '../text/trigrams.js';
+import { MIN_FUZZY_LENGTH, trigramsOf } from '../../../core/geocoding/text/trigrams.js';
 import { editDistance } from './edit-distance.js';
 
-/** Tokens shorter than this are not corrected: too many words are one edit from a short one. */
-export const MIN_FUZZY_LENGTH = 4;
 /** From this length on, two edits are allowed. */
 const TWO_EDITS_LENGTH = 8;
 const MAX_CORRECTIONS = 4;

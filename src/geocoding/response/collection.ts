@@ -1,10 +1,10 @@
 /** The whole Pelias-compatible response body: `geocoding` block, FeatureCollection of features, overall bbox. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../../package-root.js';
+import { PACKAGE_ROOT } from '../../../core/package-root.js';
 import type { GeocodeFeature } from './feature.js';
 import type { QueryEcho } from './query-echo.js';
-import type { BBox } from './record.js';
+import type { BBox } from '../../../core/geocoding/indexed-record.js';
 
 /** Version of the response format, as Pelias reports it. */
 export const GEOCODING_FORMAT_VERSION = '0.2';

@@ -2,7 +2,7 @@
  * Display labels the way pelias/labels builds them: the name, then admin parts chosen by a per-country
  * schema, joined with ", ", with a name repeated by the first admin part dropped. Reduced to our fields.
  */
-import type { GeocodeRecord } from './record.js';
+import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
 
 type LabelPart = (record: GeocodeRecord) => string | undefined;
 

@@ -1,5 +1,5 @@
 /** `boundary.country`: an ISO 3166-1 alpha-2 or alpha-3 code of an assigned country, any case. */
-import { countryByCode, type Country } from '../../../data-pipeline/geocoding/countries.js';
+import { countryByCode, type Country } from '../../../core/geocoding/countries.js';
 import { messages } from './messages.js';
 import { clean, rejected, type Sanitizer } from './sanitized.js';
 

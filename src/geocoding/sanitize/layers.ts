@@ -1,5 +1,5 @@
 /** `layers`: a comma list of place types; `coarse` stands for all admin layers; default all layers. */
-import { COARSE_LAYERS, LAYERS, type Layer } from '../response/record.js';
+import { COARSE_LAYERS, LAYERS, type Layer } from '../../../core/geocoding/indexed-record.js';
 import { clean, type Sanitizer } from './sanitized.js';
 import { resolveValueList } from './value-list.js';
 

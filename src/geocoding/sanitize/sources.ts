@@ -1,5 +1,5 @@
 /** `sources`: a comma list of data sources, short (osm, oa, gn, wof) or long names, normalized to long names. */
-import { SOURCE_SHORT_NAMES, SOURCES, type Source } from '../response/record.js';
+import { SOURCE_SHORT_NAMES, SOURCES, type Source } from '../../../core/geocoding/indexed-record.js';
 import { clean, type Sanitizer } from './sanitized.js';
 import { resolveValueList } from './value-list.js';
 

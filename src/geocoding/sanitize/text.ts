@@ -2,7 +2,7 @@
  * `text` (search, autocomplete) and `q` (/geocode): required, trimmed, bounded, and holding a word
  * to search for: text that normalizes to no token (punctuation, symbols) is as empty as "".
  */
-import { tokenize } from '../text/normalize.js';
+import { tokenize } from '../../../core/geocoding/text/normalize.js';
 import { messages } from './messages.js';
 import { clean, rejected, type Sanitizer } from './sanitized.js';
 

@@ -7,7 +7,7 @@
  * both labels of the meeting node are start labels and the target lies behind the source on it, the
  * route must leave the segment and come back: the node's self-loop shortcut (if any) closes it.
  */
-import { NO_MIDDLE } from './format.js';
+import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import type { Endpoint } from './endpoint.js';
 import { positionOf } from './endpoint.js';
 import type { RoutingGraph } from './load.js';

@@ -2,7 +2,7 @@
  * Where a search starts or ends: the one or two nodes (directions of travel) of a segment, each with
  * the position along it in its own direction of travel (0 at its start, 1 at its end).
  */
-import { IMPASSABLE } from './format.js';
+import { IMPASSABLE } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 

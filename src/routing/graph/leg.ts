@@ -6,7 +6,7 @@
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from './format.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 

@@ -5,8 +5,8 @@
  */
 import Flatbush from 'flatbush';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import type { TravelMode } from '../../../data-pipeline/routing/network.js';
-import { readHeader, sectionViews, spatialOffset, type RoutingGraphSections } from './format.js';
+import type { TravelMode } from '../../../core/routing/network.js';
+import { readHeader, sectionViews, spatialOffset, type RoutingGraphSections } from '../../../core/routing/graph-format.js';
 
 export interface RoutingGraphBuffers {
   mode: TravelMode;

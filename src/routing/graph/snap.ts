@@ -3,8 +3,8 @@
  * projection onto the segments' 2-point pieces (not the nearest node), within a radius in metres.
  */
 import type { SnappedPoint } from '../path.js';
-import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from './geo.js';
-import { FLAG_SMALL_COMPONENT } from './format.js';
+import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from '../../../core/routing/geo.js';
+import { FLAG_SMALL_COMPONENT } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {

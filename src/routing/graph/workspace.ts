@@ -3,7 +3,7 @@
  * queries allocate nothing in proportion to the graph.
  */
 import type { RoutingGraph } from './load.js';
-import { SearchSpace } from './search-space.js';
+import { SearchSpace } from '../../../core/routing/search-space.js';
 
 export interface Workspace {
   forward: SearchSpace;

@@ -4,7 +4,7 @@
  * as (Multi)LineString when `polygons` is false).
  */
 import type { Feature, FeatureCollection, Geometry, Position } from 'geojson';
-import type { TravelMode } from '../../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../../core/routing/network.js';
 import type { ReachedPiece } from '../path.js';
 import { position } from '../response/rounding.js';
 import { reachedPolygons, type Polygon } from './contour-polygons.js';

@@ -4,7 +4,7 @@
  * ends), and `arrive`. Runs shorter than SHORT_RUN_METRES (a junction link, a slip between two roads)
  * join the step before them, so the maneuver is told once, against the direction of the road left behind.
  */
-import type { TravelMode } from '../../../data-pipeline/routing/network.js';
+import type { TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
 import { bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';

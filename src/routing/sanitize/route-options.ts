@@ -1,5 +1,5 @@
 /** How a directions body is shaped (OSRM route service options): mode, alternatives, steps, geometries, overview. */
-import { TRAVEL_MODES, type TravelMode } from '../../../data-pipeline/routing/network.js';
+import { TRAVEL_MODES, type TravelMode } from '../../../core/routing/network.js';
 import { wholeNumber } from '../../geocoding/sanitize/number.js';
 import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
 import { flag, oneOf } from './choice.js';

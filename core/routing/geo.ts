@@ -1,9 +1,9 @@
 /**
- * The little geometry the routing core needs besides great-circle metres (src/geo/distance.ts):
+ * The little geometry the routing core needs besides great-circle metres (core/geo/distance.ts):
  * metres per degree for a local flat frame, and the Mercator y used by the spatial index
  * (conformal, so its box distances are proportional to ground distances nearby).
  */
-import { EARTH_RADIUS_METRES } from '../../geo/distance.js';
+import { EARTH_RADIUS_METRES } from '../geo/distance.js';
 
 const RAD = Math.PI / 180;
 /** Metres per degree of latitude (and of longitude at the equator). */

@@ -23,7 +23,7 @@
  *   admin_area(gid, layer, name, country_a, geometry)
  *                               admin polygons (GeoJSON), for the enclosing areas in reverse
  */
-import { LAYERS, SOURCES } from '../../../src/geocoding/response/record.js';
+import { LAYERS, SOURCES } from './indexed-record.js';
 
 export const GEOCODER_INDEX_FORMAT = 1;
 

@@ -7,9 +7,9 @@
  *   DATA/datasets/<id>/            one import's output
  *     manifest.json                DatasetManifest
  *     tiles.mbtiles                vector tiles, Shortbread schema, z0–14
- *     geocoder.sqlite              geocoder index (data-pipeline/geocoding/index/schema.ts)
+ *     geocoder.sqlite              geocoder index (core/geocoding/index-schema.ts)
  *     routing/<mode>.graph         contracted road graph of driving, walking, cycling
- *                                  (src/routing/graph/format.ts); only when OSM was imported
+ *                                  (core/routing/graph-format.ts); only when OSM was imported
  *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import

@@ -6,7 +6,7 @@
  */
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { osm } from '@versatiles/style';
-import { TILESET_ID } from '../../data-pipeline/dataset-layout.js';
+import { TILESET_ID } from '../dataset-layout.js';
 
 /** A @versatiles/style `osm()` theme (`colorful`, `colorful-dark`, `gray`…). */
 type Theme = NonNullable<NonNullable<Parameters<typeof osm>[0]>['theme']>;

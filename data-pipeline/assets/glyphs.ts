@@ -5,7 +5,7 @@
  */
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import TinySDF from '@mapbox/tiny-sdf';
-import { encodeGlyphRange, RANGE_SIZE, type SdfGlyph } from './glyph-pbf.js';
+import { encodeGlyphRange, RANGE_SIZE, type SdfGlyph } from '../../core/maps/glyph-pbf.js';
 import type { FontSource } from './fonts.js';
 
 /** Ranges 0–4: U+0000–U+04FF. */

@@ -4,7 +4,7 @@
  * that follow from the counts alone, each 8-byte aligned, like kdbush and flatbush.
  * See docs/ROUTING-ENGINE.md for what each section holds.
  */
-import { TRAVEL_MODES, type TravelMode } from '../../../data-pipeline/routing/network.js';
+import { TRAVEL_MODES, type TravelMode } from './network.js';
 
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;

@@ -118,7 +118,7 @@ export function iconSource(icon: string): IconSource {
   const pattern = PATTERNS[icon];
   if (pattern) return { name: icon, size: PATTERN_SIZE, viewBox: `0 0 ${PATTERN_SIZE} ${PATTERN_SIZE}`, content: pattern, sdf: false };
   const maki = makiName(icon);
-  if (!maki) throw new Error(`no icon source for the sprite icon "${icon}": add it to MAKI_SUBSTITUTES in src/maps/assets/icons.ts`);
+  if (!maki) throw new Error(`no icon source for the sprite icon "${icon}": add it to MAKI_SUBSTITUTES in data-pipeline/assets/icons.ts`);
   const svg = SVG_ROOT.exec(readFileSync(join(MAKI_ICONS, `${maki}.svg`), 'utf8'));
   if (!svg) throw new Error(`unexpected SVG in @mapbox/maki/icons/${maki}.svg`);
   const viewBox = svg[1]!;

@@ -5,11 +5,11 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProgressReporter } from '../../../data-pipeline/features.js';
-import { paths } from '../../../data-pipeline/dataset-layout.js';
-import { allReferencedAssets, SPRITE_NAME, spriteFile } from '../style-catalog.js';
+import type { ProgressReporter } from '../features.js';
+import { paths } from '../../core/dataset-layout.js';
+import { allReferencedAssets, SPRITE_NAME, spriteFile } from '../../core/maps/style-catalog.js';
 import { FONTS } from './fonts.js';
-import { rangeName } from './glyph-pbf.js';
+import { rangeName } from '../../core/maps/glyph-pbf.js';
 import { buildGlyphRanges, DRAWN_RANGES } from './glyphs.js';
 import { iconSource } from './icons.js';
 import { buildSpriteSheets } from './sprites.js';
@@ -25,7 +25,7 @@ export async function buildStyleAssets(
   onProgress({ phase: 'glyphs', done: 0, total, unit: 'ranges' });
   for (const [i, fontName] of fonts.entries()) {
     const font = FONTS.find((f) => f.name === fontName);
-    if (!font) throw new Error(`the styles use the font "${fontName}", which Waymark has no TTF for (src/maps/assets/fonts.ts)`);
+    if (!font) throw new Error(`the styles use the font "${fontName}", which Waymark has no TTF for (data-pipeline/assets/fonts.ts)`);
     const dir = join(glyphsDir, fontName);
     mkdirSync(dir, { recursive: true });
     for (const [range, pbf] of buildGlyphRanges(font).entries()) writeFileSync(join(dir, `${rangeName(range)}.pbf`), pbf);

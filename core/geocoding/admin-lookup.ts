@@ -9,7 +9,7 @@
 import Flatbush from 'flatbush';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { countryByCode } from './countries.js';
-import { ADMIN_LAYERS, type AdminHierarchy, type AdminLayer, type PlaceRecord } from './record.js';
+import { ADMIN_LAYERS, type AdminHierarchy, type AdminLayer, type PlaceRecord } from './place-record.js';
 
 /** An admin area of any source, as the lookup needs it. */
 export interface AdminPolygon {

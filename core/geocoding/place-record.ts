@@ -8,7 +8,7 @@ export type PlaceSource = 'whosonfirst' | 'openaddresses' | 'geonames' | 'openst
 
 export type PlaceLayer = 'venue' | 'address' | 'street' | 'neighbourhood' | 'locality' | 'region' | 'country' | 'postalcode';
 
-import { ADMIN_LAYERS } from '../../src/geocoding/response/record.js';
+import { ADMIN_LAYERS } from './indexed-record.js';
 
 export { ADMIN_LAYERS };
 export type AdminLayer = (typeof ADMIN_LAYERS)[number];
