@@ -189,7 +189,7 @@ test('junk paths are uniform 404s', async (t) => {
     const message = assertError(t, { status: raw.status!, body: JSON.parse(raw.body) }, 404);
     t.regex(message, /no route/, path);
     // Inside the API the message names no other place to look; outside, it points at the API.
-    if (/^\/(api\/v1|v1)\//.test(path)) t.regex(message, /no such endpoint in the API/, path);
+    if (/^\/(api\/v1|v1)(\/|$)/.test(path)) t.regex(message, /no such endpoint in the API/, path);
     else t.regex(message, /the API is served under \/api\/v1 and the dashboard at \/dashboard\//, path);
     t.truthy(raw.headers['x-request-id']);
   }
