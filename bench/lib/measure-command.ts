@@ -7,7 +7,7 @@
  * and the kernel's high-water mark of the largest single process. Linux only for the memory figures.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, readdirSync, readFileSync, writeSync } from 'node:fs';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -18,6 +18,8 @@ export interface CommandOptions {
   logPrefix: string;
   /** How often the process tree's memory is sampled (default 100 ms). */
   sampleMs?: number;
+  /** Called with each line the command writes to stderr (also `\r`-ended ones) and the seconds since it started. */
+  onStderrLine?: (line: string, elapsedS: number) => void;
 }
 
 export interface CommandMeasurement {
@@ -87,6 +89,22 @@ function readGnuTime(file: string): { cpuS: number; maxRssBytes: number } | null
   return m ? { cpuS: Number(m[2]) + Number(m[3]), maxRssBytes: Number(m[4]) * 1024 } : null;
 }
 
+/** Writes a stream to a file descriptor (then closes it), calling `onLine` for every line ended by `\n` or `\r`. */
+async function copyLines(stream: NodeJS.ReadableStream, fd: number, onLine: (line: string) => void): Promise<void> {
+  let rest = '';
+  try {
+    for await (const chunk of stream) {
+      writeSync(fd, chunk as Buffer);
+      const lines = (rest + (chunk as Buffer).toString('utf8')).split(/\r|\n/);
+      rest = lines.pop() ?? '';
+      for (const line of lines) if (line.trim()) onLine(line);
+    }
+    if (rest.trim()) onLine(rest);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export async function measureCommand(command: string, args: string[], options: CommandOptions): Promise<CommandMeasurement> {
   const stdoutFile = `${options.logPrefix}.out`;
   const stderrFile = `${options.logPrefix}.err`;
@@ -96,9 +114,14 @@ export async function measureCommand(command: string, args: string[], options: C
   const out = openSync(stdoutFile, 'w');
   const err = openSync(stderrFile, 'w');
   const started = process.hrtime.bigint();
-  const child = spawn(file, argv, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', out, err] });
+  const elapsedS = () => Number(process.hrtime.bigint() - started) / 1e9;
+  const onLine = options.onStderrLine;
+  const child = spawn(file, argv, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', out, onLine ? 'pipe' : err] });
   closeSync(out);
-  closeSync(err);
+  // With onLine, stderr lines are read as they come, for their times, and copied to the file.
+  let stderrDone = Promise.resolve();
+  if (onLine) stderrDone = copyLines(child.stderr!, err, (line) => onLine(line, elapsedS()));
+  else closeSync(err);
 
   // With GNU time as the root, the tree measured is its descendants: the command and its helpers.
   const root = child.pid!;
@@ -112,7 +135,8 @@ export async function measureCommand(command: string, args: string[], options: C
     child.once('error', reject);
     child.once('exit', (code, sig) => resolve([code, sig]));
   }).finally(() => clearInterval(sampler));
-  const wallS = Number(process.hrtime.bigint() - started) / 1e9;
+  const wallS = elapsedS();
+  await stderrDone;
 
   const timed = wrapped && existsSync(timeFile) ? readGnuTime(timeFile) : null;
   return {
