@@ -13,7 +13,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { announceChange } from '../core/change-channel.js';
 import { buildStyleAssets } from './assets/index.js';
 import { throwIfAborted } from './abort.js';
-import { CreatedPaths } from './created-paths.js';
+import { CreatedPaths } from '../core/created-paths.js';
 import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { download, isUrl } from './download.js';
 import type { ProgressReporter, TileFeature } from './features.js';

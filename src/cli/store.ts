@@ -1,7 +1,7 @@
 /** Opening the control-plane store of a data folder for one command, and finding organizations in it. */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CreatedPaths } from '../../data-pipeline/created-paths.js';
+import { CreatedPaths } from '../../core/created-paths.js';
 import { databaseFile } from '../config/index.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
 import { quotasOf } from '../control-plane/tiers.js';

@@ -6,12 +6,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AccountError, newCredentials } from './accounts.js';
 import { newId } from './ids.js';
+import { secretHint } from './keys.js';
 import type { ControlStore } from './store.js';
 import type { InvitationRecord, InvitationStatus, Organization, User } from './types.js';
 
 const TOKEN_PREFIX = 'wmi_';
 const TOKEN_PATTERN = /^wmi_[A-Za-z0-9_-]{43}$/;
-export const INVITATION_TTL_MS = 7 * 86_400_000;
+const INVITATION_TTL_MS = 7 * 86_400_000;
 
 const UNUSABLE = 'this invitation link is not valid: it may have expired, been revoked or been used already; ask a member of the organization for a new one';
 
@@ -34,7 +35,7 @@ export async function createInvitation(
     id: newId('inv'),
     orgId: member.orgId,
     hash: hashToken(token),
-    hint: `${token.slice(0, TOKEN_PREFIX.length + 4)}…${token.slice(-4)}`,
+    hint: secretHint(token, TOKEN_PREFIX),
     createdBy: member.id,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + INVITATION_TTL_MS).toISOString(),

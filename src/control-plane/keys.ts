@@ -43,7 +43,9 @@ export function hashKey(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-/** Non-secret display form: prefix, first 4 and last 4 characters. */
-export function keyHint(value: string): string {
-  return `${value.slice(0, KEY_PREFIX.length + 4)}…${value.slice(-4)}`;
+/** Non-secret display form of a secret (a key, an invitation token): prefix, first 4 and last 4 characters. */
+export function secretHint(value: string, prefix: string): string {
+  return `${value.slice(0, prefix.length + 4)}…${value.slice(-4)}`;
 }
+
+export const keyHint = (value: string): string => secretHint(value, KEY_PREFIX);

@@ -1,6 +1,6 @@
 /**
- * What an import has added to the data folder, so that a failed one can take it away again and
- * leave the folder as it found it: the files it saved there, and the folders it made. Folders go
+ * What an import (or a command that creates the database) has added to the data folder, so that a
+ * failed one can take it away again and leave the folder as it found it: the files it saved there, and the folders it made. Folders go
  * only when empty, since a server or another command may have put something in them meanwhile.
  */
 import { mkdirSync, rmdirSync, rmSync } from 'node:fs';
