@@ -54,12 +54,21 @@ export async function bytesRead(pid: number, file: string): Promise<number | und
   return undefined;
 }
 
+/** How much of osmium's output a block holds (whole lines; a block may be larger by one line). */
+const DEFAULT_BLOCK_BYTES = 4 * 1024 * 1024;
+
 /**
- * Streams the OSM objects of `file` that carry any of `keys`, tags reduced to those keys. Lines
- * are parsed as they arrive and the pipe applies back-pressure, so memory does not grow with the
- * file. Progress: objects read, and input bytes read where /proc shows them.
+ * Streams the output of `osmium export` for the OSM objects of `file` that carry any of `keys`
+ * (tags reduced to those keys) as blocks of whole GeoJSON lines, for `parseOsmLines`. The pipe
+ * applies back-pressure, so memory does not grow with the file. Progress: input bytes read where
+ * /proc shows them.
  */
-export async function* readOsmElements(file: string, keys: readonly string[], onProgress: ProgressReporter): AsyncGenerator<OsmElement> {
+export async function* readOsmLineBlocks(
+  file: string,
+  keys: readonly string[],
+  onProgress: ProgressReporter,
+  blockBytes = DEFAULT_BLOCK_BYTES,
+): AsyncGenerator<Buffer> {
   const path = await realpath(file);
   const size = (await stat(path)).size;
   const dir = await mkdtemp(join(tmpdir(), 'waymark-osmium-'));
@@ -79,41 +88,30 @@ export async function* readOsmElements(file: string, keys: readonly string[], on
     child.on('close', (code) => resolveExit(code));
   });
   exited.catch(() => {});
-  let count = 0;
   let finished = false;
   const timer = setInterval(() => {
-    onProgress({ phase: 'read OSM objects', done: count, total: null, unit: 'objects' });
     if (child.pid === undefined) return;
     void bytesRead(child.pid, path).then((done) => {
       if (done !== undefined && !finished) onProgress({ phase: 'read OSM file', done, total: size, unit: 'bytes' });
     });
   }, PROGRESS_INTERVAL_MS);
   try {
-    // Pieces of a line longer than one chunk (a large multipolygon), joined once it is complete.
-    const pending: string[] = [];
-    child.stdout.setEncoding('utf8');
-    for await (const chunk of child.stdout as AsyncIterable<string>) {
-      let start = 0;
-      for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
-        let line = chunk.slice(start, end);
-        start = end + 1;
-        if (pending.length > 0) {
-          pending.push(line);
-          line = pending.join('');
-          pending.length = 0;
-        }
-        // geojsonseq may put the RFC 8142 record separator before each record.
-        if (line.charCodeAt(0) === 0x1e) line = line.slice(1);
-        if (line.length === 0) continue;
-        const element = toElement(JSON.parse(line));
-        count++;
-        if (element !== undefined) yield element;
-      }
-      if (start < chunk.length) pending.push(chunk.slice(start));
+    let chunks: Buffer[] = [];
+    let buffered = 0;
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      buffered += chunk.length;
+      if (buffered < blockBytes) continue;
+      const end = chunk.lastIndexOf(10);
+      if (end < 0) continue; // the line goes on: a large multipolygon
+      const block = Buffer.concat(chunks, buffered - chunk.length + end + 1);
+      chunks = end + 1 < chunk.length ? [chunk.subarray(end + 1)] : [];
+      buffered = chunks[0]?.length ?? 0;
+      yield block;
     }
+    if (buffered > 0) yield Buffer.concat(chunks);
     const code = await exited;
-    if (code !== 0) throw new Error(`osmium export failed on ${file}: ${firstLine(stderr) || `exit code ${code}`}`);
-    onProgress({ phase: 'read OSM objects', done: count, total: count, unit: 'objects' });
+    if (code !== 0) throw new OsmiumError('export', file, firstLine(stderr) || `exit code ${code}`);
     onProgress({ phase: 'read OSM file', done: size, total: size, unit: 'bytes' });
   } finally {
     finished = true;
@@ -121,6 +119,38 @@ export async function* readOsmElements(file: string, keys: readonly string[], on
     if (child.exitCode === null) child.kill();
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Calls `onElement` with the element of every line of a block from `readOsmLineBlocks` that the mapping rules use; the lines read. */
+export function parseOsmLines(block: Uint8Array, onElement: (element: OsmElement) => void): number {
+  const text = Buffer.from(block.buffer, block.byteOffset, block.byteLength);
+  let lines = 0;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf(10, start);
+    if (end < 0) end = text.length;
+    // geojsonseq may put the RFC 8142 record separator before each record.
+    const from = text[start] === 0x1e ? start + 1 : start;
+    if (end > from) {
+      lines++;
+      const element = toElement(JSON.parse(text.toString('utf8', from, end)));
+      if (element !== undefined) onElement(element);
+    }
+    start = end + 1;
+  }
+  return lines;
+}
+
+/** The OSM objects of `file` that carry any of `keys`, tags reduced to those keys, streamed. Progress: objects and bytes read. */
+export async function* readOsmElements(file: string, keys: readonly string[], onProgress: ProgressReporter): AsyncGenerator<OsmElement> {
+  let count = 0;
+  const elements: OsmElement[] = [];
+  for await (const block of readOsmLineBlocks(file, keys, onProgress)) {
+    count += parseOsmLines(block, (element) => elements.push(element));
+    onProgress({ phase: 'read OSM objects', done: count, total: null, unit: 'objects' });
+    yield* elements;
+    elements.length = 0;
+  }
+  onProgress({ phase: 'read OSM objects', done: count, total: count, unit: 'objects' });
 }
 
 export function firstLine(text: string): string {

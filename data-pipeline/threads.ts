@@ -1,0 +1,63 @@
+/**
+ * The import's heavy work in worker threads: a Piscina pool per kind of task (workers/*.ts), a task
+ * reporting progress back over a MessagePort, and cancellation by the import's AbortSignal (Piscina
+ * stops the thread running a cancelled task).
+ */
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort, type TransferListItem } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { ProgressReporter } from './features.js';
+
+type Progress = Parameters<ProgressReporter>[0];
+
+const YOUNG_GENERATION_MIB = 64;
+
+/** Threads for the import's parallel work: every core, unless `WAYMARK_IMPORT_THREADS` says fewer (or more). */
+export function importThreads(): number {
+  const set = Number(process.env.WAYMARK_IMPORT_THREADS);
+  return Number.isInteger(set) && set > 0 ? set : availableParallelism();
+}
+
+/** A pool of `threads` threads running the default export of the worker module at `workerUrl`. */
+export function pipelinePool<Task, Result>(workerUrl: URL, threads: number, maxHeapMiB?: number): Piscina<Task, Result> {
+  return new Piscina<Task, Result>({
+    filename: workerUrl.href,
+    minThreads: threads,
+    maxThreads: threads,
+    resourceLimits: {
+      // Parsing and cutting make short-lived objects by the million: a larger young generation
+      // collects them in fewer scavenges.
+      maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,
+      // A task holds one job's data; a thread's heap needs no more than the job's share of the budget.
+      ...(maxHeapMiB === undefined ? {} : { maxOldGenerationSizeMb: maxHeapMiB }),
+    },
+  });
+}
+
+/** A task's payload plus the port its progress comes back on. */
+export type WithProgressPort<Task> = Task & { progress: MessagePort };
+
+/**
+ * Runs `task` on the pool, handing the worker a port whose messages are passed to `onProgress`.
+ * `transfer` moves buffers to the worker instead of copying them.
+ */
+export async function runWithProgress<Task extends object, Result>(
+  pool: Piscina<WithProgressPort<Task>, Result>,
+  task: Task,
+  onProgress: ProgressReporter,
+  signal?: AbortSignal,
+  transfer: TransferListItem[] = [],
+): Promise<Result> {
+  const { port1, port2 } = new MessageChannel();
+  port1.on('message', (progress: Progress) => onProgress(progress));
+  try {
+    return await pool.run({ ...task, progress: port2 }, { transferList: [port2, ...transfer], signal: signal ?? null });
+  } finally {
+    port1.close();
+  }
+}
+
+/** In a worker: a ProgressReporter that posts to the task's port. */
+export function reportTo(port: MessagePort): ProgressReporter {
+  return (progress) => port.postMessage(progress);
+}
