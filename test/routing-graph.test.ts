@@ -10,9 +10,10 @@ import test from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RoadNetwork, RoadSegment, TravelMode, TurnRestriction } from '../core/routing/network.js';
+import type { RoadNetwork, TravelMode } from '../core/routing/network.js';
 import { buildEdgeBasedGraph } from '../data-pipeline/routing/graph/edge-based.js';
 import { writeRoutingGraph, type RoutingGraphOptions } from '../data-pipeline/routing/graph/write.js';
+import { RoadNetworkBuilder } from '../data-pipeline/routing/road-network-builder.js';
 import type { RouteLeg } from '../src/routing/path.js';
 import { alternatives } from '../src/routing/graph/alternatives.js';
 import { IMPASSABLE } from '../core/routing/graph-format.js';
@@ -31,25 +32,40 @@ test.before(() => {
 });
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
+interface Restriction {
+  kind: 'no' | 'only';
+  fromWay: number;
+  via: number;
+  toWay: number;
+}
+
 /** A network from junction positions and segments given as [from, to, forward, backward, wayId, name?, via points?]. */
 function network(
   junctions: [number, number][],
   segments: [number, number, number | null, number | null, number, string?, [number, number][]?][],
-  restrictions: TurnRestriction[] = [],
+  restrictions: Restriction[] = [],
   mode: TravelMode = 'driving',
 ): RoadNetwork {
-  return {
-    mode,
-    junctionLon: Float64Array.from(junctions, (j) => j[0]),
-    junctionLat: Float64Array.from(junctions, (j) => j[1]),
-    restrictions,
-    segments: segments.map(([from, to, forwardSeconds, backwardSeconds, wayId, name = '', via = []]): RoadSegment => {
-      const points = [junctions[from]!, ...via, junctions[to]!];
-      let distance = 0;
-      for (let i = 1; i < points.length; i++) distance += metresBetween(...points[i - 1]!, ...points[i]!);
-      return { from, to, coordinates: points.flat(), distance, forwardSeconds, backwardSeconds, name, ref: '', roundabout: false, travel: 'default', wayId };
-    }),
-  };
+  const strings = [''];
+  const stringIndex = (text: string) => (strings.includes(text) ? strings.indexOf(text) : strings.push(text) - 1);
+  const builder = new RoadNetworkBuilder(mode, strings);
+  for (let j = 0; j < junctions.length; j++) builder.addJunction();
+  for (const [from, to, forwardSeconds, backwardSeconds, wayId, name = '', via = []] of segments) {
+    const points = [junctions[from]!, ...via, junctions[to]!];
+    let distance = 0;
+    for (let i = 1; i < points.length; i++) distance += metresBetween(...points[i - 1]!, ...points[i]!);
+    const fields = { from, to, distance, forwardSeconds, backwardSeconds, wayId, name: stringIndex(name), ref: 0, roundabout: false, travel: 'default', backwardTravel: 'default' } as const;
+    builder.addSegment(fields, Int32Array.from(points.flat(), (degrees) => Math.round(degrees * 1e7)), 0, points.length - 1);
+  }
+  for (const { kind, fromWay, via, toWay } of restrictions) builder.addRestriction(kind, fromWay, via, toWay);
+  return builder.finish();
+}
+
+/** lon, lat of point `i` of segment s (negative i: from the end). */
+function pointOf(net: RoadNetwork, s: number, i: number): [number, number] {
+  const { pointFirst, coordinates } = net.segments;
+  const p = i >= 0 ? pointFirst[s]! + i : pointFirst[s + 1]! + i;
+  return [coordinates[2 * p]! / 1e7, coordinates[2 * p + 1]! / 1e7];
 }
 
 /** An n × n grid; each street line is one way (OSM way) with random speeds and some oneways. */
@@ -64,7 +80,7 @@ function grid(n: number, random: () => number): RoadNetwork {
   };
   for (let y = 0; y < n; y++) for (let x = 0; x + 1 < n; x++) add(y * n + x, y * n + x + 1, 1000 + y, `Row ${y}`);
   for (let x = 0; x < n; x++) for (let y = 0; y + 1 < n; y++) add(y * n + x, (y + 1) * n + x, 2000 + x, `Column ${x}`);
-  return { ...network(junctions, segments), restrictions: [] };
+  return network(junctions, segments);
 }
 
 function build(net: RoadNetwork, name: string, options: RoutingGraphOptions = {}): RoutingGraph {
@@ -75,8 +91,9 @@ function build(net: RoadNetwork, name: string, options: RoutingGraphOptions = {}
 
 /** Snap a point `fraction` along segment `segment` (exactly on it). */
 function at(graph: RoutingGraph, net: RoadNetwork, segment: number, fraction: number): Snap {
-  const c = net.segments[segment]!.coordinates;
-  const found = snap(graph, c[0]! + fraction * (c[c.length - 2]! - c[0]!), c[1]! + fraction * (c[c.length - 1]! - c[1]!), 1);
+  const [lon0, lat0] = pointOf(net, segment, 0);
+  const [lon1, lat1] = pointOf(net, segment, -1);
+  const found = snap(graph, lon0 + fraction * (lon1 - lon0), lat0 + fraction * (lat1 - lat0), 1);
   if (found?.segment !== segment) throw new Error(`point ${fraction} along ${segment} snapped elsewhere`);
   return found;
 }
@@ -159,7 +176,7 @@ test('start and end on one two-way segment, in both orders, go straight along it
   const graph = build(net, 'same-segment');
   const ahead = route(graph, at(graph, net, 0, 0.3), at(graph, net, 0, 0.7))!;
   t.true(Math.abs(ahead.duration - 40) < 1e-6);
-  t.true(Math.abs(ahead.distance - 0.4 * net.segments[0]!.distance) < 0.01);
+  t.true(Math.abs(ahead.distance - 0.4 * net.segments.distance[0]!) < 0.01);
   const behind = route(graph, at(graph, net, 0, 0.7), at(graph, net, 0, 0.3))!;
   t.true(Math.abs(behind.duration - 20) < 1e-6);
   t.is(behind.coordinates.length, 2);
@@ -200,7 +217,7 @@ test('U-turns happen only at dead ends, with the driving penalty', (t) => {
 });
 
 /** A crossroads at junction 0 with four arms, each its own way: west 1, east 2, north 3, south 4. */
-function crossroads(restrictions: TurnRestriction[]): RoadNetwork {
+function crossroads(restrictions: Restriction[]): RoadNetwork {
   return network(
     [[0, 0], [-0.01, 0], [0.01, 0], [0, 0.01], [0, -0.01]],
     [[1, 0, 10, 10, 1, 'West'], [0, 2, 10, 10, 2, 'East'], [0, 3, 10, 10, 3, 'North'], [0, 4, 10, 10, 4, 'South']],
@@ -271,14 +288,15 @@ test('the file round trip keeps every section, and a wrong magic or version is r
   t.true(loaded.shared instanceof SharedArrayBuffer);
   t.is(loaded.mode, 'driving');
   const graph = openRoutingGraph(loaded.shared);
-  t.is(graph.segmentCount, net.segments.length);
+  const { segments } = net;
+  t.is(graph.segmentCount, segments.count);
   t.is(graph.coordinates.buffer, loaded.shared);
-  net.segments.forEach((segment, s) => {
-    t.is(graph.strings[graph.segmentName[s]!], segment.name);
-    t.is(graph.segmentWay[s], segment.wayId);
-    const first = graph.segmentPointFirst[s]!;
-    t.deepEqual(Array.from(graph.coordinates.subarray(2 * first, 2 * first + segment.coordinates.length), (v) => v / 1e7), segment.coordinates);
-  });
+  t.deepEqual(graph.segmentPointFirst, segments.pointFirst);
+  t.deepEqual(graph.coordinates, segments.coordinates);
+  for (let s = 0; s < segments.count; s++) {
+    t.is(graph.strings[graph.segmentName[s]!], net.strings[segments.name[s]!]);
+    t.is(graph.segmentWay[s], segments.wayId[s]);
+  }
 
   const wrongVersion = Buffer.from(bytes);
   wrongVersion.writeUInt32LE(99, 4);
@@ -298,7 +316,7 @@ test('alternatives are different, not much slower, and not mostly shared', (t) =
   const net = grid(10, () => 0.3 + 0.1 * random()); // two-way everywhere, even speeds: many near-equal routes
   const graph = build(net, 'alternatives');
   const from = at(graph, net, 0, 0.5);
-  const to = at(graph, net, net.segments.length - 1, 0.5);
+  const to = at(graph, net, net.segments.count - 1, 0.5);
   const best = route(graph, from, to)!;
   const others = alternatives(graph, from, to, 2);
   t.true(others.length >= 1);
@@ -332,7 +350,7 @@ test('reach covers the network up to the budget, with times growing along each p
   }
   // Everything is reached with a budget big enough.
   const all = reach(graph, from, 1e6);
-  t.true(all.length >= 2 * net.segments.length * 0.6);
+  t.true(all.length >= 2 * net.segments.count * 0.6);
 });
 
 test('each roundabout segment is its own path segment (one per exit passed); other runs still merge', (t) => {
@@ -347,7 +365,7 @@ test('each roundabout segment is its own path segment (one per exit passed); oth
     [4, 0, 20, 20, 1, 'South'], [1, 5, 20, 20, 2, 'East'], [2, 6, 20, 20, 3, 'North'], [3, 7, 20, 20, 4, 'West'],
     [7, 8, 20, 20, 4, 'West'],
   ]);
-  for (let s = 0; s < 4; s++) net.segments[s]!.roundabout = true;
+  net.segments.roundabout.fill(1, 0, 4);
   const graph = build(net, 'roundabout');
   const from = at(graph, net, 4, 0.5);
   const to = at(graph, net, 8, 0.5);

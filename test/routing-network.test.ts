@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RoadNetwork, RoadSegment, TravelMode } from '../core/routing/network.js';
+import { TRAVEL_KINDS, type RoadNetwork, type TravelMode } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { parseDuration } from '../data-pipeline/routing/profiles/duration.js';
 import { parseMaxspeed } from '../data-pipeline/routing/profiles/maxspeed.js';
@@ -13,7 +13,44 @@ const fixture = (name: string) => join(process.cwd(), 'test', 'fixtures', 'osm',
 
 const networksOf = (...names: string[]) => readRoadNetworks(names.map(fixture), () => {});
 
-const segmentsOf = (network: RoadNetwork, wayId: number) => network.segments.filter((s) => s.wayId === wayId);
+/** Segment s of the network as one object, to read in tests. */
+function segmentAt(network: RoadNetwork, s: number) {
+  const c = network.segments;
+  const seconds = (value: number) => (Number.isNaN(value) ? null : value);
+  return {
+    from: c.from[s]!,
+    to: c.to[s]!,
+    coordinates: Array.from(c.coordinates.subarray(2 * c.pointFirst[s]!, 2 * c.pointFirst[s + 1]!), (value) => value / 1e7),
+    distance: c.distance[s]!,
+    forwardSeconds: seconds(c.forwardSeconds[s]!),
+    backwardSeconds: seconds(c.backwardSeconds[s]!),
+    name: network.strings[c.name[s]!]!,
+    ref: network.strings[c.ref[s]!]!,
+    roundabout: c.roundabout[s] === 1,
+    travel: TRAVEL_KINDS[c.travel[s]!]!,
+    backwardTravel: TRAVEL_KINDS[c.backwardTravel[s]!]!,
+    wayId: c.wayId[s]!,
+  };
+}
+type Segment = ReturnType<typeof segmentAt>;
+
+const segmentsOf = (network: RoadNetwork, wayId: number): Segment[] =>
+  Array.from({ length: network.segments.count }, (_, s) => s).filter((s) => network.segments.wayId[s] === wayId).map((s) => segmentAt(network, s));
+
+const restrictionsOf = (network: RoadNetwork) => {
+  const r = network.restrictions;
+  return Array.from({ length: r.count }, (_, i) => ({ kind: r.only[i] ? 'only' : 'no', fromWay: r.fromWay[i]!, via: r.via[i]!, toWay: r.toWay[i]! }));
+};
+
+/** lon, lat of a junction: the end of a segment there. */
+function junctionPosition(network: RoadNetwork, junction: number): number[] {
+  for (let s = 0; s < network.segments.count; s++) {
+    const { coordinates } = segmentAt(network, s);
+    if (network.segments.from[s] === junction) return coordinates.slice(0, 2);
+    if (network.segments.to[s] === junction) return coordinates.slice(-2);
+  }
+  throw new Error(`no segment at junction ${junction}`);
+}
 
 /** Which directions of a way the network opens: 'both', 'forward', 'backward' or 'none' (not in the network). */
 function directions(network: RoadNetwork, wayId: number): 'both' | 'forward' | 'backward' | 'none' {
@@ -31,7 +68,7 @@ function kmh(network: RoadNetwork, wayId: number, direction: 'forward' | 'backwa
   return seconds === null ? null : Math.round((segment.distance / seconds) * 3.6 * 100) / 100;
 }
 
-const only = (network: RoadNetwork, wayId: number): RoadSegment => {
+const only = (network: RoadNetwork, wayId: number): Segment => {
   const segments = segmentsOf(network, wayId);
   if (segments.length !== 1) throw new Error(`way ${wayId}: ${segments.length} segments in the ${network.mode} network`);
   return segments[0]!;
@@ -49,7 +86,7 @@ test('a segment: polyline, haversine distance, seconds from the speed, labels', 
   // Four sides of ~0.001°: ≈ 4 × 131 m (diagonal of 74 m × 111 m).
   t.true(Math.abs(loop.distance - 4 * Math.hypot(74.4, 111.2)) < 2, `${loop.distance}`);
   t.is(kmh(driving, 1), 40, 'tertiary');
-  t.deepEqual([driving.junctionLon.length, driving.junctionLat.length], [1, 1]);
+  t.is(driving.junctionCount, 1);
 });
 
 test('oneway=yes: cars one way, cyclists push back, walkers both ways', async (t) => {
@@ -89,7 +126,7 @@ test('oneway:bicycle=no and a contraflow lane open a oneway to bicycles both way
     t.is(directions(driving, way), 'forward');
     t.is(directions(cycling, way), 'both');
     t.is(kmh(cycling, way, 'backward'), 15);
-    t.is(only(cycling, way).backwardTravel, undefined);
+    t.is(only(cycling, way).backwardTravel, 'default');
   }
 });
 
@@ -160,7 +197,7 @@ test('a bollard splits a street for cars only', async (t) => {
   t.true(connectedAtMiddle(networks.cycling));
   t.true(connectedAtMiddle(networks.walking));
   const [west, east] = segmentsOf(networks.driving, 1);
-  t.is(networks.driving.junctionLon[west!.to], networks.driving.junctionLon[east!.from], 'both sides at the bollard');
+  t.deepEqual(west!.coordinates.slice(-2), east!.coordinates.slice(0, 2), 'both sides at the bollard');
   t.deepEqual([west!.forwardSeconds !== null, east!.backwardSeconds !== null], [true, true], 'each side stays a dead end');
 });
 
@@ -189,23 +226,23 @@ const CENTRE = { lon: 8.001, lat: 48.001 };
 
 test('no_left_turn: a driving restriction from way, via the junction of the node, to way', async (t) => {
   const { driving, walking, cycling } = await networksOf('restriction-no-left-turn.osm');
-  t.is(driving.restrictions.length, 1);
-  const restriction = driving.restrictions[0]!;
+  t.is(driving.restrictions.count, 1);
+  const restriction = restrictionsOf(driving)[0]!;
   t.like(restriction, { kind: 'no', fromWay: 1, toWay: 3 });
-  t.deepEqual([driving.junctionLon[restriction.via], driving.junctionLat[restriction.via]], [CENTRE.lon, CENTRE.lat]);
-  t.deepEqual(walking.restrictions, []);
-  t.deepEqual(cycling.restrictions, []);
+  t.deepEqual(junctionPosition(driving, restriction.via), [CENTRE.lon, CENTRE.lat]);
+  t.is(walking.restrictions.count, 0);
+  t.is(cycling.restrictions.count, 0);
 });
 
 test('only_straight_on (restriction:motorcar)', async (t) => {
   const { driving } = await networksOf('restriction-only-straight-on.osm');
-  t.like(driving.restrictions, [{ kind: 'only', fromWay: 4, toWay: 3 }]);
+  t.like(restrictionsOf(driving), [{ kind: 'only', fromWay: 4, toWay: 3 }]);
 });
 
 test('restrictions excepting cars, via a way, without a to way or for another vehicle are skipped', async (t) => {
   const phases: { phase: string; done: number; total: number | null }[] = [];
   const { driving } = await readRoadNetworks([fixture('restriction-skipped.osm')], (p) => phases.push(p));
-  t.deepEqual(driving.restrictions, []);
+  t.is(driving.restrictions.count, 0);
   t.like(phases.find((p) => p.phase.startsWith('turn restrictions')), { done: 0, total: 2 }, 'via way and incomplete ones are counted');
 });
 
@@ -270,10 +307,10 @@ test('junctions: ways split where the mode\'s ways meet, not where other modes\'
   const { driving, walking } = await networksOf('junctions.osm');
   t.is(segmentsOf(driving, 1).length, 2, 'the footway does not split the street for cars');
   t.is(segmentsOf(walking, 1).length, 3);
-  t.is(driving.segments.length, 3);
-  t.is(walking.segments.length, 5);
-  t.is(driving.junctionLon.length, 4);
-  t.is(walking.junctionLon.length, 6);
+  t.is(driving.segments.count, 3);
+  t.is(walking.segments.count, 5);
+  t.is(driving.junctionCount, 4);
+  t.is(walking.junctionCount, 6);
   const [west] = segmentsOf(driving, 1);
   t.is(west!.to, only(driving, 2).from, 'the side street starts at the junction');
   t.deepEqual(west!.coordinates, [8.0, 48.0, 8.001, 48.0]);
@@ -282,9 +319,9 @@ test('junctions: ways split where the mode\'s ways meet, not where other modes\'
 test('several files: ways meeting at a node id shared across files are joined', async (t) => {
   const { driving } = await networksOf('join-a.osm', 'join-b.osm');
   t.is(only(driving, 1).to, only(driving, 2).from);
-  t.is(driving.junctionLon.length, 3);
+  t.is(driving.junctionCount, 3);
   const twice = await networksOf('join-a.osm', 'join-a.osm');
-  t.is(twice.driving.segments.length, 1, 'a way in two files is read once');
+  t.is(twice.driving.segments.count, 1, 'a way in two files is read once');
 });
 
 test('tag values: maxspeed, duration, oneway', (t) => {
@@ -322,18 +359,19 @@ dataTest('Monaco: plausible networks for the three modes, with its known oneways
   for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
     const network = networks[mode];
     t.is(network.mode, mode);
-    t.is(network.junctionLon.length, network.junctionLat.length);
-    t.true(network.segments.length > 2000, `${mode}: ${network.segments.length} segments`);
-    const km = network.segments.reduce((sum, s) => sum + s.distance, 0) / 1000;
+    const { segments } = network;
+    t.true(segments.count > 2000, `${mode}: ${segments.count} segments`);
+    const km = segments.distance.reduce((sum, metres) => sum + metres, 0) / 1000;
     t.true(km > 300 && km < 600, `${mode}: ${km} km`);
-    for (const s of network.segments) {
-      if (s.from >= network.junctionLon.length || s.to >= network.junctionLon.length || s.coordinates.length < 4) t.fail(`bad segment of way ${s.wayId}`);
+    for (let s = 0; s < segments.count; s++) {
+      const points = segments.pointFirst[s + 1]! - segments.pointFirst[s]!;
+      if (segments.from[s]! >= network.junctionCount || segments.to[s]! >= network.junctionCount || points < 2) t.fail(`bad segment of way ${segments.wayId[s]}`);
     }
   }
-  t.true(networks.walking.segments.length > networks.driving.segments.length);
+  t.true(networks.walking.segments.count > networks.driving.segments.count);
   // Avenue Princesse Alice and Boulevard du Jardin Exotique: oneway=yes; Avenue Albert II: a roundabout.
   for (const way of [4097656, 4226610, 4229900]) t.is(directions(networks.driving, way), 'forward', `way ${way}`);
   t.is(directions(networks.walking, 4097656), 'both');
-  t.true(networks.driving.restrictions.length >= 20, `${networks.driving.restrictions.length} restrictions`);
-  t.true(networks.driving.restrictions.some((r) => r.kind === 'only'));
+  t.true(networks.driving.restrictions.count >= 20, `${networks.driving.restrictions.count} restrictions`);
+  t.true(networks.driving.restrictions.only.includes(1));
 });

@@ -6,6 +6,8 @@
  */
 import { TRAVEL_MODES, type TravelMode } from './network.js';
 
+export { TRAVEL_KINDS } from './network.js';
+
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;
 export const ROUTING_GRAPH_VERSION = 2;
@@ -14,9 +16,8 @@ export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
 export const NO_MIDDLE = -1;
 
-/** Segment flag bits: roundabout, then the travel kind in two bits, then "small component". */
+/** Segment flag bits: roundabout, then the travel kind (index into TRAVEL_KINDS) in two bits, then "small component". */
 export const FLAG_ROUNDABOUT = 1;
-export const TRAVEL_KINDS = ['default', 'ferry', 'pushing'] as const;
 export const TRAVEL_SHIFT = 1;
 export const TRAVEL_MASK = 3;
 /**
@@ -82,27 +83,27 @@ type SectionName = keyof ReturnType<typeof sectionsOf>;
 type ArrayOf<K> = K extends 'u8' ? Uint8Array : K extends 'i32' ? Int32Array : K extends 'u32' ? Uint32Array : K extends 'f32' ? Float32Array : Float64Array;
 export type RoutingGraphSections = { [N in SectionName]: ArrayOf<ReturnType<typeof sectionsOf>[N][0]> };
 
-/** Byte offset of every section, and the total file size. */
-function layoutOf(counts: RoutingGraphCounts): { offsets: Record<SectionName, number>; bytes: number } {
-  const offsets = {} as Record<SectionName, number>;
+/** Where every section lies (byte offset, element count), and the total file size. */
+export function sectionLayout(counts: RoutingGraphCounts): { sections: Record<SectionName, { offset: number; length: number }>; bytes: number } {
+  const sections = {} as Record<SectionName, { offset: number; length: number }>;
   let offset = HEADER_BYTES;
   for (const [name, [kind, length]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
-    offsets[name] = offset;
+    sections[name] = { offset, length };
     offset += 8 * Math.ceil((length * BYTES[kind]) / 8);
   }
-  return { offsets, bytes: offset };
+  return { sections, bytes: offset };
 }
 
 export function routingGraphBytes(counts: RoutingGraphCounts): number {
-  return layoutOf(counts).bytes;
+  return sectionLayout(counts).bytes;
 }
 
 /** Typed-array views on every section of `buffer` (no copy). */
 export function sectionViews(buffer: ArrayBufferLike, counts: RoutingGraphCounts): RoutingGraphSections {
-  const { offsets } = layoutOf(counts);
+  const { sections } = sectionLayout(counts);
   const views: Record<string, ArrayBufferView> = {};
-  for (const [name, [kind, length]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
-    const offset = offsets[name];
+  for (const [name, [kind]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
+    const { offset, length } = sections[name];
     views[name] =
       kind === 'u8' ? new Uint8Array(buffer, offset, length)
       : kind === 'i32' ? new Int32Array(buffer, offset, length)
@@ -115,15 +116,17 @@ export function sectionViews(buffer: ArrayBufferLike, counts: RoutingGraphCounts
 
 /** Byte offset of the flatbush index inside the file (flatbush reads it in place). */
 export function spatialOffset(counts: RoutingGraphCounts): number {
-  return layoutOf(counts).offsets.flatbush;
+  return sectionLayout(counts).sections.flatbush.offset;
 }
 
-export function writeHeader(buffer: ArrayBufferLike, counts: RoutingGraphCounts): void {
-  const header = new Uint32Array(buffer, 0, 3 + COUNT_FIELDS.length);
+/** The header's bytes: magic, version, mode and the counts. */
+export function headerBytes(counts: RoutingGraphCounts): Uint8Array {
+  const header = new Uint32Array(HEADER_BYTES / 4);
   header[0] = ROUTING_GRAPH_MAGIC;
   header[1] = ROUTING_GRAPH_VERSION;
   header[2] = TRAVEL_MODES.indexOf(counts.mode);
   COUNT_FIELDS.forEach((field, i) => (header[3 + i] = counts[field]));
+  return new Uint8Array(header.buffer);
 }
 
 /** The counts of a routing graph file, or a clear Error when it is not one this code can read. */

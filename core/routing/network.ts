@@ -2,56 +2,74 @@
  * The road network of one travel mode as the OSM tagging rules leave it, before any speed-up
  * technique: junctions, and the segments of road between them with what the mode may do on them.
  * `osm-network.ts` builds it from OSM; `graph/` turns it into the contracted routing graph.
+ *
+ * It is held in columns of typed arrays (one entry per segment, all polylines in one array), so
+ * that it costs a few dozen bytes per segment and moves to a worker thread by transferring its
+ * buffers instead of copying objects.
  */
 
 export const TRAVEL_MODES = ['driving', 'walking', 'cycling'] as const;
 export type TravelMode = (typeof TRAVEL_MODES)[number];
 
+/** How a stretch is travelled, the travel mode OSRM reports: normal, on a ferry, or pushing a bicycle. */
+export const TRAVEL_KINDS = ['default', 'ferry', 'pushing'] as const;
+export type TravelKind = (typeof TRAVEL_KINDS)[number];
+
 /**
- * A piece of one OSM way between two junctions (a node shared with another routable way of the
- * mode, a way end, or a barrier), in the way's own direction.
+ * Segment s is a piece of one OSM way between two junctions (a node shared with another routable
+ * way of the mode, a way end, or a barrier), in the way's own direction.
  */
-export interface RoadSegment {
+export interface RoadSegments {
+  count: number;
   /** Junction indices of the segment's first and last point. */
-  from: number;
-  to: number;
-  /** The segment's polyline, from `from` to `to`: [lon, lat, lon, lat, ...], at least 2 points. */
-  coordinates: number[];
-  /** Length in metres (along the polyline, haversine). */
-  distance: number;
-  /** Travel time in seconds from `from` to `to`; null when the mode may not travel that way. */
-  forwardSeconds: number | null;
-  /** Travel time in seconds from `to` to `from`; null when the mode may not travel that way. */
-  backwardSeconds: number | null;
-  /** `name` of the way ('' when none). */
-  name: string;
-  /** `ref` of the way ('' when none). */
-  ref: string;
-  /** Part of a roundabout (`junction=roundabout` or `circular`). */
-  roundabout: boolean;
-  /** A ferry route (`route=ferry`), or a way a cyclist must push along: the travel mode OSRM reports. */
-  travel: 'default' | 'ferry' | 'pushing';
-  /** Set only when travel from `to` to `from` differs from `travel` (a cyclist pushing against a oneway). */
-  backwardTravel?: 'default' | 'ferry' | 'pushing';
+  from: Uint32Array;
+  to: Uint32Array;
+  /** Travel time in seconds from `from` to `to`; NaN when the mode may not travel that way. */
+  forwardSeconds: Float64Array;
+  /** Travel time in seconds from `to` to `from`; NaN when the mode may not travel that way. */
+  backwardSeconds: Float64Array;
+  /** Length in metres (along the polyline, haversine), as precise as the graph file keeps it. */
+  distance: Float32Array;
   /** The OSM way id (turn restrictions refer to it). */
-  wayId: number;
+  wayId: Float64Array;
+  /** `name` and `ref` of the way: indices into the network's `strings` (0 is ''). */
+  name: Uint32Array;
+  ref: Uint32Array;
+  /** 1 for part of a roundabout (`junction=roundabout` or `circular`). */
+  roundabout: Uint8Array;
+  /** Index into TRAVEL_KINDS: how the segment is travelled (a ferry route, a way a cyclist must push along). */
+  travel: Uint8Array;
+  /** Index into TRAVEL_KINDS from `to` to `from`: differs from `travel` for a cyclist pushing against a oneway. */
+  backwardTravel: Uint8Array;
+  /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */
+  pointFirst: Uint32Array;
+  /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */
+  coordinates: Int32Array;
 }
 
-/** A via-node turn restriction of the driving network (`type=restriction`, from way, via node, to way). */
-export interface TurnRestriction {
-  kind: 'no' | 'only';
-  fromWay: number;
+/** Via-node turn restrictions of the driving network (`type=restriction`, from way, via node, to way), one per index. */
+export interface TurnRestrictions {
+  count: number;
+  /** 1 for `only` (every other turn from `fromWay` is forbidden), 0 for `no` (the turn onto `toWay` is). */
+  only: Uint8Array;
+  fromWay: Float64Array;
   /** The junction index of the via node. */
-  via: number;
-  toWay: number;
+  via: Uint32Array;
+  toWay: Float64Array;
 }
 
 export interface RoadNetwork {
   mode: TravelMode;
-  /** Junction positions, by junction index. */
-  junctionLon: Float64Array;
-  junctionLat: Float64Array;
-  segments: RoadSegment[];
+  junctionCount: number;
+  segments: RoadSegments;
   /** Empty for walking and cycling. */
-  restrictions: TurnRestriction[];
+  restrictions: TurnRestrictions;
+  /** Names and refs the segments point to; 0 is ''. */
+  strings: string[];
+}
+
+/** Every buffer of the network, to be transferred (not copied) to another thread. */
+export function networkBuffers(network: RoadNetwork): ArrayBuffer[] {
+  const arrays = [...Object.values(network.segments), ...Object.values(network.restrictions)].filter((value) => ArrayBuffer.isView(value));
+  return arrays.map((array) => array.buffer as ArrayBuffer);
 }

@@ -1,29 +1,64 @@
 /**
  * The routing job of an import: the road network of every travel mode read from the OSM extracts
- * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset).
+ * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset),
+ * the modes built side by side in worker threads (workers/routing-graph.ts) as far as the threads
+ * and the memory budget allow.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { throwIfAborted } from '../abort.js';
 import { paths } from '../../core/dataset-layout.js';
 import type { ProgressReporter } from '../features.js';
-import { writeRoutingGraph, type RoutingGraphStats } from './graph/write.js';
-import { TRAVEL_MODES, type TravelMode } from '../../core/routing/network.js';
+import { importThreads, pipelinePool, runWithProgress, type WithProgressPort } from '../threads.js';
+import type { RoutingGraphStats } from './graph/write.js';
+import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
+import { graphBuildBytes, runWithinBudget } from './build-schedule.js';
 import { readRoadNetworks } from './osm-network.js';
+
+const WORKER = new URL('../../workers/routing-graph.js', import.meta.url);
+
+/** What the worker gets: the network (its buffers transferred) and the file to write. */
+export interface RoutingGraphTask {
+  network: RoadNetwork;
+  file: string;
+}
+
+export interface RoutingBuildOptions {
+  /** Graphs built at once, at most (default: importThreads()). */
+  threads?: number;
+  /** This step's memory budget in bytes: fewer graphs are built at once when their estimates would not fit (default: no limit). */
+  memoryBytes?: number;
+}
 
 export async function buildRoutingGraphs(
   osmFiles: readonly string[],
   datasetDir: string,
   onProgress: ProgressReporter,
   signal?: AbortSignal,
+  { threads = importThreads(), memoryBytes = Infinity }: RoutingBuildOptions = {},
 ): Promise<Record<TravelMode, RoutingGraphStats>> {
-  const networks = await readRoadNetworks([...osmFiles], onProgress);
+  const networks: Partial<Record<TravelMode, RoadNetwork>> = await readRoadNetworks([...osmFiles], onProgress, signal);
+  // Biggest first: with fewer threads than modes, the longest build does not come last.
+  const jobs = TRAVEL_MODES.map((mode) => ({ mode, bytes: graphBuildBytes(networks[mode]!) })).sort((a, b) => b.bytes - a.bytes);
+  // What this process holds already (the networks among it) counts against the budget too.
+  const budget = memoryBytes - process.memoryUsage.rss();
+  const pool = pipelinePool<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>(WORKER, Math.min(threads, jobs.length));
   const stats = {} as Record<TravelMode, RoutingGraphStats>;
-  for (const mode of TRAVEL_MODES) {
+  try {
+    await runWithinBudget(jobs, threads, budget, async ({ mode }) => {
+      throwIfAborted(signal);
+      const network = networks[mode]!;
+      delete networks[mode];
+      const file = paths.routingGraph(datasetDir, mode);
+      mkdirSync(dirname(file), { recursive: true });
+      const report: ProgressReporter = (progress) => onProgress({ ...progress, phase: `${mode} graph: ${progress.phase}` });
+      stats[mode] = await runWithProgress(pool, { network, file }, report, signal, networkBuffers(network));
+    });
+  } catch (error) {
     throwIfAborted(signal);
-    const file = paths.routingGraph(datasetDir, mode);
-    mkdirSync(dirname(file), { recursive: true });
-    stats[mode] = writeRoutingGraph(networks[mode], file, (progress) => onProgress({ ...progress, phase: `${mode} graph: ${progress.phase}` }));
+    throw error;
+  } finally {
+    await pool.destroy();
   }
-  return stats;
+  return Object.fromEntries(TRAVEL_MODES.map((mode) => [mode, stats[mode]])) as Record<TravelMode, RoutingGraphStats>;
 }

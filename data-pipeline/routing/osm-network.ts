@@ -11,18 +11,21 @@ import { readRoutingOpl } from './osm-network/osmium-opl.js';
 import { buildNetwork } from './osm-network/segments.js';
 import { PROFILES } from './profiles/index.js';
 
-export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressReporter): Promise<Record<TravelMode, RoadNetwork>> {
+/** An abort of `signal` stops the read (osmium) and throws its reason. */
+export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressReporter, signal?: AbortSignal): Promise<Record<TravelMode, RoadNetwork>> {
   const objects = new RoutingObjects(TRAVEL_MODES.map((mode) => PROFILES[mode]));
   for (const [index, file] of osmFiles.entries()) {
     const phase = osmFiles.length === 1 ? 'read OSM roads' : `read OSM roads (file ${index + 1} of ${osmFiles.length})`;
-    await readRoutingOpl(file, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }));
+    if (index > 0) objects.nextFile();
+    await readRoutingOpl(file, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }), signal);
   }
   const { read, viaWay, incomplete } = objects.restrictionCounts;
   onProgress({ phase: 'turn restrictions usable (via-way and incomplete ones skipped)', done: read - viaWay - incomplete, total: read, unit: 'relations' });
+  const ways = objects.finish();
   const networks = {} as Record<TravelMode, RoadNetwork>;
   for (const [index, mode] of TRAVEL_MODES.entries()) {
     onProgress({ phase: 'build road networks', done: index, total: TRAVEL_MODES.length, unit: 'modes' });
-    networks[mode] = buildNetwork(objects, index);
+    networks[mode] = buildNetwork(ways, index);
   }
   onProgress({ phase: 'build road networks', done: TRAVEL_MODES.length, total: TRAVEL_MODES.length, unit: 'modes' });
   return networks;

@@ -15,6 +15,7 @@
 import { SearchSpace } from '../../../core/routing/search-space.js';
 import { NodeHeap } from '../../../core/routing/heap.js';
 import type { ProgressReporter } from '../../features.js';
+import { Growable } from '../growable.js';
 import { DynamicGraph } from './dynamic-graph.js';
 import type { EdgeBasedGraph } from './edge-based.js';
 
@@ -41,36 +42,49 @@ export interface Hierarchy {
   core: number;
 }
 
-/** Edges collected as nodes are contracted, before they are sorted into CSR. */
+/**
+ * The final edges, collected as nodes are contracted: each node's edges arrive together, so they
+ * are kept as one block per node (no owner per edge) and put in node order at the end.
+ */
 class EdgeCollector {
-  owner: number[] = [];
-  other: number[] = [];
-  weight: number[] = [];
-  middle: number[] = [];
+  private readonly blockStart: Uint32Array;
+  private readonly blockLength: Uint32Array;
+  private owner = -1;
+  private readonly other = new Growable((n) => new Uint32Array(n));
+  private readonly weight = new Growable((n) => new Uint32Array(n));
+  private readonly middle = new Growable((n) => new Int32Array(n));
+
+  constructor(nodeCount: number) {
+    this.blockStart = new Uint32Array(nodeCount);
+    this.blockLength = new Uint32Array(nodeCount);
+  }
 
   push(owner: number, other: number, weight: number, middle: number): void {
-    this.owner.push(owner);
+    if (owner !== this.owner) {
+      if (this.blockLength[owner] !== 0) throw new Error(`edges of node ${owner} added apart`);
+      this.owner = owner;
+      this.blockStart[owner] = this.other.length;
+    }
+    this.blockLength[owner]!++;
     this.other.push(other);
     this.weight.push(weight);
     this.middle.push(middle);
   }
 
-  toCsr(nodeCount: number) {
+  toCsr() {
+    const { blockStart, blockLength } = this;
+    const nodeCount = blockStart.length;
     const first = new Uint32Array(nodeCount + 1);
-    for (const owner of this.owner) first[owner + 1]!++;
-    for (let n = 0; n < nodeCount; n++) first[n + 1]! += first[n]!;
-    const fill = first.slice(0, nodeCount);
-    const count = this.owner.length;
-    const other = new Uint32Array(count);
-    const weight = new Uint32Array(count);
-    const middle = new Int32Array(count);
-    for (let i = 0; i < count; i++) {
-      const at = fill[this.owner[i]!]!++;
-      other[at] = this.other[i]!;
-      weight[at] = this.weight[i]!;
-      middle[at] = this.middle[i]!;
+    for (let n = 0; n < nodeCount; n++) first[n + 1] = first[n]! + blockLength[n]!;
+    const csr = { first, other: new Uint32Array(first[nodeCount]!), weight: new Uint32Array(first[nodeCount]!), middle: new Int32Array(first[nodeCount]!) };
+    for (let n = 0; n < nodeCount; n++) {
+      const start = blockStart[n]!;
+      const end = start + blockLength[n]!;
+      this.other.copyTo(csr.other, first[n]!, start, end);
+      this.weight.copyTo(csr.weight, first[n]!, start, end);
+      this.middle.copyTo(csr.middle, first[n]!, start, end);
     }
-    return { first, other, weight, middle };
+    return csr;
   }
 }
 
@@ -173,16 +187,13 @@ class Contractor {
 
 export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressReporter, maxContractedDegree = MAX_CONTRACTED_DEGREE): Hierarchy {
   const { nodeCount } = graph;
-  const dynamic = new DynamicGraph(nodeCount, 2 * graph.turnTarget.length + nodeCount);
-  for (let node = 0; node < nodeCount; node++) {
-    for (let e = graph.turnFirst[node]!; e < graph.turnFirst[node + 1]!; e++) dynamic.addEdge(node, graph.turnTarget[e]!, graph.turnWeight[e]!, -1, 1);
-  }
+  const dynamic = new DynamicGraph(graph);
   const contractor = new Contractor(dynamic, nodeCount);
   const queue = new NodeHeap(nodeCount);
   for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.priority(node));
 
-  const up = new EdgeCollector();
-  const down = new EdgeCollector();
+  const up = new EdgeCollector(nodeCount);
+  const down = new EdgeCollector(nodeCount);
   const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
   let done = 0;
   while (queue.size > 0) {
@@ -230,8 +241,8 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
   }
   onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
 
-  const upCsr = up.toCsr(nodeCount);
-  const downCsr = down.toCsr(nodeCount);
+  const upCsr = up.toCsr();
+  const downCsr = down.toCsr();
   return {
     upFirst: upCsr.first, upTarget: upCsr.other, upWeight: upCsr.weight, upMiddle: upCsr.middle,
     downFirst: downCsr.first, downSource: downCsr.other, downWeight: downCsr.weight, downMiddle: downCsr.middle,

@@ -6,7 +6,8 @@
  * restrictions remove turns. Weights are integer deciseconds.
  */
 import { IMPASSABLE } from '../../../core/routing/graph-format.js';
-import type { RoadNetwork, RoadSegment, TurnRestriction } from '../../../core/routing/network.js';
+import type { RoadNetwork, TurnRestrictions } from '../../../core/routing/network.js';
+import { Growable } from '../growable.js';
 
 /** A driver turning round at a dead end loses this much (OSRM's car profile uses 20 s too). */
 const DRIVING_U_TURN_DECISECONDS = 200;
@@ -21,76 +22,72 @@ export interface EdgeBasedGraph {
   turnWeight: Uint32Array;
 }
 
-function deciseconds(seconds: number | null): number {
-  return seconds === null ? IMPASSABLE : Math.round(seconds * 10);
+/** NaN (the mode may not travel that way) is IMPASSABLE. */
+function deciseconds(seconds: number): number {
+  return Number.isNaN(seconds) ? IMPASSABLE : Math.round(seconds * 10);
 }
 
-/** Junction a node starts at, and ends at. */
-function startOf(segment: RoadSegment, node: number): number {
-  return node & 1 ? segment.to : segment.from;
-}
-function endOf(segment: RoadSegment, node: number): number {
-  return node & 1 ? segment.from : segment.to;
-}
-
-/** Passable nodes starting at each junction, CSR. */
+/** Passable nodes starting at each junction, CSR. Node 2s starts at segment s's `from`, 2s + 1 at its `to`. */
 function nodesLeaving(network: RoadNetwork, nodeWeight: Uint32Array): { first: Uint32Array; nodes: Uint32Array } {
-  const junctions = network.junctionLon.length;
-  const first = new Uint32Array(junctions + 1);
+  const { junctionCount, segments } = network;
+  const startOf = (node: number) => (node & 1 ? segments.to : segments.from)[node >> 1]!;
+  const first = new Uint32Array(junctionCount + 1);
   const passable = (node: number) => nodeWeight[node] !== IMPASSABLE;
   for (let node = 0; node < nodeWeight.length; node++) {
-    if (passable(node)) first[startOf(network.segments[node >> 1]!, node) + 1]!++;
+    if (passable(node)) first[startOf(node) + 1]!++;
   }
-  for (let j = 0; j < junctions; j++) first[j + 1]! += first[j]!;
-  const fill = first.slice(0, junctions);
-  const nodes = new Uint32Array(first[junctions]!);
+  for (let j = 0; j < junctionCount; j++) first[j + 1]! += first[j]!;
+  const fill = first.slice(0, junctionCount);
+  const nodes = new Uint32Array(first[junctionCount]!);
   for (let node = 0; node < nodeWeight.length; node++) {
-    if (passable(node)) nodes[fill[startOf(network.segments[node >> 1]!, node)]!++] = node;
+    if (passable(node)) nodes[fill[startOf(node)]!++] = node;
   }
   return { first, nodes };
 }
 
-function restrictionsByVia(restrictions: TurnRestriction[]): Map<number, TurnRestriction[]> {
-  const byVia = new Map<number, TurnRestriction[]>();
-  for (const restriction of restrictions) {
-    const list = byVia.get(restriction.via);
-    if (list) list.push(restriction);
-    else byVia.set(restriction.via, [restriction]);
+/** The indices of the restrictions at each via junction that has some. */
+function restrictionsByVia(restrictions: TurnRestrictions): Map<number, number[]> {
+  const byVia = new Map<number, number[]>();
+  for (let r = 0; r < restrictions.count; r++) {
+    const via = restrictions.via[r]!;
+    const list = byVia.get(via);
+    if (list) list.push(r);
+    else byVia.set(via, [r]);
   }
   return byVia;
 }
 
-/** Whether the restrictions at the junction allow turning from way `fromWay` onto way `toWay`. */
-function allowed(restrictions: TurnRestriction[] | undefined, fromWay: number, toWay: number): boolean {
-  if (!restrictions) return true;
-  for (const r of restrictions) {
-    if (r.fromWay !== fromWay) continue;
-    if (r.kind === 'no' ? r.toWay === toWay : r.toWay !== toWay) return false;
+/** Whether the restrictions `atVia` (indices) allow turning from way `fromWay` onto way `toWay`. */
+function allowed(restrictions: TurnRestrictions, atVia: number[] | undefined, fromWay: number, toWay: number): boolean {
+  if (!atVia) return true;
+  for (const r of atVia) {
+    if (restrictions.fromWay[r] !== fromWay) continue;
+    if (restrictions.only[r] === 1 ? restrictions.toWay[r] !== toWay : restrictions.toWay[r] === toWay) return false;
   }
   return true;
 }
 
 export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
-  const { segments } = network;
-  const nodeCount = 2 * segments.length;
+  const { segments, restrictions } = network;
+  const nodeCount = 2 * segments.count;
   const nodeWeight = new Uint32Array(nodeCount);
-  segments.forEach((segment, s) => {
-    nodeWeight[2 * s] = deciseconds(segment.forwardSeconds);
-    nodeWeight[2 * s + 1] = deciseconds(segment.backwardSeconds);
-  });
+  for (let s = 0; s < segments.count; s++) {
+    nodeWeight[2 * s] = deciseconds(segments.forwardSeconds[s]!);
+    nodeWeight[2 * s + 1] = deciseconds(segments.backwardSeconds[s]!);
+  }
   const leaving = nodesLeaving(network, nodeWeight);
-  const restrictions = restrictionsByVia(network.restrictions);
+  const byVia = restrictionsByVia(restrictions);
   const uTurnPenalty = network.mode === 'driving' ? DRIVING_U_TURN_DECISECONDS : 0;
 
   const turnFirst = new Uint32Array(nodeCount + 1);
-  const targets: number[] = [];
-  const weights: number[] = [];
+  const targets = new Growable((n) => new Uint32Array(n));
+  const weights = new Growable((n) => new Uint32Array(n));
   for (let node = 0; node < nodeCount; node++) {
     turnFirst[node] = targets.length;
     if (nodeWeight[node] === IMPASSABLE) continue;
-    const segment = segments[node >> 1]!;
-    const junction = endOf(segment, node);
-    const atVia = restrictions.get(junction);
+    const wayId = segments.wayId[node >> 1]!;
+    const junction = (node & 1 ? segments.from : segments.to)[node >> 1]!;
+    const atVia = byVia.get(junction);
     const start = leaving.first[junction]!;
     const end = leaving.first[junction + 1]!;
     let deadEnd = true;
@@ -98,16 +95,16 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
       const next = leaving.nodes[i]!;
       if (next >> 1 === node >> 1) continue;
       deadEnd = false;
-      if (!allowed(atVia, segment.wayId, segments[next >> 1]!.wayId)) continue;
+      if (!allowed(restrictions, atVia, wayId, segments.wayId[next >> 1]!)) continue;
       targets.push(next);
       weights.push(nodeWeight[next]!);
     }
     const back = node ^ 1;
-    if (deadEnd && nodeWeight[back] !== IMPASSABLE && allowed(atVia, segment.wayId, segment.wayId)) {
+    if (deadEnd && nodeWeight[back] !== IMPASSABLE && allowed(restrictions, atVia, wayId, wayId)) {
       targets.push(back);
       weights.push(nodeWeight[back]! + uTurnPenalty);
     }
   }
   turnFirst[nodeCount] = targets.length;
-  return { nodeCount, nodeWeight, turnFirst, turnTarget: Uint32Array.from(targets), turnWeight: Uint32Array.from(weights) };
+  return { nodeCount, nodeWeight, turnFirst, turnTarget: targets.take(), turnWeight: weights.take() };
 }

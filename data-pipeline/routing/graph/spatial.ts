@@ -1,7 +1,7 @@
 /**
  * The snapping index: a flatbush over every 2-point piece of every segment the mode may travel in
  * at least one direction, in (longitude, Mercator y) so box distances are proportional to metres
- * nearby. Item i is the piece starting at point `piecePoint[i]` of the coordinate array.
+ * nearby. Item i is the piece starting at point `piecePoint[i]` of the network's (and the file's) coordinates.
  */
 import Flatbush from 'flatbush';
 import { mercatorY } from '../../../core/routing/geo.js';
@@ -13,28 +13,35 @@ export interface SpatialIndex {
   index: ArrayBuffer | null;
 }
 
-/** `pointFirst[s]` is the index of segment s's first point in the graph's coordinate array. */
-export function buildSpatialIndex(network: RoadNetwork, pointFirst: Uint32Array): SpatialIndex {
-  const passable = network.segments.map((s) => s.forwardSeconds !== null || s.backwardSeconds !== null);
+const passable = (network: RoadNetwork, s: number) => !Number.isNaN(network.segments.forwardSeconds[s]!) || !Number.isNaN(network.segments.backwardSeconds[s]!);
+
+/** Pieces of the segments the mode may travel: the index's items. */
+export function countPieces(network: RoadNetwork): number {
+  const { count, pointFirst } = network.segments;
   let pieces = 0;
-  network.segments.forEach((segment, s) => {
-    if (passable[s]) pieces += segment.coordinates.length / 2 - 1;
-  });
+  for (let s = 0; s < count; s++) if (passable(network, s)) pieces += pointFirst[s + 1]! - pointFirst[s]! - 1;
+  return pieces;
+}
+
+export function buildSpatialIndex(network: RoadNetwork): SpatialIndex {
+  const { count, pointFirst, coordinates } = network.segments;
+  const pieces = countPieces(network);
   const piecePoint = new Uint32Array(pieces);
   if (pieces === 0) return { piecePoint, index: null };
 
   const index = new Flatbush(pieces);
   let piece = 0;
-  network.segments.forEach((segment, s) => {
-    if (!passable[s]) return;
-    const c = segment.coordinates;
-    for (let i = 0; i + 3 < c.length; i += 2) {
-      const y0 = mercatorY(c[i + 1]!);
-      const y1 = mercatorY(c[i + 3]!);
-      index.add(Math.min(c[i]!, c[i + 2]!), Math.min(y0, y1), Math.max(c[i]!, c[i + 2]!), Math.max(y0, y1));
-      piecePoint[piece++] = pointFirst[s]! + i / 2;
+  for (let s = 0; s < count; s++) {
+    if (!passable(network, s)) continue;
+    for (let p = pointFirst[s]!; p + 1 < pointFirst[s + 1]!; p++) {
+      const x0 = coordinates[2 * p]! / 1e7;
+      const x1 = coordinates[2 * p + 2]! / 1e7;
+      const y0 = mercatorY(coordinates[2 * p + 1]! / 1e7);
+      const y1 = mercatorY(coordinates[2 * p + 3]! / 1e7);
+      index.add(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1));
+      piecePoint[piece++] = p;
     }
-  });
+  }
   index.finish();
   return { piecePoint, index: index.data as ArrayBuffer };
 }

@@ -1,19 +1,20 @@
 /**
  * Building the routing graph file of one travel mode: edge-based graph, contraction hierarchy,
- * segment data and snapping index, laid out as core/routing/graph-format.ts says and written at once.
+ * segment data and snapping index, laid out as core/routing/graph-format.ts says and written
+ * section by section (a buffer of the whole file would double the peak of the build).
  */
-import { writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
-  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, NO_MIDDLE, TRAVEL_KINDS, TRAVEL_SHIFT,
-  routingGraphBytes, sectionViews, writeHeader, type RoutingGraphCounts,
+  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, NO_MIDDLE, TRAVEL_SHIFT,
+  headerBytes, sectionLayout, type RoutingGraphCounts, type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../features.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { contractHierarchy } from './contract.js';
 import { buildEdgeBasedGraph } from './edge-based.js';
-import { buildSpatialIndex } from './spatial.js';
+import { buildSpatialIndex, countPieces } from './spatial.js';
 
 export interface RoutingGraphStats {
   /** Edge-based nodes the mode may travel (directions of segments). */
@@ -30,20 +31,22 @@ export interface RoutingGraphStats {
   bytes: number;
 }
 
-/** Names and refs, each distinct string once; index 0 is ''. */
-class StringTable {
-  private readonly index = new Map<string, number>([['', 0]]);
-  readonly encoded: Buffer[] = [Buffer.alloc(0)];
-
-  add(text: string): number {
-    let i = this.index.get(text);
-    if (i === undefined) {
-      i = this.encoded.length;
-      this.index.set(text, i);
-      this.encoded.push(Buffer.from(text, 'utf8'));
+/**
+ * The file's string table: the network's strings that segments use, numbered in order of first use
+ * (names, then refs), '' first; `fileIndex` maps a network string index to its file index.
+ */
+function usedStrings(network: RoadNetwork): { fileIndex: Uint32Array; encoded: Buffer[] } {
+  const { name, ref } = network.segments;
+  const fileIndex = new Uint32Array(network.strings.length);
+  const encoded = [Buffer.alloc(0)];
+  for (const column of [name, ref]) {
+    for (const i of column) {
+      if (i === 0 || fileIndex[i] !== 0) continue;
+      fileIndex[i] = encoded.length;
+      encoded.push(Buffer.from(network.strings[i]!, 'utf8'));
     }
-    return i;
   }
+  return { fileIndex, encoded };
 }
 
 export interface RoutingGraphOptions {
@@ -53,6 +56,22 @@ export interface RoutingGraphOptions {
 
 export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress?: ProgressReporter, options: RoutingGraphOptions = {}): RoutingGraphStats {
   const started = performance.now();
+  const fd = openSync(file, 'w');
+  try {
+    // The snapping index comes last, once the hierarchy is written and let go: each is among the biggest parts.
+    const { counts, stats } = writeHierarchyAndSegments(fd, network, onProgress, options);
+    const spatial = buildSpatialIndex(network);
+    counts.spatialBytes = spatial.index?.byteLength ?? 0;
+    const bytes = writeSections(fd, counts, { piecePoint: spatial.piecePoint, flatbush: new Uint8Array(spatial.index ?? new ArrayBuffer(0)) });
+    writeAt(fd, headerBytes(counts), 0);
+    return { ...stats, seconds: (performance.now() - started) / 1000, bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Every section but the snapping index's; the counts it returns lack `spatialBytes` (the index's section is the last one, so no offset depends on it). */
+function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress: ProgressReporter | undefined, options: RoutingGraphOptions) {
   const { segments } = network;
   onProgress?.({ phase: 'routing graph: turns', done: 0, total: null });
   const edgeBased = buildEdgeBasedGraph(network);
@@ -61,77 +80,85 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
   let largest = 0;
   for (const size of componentSize) largest = Math.max(largest, size);
   const smallBelow = Math.min(SMALL_COMPONENT_SIZE, largest);
-  let smallSegments = 0;
   const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree);
-
-  const pointFirst = new Uint32Array(segments.length + 1);
-  segments.forEach((segment, s) => (pointFirst[s + 1] = pointFirst[s]! + segment.coordinates.length / 2));
-  const spatial = buildSpatialIndex(network, pointFirst);
-  const strings = new StringTable();
-  const nameIds = segments.map((segment) => strings.add(segment.name));
-  const refIds = segments.map((segment) => strings.add(segment.ref));
+  const strings = usedStrings(network);
 
   const counts: RoutingGraphCounts = {
     mode: network.mode,
-    segments: segments.length,
-    points: pointFirst[segments.length]!,
+    segments: segments.count,
+    points: segments.coordinates.length / 2,
     upEdges: hierarchy.upTarget.length,
     downEdges: hierarchy.downSource.length,
     turnEdges: edgeBased.turnTarget.length,
-    pieces: spatial.piecePoint.length,
+    pieces: countPieces(network),
     strings: strings.encoded.length,
     stringBytes: strings.encoded.reduce((sum, bytes) => sum + bytes.length, 0),
-    spatialBytes: spatial.index?.byteLength ?? 0,
+    spatialBytes: 0,
   };
-  const buffer = new ArrayBuffer(routingGraphBytes(counts));
-  writeHeader(buffer, counts);
-  const views = sectionViews(buffer, counts);
-
-  segments.forEach((segment, s) => {
-    views.segmentFrom[s] = segment.from;
-    views.segmentTo[s] = segment.to;
-    views.segmentWay[s] = segment.wayId;
-    views.segmentDistance[s] = segment.distance;
-    views.segmentName[s] = nameIds[s]!;
-    views.segmentRef[s] = refIds[s]!;
+  const segmentName = new Uint32Array(segments.count);
+  const segmentRef = new Uint32Array(segments.count);
+  const segmentFlags = new Uint8Array(segments.count);
+  let smallSegments = 0;
+  for (let s = 0; s < segments.count; s++) {
+    segmentName[s] = strings.fileIndex[segments.name[s]!]!;
+    segmentRef[s] = strings.fileIndex[segments.ref[s]!]!;
     const small = Math.max(componentSize[2 * s]!, componentSize[2 * s + 1]!) < smallBelow;
-    if (small && (segment.forwardSeconds !== null || segment.backwardSeconds !== null)) smallSegments++;
-    views.segmentFlags[s] = (segment.roundabout ? FLAG_ROUNDABOUT : 0) | (TRAVEL_KINDS.indexOf(segment.travel) << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0);
-    const at = 2 * pointFirst[s]!;
-    segment.coordinates.forEach((value, i) => (views.coordinates[at + i] = Math.round(value * 1e7)));
+    if (small && (edgeBased.nodeWeight[2 * s] !== IMPASSABLE || edgeBased.nodeWeight[2 * s + 1] !== IMPASSABLE)) smallSegments++;
+    segmentFlags[s] = (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) | (segments.travel[s]! << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0);
+  }
+  const stringOffsets = new Uint32Array(strings.encoded.length + 1);
+  strings.encoded.forEach((bytes, i) => (stringOffsets[i + 1] = stringOffsets[i]! + bytes.length));
+  writeSections(fd, counts, {
+    segmentFrom: segments.from,
+    segmentTo: segments.to,
+    segmentWay: segments.wayId,
+    segmentDistance: segments.distance,
+    segmentName,
+    segmentRef,
+    segmentFlags,
+    segmentPointFirst: segments.pointFirst,
+    coordinates: segments.coordinates,
+    nodeWeight: edgeBased.nodeWeight,
+    upFirst: hierarchy.upFirst,
+    upTarget: hierarchy.upTarget,
+    upWeight: hierarchy.upWeight,
+    upMiddle: hierarchy.upMiddle,
+    downFirst: hierarchy.downFirst,
+    downSource: hierarchy.downSource,
+    downWeight: hierarchy.downWeight,
+    downMiddle: hierarchy.downMiddle,
+    turnFirst: edgeBased.turnFirst,
+    turnTarget: edgeBased.turnTarget,
+    turnWeight: edgeBased.turnWeight,
+    stringOffsets,
+    stringBytes: Buffer.concat(strings.encoded),
   });
-  views.segmentPointFirst.set(pointFirst);
-  views.nodeWeight.set(edgeBased.nodeWeight);
-  views.upFirst.set(hierarchy.upFirst);
-  views.upTarget.set(hierarchy.upTarget);
-  views.upWeight.set(hierarchy.upWeight);
-  views.upMiddle.set(hierarchy.upMiddle);
-  views.downFirst.set(hierarchy.downFirst);
-  views.downSource.set(hierarchy.downSource);
-  views.downWeight.set(hierarchy.downWeight);
-  views.downMiddle.set(hierarchy.downMiddle);
-  views.turnFirst.set(edgeBased.turnFirst);
-  views.turnTarget.set(edgeBased.turnTarget);
-  views.turnWeight.set(edgeBased.turnWeight);
-  views.piecePoint.set(spatial.piecePoint);
-  let offset = 0;
-  strings.encoded.forEach((bytes, i) => {
-    views.stringOffsets[i] = offset;
-    views.stringBytes.set(bytes, offset);
-    offset += bytes.length;
-  });
-  views.stringOffsets[strings.encoded.length] = offset;
-  if (spatial.index) views.flatbush.set(new Uint8Array(spatial.index));
 
-  writeFileSync(file, new Uint8Array(buffer));
   let nodes = 0;
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
   const shortcuts = countShortcuts(hierarchy.upMiddle) + countShortcuts(hierarchy.downMiddle);
-  return { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments, seconds: (performance.now() - started) / 1000, bytes: buffer.byteLength };
+  return { counts, stats: { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments } };
 }
 
 function countShortcuts(middles: Int32Array): number {
   let count = 0;
   for (const middle of middles) if (middle !== NO_MIDDLE) count++;
   return count;
+}
+
+/** Writes the given sections at their offsets (each exactly as long as the counts say) and sizes the file by the counts; returns that size. */
+function writeSections(fd: number, counts: RoutingGraphCounts, sections: Partial<RoutingGraphSections>): number {
+  const layout = sectionLayout(counts);
+  for (const [name, array] of Object.entries(sections) as [keyof RoutingGraphSections, ArrayBufferView & { length: number }][]) {
+    const { offset, length } = layout.sections[name];
+    if (array.length !== length) throw new Error(`routing graph section ${name}: ${array.length} values where the counts say ${length}`);
+    writeAt(fd, new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
+  }
+  // Up to there, and between sections, the file reads as zeros.
+  ftruncateSync(fd, layout.bytes);
+  return layout.bytes;
+}
+
+function writeAt(fd: number, bytes: Uint8Array, position: number): void {
+  for (let written = 0; written < bytes.length; ) written += writeSync(fd, bytes, written, bytes.length - written, position + written);
 }

@@ -1,32 +1,17 @@
 /**
  * The routing objects of the OSM files as the mode profiles judge them, kept until every file is
- * read (junctions depend on all ways): each usable way with its nodes and per-mode travel, the
+ * read (junctions depend on all ways): each usable way with its points and per-mode travel, the
  * barrier nodes that stop each mode, and the via-node turn restrictions each mode obeys.
+ *
+ * Everything that grows with the input is held in typed arrays (see docs/ROUTING-ENGINE.md,
+ * "Importing"): per point of a way 16 bytes while reading (node id, lon, lat), 12 once read; per
+ * way a few dozen bytes; names, refs and travel descriptions once per distinct value.
  */
+import { Growable } from '../growable.js';
 import type { Profile, WayTravel } from '../profiles/profile.js';
 import { wayLabels } from '../profiles/ways.js';
+import { IdIndex } from './id-index.js';
 import { oplField, oplId, parseMembers, parseTags, parseWayNodes } from './opl.js';
-
-export interface StoredWay {
-  id: number;
-  /** The way's nodes in order, as indices into the objects' node numbering (see `nodeIndex`). */
-  nodes: Uint32Array;
-  /** lon, lat per node. */
-  coordinates: Float64Array;
-  name: string;
-  ref: string;
-  roundabout: boolean;
-  /** By profile index; undefined where the mode does not use the way. */
-  travel: (WayTravel | undefined)[];
-}
-
-export interface RestrictionRelation {
-  /** By profile index; undefined where the mode ignores the relation. */
-  kinds: ('no' | 'only' | undefined)[];
-  fromWay: number;
-  viaNode: number;
-  toWay: number;
-}
 
 export interface RestrictionCounts {
   /** Restriction relations some mode obeys. */
@@ -37,22 +22,97 @@ export interface RestrictionCounts {
   incomplete: number;
 }
 
+/** Via-node restriction relations; `kinds` holds 2 bits per profile index: RESTRICTION_NO, RESTRICTION_ONLY or 0 (ignored by the mode). */
+export interface RestrictionRelations {
+  count: number;
+  kinds: Uint8Array;
+  fromWay: Float64Array;
+  /** The via node's number (see RoutingWays.nodeCount), -1 when no stored way passes it. */
+  viaNode: Int32Array;
+  toWay: Float64Array;
+}
+
+export const RESTRICTION_NO = 1;
+export const RESTRICTION_ONLY = 2;
+
+/** The ways that some mode uses, and what else the network builder needs, once every file is read. */
+export interface RoutingWays {
+  profiles: readonly Profile[];
+  count: number;
+  wayId: Float64Array;
+  /** The points of way w are pointFirst[w] ≤ p < pointFirst[w + 1] (at least 2). */
+  pointFirst: Uint32Array;
+  /** The node of each point: a dense number below `nodeCount`, the same for every way through it. */
+  pointNode: Uint32Array;
+  /** lon, lat × 10⁷ of each point. */
+  coordinates: Int32Array;
+  /** Indices into `strings`. */
+  name: Uint32Array;
+  ref: Uint32Array;
+  roundabout: Uint8Array;
+  /** `travels[travel[w * profiles.length + m]]`: how profile m travels way w; index 0 (undefined) where it does not use it. */
+  travel: Uint32Array;
+  travels: readonly (WayTravel | undefined)[];
+  strings: string[];
+  nodeCount: number;
+  /** By node number: bit m set when the node's barrier stops profile m's mode. */
+  barrierModes: Uint8Array;
+  restrictions: RestrictionRelations;
+  restrictionCounts: RestrictionCounts;
+}
+
+/** Each distinct value once: its index in `values`. */
+class Interned<T> {
+  readonly values: T[] = [];
+  private readonly index = new Map<string, number>();
+
+  constructor(private readonly keyOf: (value: T) => string) {}
+
+  add(value: T): number {
+    const key = this.keyOf(value);
+    let i = this.index.get(key);
+    if (i === undefined) {
+      i = this.values.length;
+      this.index.set(key, i);
+      this.values.push(value);
+    }
+    return i;
+  }
+}
+
+const travelKey = (travel: WayTravel | undefined): string =>
+  travel === undefined ? '' : `${travel.forward?.kmh} ${travel.forward?.travel} ${travel.backward?.kmh} ${travel.backward?.travel} ${travel.durationSeconds}`;
+
+const float64 = (n: number) => new Float64Array(n);
+const uint32 = (n: number) => new Uint32Array(n);
+const uint8 = (n: number) => new Uint8Array(n);
+
 export class RoutingObjects {
-  readonly ways: StoredWay[] = [];
-  /** By profile index: nodes whose barrier stops the mode. */
-  readonly barriers: Set<number>[];
-  readonly restrictions: RestrictionRelation[] = [];
   readonly restrictionCounts: RestrictionCounts = { read: 0, viaWay: 0, incomplete: 0 };
-  /**
-   * A dense number for every OSM node id a stored way uses, so that the builder works with plain
-   * arrays instead of maps keyed by ids beyond 2^31 (slow map keys).
-   */
-  readonly nodeIndex = new Map<number, number>();
-  /** Ways already read, from an earlier file that overlaps. */
-  private readonly wayIds = new Set<number>();
+  private readonly wayIds = new Growable(float64);
+  private readonly pointFirst = new Growable(uint32);
+  private readonly pointIds = new Growable(float64);
+  private readonly coordinates = new Growable((n) => new Int32Array(n));
+  private readonly names = new Growable(uint32);
+  private readonly refs = new Growable(uint32);
+  private readonly roundabouts = new Growable(uint8);
+  private readonly travel = new Growable(uint32);
+  private readonly strings = new Interned<string>((text) => text);
+  private readonly travels = new Interned<WayTravel | undefined>(travelKey);
+  private readonly barrierIds = new Growable(float64);
+  private readonly barrierModes = new Growable(uint8);
+  private readonly restrictionKinds = new Growable(uint8);
+  private readonly restrictionFrom = new Growable(float64);
+  private readonly restrictionVia = new Growable(float64);
+  private readonly restrictionTo = new Growable(float64);
+  /** Ways read from earlier files (overlapping extracts): not read again. */
+  private earlierWays: IdIndex | null = null;
 
   constructor(readonly profiles: readonly Profile[]) {
-    this.barriers = profiles.map(() => new Set<number>());
+    if (profiles.length > 4) throw new Error('at most 4 profiles: restriction kinds take 2 bits each in a byte');
+    this.pointFirst.push(0);
+    this.strings.add('');
+    this.travels.add(undefined);
   }
 
   /** Takes one OPL line (a node, way or relation). */
@@ -63,38 +123,51 @@ export class RoutingObjects {
     else if (type === 0x72 /* r */) this.addRelation(line);
   }
 
+  /** Call between files: a way already read is not read again from the next one. */
+  nextFile(): void {
+    this.earlierWays = new IdIndex(this.wayIds.toArray());
+  }
+
   private addNode(line: string): void {
     const tags = parseTags(oplField(line, 'T'));
     if (tags.size === 0) return;
-    const id = oplId(line);
-    for (let m = 0; m < this.profiles.length; m++) if (this.profiles[m]!.blocks(tags)) this.barriers[m]!.add(id);
+    let modes = 0;
+    for (let m = 0; m < this.profiles.length; m++) if (this.profiles[m]!.blocks(tags)) modes |= 1 << m;
+    if (modes === 0) return;
+    this.barrierIds.push(oplId(line));
+    this.barrierModes.push(modes);
   }
 
   private addWay(line: string): void {
     const id = oplId(line);
-    if (this.wayIds.has(id)) return;
+    if (this.earlierWays !== null && this.earlierWays.indexOf(id) >= 0) return;
     const tags = parseTags(oplField(line, 'T'));
     const travel = this.profiles.map((profile) => profile.way(tags));
     if (travel.every((t) => t === undefined)) return;
     const { ids, coordinates } = parseWayNodes(oplField(line, 'N') ?? '');
     if (ids.length < 2) return;
-    this.wayIds.add(id);
-    const nodes = new Uint32Array(ids.length);
+    this.wayIds.push(id);
     for (let i = 0; i < ids.length; i++) {
-      let index = this.nodeIndex.get(ids[i]!);
-      if (index === undefined) {
-        index = this.nodeIndex.size;
-        this.nodeIndex.set(ids[i]!, index);
-      }
-      nodes[i] = index;
+      this.pointIds.push(ids[i]!);
+      this.coordinates.push(coordinates[2 * i]!);
+      this.coordinates.push(coordinates[2 * i + 1]!);
     }
-    this.ways.push({ id, nodes, coordinates, ...wayLabels(tags), travel });
+    this.pointFirst.push(this.pointIds.length);
+    const { name, ref, roundabout } = wayLabels(tags);
+    this.names.push(this.strings.add(name));
+    this.refs.push(this.strings.add(ref));
+    this.roundabouts.push(roundabout ? 1 : 0);
+    for (const t of travel) this.travel.push(this.travels.add(t));
   }
 
   private addRelation(line: string): void {
     const tags = parseTags(oplField(line, 'T'));
-    const kinds = this.profiles.map((profile) => profile.turnRestriction(tags));
-    if (kinds.every((kind) => kind === undefined)) return;
+    let kinds = 0;
+    this.profiles.forEach((profile, m) => {
+      const kind = profile.turnRestriction(tags);
+      if (kind !== undefined) kinds |= (kind === 'no' ? RESTRICTION_NO : RESTRICTION_ONLY) << (2 * m);
+    });
+    if (kinds === 0) return;
     this.restrictionCounts.read++;
     const members = parseMembers(oplField(line, 'M'));
     const from = members.find((m) => m.role === 'from' && m.type === 'w');
@@ -102,6 +175,55 @@ export class RoutingObjects {
     const via = members.filter((m) => m.role === 'via');
     if (via.some((m) => m.type === 'w')) this.restrictionCounts.viaWay++;
     else if (from === undefined || to === undefined || via.length !== 1) this.restrictionCounts.incomplete++;
-    else this.restrictions.push({ kinds, fromWay: from.id, viaNode: via[0]!.id, toWay: to.id });
+    else {
+      this.restrictionKinds.push(kinds);
+      this.restrictionFrom.push(from.id);
+      this.restrictionVia.push(via[0]!.id);
+      this.restrictionTo.push(to.id);
+    }
   }
+
+  /** Numbers the nodes and hands everything over; the objects are empty afterwards. */
+  finish(): RoutingWays {
+    const pointIds = this.pointIds.take();
+    const nodes = new IdIndex(pointIds);
+    const pointNode = new Uint32Array(pointIds.length);
+    for (let p = 0; p < pointIds.length; p++) pointNode[p] = nodes.indexOf(pointIds[p]!);
+
+    const barrierModes = new Uint8Array(nodes.size);
+    const barrierIds = this.barrierIds.take();
+    const modes = this.barrierModes.take();
+    for (let b = 0; b < barrierIds.length; b++) {
+      const node = nodes.indexOf(barrierIds[b]!);
+      if (node >= 0) barrierModes[node]! |= modes[b]!;
+    }
+    const viaIds = this.restrictionVia.take();
+    const viaNode = Int32Array.from(viaIds, (id) => nodes.indexOf(id));
+
+    const wayId = this.wayIds.take();
+    this.earlierWays = null;
+    return {
+      profiles: this.profiles,
+      count: wayId.length,
+      wayId,
+      pointFirst: this.pointFirst.take(),
+      pointNode,
+      coordinates: this.coordinates.take(),
+      name: this.names.take(),
+      ref: this.refs.take(),
+      roundabout: this.roundabouts.take(),
+      travel: this.travel.take(),
+      travels: this.travels.values,
+      strings: this.strings.values,
+      nodeCount: nodes.size,
+      barrierModes,
+      restrictions: { count: viaNode.length, kinds: this.restrictionKinds.take(), fromWay: this.restrictionFrom.take(), viaNode, toWay: this.restrictionTo.take() },
+      restrictionCounts: this.restrictionCounts,
+    };
+  }
+}
+
+/** The kind of restriction `r` for profile `m`: RESTRICTION_NO, RESTRICTION_ONLY, or 0 when the mode ignores it. */
+export function restrictionKindOf(restrictions: RestrictionRelations, r: number, m: number): number {
+  return (restrictions.kinds[r]! >> (2 * m)) & 3;
 }

@@ -37,14 +37,14 @@ export function parseTags(field: string | undefined): Map<string, string> {
 /** A way's nodes with their locations; nodes without a location (missing from the extract) are left out, and so are repeats of the previous node. */
 export interface WayNodes {
   ids: Float64Array;
-  /** lon, lat per node. */
-  coordinates: Float64Array;
+  /** lon, lat × 10⁷ per node: osmium writes locations from these integers, at most 7 decimals, so `value / 1e7` gives back the number the text reads as. */
+  coordinates: Int32Array;
 }
 
 export function parseWayNodes(field: string): WayNodes {
   const refs = field.split(',');
   const ids = new Float64Array(refs.length);
-  const coordinates = new Float64Array(refs.length * 2);
+  const coordinates = new Int32Array(refs.length * 2);
   let count = 0;
   for (const ref of refs) {
     const x = ref.indexOf('x');
@@ -53,8 +53,8 @@ export function parseWayNodes(field: string): WayNodes {
     const id = Number(ref.slice(1, x));
     if (count > 0 && ids[count - 1] === id) continue;
     ids[count] = id;
-    coordinates[count * 2] = Number(ref.slice(x + 1, y));
-    coordinates[count * 2 + 1] = Number(ref.slice(y + 1));
+    coordinates[count * 2] = Math.round(Number(ref.slice(x + 1, y)) * 1e7);
+    coordinates[count * 2 + 1] = Math.round(Number(ref.slice(y + 1)) * 1e7);
     count++;
   }
   return { ids: ids.slice(0, count), coordinates: coordinates.slice(0, count * 2) };

@@ -10,6 +10,7 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { realpath, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { throwIfAborted } from '../../abort.js';
 import { bytesRead, firstLine } from '../../osm/osmium.js';
 
 const OSMIUM = 'osmium';
@@ -35,8 +36,12 @@ function outcome(child: Osmium): Promise<{ code: number | null; stderr: string }
   return ended;
 }
 
-/** Calls `onLine` for every OPL line of the file's routing objects; `onBytes` now and then with how far osmium has read. */
-export async function readRoutingOpl(file: string, onLine: (line: string) => void, onBytes: (done: number, total: number) => void): Promise<void> {
+/**
+ * Calls `onLine` for every OPL line of the file's routing objects; `onBytes` now and then with how
+ * far osmium has read. An abort of `signal` stops osmium and throws the abort's reason.
+ */
+export async function readRoutingOpl(file: string, onLine: (line: string) => void, onBytes: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
+  throwIfAborted(signal);
   const path = await realpath(file);
   const size = (await stat(path)).size;
   // Uncompressed PBF between the two, the cheapest format for both ends, with the locations kept on the ways.
@@ -56,6 +61,12 @@ export async function readRoutingOpl(file: string, onLine: (line: string) => voi
   filter.stdin!.on('error', () => {});
   const located = outcome(locate);
   const filtered = outcome(filter);
+  const stop = () => {
+    locate.kill();
+    filter.kill();
+  };
+  signal?.addEventListener('abort', stop);
+  if (signal?.aborted) stop();
   const timer = setInterval(() => {
     if (locate.pid === undefined) return;
     void bytesRead(locate.pid, path).then((done) => {
@@ -66,12 +77,14 @@ export async function readRoutingOpl(file: string, onLine: (line: string) => voi
     for await (const line of createInterface({ input: filter.stdout, crlfDelay: Infinity })) {
       if (line.length > 0) onLine(line);
     }
+    throwIfAborted(signal);
     for (const [command, ended] of [['add-locations-to-ways', located], ['tags-filter', filtered]] as const) {
       const { code, stderr } = await ended;
       if (code !== 0) throw new Error(`osmium ${command} failed on ${file}: ${firstLine(stderr) || `exit code ${code}`}`);
     }
     onBytes(size, size);
   } finally {
+    signal?.removeEventListener('abort', stop);
     clearInterval(timer);
     if (locate.exitCode === null) locate.kill();
     if (filter.exitCode === null) filter.kill();

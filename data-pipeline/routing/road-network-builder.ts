@@ -1,0 +1,109 @@
+/** Fills the typed-array columns of a RoadNetwork (core/routing/network.ts) one segment at a time. */
+import { TRAVEL_KINDS, type RoadNetwork, type TravelKind, type TravelMode } from '../../core/routing/network.js';
+import { Growable } from './growable.js';
+
+export interface SegmentFields {
+  from: number;
+  to: number;
+  /** Metres along the polyline. */
+  distance: number;
+  /** null where the mode may not travel that way. */
+  forwardSeconds: number | null;
+  backwardSeconds: number | null;
+  wayId: number;
+  /** Indices into the network's strings. */
+  name: number;
+  ref: number;
+  roundabout: boolean;
+  travel: TravelKind;
+  backwardTravel: TravelKind;
+}
+
+const float64 = (n: number) => new Float64Array(n);
+const uint32 = (n: number) => new Uint32Array(n);
+const uint8 = (n: number) => new Uint8Array(n);
+
+export class RoadNetworkBuilder {
+  private junctionCount = 0;
+  private readonly from = new Growable(uint32);
+  private readonly to = new Growable(uint32);
+  private readonly forwardSeconds = new Growable(float64);
+  private readonly backwardSeconds = new Growable(float64);
+  private readonly distance = new Growable((n) => new Float32Array(n));
+  private readonly wayId = new Growable(float64);
+  private readonly name = new Growable(uint32);
+  private readonly ref = new Growable(uint32);
+  private readonly roundabout = new Growable(uint8);
+  private readonly travel = new Growable(uint8);
+  private readonly backwardTravel = new Growable(uint8);
+  private readonly pointFirst = new Growable(uint32);
+  private readonly coordinates = new Growable((n) => new Int32Array(n));
+  private readonly restrictionOnly = new Growable(uint8);
+  private readonly restrictionFrom = new Growable(float64);
+  private readonly restrictionVia = new Growable(uint32);
+  private readonly restrictionTo = new Growable(float64);
+
+  /** `strings`: the names and refs segments point to, '' first. */
+  constructor(readonly mode: TravelMode, private readonly strings: string[]) {
+    this.pointFirst.push(0);
+  }
+
+  addJunction(): number {
+    return this.junctionCount++;
+  }
+
+  /** A segment whose polyline is points first..last (inclusive) of `coordinates` (lon, lat × 10⁷ pairs). */
+  addSegment(segment: SegmentFields, coordinates: ArrayLike<number>, first: number, last: number): void {
+    this.from.push(segment.from);
+    this.to.push(segment.to);
+    this.forwardSeconds.push(segment.forwardSeconds ?? NaN);
+    this.backwardSeconds.push(segment.backwardSeconds ?? NaN);
+    this.distance.push(segment.distance);
+    this.wayId.push(segment.wayId);
+    this.name.push(segment.name);
+    this.ref.push(segment.ref);
+    this.roundabout.push(segment.roundabout ? 1 : 0);
+    this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
+    this.backwardTravel.push(TRAVEL_KINDS.indexOf(segment.backwardTravel));
+    for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
+    this.pointFirst.push(this.coordinates.length / 2);
+  }
+
+  addRestriction(kind: 'no' | 'only', fromWay: number, via: number, toWay: number): void {
+    this.restrictionOnly.push(kind === 'only' ? 1 : 0);
+    this.restrictionFrom.push(fromWay);
+    this.restrictionVia.push(via);
+    this.restrictionTo.push(toWay);
+  }
+
+  finish(): RoadNetwork {
+    return {
+      mode: this.mode,
+      junctionCount: this.junctionCount,
+      segments: {
+        count: this.from.length,
+        from: this.from.take(),
+        to: this.to.take(),
+        forwardSeconds: this.forwardSeconds.take(),
+        backwardSeconds: this.backwardSeconds.take(),
+        distance: this.distance.take(),
+        wayId: this.wayId.take(),
+        name: this.name.take(),
+        ref: this.ref.take(),
+        roundabout: this.roundabout.take(),
+        travel: this.travel.take(),
+        backwardTravel: this.backwardTravel.take(),
+        pointFirst: this.pointFirst.take(),
+        coordinates: this.coordinates.take(),
+      },
+      restrictions: {
+        count: this.restrictionOnly.length,
+        only: this.restrictionOnly.take(),
+        fromWay: this.restrictionFrom.take(),
+        via: this.restrictionVia.take(),
+        toWay: this.restrictionTo.take(),
+      },
+      strings: this.strings,
+    };
+  }
+}
