@@ -1,9 +1,11 @@
 // The OpenStreetMap geocoding importer: a hand-written town (test/fixtures/osm/geocoding-town.osm)
 // and the real extracts of ../shared/data/osm (Monaco, Andorra, Heidelberg).
 import test, { type ExecutionContext } from 'ava';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AdminLookup } from '../core/geocoding/admin-lookup.js';
-import { emptyOsmPlaceCounts, readOsmAdminAreas, readOsmPlaces, type OsmPlaceCounts } from '../data-pipeline/geocoding/osm.js';
+import { AdminLookup, type AdminPolygon } from '../core/geocoding/admin-lookup.js';
+import { readOsmForGeocoding, type OsmAdminImport, type OsmAdminOptions, type OsmPlaceCounts, type OsmRead } from '../data-pipeline/geocoding/osm.js';
 import type { PlaceRecord } from '../core/geocoding/place-record.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
@@ -12,13 +14,30 @@ const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
 const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');
 const noProgress = () => {};
+const spillDir = mkdtempSync(join(tmpdir(), 'waymark-osm-spill-'));
+let spills = 0;
+test.after.always(() => rmSync(spillDir, { recursive: true, force: true }));
+
+/** One pass over `file`; `use` runs before its spill is deleted. */
+async function withRead<T>(file: string, use: (read: OsmRead) => T): Promise<T> {
+  const read = await readOsmForGeocoding(file, noProgress, { spillFile: join(spillDir, `spill-${spills++}`), cacheKiB: 8192 });
+  try {
+    return use(read);
+  } finally {
+    read.close();
+  }
+}
 
 async function readPlaces(file: string): Promise<{ records: PlaceRecord[]; counts: OsmPlaceCounts; ms: number }> {
   const started = performance.now();
-  const counts = emptyOsmPlaceCounts();
-  const records: PlaceRecord[] = [];
-  for await (const record of readOsmPlaces(file, noProgress, counts)) records.push(record);
-  return { records, counts, ms: Math.round(performance.now() - started) };
+  return withRead(file, ({ places }) => ({ records: [...places.records()], counts: places.counts, ms: Math.round(performance.now() - started) }));
+}
+
+async function readAdminAreas(file: string, options: OsmAdminOptions = {}): Promise<Omit<OsmAdminImport, 'polygons'> & { polygons: AdminPolygon[] }> {
+  return withRead(file, ({ adminAreas }) => {
+    const admin = adminAreas.resolve(options);
+    return { ...admin, polygons: [...admin.polygons()] };
+  });
 }
 
 function countByLayer(records: readonly PlaceRecord[]): Record<string, number> {
@@ -66,7 +85,7 @@ test('streets: ways of one name near each other merge, a namesake 7 km away stay
 });
 
 test('admin areas of the town: levels by country, place areas, polygons for the AdminLookup', async (t) => {
-  const { records, polygons, counts } = await readOsmAdminAreas(TOWN, noProgress, { country: 'DE' });
+  const { records, polygons, counts } = await readAdminAreas(TOWN, { country: 'DE' });
   t.deepEqual(counts, { areas: 4, records: 3, skippedNoName: 1, skippedOtherLevel: 0 });
   const byGid = new Map(records.map((r) => [r.gid, r]));
   const city = byGid.get('openstreetmap:locality:relation/1000')!;
@@ -84,14 +103,14 @@ test('admin areas of the town: levels by country, place areas, polygons for the 
   t.like(lookup.enclosing(8.012, 48.003), { neighbourhood: { name: 'Neustadt' } });
 
   // Level 6 is a district elsewhere: without the country, Teststadt is no locality.
-  const unknownCountry = await readOsmAdminAreas(TOWN, noProgress);
+  const unknownCountry = await readAdminAreas(TOWN);
   t.deepEqual(unknownCountry.counts, { areas: 4, records: 2, skippedNoName: 1, skippedOtherLevel: 1 });
 });
 
 dataTest('OSM Monaco: the casino venue, merged boulevards, addresses, Monaco and its quartiers', [MONACO], async (t) => {
   const { records, counts, ms } = await readPlaces(MONACO);
   const started = performance.now();
-  const admin = await readOsmAdminAreas(MONACO, noProgress);
+  const admin = await readAdminAreas(MONACO);
   t.log(`Monaco places ${ms} ms`, countByLayer(records), counts);
   t.log(`Monaco admin areas ${Math.round(performance.now() - started)} ms`, countByLayer(admin.records), admin.counts);
   t.like(records.find((r) => r.name === 'Casino de Monte Carlo'), { layer: 'venue', gid: 'openstreetmap:venue:way/161769674' });
@@ -112,7 +131,7 @@ dataTest('OSM Andorra: place localities, the parishes as regions', [ANDORRA], as
   const { records, counts, ms } = await readPlaces(ANDORRA);
   const started = performance.now();
   // The 2013 extract misses members of Andorra's country relation (r9407) and of Canillo's: no polygon for them.
-  const admin = await readOsmAdminAreas(ANDORRA, noProgress, { country: 'AD' });
+  const admin = await readAdminAreas(ANDORRA, { country: 'AD' });
   t.log(`Andorra places ${ms} ms`, countByLayer(records), counts);
   t.log(`Andorra admin areas ${Math.round(performance.now() - started)} ms`, countByLayer(admin.records), admin.counts);
   const vella = records.find((r) => r.layer === 'locality' && r.name === 'Andorra la Vella')!;
@@ -134,7 +153,7 @@ dataTest('OSM Heidelberg: addresses on Hauptstraße, the Hauptstraße of each to
   t.true(hauptstrassen.length > 5, 'one per town');
   // Heidelberg's own Hauptstraße, the long pedestrian street of the old town, is one record.
   t.is(hauptstrassen.filter((r) => r.bbox![0] < 8.7 && r.bbox![2] > 8.71 && r.lat > 49.40 && r.lat < 49.42).length, 1);
-  const admin = await readOsmAdminAreas(HEIDELBERG, noProgress);
+  const admin = await readAdminAreas(HEIDELBERG);
   t.is(admin.counts.records, 0, 'this extract has no boundary relations');
   assertGidsWellFormedAndUnique(t, records);
 });

@@ -40,31 +40,25 @@ export class AdminLookup {
   private readonly areas: Float64Array;
   private readonly index: Flatbush | null;
 
-  constructor(admins: readonly AdminPolygon[]) {
-    this.admins = admins.map(({ geometry: _geometry, ...area }) => area);
-    const rings = admins.flatMap((admin) => polygonsOf(admin.geometry).flat());
-    let vertexCount = 0;
-    for (const ring of rings) vertexCount += ring.length;
-    this.coords = new Float64Array(vertexCount * 2);
-    this.ringStart = new Uint32Array(rings.length + 1);
-    this.adminRingStart = new Uint32Array(admins.length + 1);
-    this.areas = new Float64Array(admins.length);
-    this.index = admins.length > 0 ? new Flatbush(admins.length) : null;
-
-    let ringIndex = 0;
-    let vertex = 0;
-    for (let i = 0; i < admins.length; i++) {
-      this.adminRingStart[i] = ringIndex;
+  /** Reads the areas one at a time: only their typed arrays are kept, never all GeoJSON geometries at once. */
+  constructor(admins: Iterable<AdminPolygon>) {
+    const areas: AdminArea[] = [];
+    const coords: number[] = [];
+    const ringStart: number[] = [];
+    const adminRingStart: number[] = [];
+    const adminAreas: number[] = [];
+    const boxes: number[] = [];
+    for (const { geometry, ...area } of admins) {
+      areas.push(area);
+      adminRingStart.push(ringStart.length);
       let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
       let adminArea = 0;
-      for (const polygon of polygonsOf(admins[i]!.geometry)) {
+      for (const polygon of polygonsOf(geometry)) {
         for (let r = 0; r < polygon.length; r++) {
           const ring = polygon[r]!;
-          this.ringStart[ringIndex++] = vertex;
+          ringStart.push(coords.length / 2);
           for (const [x, y] of ring as [number, number][]) {
-            this.coords[vertex * 2] = x;
-            this.coords[vertex * 2 + 1] = y;
-            vertex++;
+            coords.push(x, y);
             if (x < minX) minX = x;
             if (y < minY) minY = y;
             if (x > maxX) maxX = x;
@@ -74,11 +68,18 @@ export class AdminLookup {
           adminArea += r === 0 ? area : -area;
         }
       }
-      this.areas[i] = adminArea;
-      this.index!.add(minX, minY, maxX, maxY);
+      adminAreas.push(adminArea);
+      boxes.push(minX, minY, maxX, maxY);
     }
-    this.adminRingStart[admins.length] = ringIndex;
-    this.ringStart[ringIndex] = vertex;
+    adminRingStart.push(ringStart.length);
+    ringStart.push(coords.length / 2);
+    this.admins = areas;
+    this.coords = Float64Array.from(coords);
+    this.ringStart = Uint32Array.from(ringStart);
+    this.adminRingStart = Uint32Array.from(adminRingStart);
+    this.areas = Float64Array.from(adminAreas);
+    this.index = areas.length > 0 ? new Flatbush(areas.length) : null;
+    for (let i = 0; i < areas.length; i++) this.index!.add(boxes[i * 4]!, boxes[i * 4 + 1]!, boxes[i * 4 + 2]!, boxes[i * 4 + 3]!);
     this.index?.finish();
   }
 

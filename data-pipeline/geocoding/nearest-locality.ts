@@ -13,6 +13,9 @@ const LOCALITY_RADIUS_KM = 15;
 /** How far a place may be from the GeoNames locality whose country it is said to be in. */
 const COUNTRY_RADIUS_KM = 100;
 const KM_PER_DEGREE = 111.32;
+/** The first circle searched, and how much wider each next one is. */
+const FIRST_SEARCH_RADIUS_KM = 5;
+const SEARCH_RADIUS_GROWTH = 4;
 
 export class NearestLocality {
   private readonly index: KDBush;
@@ -24,8 +27,19 @@ export class NearestLocality {
     this.index.finish();
   }
 
-  /** The nearest locality within `radiusKm`, or undefined. */
+  /**
+   * The nearest locality within `radiusKm`, or undefined. Searched in growing circles: most
+   * places have a locality within a few kilometres, and a 100 km box holds thousands of them. The
+   * nearest one found within a circle is the nearest of all, as every place nearer lies inside it.
+   */
   nearest(lon: number, lat: number, radiusKm: number): PlaceRecord | undefined {
+    for (let radius = Math.min(FIRST_SEARCH_RADIUS_KM, radiusKm); ; radius = Math.min(radius * SEARCH_RADIUS_GROWTH, radiusKm)) {
+      const found = this.nearestWithin(lon, lat, radius);
+      if (found !== undefined || radius === radiusKm) return found;
+    }
+  }
+
+  private nearestWithin(lon: number, lat: number, radiusKm: number): PlaceRecord | undefined {
     // A box in degrees wide enough at this latitude; the exact distance decides.
     const degrees = radiusKm / KM_PER_DEGREE / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
     let best: PlaceRecord | undefined;

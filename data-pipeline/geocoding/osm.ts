@@ -1,7 +1,9 @@
 /**
- * OpenStreetMap importer for geocoding, read through osmium (`data-pipeline/osm/osmium.ts`):
- * admin areas with their polygons (`readOsmAdminAreas`), and venues, addresses, place nodes and
- * merged streets, streamed (`readOsmPlaces`). Rules and decisions: docs/GEOCODING.md, "Data sources".
+ * OpenStreetMap importer for geocoding: one `osmium export` pass per file (`readOsmForGeocoding`)
+ * gives the admin areas with their polygons (`OsmAdminAreas.resolve`), and venues, addresses,
+ * place nodes and merged streets (`OsmPlaces.records`). Rules and decisions: docs/GEOCODING.md,
+ * "Data sources".
  */
-export { readOsmAdminAreas, type OsmAdminImport, type OsmAdminOptions } from './osm/admin-areas.js';
-export { emptyOsmPlaceCounts, readOsmPlaces, type OsmPlaceCounts } from './osm/places.js';
+export type { OsmAdminImport, OsmAdminOptions } from './osm/admin-areas.js';
+export type { OsmPlaceCounts } from './osm/places.js';
+export { readOsmForGeocoding, type OsmRead, type OsmReadOptions } from './osm/read.js';

@@ -1,21 +1,23 @@
 /**
  * The geocoder index job of an import: every source read, each record given its admin hierarchy
  * by point-in-polygon against the WOF and OSM admin polygons (completed from the nearest GeoNames
- * place where no polygon answers), and written to `geocoder.sqlite`. Admin areas are read first
- * (they are few); the places of each source then stream through.
+ * place where no polygon answers), and written to `geocoder.sqlite`. Each OSM file is read in one
+ * osmium pass that spills what it finds; once every admin polygon is known, the places of each
+ * source stream through the hierarchy into the writer's staging table. Memory: docs/GEOCODING.md,
+ * "Memory".
  */
-import { rmSync } from 'node:fs';
 import { throwIfAborted } from '../../abort.js';
 import type { ProgressReporter } from '../../features.js';
-import { AdminLookup, type AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
+import { AdminLookup } from '../../../core/geocoding/admin-lookup.js';
 import { readGeonames } from '../geonames.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../openaddresses.js';
-import { readOsmAdminAreas, readOsmPlaces } from '../osm.js';
+import { readOsmForGeocoding, type OsmAdminImport, type OsmRead } from '../osm.js';
 import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { readWofFolders, withWofHierarchy } from '../wof.js';
 import { countryByCode } from '../../../core/geocoding/countries.js';
 import { NearestLocality } from '../nearest-locality.js';
 import { osmBounds } from '../../osm/index.js';
+import { sqliteCacheKiB } from './memory-budget.js';
 import { GeocoderIndexWriter, type GeocoderIndexStats } from './writer.js';
 
 export interface GeocoderInputs {
@@ -35,47 +37,84 @@ async function extractCountry(file: string, nearest: NearestLocality): Promise<s
   return countryByCode(place?.country_a)?.alpha2;
 }
 
+export interface GeocoderBuildOptions {
+  /** The memory the step may use (default: the import's, `defaultImportMemory`); docs/GEOCODING.md, "Memory". */
+  memoryBytes?: number;
+  /** Threads SQLite may sort with (default: every core, `importThreads`). */
+  threads?: number;
+}
+
+/** Progress of the records' hierarchy is reported, and cancellation checked, every so many records. */
+const STAGE_PROGRESS_EVERY = 10_000;
+
+/** Gives each item to `use` as it passes. */
+function* passing<T>(items: Iterable<T>, use: (item: T) => void): Iterable<T> {
+  for (const item of items) {
+    use(item);
+    yield item;
+  }
+}
+
 export async function buildGeocoderIndex(
   inputs: GeocoderInputs,
   file: string,
   onProgress: ProgressReporter,
   signal?: AbortSignal,
+  options: GeocoderBuildOptions = {},
 ): Promise<GeocoderIndexStats> {
-  const writer = new GeocoderIndexWriter(file);
+  const cacheKiB = sqliteCacheKiB(options.memoryBytes);
+  const writer = new GeocoderIndexWriter(file, { cacheKiB, ...(options.threads ? { threads: options.threads } : {}) });
+  const osm: { read: OsmRead; admin: OsmAdminImport }[] = [];
   try {
     // GeoNames is read in any case: it completes records that no polygon places (see nearest-locality.ts).
     const geonames = readGeonames(onProgress).records;
     const nearest = new NearestLocality(geonames.filter((record) => record.layer === 'locality'));
     const wof = await readWofFolders(inputs.wofDirs, onProgress);
-    const polygons: AdminPolygon[] = [...wof.admins];
-    const osmAdminRecords: PlaceRecord[] = [];
-    for (const osmFile of inputs.osmFiles) {
-      const country = await extractCountry(osmFile, nearest);
-      const areas = await readOsmAdminAreas(osmFile, onProgress, country === undefined ? {} : { country });
-      polygons.push(...areas.polygons);
-      osmAdminRecords.push(...areas.records);
+    for (const [n, osmFile] of inputs.osmFiles.entries()) {
+      // The extract's bounds take a pass of their own (osmium fileinfo), run beside the export.
+      const country = extractCountry(osmFile, nearest);
+      country.catch(() => {});
+      const read = await readOsmForGeocoding(osmFile, onProgress, {
+        spillFile: `${file}.osm-${n}`, cacheKiB, ...(signal ? { signal } : {}),
+      });
+      const alpha2 = await country.catch((error: unknown) => {
+        read.close();
+        throw error;
+      });
+      osm.push({ read, admin: read.adminAreas.resolve(alpha2 === undefined ? {} : { country: alpha2 }) });
       throwIfAborted(signal);
     }
-    const lookup = new AdminLookup(polygons);
+    // Each polygon is read once (from its spill for OSM): into the lookup and into the index.
+    const polygons = function* () {
+      yield* wof.admins;
+      for (const { admin } of osm) yield* admin.polygons();
+    };
+    const lookup = new AdminLookup(passing(polygons(), (area) => writer.addAdminArea(area)));
     const place = (record: PlaceRecord) => nearest.complete(lookup.withHierarchy(record), inputs.geonames);
-    writer.addAdminAreas(polygons);
-    for (const record of withWofHierarchy(wof, lookup)) writer.add(record);
-    for (const record of osmAdminRecords) writer.add(place(record));
-
-    for (const osmFile of inputs.osmFiles) {
-      for await (const record of readOsmPlaces(osmFile, onProgress)) writer.add(place(record));
+    let staged = 0;
+    const stage = (record: PlaceRecord) => {
+      writer.add(record);
+      if (++staged % STAGE_PROGRESS_EVERY !== 0) return;
+      onProgress({ phase: 'geocoder places', done: staged, total: null, unit: 'places' });
       throwIfAborted(signal);
+    };
+    for (const record of withWofHierarchy(wof, lookup)) stage(record);
+    for (const { admin } of osm) for (const record of admin.records) stage(place(record));
+    for (const { read } of osm) {
+      for (const record of read.places.records()) stage(place(record));
+      read.close();
     }
     for (const oaFile of inputs.oaFiles) {
-      for await (const record of readOpenAddresses(oaFile, emptyOpenAddressesCounts(), onProgress)) writer.add(place(record));
-      throwIfAborted(signal);
+      for await (const record of readOpenAddresses(oaFile, emptyOpenAddressesCounts(), onProgress)) stage(place(record));
     }
-    if (inputs.geonames) for (const record of geonames) writer.add(lookup.withHierarchy(record));
+    if (inputs.geonames) for (const record of geonames) stage(lookup.withHierarchy(record));
+    onProgress({ phase: 'geocoder places', done: staged, total: staged, unit: 'places' });
     throwIfAborted(signal);
     return writer.finish(onProgress);
   } catch (error) {
     writer.abort();
-    rmSync(file, { force: true });
     throw error;
+  } finally {
+    for (const { read } of osm) read.close();
   }
 }

@@ -1,10 +1,13 @@
 /**
- * Writes the geocoder index (see schema.ts). Records are first appended to a staging file as they
- * stream in, so memory stays flat; `finish` then reads them back sorted by importance (SQLite sorts
- * on disk) and numbers them in that order while filling the place, text and point tables.
+ * Writes the geocoder index (see index-schema.ts). Each record becomes its index row as it
+ * streams in (importance, normalized names, admin text, the response record) and is appended to a
+ * staging table in a file of its own, so memory stays flat. `finish` then copies the rows into
+ * `place` in importance order — SQLite sorts them on disk and numbers them — and fills the text
+ * and point indexes from `place`, all inside SQLite. The index is written under a temporary name
+ * and renamed to its own only when complete.
  */
-import { rmSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import { renameSync, rmSync } from 'node:fs';
+import type Database from 'better-sqlite3';
 import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
 import { normalizeText } from '../../../core/geocoding/text/normalize.js';
 import { MIN_FUZZY_LENGTH, trigramsOf } from '../../../core/geocoding/text/trigrams.js';
@@ -13,22 +16,21 @@ import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { ADMIN_LAYERS, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { importanceOf } from './importance.js';
 import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
+import { importThreads } from '../../threads.js';
+import { sqliteCacheKiB } from './memory-budget.js';
+import { BulkWrites, scratchDatabase } from './scratch-database.js';
 
-const BATCH = 5000;
+/** The place rows, in the order the records came; `place` gets them in importance order. */
+const STAGING_SCHEMA = `CREATE TABLE staging.row (
+  importance REAL NOT NULL, gid TEXT NOT NULL, layer TEXT NOT NULL, source TEXT NOT NULL, layer_bit INTEGER NOT NULL,
+  source_bit INTEGER NOT NULL, country_a TEXT, lon REAL NOT NULL, lat REAL NOT NULL, name_text TEXT NOT NULL,
+  admin_text TEXT NOT NULL, record TEXT NOT NULL
+)`;
 
-/** A database file written once by this job: no journal, no syncs (a failed build is deleted anyway). */
-function scratchDatabase(file: string): Database.Database {
-  const db = new Database(file);
-  db.pragma('journal_mode = OFF');
-  db.pragma('synchronous = OFF');
-  db.pragma('cache_size = -65536');
-  return db;
-}
+const PLACE_COLUMNS = 'gid, layer, source, layer_bit, source_bit, country_a, lon, lat, importance, name_text, admin_text, record';
 
-interface StagedRow {
-  importance: number;
-  record: string;
-}
+/** The steps of `finish`, for its progress. */
+const FINISH_STEPS = 4;
 
 export interface GeocoderIndexStats {
   places: number;
@@ -37,6 +39,13 @@ export interface GeocoderIndexStats {
   adminAreas: number;
   byLayer: Record<string, number>;
   bySource: Record<string, number>;
+}
+
+export interface GeocoderIndexWriterOptions {
+  /** SQLite page cache of the index and of the staging table, each (default: from the import's memory budget). */
+  cacheKiB?: number;
+  /** Threads SQLite may sort with (default: every core, `importThreads`). */
+  threads?: number;
 }
 
 /** The record as responses show it: GID parts, names, position, hierarchy; no ranking data. */
@@ -67,95 +76,77 @@ function adminText(record: PlaceRecord): string {
 
 export class GeocoderIndexWriter {
   private readonly db: Database.Database;
-  /** A second file (and connection), so its sorted rows can be read while the index is written. */
-  private readonly staging: Database.Database;
+  private readonly bulk: BulkWrites;
   private readonly stage: Database.Statement;
-  private pending: PlaceRecord[] = [];
+  private readonly insertAdminArea: Database.Statement;
+  private readonly partialFile: string;
+  private readonly stagingFile: string;
   private staged = 0;
-  private readonly stats: GeocoderIndexStats = { places: 0, duplicates: 0, adminAreas: 0, byLayer: {}, bySource: {} };
+  private adminAreas = 0;
 
-  constructor(private readonly file: string) {
-    this.db = scratchDatabase(file);
+  constructor(private readonly file: string, { cacheKiB = sqliteCacheKiB(), threads = importThreads() }: GeocoderIndexWriterOptions = {}) {
+    this.partialFile = `${file}.part`;
+    this.stagingFile = `${file}.staging`;
+    for (const leftover of [this.partialFile, this.stagingFile]) rmSync(leftover, { force: true });
+    this.db = scratchDatabase(this.partialFile, cacheKiB);
     this.db.exec(GEOCODER_SCHEMA);
-    this.staging = scratchDatabase(`${file}.staging`);
-    this.staging.exec('CREATE TABLE staging (importance REAL NOT NULL, record TEXT NOT NULL)');
-    this.stage = this.staging.prepare('INSERT INTO staging (importance, record) VALUES (?, ?)');
+    this.db.prepare('ATTACH ? AS staging').run(this.stagingFile);
+    for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', `cache_size = -${Math.round(cacheKiB)}`]) this.db.pragma(`staging.${pragma}`);
+    this.db.pragma(`threads = ${threads}`);
+    this.db.exec(STAGING_SCHEMA);
+    this.bulk = new BulkWrites(this.db);
+    this.stage = this.db.prepare(`INSERT INTO staging.row (${PLACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.insertAdminArea = this.db.prepare('INSERT INTO admin_area (gid, layer, name, country_a, geometry) VALUES (?, ?, ?, ?, ?)');
   }
 
   add(record: PlaceRecord): void {
-    this.pending.push(record);
-    if (this.pending.length >= BATCH) this.flush();
-  }
-
-  addAdminAreas(areas: readonly AdminPolygon[]): void {
-    const insert = this.db.prepare('INSERT INTO admin_area (gid, layer, name, country_a, geometry) VALUES (?, ?, ?, ?, ?)');
-    this.db.transaction(() => {
-      for (const area of areas) insert.run(area.gid, area.layer, area.name, area.country_a ?? null, JSON.stringify(area.geometry));
-    })();
-    this.stats.adminAreas += areas.length;
-  }
-
-  private flush(): void {
-    const batch = this.pending;
-    this.pending = [];
-    this.staging.transaction(() => {
-      for (const record of batch) this.stage.run(importanceOf(record), JSON.stringify(record));
-    })();
-    this.staged += batch.length;
-  }
-
-  /** Numbers the staged records by importance into the index, writes the counts and closes the file. */
-  finish(onProgress: ProgressReporter): GeocoderIndexStats {
-    this.flush();
-    const insertPlace = this.db.prepare(
-      'INSERT OR IGNORE INTO place (id, gid, layer, source, layer_bit, source_bit, country_a, lon, lat, importance, name_text, admin_text, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    this.bulk.run(
+      this.stage,
+      record.gid, record.layer, record.source, layerBit(record.layer), sourceBit(record.source), record.country_a ?? null, record.lon, record.lat,
+      importanceOf(record), nameVariants(record).join('|'), adminText(record), JSON.stringify(responseRecord(record)),
     );
-    const insertText = this.db.prepare('INSERT INTO place_text (rowid, name, admin) VALUES (?, ?, ?)');
-    const insertPoint = this.db.prepare('INSERT INTO place_point (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)');
-    const { stats } = this;
-    let id = 0;
-    let done = 0;
-    const write = this.db.transaction((rows: StagedRow[]) => {
-      for (const row of rows) {
-        const record = JSON.parse(row.record) as PlaceRecord;
-        const { lon, lat } = record;
-        const names = nameVariants(record);
-        const admin = adminText(record);
-        const inserted = insertPlace.run(
-          id + 1, record.gid, record.layer, record.source, layerBit(record.layer), sourceBit(record.source), record.country_a ?? null,
-          lon, lat, row.importance, names.join('|'), admin, JSON.stringify(responseRecord(record)),
-        );
-        if (inserted.changes === 0) {
-          stats.duplicates++;
-          continue;
-        }
-        id++;
-        insertText.run(id, names.join(' '), admin);
-        insertPoint.run(id, lon, lon, lat, lat);
-        stats.byLayer[record.layer] = (stats.byLayer[record.layer] ?? 0) + 1;
-        stats.bySource[record.source] = (stats.bySource[record.source] ?? 0) + 1;
-      }
-    });
-    let batch: StagedRow[] = [];
-    for (const row of this.staging.prepare('SELECT importance, record FROM staging ORDER BY importance DESC, rowid').iterate() as IterableIterator<StagedRow>) {
-      batch.push(row);
-      if (batch.length < BATCH) continue;
-      write(batch);
-      done += batch.length;
-      batch = [];
-      onProgress({ phase: 'geocoder index', done, total: this.staged, unit: 'places' });
-    }
-    write(batch);
-    onProgress({ phase: 'geocoder index', done: this.staged, total: this.staged, unit: 'places' });
-    stats.places = id;
-    this.db.exec("INSERT INTO place_text (place_text) VALUES ('optimize')");
+    this.staged++;
+  }
+
+  addAdminArea(area: AdminPolygon): void {
+    this.bulk.run(this.insertAdminArea, area.gid, area.layer, area.name, area.country_a ?? null, JSON.stringify(area.geometry));
+    this.adminAreas++;
+  }
+
+  /** Numbers the staged records by importance into the index, writes the counts, closes the file and renames it into place. */
+  finish(onProgress: ProgressReporter): GeocoderIndexStats {
+    this.bulk.commit();
+    const progress = (done: number) => onProgress({ phase: 'geocoder index', done, total: FINISH_STEPS, unit: 'steps' });
+    progress(0);
+    // Ids are given in insertion order (1, 2, …); a GID seen before is ignored and takes none.
+    this.db.exec(`INSERT OR IGNORE INTO place (${PLACE_COLUMNS}) SELECT ${PLACE_COLUMNS} FROM staging.row ORDER BY importance DESC, rowid`);
+    this.closeStaging();
+    progress(1);
+    // Name variants are normalized text, which never holds a '|'.
+    this.db.exec(`INSERT INTO place_text (rowid, name, admin) SELECT id, replace(name_text, '|', ' '), admin_text FROM place ORDER BY id;
+      INSERT INTO place_text (place_text) VALUES ('optimize');`);
+    progress(2);
+    this.db.exec('INSERT INTO place_point (id, min_lon, max_lon, min_lat, max_lat) SELECT id, lon, lon, lat, lat FROM place ORDER BY id');
+    progress(3);
     this.writeTerms();
+    const stats = this.stats();
     const meta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
     meta.run('format', String(GEOCODER_INDEX_FORMAT));
     meta.run('stats', JSON.stringify(stats));
     this.db.close();
-    this.closeStaging();
+    renameSync(this.partialFile, this.file);
+    progress(FINISH_STEPS);
     return stats;
+  }
+
+  /** The counts, layers and sources in the order of their first place. */
+  private stats(): GeocoderIndexStats {
+    const countBy = (column: 'layer' | 'source'): Record<string, number> => {
+      const rows = this.db.prepare(`SELECT ${column} AS key, count(*) AS n FROM place GROUP BY ${column} ORDER BY min(id)`).all() as { key: string; n: number }[];
+      return Object.fromEntries(rows.map(({ key, n }) => [key, n]));
+    };
+    const places = this.db.prepare('SELECT count(*) FROM place').pluck().get() as number;
+    return { places, duplicates: this.staged - places, adminAreas: this.adminAreas, byLayer: countBy('layer'), bySource: countBy('source') };
   }
 
   /** The term and trigram tables of typo tolerance, from the finished text index. */
@@ -178,14 +169,15 @@ export class GeocoderIndexWriter {
     })();
   }
 
-  /** Gives up: closes the file without finishing (the caller deletes it). */
+  /** Gives up: closes and deletes what was written. */
   abort(): void {
     if (this.db.open) this.db.close();
-    this.closeStaging();
+    rmSync(this.partialFile, { force: true });
+    rmSync(this.stagingFile, { force: true });
   }
 
   private closeStaging(): void {
-    if (this.staging.open) this.staging.close();
-    rmSync(`${this.file}.staging`, { force: true });
+    this.db.exec('DETACH staging');
+    rmSync(this.stagingFile, { force: true });
   }
 }

@@ -1,16 +1,13 @@
 /**
- * The non-admin records of an OSM file, streamed: venues, addresses, place nodes (localities and
- * neighbourhoods), and streets, merged from their ways and given after the last object (the one
- * part held in memory, bounded by the number of named streets). Hierarchy not filled: the caller
- * runs `AdminLookup.withHierarchy`.
+ * The non-admin records of an OSM file: venues, addresses, place nodes (localities and
+ * neighbourhoods), and streets, merged from their ways after the last object.
  */
-import type { ProgressReporter } from '../../features.js';
-import { readOsmElements } from '../../osm/osmium.js';
 import { lineIsArea, type OsmElement } from '../../shortbread/element.js';
 import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
-import { StreetMerger, type MergedStreet } from './streets.js';
-import { addressOf, isStreet, isVenue, namesByLanguage, PLACE_KEYS, placeNodeLayer, populationOf } from './tags.js';
+import type { OsmSpill } from './spill.js';
+import { mergeStreetWays, streetWay, type MergedStreet } from './streets.js';
+import { addressOf, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
 
 export interface OsmPlaceCounts {
   /** Objects osmium exported (any of the keys read), closed ways once as a line and once as an area. */
@@ -30,31 +27,44 @@ export function emptyOsmPlaceCounts(): OsmPlaceCounts {
   return { objects: 0, venues: 0, addresses: 0, places: 0, streetWays: 0, streets: 0, skippedAddressWithoutStreet: 0, skippedInvalidPosition: 0 };
 }
 
-/** Venues, addresses, place nodes and merged streets of an OSM file; `counts` is updated as objects are read. */
-export async function* readOsmPlaces(file: string, onProgress: ProgressReporter, counts: OsmPlaceCounts = emptyOsmPlaceCounts()): AsyncGenerator<PlaceRecord> {
-  const streets = new StreetMerger();
-  for await (const el of readOsmElements(file, PLACE_KEYS, onProgress)) {
+/**
+ * Collects the places of one OSM file as its objects are read: each record, and each street way,
+ * goes to the spill file; `records()` gives them back once the file is read, then the merged
+ * streets. `counts` is updated as objects are added and streets merged.
+ */
+export class OsmPlaces {
+  readonly counts = emptyOsmPlaceCounts();
+
+  constructor(private readonly spill: OsmSpill) {}
+
+  add(el: OsmElement): void {
+    const { counts } = this;
     counts.objects++;
     if (el.shape === 'line' && isStreet(el.tags)) {
-      streets.add(el.id, el.tags, el.line);
+      this.spill.addStreetWay(streetWay(el.id, el.tags, el.line));
       counts.streetWays++;
-      continue;
+      return;
     }
     // A closed way arrives as a line and as an area: venues and addresses take the area.
-    if (el.shape === 'line' && lineIsArea(el)) continue;
+    if (el.shape === 'line' && lineIsArea(el)) return;
     const layer = recordLayer(el, counts);
-    if (!layer) continue;
+    if (!layer) return;
     const record = elementRecord(el, layer);
     if (!isValidPosition(record.lon, record.lat)) {
       counts.skippedInvalidPosition++;
-      continue;
+      return;
     }
     counts[layer === 'venue' ? 'venues' : layer === 'address' ? 'addresses' : 'places']++;
-    yield record;
+    this.spill.addPlace(record);
   }
-  for (const street of streets.streets()) {
-    counts.streets++;
-    yield streetRecord(street);
+
+  /** The records in the order their objects came, then the streets. Hierarchy not filled: the caller runs `AdminLookup.withHierarchy`. */
+  *records(): Iterable<PlaceRecord> {
+    yield* this.spill.places();
+    for (const street of mergeStreetWays(this.spill.streetWays())) {
+      this.counts.streets++;
+      yield streetRecord(street);
+    }
   }
 }
 

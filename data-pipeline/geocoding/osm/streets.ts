@@ -2,8 +2,9 @@
  * Streets from named highway ways: OSM splits a street into many ways (at every junction,
  * bridge, change of speed limit), a geocoder wants one result per street. Ways of the same
  * normalized name whose boxes come within `MERGE_DISTANCE_M` of each other chain into one
- * street; a street of the same name in the next town stays separate. Held in memory: one small
- * object per merged street (box, smallest way id, middle of the longest way), no geometries.
+ * street; a street of the same name in the next town stays separate. Each way is summed up
+ * (box, id, middle, length; no geometry) as it is read; the summaries are merged one name at a
+ * time (`mergeStreetWays`), so memory holds the streets of one name only.
  */
 import type { Position } from 'geojson';
 import type { Tags } from '../../shortbread/element.js';
@@ -27,27 +28,47 @@ export interface MergedStreet {
   ways: number;
 }
 
-export class StreetMerger {
-  private readonly byName = new Map<string, MergedStreet[]>();
+/** One way as a street of its own, and the name key it merges under. */
+export interface StreetWay {
+  key: string;
+  street: MergedStreet;
+}
 
-  add(wayId: number, tags: Tags, line: Position[]): void {
-    const key = normalizedName(tags.name!);
-    let street: MergedStreet = {
-      wayId, name: tags.name!, names: namesByLanguage(tags), bbox: bboxOf(line), longestWay: lineMercatorLength(line), point: lineMiddle(line), ways: 1,
-    };
-    const apart: MergedStreet[] = [];
-    // A way can join two streets that were apart so far: it merges with every street it is near.
-    for (const other of this.byName.get(key) ?? []) {
-      if (boxesNear(street.bbox, other.bbox)) street = merged(street, other);
-      else apart.push(other);
+export function streetWay(wayId: number, tags: Tags, line: Position[]): StreetWay {
+  return {
+    key: normalizedName(tags.name!),
+    street: { wayId, name: tags.name!, names: namesByLanguage(tags), bbox: bboxOf(line), longestWay: lineMercatorLength(line), point: lineMiddle(line), ways: 1 },
+  };
+}
+
+/**
+ * The streets of `ways`, which come grouped by key (the groups in the order their names first
+ * appeared, the ways of a group in file order), so each group is merged and given on its own.
+ */
+export function* mergeStreetWays(ways: Iterable<StreetWay>): Iterable<MergedStreet> {
+  let key: string | undefined;
+  let streets: MergedStreet[] = [];
+  for (const way of ways) {
+    if (way.key !== key) {
+      yield* streets;
+      streets = [];
+      key = way.key;
     }
-    apart.push(street);
-    this.byName.set(key, apart);
+    streets = withWay(streets, way.street);
   }
+  yield* streets;
+}
 
-  *streets(): Iterable<MergedStreet> {
-    for (const streets of this.byName.values()) yield* streets;
+/** The streets of one name after adding a way: a way can join two streets that were apart so far, it merges with every street it is near. */
+function withWay(streets: readonly MergedStreet[], way: MergedStreet): MergedStreet[] {
+  let street = way;
+  const apart: MergedStreet[] = [];
+  for (const other of streets) {
+    if (boxesNear(street.bbox, other.bbox)) street = merged(street, other);
+    else apart.push(other);
   }
+  apart.push(street);
+  return apart;
 }
 
 /** Case, Unicode form and spacing do not make another street. */

@@ -47,11 +47,17 @@ const STREET_HIGHWAYS = new Set([
 const NAME_KEYS = ['name', 'name:*'];
 const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode'];
 
-/** The keys `osmium export` keeps for `readOsmPlaces`. */
-export const PLACE_KEYS: readonly string[] = [...NAME_KEYS, ...ADDRESS_KEYS, ...VENUE_KEYS, ...Object.keys(VENUE_VALUES), 'highway', 'place', 'population', 'area'];
+/** The keys the places (venues, addresses, place nodes, streets) are read from. */
+const PLACE_KEYS = [...NAME_KEYS, ...ADDRESS_KEYS, ...VENUE_KEYS, ...Object.keys(VENUE_VALUES), 'highway', 'place', 'population', 'area'];
 
-/** The keys `osmium export` keeps for `readOsmAdminAreas`. */
-export const ADMIN_KEYS: readonly string[] = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2'];
+/** The keys the admin areas are read from. */
+const ADMIN_KEYS = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2'];
+
+/**
+ * The keys `osmium export` keeps for the geocoder's one pass over a file: both sets. Each side's
+ * rules read only their own keys, so an object exported for the other side is skipped as before.
+ */
+export const GEOCODING_KEYS: readonly string[] = [...new Set([...PLACE_KEYS, ...ADMIN_KEYS])];
 
 /** `name:xx` with an ISO 639-1 code only: not `name:be-tarask`, `name:zh_pinyin`, `name:bat-smg`. */
 const LANGUAGE_NAME = /^name:([a-z]{2})$/;
