@@ -58,6 +58,7 @@ export const paths = {
   manifest: (datasetDir: string) => join(datasetDir, 'manifest.json'),
   tiles: (datasetDir: string) => join(datasetDir, 'tiles.mbtiles'),
   geocoder: (datasetDir: string) => join(datasetDir, 'geocoder.sqlite'),
+  routing: (datasetDir: string) => join(datasetDir, 'routing'),
   routingGraph: (datasetDir: string, mode: string) => join(datasetDir, 'routing', `${mode}.graph`),
   glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
   sprites: (datasetDir: string) => join(datasetDir, 'sprites'),

@@ -18,19 +18,28 @@ import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from 
 import { download, isUrl } from './download.js';
 import type { ProgressReporter, TileFeature } from './features.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
-import { ImportInputError } from './import-errors.js';
+import { BuildJournal, inputsFingerprint } from './build-journal.js';
+import { checkDiskSpace, diskSpaceNeeded } from './disk-space.js';
+import { isBadInput, unreadableOsm } from './import-errors.js';
+import { importMemory } from './memory-budget.js';
 import { takeImportLock } from './import-lock.js';
 import { checkInputs, checkOpenAddressesFile, checkOsmFile, type FileCheck, type ImportInputs } from './input-checks.js';
 import { osmFeatures, osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
 import { SHORTBREAD_LAYERS } from './shortbread/index.js';
-import { MAX_ZOOM, writeTiles } from './tiles/tiler.js';
+import { MAX_ZOOM, writeTiles, type OsmSource } from './tiles/tiler.js';
 import { WORLD_ATTRIBUTION, WORLD_INPUTS, worldFeatures } from './world/index.js';
 
 /** What an import reads. OSM feeds tiles, the geocoder and routing; the rest feed the geocoder only. */
 export interface ImportOptions extends ImportInputs {
   /** The data folder (absolute). */
   dataDir: string;
+  /** The memory the import may use (bytes); default: `WAYMARK_IMPORT_MEMORY`, else `defaultImportMemory()`. */
+  memoryBytes?: number;
+  /** Go on from the finished steps of an earlier import of the same inputs that did not complete. */
+  resume?: boolean;
+  /** Called once the inputs passed their checks, before any work (the CLI then prints the memory budget). */
+  onStart?: () => void;
 }
 
 export interface ImportResult {
@@ -47,14 +56,14 @@ type Bounds = [number, number, number, number];
 
 const WORLD_BOUNDS: Bounds = [-180, -85.0511, 180, 85.0511];
 const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
+/** A dataset's folder while it is built: `datasets/.tmp-<id>`. */
+const BUILD_PREFIX = '.tmp-';
 /** Sorted copies of unsorted extracts, in the build folder until the dataset is complete. */
 const SORTED_FOLDER = 'sorted';
 
 /** A UTC timestamp (sortable) and a short random part: `20261115T120000Z-3fa9c1`. */
 const newDatasetId = () => `${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}-${randomBytes(3).toString('hex')}`;
 
-/** An error reading an OSM file, as bad input naming the file. */
-const unreadable = (file: string, error: unknown) => new ImportInputError(`cannot read ${basename(file)}: ${(error as Error).message}`);
 
 /** Settles like `work` on `file`, its failure as `unreadable` unless the import was cancelled. */
 async function readingOsm<T>(file: string, work: Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -62,16 +71,18 @@ async function readingOsm<T>(file: string, work: Promise<T>, signal?: AbortSigna
     return await work;
   } catch (error) {
     throwIfAborted(signal);
-    throw unreadable(file, error);
+    throw unreadableOsm(file, error);
   }
 }
 
-/** An import under way: its data folder, the folder it builds, what it added to the data folder, and where it reports. */
+/** An import under way: its data folder, the folder it builds, what it added to the data folder, its steps done, its memory, and where it reports. */
 interface Build {
   dataDir: string;
   /** The new dataset's folder while it is built: `datasets/.tmp-<id>`. */
   dir: string;
   created: CreatedPaths;
+  journal: BuildJournal;
+  memoryBytes: number;
   onProgress: ProgressReporter;
   signal?: AbortSignal;
 }
@@ -97,9 +108,9 @@ async function localFiles(inputs: string[], check: FileCheck, build: Build): Pro
  * id (editors and Overpass write such files) is sorted into the build folder, and read from there.
  * Resolves to the files to read and the union of their bounds.
  */
-async function readyOsmFiles(files: string[], build: Build): Promise<{ files: string[]; bounds: Bounds }> {
+async function readyOsmFiles(files: string[], build: Build): Promise<{ files: OsmSource[]; bounds: Bounds }> {
   const { onProgress, signal } = build;
-  const ready: string[] = [];
+  const ready: OsmSource[] = [];
   const union: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [index, file] of files.entries()) {
     const summary = await readingOsm(file, osmFileSummary(file, { progress: { phase: `scanning ${basename(file)}`, onProgress }, signal }), signal);
@@ -109,27 +120,17 @@ async function readyOsmFiles(files: string[], build: Build): Promise<{ files: st
     union[2] = Math.max(union[2], east);
     union[3] = Math.max(union[3], north);
     if (summary.ordered) {
-      ready.push(file);
+      ready.push({ file, bounds: summary.bounds });
       continue;
     }
     // A folder per extract keeps its name (the manifest's, the errors') and two extracts of one name apart.
     const sorted = join(build.dir, SORTED_FOLDER, String(index), basename(file));
+    rmSync(dirname(sorted), { recursive: true, force: true }); // a sort a killed import left unfinished
     mkdirSync(dirname(sorted), { recursive: true });
     await readingOsm(file, sortOsmFile(file, sorted, onProgress, signal), signal);
-    ready.push(sorted);
+    ready.push({ file: sorted, bounds: summary.bounds });
   }
   return { files: ready, bounds: files.length === 0 ? WORLD_BOUNDS : union };
-}
-
-async function* allFeatures(osmFiles: string[], world: boolean, onProgress: ProgressReporter): AsyncGenerator<TileFeature> {
-  for (const file of osmFiles) {
-    try {
-      yield* osmFeatures(file, onProgress);
-    } catch (error) {
-      throw unreadable(file, error);
-    }
-  }
-  if (world) yield* worldFeatures(onProgress);
 }
 
 /** [lon, lat, zoom]: the middle of the bounds, at the zoom where they about fill a tile. */
@@ -171,36 +172,43 @@ function deleteOldDatasets(dataDir: string, keep: (string | null)[]): void {
  */
 async function buildDataset(id: string, options: ImportOptions, build: Build): Promise<Omit<ImportResult, 'seconds'>> {
   const { dataDir, world, wof = [], oa = [], geonames = false } = options;
-  const { dir, onProgress, signal } = build;
+  const { dir, journal, memoryBytes, onProgress, signal } = build;
   const osmFiles = await localFiles(options.osm, checkOsmFile, build);
   const oaFiles = await localFiles(oa, checkOpenAddressesFile, build);
-  const osm = await readyOsmFiles(osmFiles, build);
+  const osm = await journal.step('scan and sort', () => readyOsmFiles(osmFiles, build));
+  const readyFiles = osm.files.map((source) => source.file);
   const wofDirs = wof.map((folder) => resolve(folder));
   const attribution = world ? `${OSM_ATTRIBUTION}; ${WORLD_ATTRIBUTION}` : OSM_ATTRIBUTION;
   const center = centerOf(osm.bounds);
-  const tiles = await writeTiles(
-    allFeatures(osm.files, world, onProgress),
-    paths.tiles(dir),
-    {
-      signal,
-      metadata: { name: TILESET_ID, description: 'Waymark vector tiles (Shortbread 1.0 schema)', attribution, bounds: osm.bounds, center, vectorLayers: SHORTBREAD_LAYERS },
-    },
-    onProgress,
-  );
+  checkDiskSpace(dir, diskSpaceNeeded(readyFiles, journal.finished));
+  const tiles = await journal.step('tiles', () => {
+    rmSync(paths.tiles(dir), { force: true });
+    rmSync(`${paths.tiles(dir)}.spill`, { recursive: true, force: true });
+    const metadata = { name: TILESET_ID, description: 'Waymark vector tiles (Shortbread 1.0 schema)', attribution, bounds: osm.bounds, center, vectorLayers: SHORTBREAD_LAYERS };
+    const input = { osm: osm.files, features: world ? worldFeatures(onProgress) : undefined };
+    return writeTiles(input, paths.tiles(dir), { signal, memoryBytes, metadata }, onProgress);
+  });
   throwIfAborted(signal);
-  const assets = await buildStyleAssets(dir, onProgress);
+  const assets = await journal.step('style assets', () => buildStyleAssets(dir, onProgress));
   throwIfAborted(signal);
-  const geocoder = await buildGeocoderIndex({ osmFiles: osm.files, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal);
+  const geocoder = await journal.step('geocoder', () => {
+    rmSync(paths.geocoder(dir), { force: true });
+    return buildGeocoderIndex({ osmFiles: readyFiles, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal, { memoryBytes });
+  });
   throwIfAborted(signal);
-  const routing = osm.files.length > 0 ? await buildRoutingGraphs(osm.files, dir, onProgress, signal) : {};
+  const routing = await journal.step('routing', async () => {
+    rmSync(paths.routing(dir), { recursive: true, force: true });
+    return readyFiles.length > 0 ? buildRoutingGraphs(readyFiles, dir, onProgress, signal, { memoryBytes }) : {};
+  });
   throwIfAborted(signal);
   rmSync(join(dir, SORTED_FOLDER), { recursive: true, force: true });
+  journal.remove();
   const manifest: DatasetManifest = {
     formatVersion: DATASET_FORMAT_VERSION,
     id,
     createdAt: new Date().toISOString(),
     inputs: [
-      ...osm.files.map((file) => `osm:${basename(file)}`),
+      ...readyFiles.map((file) => `osm:${basename(file)}`),
       ...(world ? WORLD_INPUTS : []),
       ...wofDirs.map((folder) => `wof:${basename(folder)}`),
       ...oaFiles.map((file) => `oa:${basename(file)}`),
@@ -227,23 +235,61 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   return { datasetId: id, dir: datasetDir, tiles: tiles.tiles, places: geocoder.places };
 }
 
+/** What tells this import's inputs from another's, for `--resume`. */
+function fingerprintOf(options: ImportOptions): string {
+  const { osm, world, wof = [], oa = [], geonames = false } = options;
+  const local = [...osm, ...oa].filter((input) => !isUrl(input)).map((input) => resolve(input));
+  return inputsFingerprint({ osm, world, wof: wof.map((folder) => resolve(folder)), oa, geonames, format: DATASET_FORMAT_VERSION }, local);
+}
+
+/** The build folder to work in: the newest unfinished one of the same inputs when resuming and there is one, else a new one. */
+function buildFolder(options: ImportOptions, created: CreatedPaths, onProgress: ProgressReporter): { id: string; dir: string; journal: BuildJournal } {
+  const datasets = created.folder(paths.datasets(options.dataDir));
+  const fingerprint = fingerprintOf(options);
+  if (options.resume) {
+    const found = BuildJournal.findResumable(datasets, fingerprint);
+    const phase = found ? `resuming after: ${found.journal.finished.join(', ') || 'nothing'}` : 'nothing to resume (no unfinished import of these inputs): starting anew';
+    onProgress({ phase, done: 1, total: 1 });
+    if (found) return { id: basename(found.dir).slice(BUILD_PREFIX.length), ...found };
+  }
+  const id = newDatasetId();
+  const dir = join(datasets, `${BUILD_PREFIX}${id}`);
+  mkdirSync(dir);
+  return { id, dir, journal: BuildJournal.create(dir, fingerprint) };
+}
+
+/**
+ * A failed import's build folder is kept when steps of it finished and running it again can help
+ * (not for bad input), and the error then says how to go on; else the folder is deleted.
+ */
+function afterFailure(error: unknown, dir: string, journal: BuildJournal, signal: AbortSignal | undefined): unknown {
+  const finished = journal.finished.filter((step) => step !== 'scan and sort');
+  if (finished.length === 0 || isBadInput(error)) {
+    rmSync(dir, { recursive: true, force: true });
+    return error;
+  }
+  if (error instanceof Error && !signal?.aborted) error.message += `; the finished steps (${finished.join(', ')}) are kept: the same import with --resume goes on from there`;
+  return error;
+}
+
 export async function runImport(options: ImportOptions, onProgress: ProgressReporter, signal?: AbortSignal): Promise<ImportResult> {
   const started = performance.now();
   await checkInputs(options, onProgress, signal);
+  options.onStart?.();
   const { dataDir } = options;
+  const memoryBytes = options.memoryBytes ?? importMemory().bytes;
   const created = new CreatedPaths();
   try {
     created.folder(dataDir);
     const releaseLock = takeImportLock(dataDir);
-    const id = newDatasetId();
-    const dir = join(created.folder(paths.datasets(dataDir)), `.tmp-${id}`);
     try {
-      mkdirSync(dir);
-      const result = await buildDataset(id, options, { dataDir, dir, created, onProgress, signal });
-      return { ...result, seconds: Math.round((performance.now() - started) / 100) / 10 };
-    } catch (error) {
-      rmSync(dir, { recursive: true, force: true });
-      throw error;
+      const { id, dir, journal } = buildFolder(options, created, onProgress);
+      try {
+        const result = await buildDataset(id, options, { dataDir, dir, created, journal, memoryBytes, onProgress, signal });
+        return { ...result, seconds: Math.round((performance.now() - started) / 100) / 10 };
+      } catch (error) {
+        throw afterFailure(error, dir, journal, signal);
+      }
     } finally {
       releaseLock();
     }

@@ -113,7 +113,7 @@ dataTest('--osm FILE --json imports, prints the result, and shows plain progress
   t.is(readlinkSync(paths.current(data)), join('datasets', result.datasetId));
   t.is(result.dir, paths.dataset(data, result.datasetId));
   t.true(result.tiles > 0 && result.seconds > 0);
-  t.regex(run.stderr, /^tiles z14: (\d+)\/\1 tiles \(100%\)$/m);
+  t.regex(run.stderr, /^cutting tiles: ([\d.]+)\/\1 MB \(100%\)$/m);
   t.notRegex(run.stderr, /\r/, 'no bar redrawing when stderr is not a terminal');
 });
 

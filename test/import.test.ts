@@ -153,7 +153,7 @@ test.serial('a cancelled import changes nothing', async (t) => {
   const served = server.datasets.current()!.id;
   const abort = new AbortController();
   const running = runImport({ dataDir, osm: [], world: true }, (progress) => {
-    if (progress.phase.startsWith('tiles z')) abort.abort(new Error('stopped by the operator'));
+    if (progress.phase === 'cutting tiles') abort.abort(new Error('stopped by the operator'));
   }, abort.signal);
   await t.throwsAsync(running, { message: 'stopped by the operator' });
   t.is(server.datasets.current()?.id, served);
@@ -187,3 +187,35 @@ dataTest('Monaco, downloaded from a URL over a stale lock: buildings, named stre
   t.is(readdirSync(paths.datasets(dataDir)).length, 2, 'datasets older than the previous one are deleted');
   assertNoLeftovers(t);
 });
+
+dataTest('an import stopped after its tiles keeps its finished steps, and --resume goes on from them to the same dataset', [MONACO], async (t) => {
+  const uninterrupted = await runImport({ dataDir, osm: [MONACO], world: false }, quiet);
+  const abort = new AbortController();
+  const stopped = runImport({ dataDir, osm: [MONACO], world: false }, (progress) => {
+    if (progress.phase === 'geonames') abort.abort(new Error('stopped after the tiles'));
+  }, abort.signal);
+  await t.throwsAsync(stopped, { message: 'stopped after the tiles' });
+  const kept = readdirSync(paths.datasets(dataDir)).filter((entry) => entry.startsWith('.tmp-'));
+  t.is(kept.length, 1, 'the build folder is kept');
+
+  const phases = new Set<string>();
+  const resumed = await runImport({ dataDir, osm: [MONACO], world: false, resume: true }, (progress) => phases.add(progress.phase));
+  t.true(phases.has('resuming after: scan and sort, tiles, style assets'), [...phases].join(' | '));
+  t.false(phases.has('cutting tiles'), 'the tiles are not made again');
+  t.true(phases.has('geonames'), 'the geocoder is built');
+  t.is(`.tmp-${resumed.datasetId}`, kept[0]!);
+  t.is(server.datasets.current()?.id, resumed.datasetId);
+
+  const manifestOf = (dir: string) => {
+    const { id, createdAt, ...rest } = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
+    return rest;
+  };
+  t.deepEqual(manifestOf(resumed.dir), manifestOf(uninterrupted.dir));
+  t.is(resumed.tiles, uninterrupted.tiles);
+  t.is(resumed.places, uninterrupted.places);
+  for (const mode of manifestOf(resumed.dir).routingModes ?? []) {
+    t.true(readFileSync(paths.routingGraph(resumed.dir, mode)).equals(readFileSync(paths.routingGraph(uninterrupted.dir, mode))), `${mode} graph`);
+  }
+  t.false(existsSync(join(resumed.dir, 'journal.json')));
+  assertNoLeftovers(t);
+}, true);

@@ -18,7 +18,7 @@ test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'waymark-world-'));
   const file = join(dir, 'world.mbtiles');
   await writeTiles(
-    worldFeatures(() => {}),
+    { features: worldFeatures(() => {}) },
     file,
     { maxzoom: 4, metadata: { name: 'world', description: 'world layer', attribution: 'Natural Earth; GeoNames', bounds: [-180, -85, 180, 85], center: [0, 0, 2] } },
     () => {},

@@ -17,7 +17,7 @@ export type { BBox } from './ocean.js';
 
 export class ShortbreadMapper {
   /** Every coastline way's nodes: the only OSM data held until the end (the sea needs all of it). */
-  private readonly coastlines: Position[][] = [];
+  readonly coastlines: Position[][] = [];
 
   /** Appends the features of one OSM object to `out`. */
   map(el: OsmElement, out: TileFeature[]): void {
@@ -50,12 +50,17 @@ export class ShortbreadMapper {
 
   /** The sea inside the extract's bounding box, once every coastline has been seen. */
   ocean(box: BBox): TileFeature[] {
-    return oceanPolygons(this.coastlines, box).map((rings) => ({
-      layer: 'ocean',
-      minzoom: OCEAN_MINZOOM,
-      maxzoom: MAX_ZOOM,
-      geometry: { type: 'Polygon', coordinates: rings },
-      properties: {},
-    }));
+    return seaFeatures(this.coastlines, box);
   }
+}
+
+/** The sea inside an extract's bounding box from all its coastline ways (gathered by one or more mappers). */
+export function seaFeatures(coastlines: Position[][], box: BBox): TileFeature[] {
+  return oceanPolygons(coastlines, box).map((rings) => ({
+    layer: 'ocean',
+    minzoom: OCEAN_MINZOOM,
+    maxzoom: MAX_ZOOM,
+    geometry: { type: 'Polygon', coordinates: rings },
+    properties: {},
+  }));
 }

@@ -1,10 +1,9 @@
 /**
  * Writes an MBTiles 1.3 archive in the deduplicated layout the server reads (src/dataset/mbtiles.ts):
- * `images` holds each distinct gzipped tile once under `tile_id` = hex MD5 of its bytes, `map` points
+ * `images` holds each distinct gzipped tile once under `tile_id` = hex MD5 of its bytes (computed by the tile cutter), `map` points
  * every z/x/y (TMS row order) at one, and the `tiles` view joins them for other MBTiles readers.
  * Tiles are written in transactions of `BATCH_SIZE`.
  */
-import { createHash } from 'node:crypto';
 import Database from 'better-sqlite3';
 
 const BATCH_SIZE = 2000;
@@ -23,9 +22,9 @@ const SCHEMA = `
 
 export class MbtilesWriter {
   private readonly db: Database.Database;
-  private readonly insertImage: Database.Statement<[Buffer, string]>;
+  private readonly insertImage: Database.Statement<[Uint8Array, string]>;
   private readonly insertMap: Database.Statement<[number, number, number, string]>;
-  private readonly pending: { z: number; x: number; y: number; data: Buffer }[] = [];
+  private readonly pending: { z: number; x: number; y: number; data: Uint8Array; id: string }[] = [];
   private readonly writeBatch: () => void;
   /** Tiles (z/x/y entries) written so far. */
   tiles = 0;
@@ -42,18 +41,17 @@ export class MbtilesWriter {
     this.insertMap = this.db.prepare('INSERT INTO map (zoom_level, tile_column, tile_row, tile_id) VALUES (?, ?, ?, ?)');
     this.writeBatch = this.db.transaction(() => {
       for (const tile of this.pending) {
-        const id = createHash('md5').update(tile.data).digest('hex');
-        this.images += this.insertImage.run(tile.data, id).changes;
-        this.insertMap.run(tile.z, tile.x, (1 << tile.z) - 1 - tile.y, id);
+        this.images += this.insertImage.run(tile.data, tile.id).changes;
+        this.insertMap.run(tile.z, tile.x, (1 << tile.z) - 1 - tile.y, tile.id);
       }
       this.tiles += this.pending.length;
       this.pending.length = 0;
     });
   }
 
-  /** Adds the gzipped tile at z/x/y (XYZ scheme). */
-  put(z: number, x: number, y: number, data: Buffer): void {
-    this.pending.push({ z, x, y, data });
+  /** Adds the gzipped tile at z/x/y (XYZ scheme); `id` is the hex MD5 of `data`. */
+  put(z: number, x: number, y: number, data: Uint8Array, id: string): void {
+    this.pending.push({ z, x, y, data, id });
     if (this.pending.length >= BATCH_SIZE) this.writeBatch();
   }
 

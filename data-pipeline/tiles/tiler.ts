@@ -1,29 +1,55 @@
 /**
- * Turns a stream of TileFeatures into an MBTiles archive of Mapbox Vector Tiles, z0–14.
+ * Turns a stream of TileFeatures into an MBTiles archive of Mapbox Vector Tiles, z0–14, in memory
+ * bounded by a budget and on every core.
  *
- * Features are grouped by (layer, zoom band) into one geojson-vt index each, because geojson-vt
- * has no per-feature zoom range. The pyramid is then walked breadth-first: a tile at zoom z+1 is
- * visited only when its parent held source features of an index that reaches that deep, so empty
- * ocean far from any data is never cut up. Each level's tiles are encoded (all layers with features
- * there, MVT version 2), gzipped and handed to the writer, which stores identical tiles once. After a
- * level, its parents are dropped from the indexes, so geojson-vt holds at most two levels of cut
- * geometry besides the source features (see docs/DATA-PIPELINE.md for the memory this takes).
+ * 1. Spill (this thread, while the features are read): each feature is stored on disk by the tiles
+ *    that will cut it, per zoom band (spill.ts); only a buffer is held.
+ * 2. Cut (worker threads, workers/tile-cutter.ts): one job per (band, tile) cuts, encodes and
+ *    gzips the tiles of its subtree (cut-job.ts, pyramid.ts); a job too large for its memory share
+ *    splits into its children. This thread writes the tiles to the archive as jobs finish.
  */
-import { gzipSync } from 'node:zlib';
-import { fromGeojsonVt } from '@maplibre/vt-pbf';
-import type { Feature } from 'geojson';
-import GeoJSONVT, { type LegacyFeature } from 'geojson-vt';
+import { mkdirSync, rmSync } from 'node:fs';
+import type { Position } from 'geojson';
+import type { Piscina } from 'piscina';
 import { throwIfAborted } from '../abort.js';
 import type { VectorLayerInfo } from '../../core/dataset-layout.js';
-import type { FeatureValue, ProgressReporter, TileFeature } from '../features.js';
+import type { ProgressReporter, TileFeature } from '../features.js';
+import { unreadableOsm } from '../import-errors.js';
+import { defaultImportMemory } from '../memory-budget.js';
+import { OsmiumError, readOsmLineBlocks } from '../osm/osmium.js';
+import { seaFeatures, type BBox } from '../shortbread/index.js';
+import { SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
+import { importThreads, pipelinePool } from '../threads.js';
+import type { CutJob, CutResult } from './cut-job.js';
+import { LayerCatalog } from './layer-catalog.js';
 import { MbtilesWriter } from './mbtiles-writer.js';
-import { orientRings } from './winding.js';
+import { MAX_ZOOM } from './pyramid.js';
+import type { OsmBlockResult, OsmBlockTask } from './spill-osm-block.js';
+import { SpillIndex } from './spill.js';
 
-export const MAX_ZOOM = 14;
-const EXTENT = 4096;
-/** How long the walk may hold the event loop before letting other work (a server's requests) run. */
-const YIELD_EVERY_MS = 25;
+export { MAX_ZOOM } from './pyramid.js';
+
+const CUTTER = new URL('../../workers/tile-cutter.js', import.meta.url);
+const OSM_SPILLER = new URL('../../workers/osm-spill.js', import.meta.url);
 const READ_PROGRESS_EVERY = 50_000;
+/**
+ * Memory of a job in a cutter thread per byte of its records: geojson-vt's projected and
+ * simplified copy, the cut tiles of two levels, the encoded tiles. Measured on Monaco's records.
+ */
+const CUT_MEMORY_PER_RECORD_BYTE = 12;
+/** A thread's own memory besides its task (V8, modules). */
+const THREAD_BASE_BYTES = 64 * 1024 ** 2;
+/** The least heap a thread is given, whatever the budget: below it V8 fails on ordinary tasks. */
+const MIN_THREAD_HEAP_MIB = 256;
+/** The largest buffer of records before a run is written: V8 strings are at most 2^29 characters. */
+const MAX_BUFFER_CHARS = 256 * 1024 ** 2;
+/**
+ * Memory of a block of osmium's output while a thread spills it, per byte: the block, its parsed
+ * objects and features, the run's records. Blocks are large so runs are few (a job reads a range of
+ * each run), but no larger than 64 MiB.
+ */
+const SPILL_MEMORY_PER_BLOCK_BYTE = 16;
+const MAX_BLOCK_BYTES = 64 * 1024 ** 2;
 
 export interface TilesetMetadata {
   name: string;
@@ -42,6 +68,10 @@ export interface TilerOptions {
   /** Deepest zoom to build (default 14); lower in tests. */
   maxzoom?: number;
   signal?: AbortSignal;
+  /** The memory tiling may use (bytes; default: the import's default budget). */
+  memoryBytes?: number;
+  /** Cutter threads (default: every core). */
+  threads?: number;
 }
 
 export interface TilerResult {
@@ -50,193 +80,171 @@ export interface TilerResult {
   images: number;
   /** The vector layers as written (layer ids, zoom ranges, attribute types). */
   layers: VectorLayerInfo[];
+  /** How the work went: runs and bytes spilled, jobs cut (split ones' children included), jobs split. */
+  spill: { runs: number; bytes: number; jobs: number; splits: number };
 }
 
-/** One geojson-vt index: the features of one layer that share a zoom band. */
-interface LayerIndex {
-  layer: string;
-  minzoom: number;
+/** An OSM extract to tile, and its bounds (the sea is built inside them). */
+export interface OsmSource {
+  file: string;
+  bounds: BBox;
+}
+
+/** What a tiling reads: OSM extracts, read in parallel, and features made in this thread (the world layer, tests). */
+export interface TilerInput {
+  osm?: OsmSource[];
+  features?: AsyncIterable<TileFeature>;
+}
+
+/** What the spill step shares: where runs go and what they hold, and the layers seen. */
+interface Spilling {
+  index: SpillIndex;
+  catalog: LayerCatalog;
   maxzoom: number;
-  vt: GeoJSONVT;
+  threads: number;
+  onProgress: ProgressReporter;
+  signal: AbortSignal | undefined;
 }
 
-/** The part of geojson-vt's tile cache the walk reads (numFeatures) and prunes; `tiles` is public API. */
-interface CachedTiles {
-  tiles: Record<number, { numFeatures: number } | undefined>;
-  tileCoords: unknown[];
+/** A block that is a whole ArrayBuffer of its own, so it can be moved to a thread. */
+const movable = (block: Buffer) => (block.byteOffset === 0 && block.byteLength === block.buffer.byteLength ? block : new Uint8Array(block));
+
+/**
+ * Spills an extract: osmium's output in blocks, each parsed, mapped and written as a run by a
+ * thread of the pool, `threads` + 1 blocks at a time; then the sea from all the coastlines.
+ */
+async function spillOsm(source: OsmSource, pool: Piscina<OsmBlockTask, OsmBlockResult>, blockBytes: number, spilling: Spilling): Promise<TileFeature[]> {
+  const { index, catalog, maxzoom, threads, onProgress, signal } = spilling;
+  const coastlines: Position[][] = [];
+  const running = new Set<Promise<void>>();
+  try {
+    const reading: ProgressReporter = (progress) => onProgress({ ...progress, phase: 'reading OSM for tiles' });
+    for await (const buffer of readOsmLineBlocks(source.file, SHORTBREAD_OSM_KEYS, reading, blockBytes)) {
+      const block = movable(buffer);
+      const task = pool.run({ block, runFile: index.runFile(), maxzoom }, { transferList: [block.buffer as ArrayBuffer], signal: signal ?? null }).then((result) => {
+        index.add(result.segments);
+        catalog.merge(result.layers);
+        coastlines.push(...result.coastlines);
+      });
+      task.catch(() => {}); // handled below, by race or all
+      running.add(task);
+      void task.then(() => running.delete(task), () => running.delete(task));
+      if (running.size > threads) await Promise.race(running);
+    }
+    await Promise.all(running);
+  } catch (error) {
+    await Promise.allSettled(running);
+    throwIfAborted(signal);
+    throw error instanceof OsmiumError ? unreadableOsm(source.file, error) : error;
+  }
+  return seaFeatures(coastlines, source.bounds);
 }
-const cache = (vt: GeoJSONVT) => vt as unknown as CachedTiles;
-/** geojson-vt's key for a tile in its cache. */
-const tileKey = (z: number, x: number, y: number) => ((1 << z) * y + x) * 32 + z;
 
-/** A tile to visit, with the indexes whose source features reached its parent. */
-interface Cell {
-  x: number;
-  y: number;
-  indexes: LayerIndex[];
-}
-
-interface Group {
-  layer: string;
-  minzoom: number;
-  maxzoom: number;
-  features: Feature[];
-}
-
-const fieldType = (value: FeatureValue) => (typeof value === 'number' ? 'Number' : typeof value === 'boolean' ? 'Boolean' : 'String');
-
-/** Reads every feature into per-(layer, zoom band) groups and records each layer's zooms and fields. */
-async function groupFeatures(
-  features: AsyncIterable<TileFeature>,
-  maxzoom: number,
-  onProgress: ProgressReporter,
-  signal: AbortSignal | undefined,
-): Promise<{ groups: Group[]; layers: Map<string, VectorLayerInfo> }> {
-  const groups = new Map<string, Group>();
-  const layers = new Map<string, VectorLayerInfo>();
+/** Spills features made in this thread, a run whenever the buffer is full. */
+async function spillFeatures(features: AsyncIterable<TileFeature>, bufferChars: number, spilling: Spilling): Promise<void> {
+  const { index, catalog, onProgress, signal } = spilling;
+  let run = index.newRun();
   let count = 0;
   onProgress({ phase: 'reading features', done: 0, total: null, unit: 'features' });
   for await (const feature of features) {
-    const minzoom = Math.max(0, feature.minzoom);
-    const top = Math.min(maxzoom, feature.maxzoom);
-    if (minzoom > top) continue;
-    const key = `${feature.layer}\0${minzoom}\0${top}`;
-    let group = groups.get(key);
-    if (!group) {
-      group = { layer: feature.layer, minzoom, maxzoom: top, features: [] };
-      groups.set(key, group);
+    if (!catalog.add(feature)) continue;
+    run.add(feature);
+    if (run.chars >= bufferChars) {
+      index.add(run.write());
+      run = index.newRun();
     }
-    orientRings(feature.geometry);
-    group.features.push({ type: 'Feature', geometry: feature.geometry, properties: feature.properties });
-
-    let info = layers.get(feature.layer);
-    if (!info) {
-      info = { id: feature.layer, minzoom, maxzoom: top, fields: {} };
-      layers.set(feature.layer, info);
-    }
-    if (minzoom < info.minzoom) info.minzoom = minzoom;
-    if (top > info.maxzoom) info.maxzoom = top;
-    for (const name in feature.properties) info.fields[name] ??= fieldType(feature.properties[name]!);
-
     if (++count % READ_PROGRESS_EVERY === 0) {
       onProgress({ phase: 'reading features', done: count, total: null, unit: 'features' });
       throwIfAborted(signal);
     }
   }
+  index.add(run.write());
   onProgress({ phase: 'reading features', done: count, total: count, unit: 'features' });
-  return { groups: [...groups.values()], layers };
 }
 
-function buildIndexes(groups: Group[], onProgress: ProgressReporter, signal: AbortSignal | undefined): LayerIndex[] {
-  const indexes: LayerIndex[] = [];
-  for (let i = 0; i < groups.length; i++) {
-    onProgress({ phase: 'indexing', done: i, total: groups.length, unit: 'layers' });
-    throwIfAborted(signal);
-    const group = groups[i]!;
-    const vt = new GeoJSONVT(
-      { type: 'FeatureCollection', features: group.features },
-      { maxZoom: MAX_ZOOM, indexMaxZoom: 0, extent: EXTENT },
-    );
-    group.features = []; // geojson-vt has its own projected copy; let the GeoJSON go.
-    indexes.push({ layer: group.layer, minzoom: group.minzoom, maxzoom: group.maxzoom, vt });
-  }
-  onProgress({ phase: 'indexing', done: groups.length, total: groups.length, unit: 'layers' });
-  return indexes;
+async function* inSequence(...sources: (Iterable<TileFeature> | AsyncIterable<TileFeature>)[]): AsyncGenerator<TileFeature> {
+  for (const source of sources) yield* source;
 }
 
 /**
- * Whether clipped polygon rings enclose any area: a tile inside a polygon's hole gets the tile square
- * as exterior and as hole, which draws nothing and is left out.
+ * Runs the jobs (and the jobs split ones leave) on the pool, `threads` at a time plus one queued
+ * so no thread waits, writing each job's tiles. Progress is in bytes of records cut.
  */
-function hasArea(rings: readonly (readonly [number, number][])[]): boolean {
-  let twiceArea = 0;
-  for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twiceArea += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
-  }
-  return Math.abs(twiceArea) >= 1;
-}
-
-/** Encodes one tile: every layer with features here, from every index of that layer. Null when empty. */
-function encodeTile(z: number, x: number, y: number, cell: Cell, deeper: LayerIndex[]): Buffer | null {
-  const layers: Record<string, { features: LegacyFeature[] }> = {};
-  let empty = true;
-  for (const index of cell.indexes) {
-    index.vt.getTileRaw(z, x, y); // cuts the tile from its parent's source features, into the cache
-    const cut = cache(index.vt).tiles[tileKey(z, x, y)];
-    if (!cut || cut.numFeatures === 0) continue;
-    if (index.maxzoom > z) deeper.push(index);
-    if (z < index.minzoom) continue;
-    for (const feature of index.vt.getTile(z, x, y)?.features ?? []) {
-      if (feature.type === 3 && !hasArea(feature.geometry)) continue;
-      (layers[index.layer] ??= { features: [] }).features.push(feature);
-      empty = false;
-    }
-  }
-  return empty ? null : gzipSync(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));
-}
-
-/** Drops a finished level's tiles from the indexes' caches. */
-function evict(z: number, cells: readonly Cell[]): void {
-  for (const cell of cells) {
-    const key = tileKey(z, cell.x, cell.y);
-    for (const index of cell.indexes) delete cache(index.vt).tiles[key];
-  }
-}
-
-async function walkPyramid(
-  indexes: LayerIndex[],
+function cutJobs(
+  jobs: CutJob[],
+  pool: Piscina<CutJob, CutResult>,
+  threads: number,
   writer: MbtilesWriter,
-  maxzoom: number,
   onProgress: ProgressReporter,
   signal: AbortSignal | undefined,
-): Promise<void> {
-  let level: Cell[] = indexes.length > 0 ? [{ x: 0, y: 0, indexes }] : [];
-  let previousLevel: Cell[] = [];
-  for (let z = 0; z <= maxzoom && level.length > 0; z++) {
-    const phase = `tiles z${z}`;
-    const next: Cell[] = [];
-    let lastYield = performance.now();
-    onProgress({ phase, done: 0, total: level.length, unit: 'tiles' });
-    for (let i = 0; i < level.length; i++) {
-      const cell = level[i]!;
-      const deeper: LayerIndex[] = [];
-      const data = encodeTile(z, cell.x, cell.y, cell, deeper);
-      if (data) writer.put(z, cell.x, cell.y, data);
-      if (deeper.length > 0 && z < maxzoom) {
-        const x = cell.x * 2;
-        const y = cell.y * 2;
-        next.push({ x, y, indexes: deeper }, { x: x + 1, y, indexes: deeper }, { x, y: y + 1, indexes: deeper }, { x: x + 1, y: y + 1, indexes: deeper });
+): Promise<{ jobs: number; splits: number }> {
+  const waiting = [...jobs].sort((a, b) => a.bytes - b.bytes); // popped largest first: no long job is left for the end
+  const counts = { jobs: 0, splits: 0 };
+  let total = waiting.reduce((sum, job) => sum + job.bytes, 0);
+  let done = 0;
+  let running = 0;
+  const report = () => onProgress({ phase: 'cutting tiles', done, total, unit: 'bytes' });
+  report();
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const startJobs = () => {
+      if (failed) return;
+      if (running === 0 && waiting.length === 0) return resolve(counts);
+      while (running <= threads && waiting.length > 0) {
+        const job = waiting.pop()!;
+        running++;
+        pool.run(job, { signal: signal ?? null }).then((result) => {
+          running--;
+          for (const tile of result.tiles) writer.put(tile.z, tile.x, tile.y, tile.data, tile.id);
+          for (const child of result.children) {
+            total += child.bytes;
+            waiting.push(child);
+          }
+          counts.jobs++;
+          if (result.children.length > 0) counts.splits++;
+          done += job.bytes;
+          report();
+          startJobs();
+        }, (error: unknown) => {
+          failed = true;
+          reject(error);
+        });
       }
-      if (performance.now() - lastYield > YIELD_EVERY_MS) {
-        onProgress({ phase, done: i + 1, total: level.length, unit: 'tiles' });
-        await new Promise((resolve) => setImmediate(resolve));
-        throwIfAborted(signal);
-        lastYield = performance.now();
-      }
-    }
-    onProgress({ phase, done: level.length, total: level.length, unit: 'tiles' });
-    if (z > 0) evict(z - 1, previousLevel);
-    for (const index of indexes) cache(index.vt).tileCoords.length = 0;
-    previousLevel = level;
-    level = next;
-  }
+    };
+    startJobs();
+  });
 }
 
-/** Tiles `features` into a new MBTiles file `file` (which must not exist). */
-export async function writeTiles(
-  features: AsyncIterable<TileFeature>,
-  file: string,
-  options: TilerOptions,
-  onProgress: ProgressReporter,
-): Promise<TilerResult> {
+/** Tiles the input into a new MBTiles file `file` (which must not exist). */
+export async function writeTiles(input: TilerInput, file: string, options: TilerOptions, onProgress: ProgressReporter): Promise<TilerResult> {
   const maxzoom = options.maxzoom ?? MAX_ZOOM;
   const { signal, metadata } = options;
-  const { groups, layers } = await groupFeatures(features, maxzoom, onProgress, signal);
-  const indexes = buildIndexes(groups, onProgress, signal);
+  const memory = options.memoryBytes ?? defaultImportMemory();
+  const threads = options.threads ?? importThreads();
+  const spillDir = `${file}.spill`;
+  mkdirSync(spillDir);
   const writer = new MbtilesWriter(file);
+  // Reading and cutting come one after the other: each may use most of the budget.
+  const threadShare = memory / threads;
+  const threadMemory = Math.max(threadShare - THREAD_BASE_BYTES, threadShare / 4);
+  const heapMiB = Math.max(MIN_THREAD_HEAP_MIB, Math.ceil((2 * threadMemory) / 1024 ** 2));
+  const spilling: Spilling = { index: new SpillIndex(spillDir, maxzoom), catalog: new LayerCatalog(maxzoom), maxzoom, threads, onProgress, signal };
+  const cutters = pipelinePool<CutJob, CutResult>(CUTTER, threads, heapMiB);
   try {
-    await walkPyramid(indexes, writer, maxzoom, onProgress, signal);
-    const vectorLayers = metadata.vectorLayers ?? [...layers.values()].sort((a, b) => a.id.localeCompare(b.id));
+    const sea: TileFeature[] = [];
+    const spillers = pipelinePool<OsmBlockTask, OsmBlockResult>(OSM_SPILLER, threads, heapMiB);
+    try {
+      const blockBytes = Math.min(MAX_BLOCK_BYTES, Math.floor(memory / (threads + 1) / SPILL_MEMORY_PER_BLOCK_BYTE));
+      for (const source of input.osm ?? []) sea.push(...(await spillOsm(source, spillers, blockBytes, spilling)));
+    } finally {
+      await spillers.destroy();
+    }
+    const bufferChars = Math.min(MAX_BUFFER_CHARS, Math.floor(memory / 4));
+    await spillFeatures(inSequence(sea, input.features ?? []), bufferChars, spilling);
+    const maxJobBytes = threadMemory / CUT_MEMORY_PER_RECORD_BYTE;
+    const cut = await cutJobs(spilling.index.jobs(maxJobBytes), cutters, threads, writer, onProgress, signal);
+    throwIfAborted(signal);
+    const vectorLayers = metadata.vectorLayers ?? spilling.catalog.list();
     writer.finish({
       name: metadata.name,
       description: metadata.description,
@@ -250,9 +258,13 @@ export async function writeTiles(
       attribution: metadata.attribution,
       json: JSON.stringify({ vector_layers: vectorLayers }),
     });
-    return { tiles: writer.tiles, images: writer.images, layers: vectorLayers };
+    return { tiles: writer.tiles, images: writer.images, layers: vectorLayers, spill: { runs: spilling.index.runs, bytes: spilling.index.bytes, ...cut } };
   } catch (error) {
     writer.abandon();
+    throwIfAborted(signal); // a cancelled task's error is Piscina's own, not the signal's reason
     throw error;
+  } finally {
+    await cutters.destroy();
+    rmSync(spillDir, { recursive: true, force: true });
   }
 }

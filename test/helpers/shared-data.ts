@@ -10,10 +10,13 @@ export const SHARED_DATA = join(process.cwd(), '..', 'shared', 'data');
 
 export const sharedFile = (...parts: string[]) => join(SHARED_DATA, ...parts);
 
-/** Registers `body` as a test when every file exists; else a skip (plain run) or a failure (CI). */
-export function dataTest(title: string, files: string[], body: (t: ExecutionContext) => Promise<void> | void): void {
+/**
+ * Registers `body` as a test when every file exists; else a skip (plain run) or a failure (CI).
+ * A serial one runs in order with the file's other serial tests.
+ */
+export function dataTest(title: string, files: string[], body: (t: ExecutionContext) => Promise<void> | void, serial = false): void {
   const missing = files.filter((f) => !existsSync(f));
-  if (missing.length === 0) return void test(title, body);
+  if (missing.length === 0) return void (serial ? test.serial : test)(title, body);
   if (process.env.CI === 'true') return void test(title, (t) => t.fail(`test data missing: ${missing.join(', ')}`));
   console.warn(`skipping "${title}": test data missing (${missing.join(', ')})`);
   test.skip(title, () => {});

@@ -1,0 +1,47 @@
+/**
+ * One block of `osmium export` output spilled for the tiler, in a worker thread
+ * (workers/osm-spill.ts): its lines parsed, mapped to Shortbread features and written as one run.
+ * The coastlines found are handed back: the sea is built from all of them at the end.
+ */
+import type { Position } from 'geojson';
+import type { VectorLayerInfo } from '../../core/dataset-layout.js';
+import type { TileFeature } from '../features.js';
+import { parseOsmLines } from '../osm/osmium.js';
+import { ShortbreadMapper } from '../shortbread/index.js';
+import { LayerCatalog } from './layer-catalog.js';
+import { SpillRun, type RunSegments } from './spill.js';
+
+export interface OsmBlockTask {
+  block: Uint8Array;
+  /** The run file to write. */
+  runFile: string;
+  /** Deepest zoom tiled. */
+  maxzoom: number;
+}
+
+export interface OsmBlockResult {
+  segments: RunSegments;
+  layers: VectorLayerInfo[];
+  coastlines: Position[][];
+  /** OSM objects read and features spilled. */
+  objects: number;
+  features: number;
+}
+
+export function spillOsmBlock(task: OsmBlockTask): OsmBlockResult {
+  const mapper = new ShortbreadMapper();
+  const run = new SpillRun(task.runFile, task.maxzoom);
+  const catalog = new LayerCatalog(task.maxzoom);
+  const out: TileFeature[] = [];
+  let features = 0;
+  const objects = parseOsmLines(task.block, (element) => {
+    mapper.map(element, out);
+    for (const feature of out) {
+      if (!catalog.add(feature)) continue;
+      run.add(feature);
+      features++;
+    }
+    out.length = 0;
+  });
+  return { segments: run.write(), layers: catalog.list(), coastlines: mapper.coastlines, objects, features };
+}
