@@ -113,6 +113,8 @@ export interface CommandServerOptions extends Omit<ChildOptions, 'nodeArgs'> {
   port: number;
   /** Polled until it answers HTTP with a status below 500 (a 503 while starting is not ready). */
   readyUrl: string;
+  /** How often `readyUrl` is polled while the server starts (default 200 ms). */
+  pollMs?: number;
 }
 
 /** Starts a server program that does not announce itself; resolves once `readyUrl` answers below 500. */
@@ -146,7 +148,7 @@ export async function startCommand(name: string, command: string, argv: string[]
       if (!(error instanceof TypeError)) throw await failure(`could not be started: ${String(error)}`);
     }
     if (Date.now() >= deadline) throw await failure(`did not answer ${options.readyUrl} in time`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
 }
 

@@ -4,7 +4,9 @@
  * (Waymark reads OSM through osmium), so memory is taken over the process tree: /proc is sampled
  * for the command and all its descendants, and the largest sum of their resident sets is the
  * tree's peak. When GNU time is installed it also wraps the command and gives the exact CPU times
- * and the kernel's high-water mark of the largest single process. Linux only for the memory figures.
+ * and the kernel's high-water mark of the largest single process. `onSample` sees every sample of
+ * the tree (its memory and the CPU time it has used so far), e.g. to split the figures by the
+ * command's phases. Linux only for the memory figures.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, readdirSync, readFileSync, writeSync } from 'node:fs';
@@ -20,6 +22,22 @@ export interface CommandOptions {
   sampleMs?: number;
   /** Called with each line the command writes to stderr (also `\r`-ended ones) and the seconds since it started. */
   onStderrLine?: (line: string, elapsedS: number) => void;
+  /** Called with every sample of the process tree (memory and, only when this is given, CPU time). */
+  onSample?: (sample: TreeSample) => void;
+}
+
+/** One sample of the command's process tree. */
+export interface TreeSample {
+  /** Seconds since the command started. */
+  elapsedS: number;
+  /** Sum of the resident sets of the tree (bytes), as for `peakTreeRssBytes`. */
+  rssBytes: number;
+  /**
+   * User + system CPU seconds the tree has used so far: every live process's own time plus that of
+   * its children that ended and were waited for (cutime, cstime), so helpers that came and went
+   * between two samples are counted once they are reaped.
+   */
+  cpuS: number;
 }
 
 export interface CommandMeasurement {
@@ -82,6 +100,18 @@ function residentBytes(pid: number): number {
   }
 }
 
+/** utime + stime + cutime + cstime of a process in seconds (USER_HZ is 100 on Linux), or 0 when it is gone. */
+function cpuWithWaitedChildren(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesized command name start at field 3; utime…cstime are fields 14–17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
 /** `%e %U %S %M` as GNU time writes it: wall s, user s, system s, max RSS KiB. */
 function readGnuTime(file: string): { cpuS: number; maxRssBytes: number } | null {
   const last = readFileSync(file, 'utf8').trim().split('\n').pop() ?? '';
@@ -127,8 +157,12 @@ export async function measureCommand(command: string, args: string[], options: C
   const root = child.pid!;
   let peakTreeRssBytes = 0;
   const sample = () => {
-    const tree = wrapped ? descendants(root) : [root, ...descendants(root)];
-    peakTreeRssBytes = Math.max(peakTreeRssBytes, tree.reduce((sum, pid) => sum + residentBytes(pid), 0));
+    const below = descendants(root);
+    const tree = wrapped ? below : [root, ...below];
+    const rssBytes = tree.reduce((sum, pid) => sum + residentBytes(pid), 0);
+    peakTreeRssBytes = Math.max(peakTreeRssBytes, rssBytes);
+    // The root is counted for CPU even under GNU time: the command's time moves to its cutime once it is reaped.
+    if (options.onSample) options.onSample({ elapsedS: elapsedS(), rssBytes, cpuS: [root, ...below].reduce((sum, pid) => sum + cpuWithWaitedChildren(pid), 0) });
   };
   const sampler = setInterval(sample, options.sampleMs ?? 100);
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {

@@ -6,7 +6,7 @@
  * osmium as OPL text: copy k adds k × (largest id + 1) to every id and reference, so ids stay
  * unique and ascending without a sort.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, renameSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -87,20 +87,36 @@ function shifted(line: string, idOffset: number, dLon: number, dLat: number): st
     .join(' ');
 }
 
+/** How far copy k (0 … copies − 1) is moved, [dLon, dLat] in degrees: row by row on a square-ish grid. */
+function gridOffsets(bounds: OplObjects['bounds'], copies: number): [number, number][] {
+  const columns = Math.ceil(Math.sqrt(copies));
+  const stepLon = bounds.east - bounds.west + MARGIN_DEGREES;
+  const stepLat = bounds.north - bounds.south + MARGIN_DEGREES;
+  return Array.from({ length: copies }, (_, k) => [(k % columns) * stepLon, Math.floor(k / columns) * stepLat]);
+}
+
+/**
+ * Where the copies of `base` lie in the output of gridExtract: copy k's offset from the base, from
+ * the extent of the base's nodes as osmium reports it (the same extent gridExtract reads).
+ */
+export function copyOffsets(base: string, copies: number): [number, number][] {
+  const info = spawnSync('osmium', ['fileinfo', '-e', '-g', 'data.bbox', base], { encoding: 'utf8' });
+  const m = /^\((-?[\d.]+),(-?[\d.]+),(-?[\d.]+),(-?[\d.]+)\)$/.exec(info.stdout.trim());
+  if (!m) throw new Error(`osmium fileinfo ${base} gave no extent: ${info.stderr || info.stdout}`);
+  const [west, south, east, north] = m.slice(1).map(Number) as [number, number, number, number];
+  return gridOffsets({ west, south, east, north }, copies);
+}
+
 /** Writes `copies` copies of `base` side by side into `output` (.osm.pbf), ids dense; skips the work when it exists. */
 export async function gridExtract(base: string, copies: number, output: string): Promise<void> {
   if (existsSync(output)) return;
   const objects = await readOpl(base);
-  const { bounds } = objects;
-  const columns = Math.ceil(Math.sqrt(copies));
-  const stepLon = bounds.east - bounds.west + MARGIN_DEGREES;
-  const stepLat = bounds.north - bounds.south + MARGIN_DEGREES;
+  const offsets = gridOffsets(objects.bounds, copies);
   const spread = `${output}.spread.osm.pbf`;
   await osmium(['cat', '--no-progress', '-F', 'opl', '-', '-o', spread, '--overwrite'], async (stdin) => {
     for (const lines of [objects.nodes, objects.ways, objects.relations]) {
       for (let k = 0; k < copies; k++) {
-        const dLon = (k % columns) * stepLon;
-        const dLat = Math.floor(k / columns) * stepLat;
+        const [dLon, dLat] = offsets[k]!;
         const text = lines.map((line) => shifted(line, k * objects.idSpan, dLon, dLat)).join('\n') + '\n';
         if (!stdin.write(text)) await once(stdin, 'drain');
       }

@@ -4,11 +4,14 @@
  * (`--sizes 1,4,16,64,256`). Each size is imported once by `waymark import --osm` (tiles, geocoder,
  * three routing graphs) and by tilemaker (tiles only, its OpenMapTiles example config, as in
  * bench:maps), each on a quiet machine, with wall time, CPU time and the process tree's peak memory;
- * Waymark's phases are timed from its progress lines. OSRM cannot be installed here (no Debian
- * package, and its npm package downloads binaries), so OSRM's car, bicycle and foot profiles are
- * estimated from their measured multiples of tilemaker's time (issue 10: 1.72×, 5.17×, 5.25×).
+ * Waymark's import is split into steps from its progress lines, each with its wall time, CPU time
+ * and peak memory (steps.ts). OSRM cannot be installed here (no Debian package, and its npm package
+ * downloads binaries), so OSRM's car, bicycle and foot profiles are estimated from their measured
+ * multiples of tilemaker's time (issue 10: 1.72×, 5.17×, 5.25×). Then the largest dataset and the
+ * single copy are served and measured: start time, bare route p50, search p50 (serving.ts); the
+ * data folders are deleted at the end.
  *
- *   npm run bench:scale [-- --sizes 1,4,16 --base ../shared/data/osm/monaco.osm.pbf]
+ *   npm run bench:scale [-- --sizes 1,4,16 --base ../shared/data/osm/monaco.osm.pbf --serve-duration 10]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +22,9 @@ import { measureCommand, type CommandMeasurement } from '../lib/measure-command.
 import { describeSource, fmtMiB, fmtSeconds, markdownTable, publishReport, RESULTS_DIR } from '../lib/report.js';
 import { prepareTilemaker, tilemakerArgs } from '../maps/tilemaker.js';
 import { importArgs } from '../maps/waymark.js';
-import { gridExtract } from './grid-extract.js';
+import { copyOffsets, gridExtract } from './grid-extract.js';
+import { makeWorkload, serveDataset, servingSection, type ServedDataset, type ServingFigures } from './serving.js';
+import { StepRecorder, stepsTable, type StepFigures } from './steps.js';
 
 /** OSRM 6.0's time per profile (extract + contract) as a multiple of tilemaker's, measured on the ×64 file (issue 10). */
 const OSRM_MULTIPLES = { car: 1.72, bicycle: 5.17, foot: 5.25 };
@@ -29,43 +34,20 @@ const OSRM_PEAK_MULTIPLE = 1.75;
 interface Options {
   sizes: number[];
   base: string;
+  /** Seconds of each timed search run (wrk) and engine baseline when serving. */
+  serveDuration: number;
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { sizes: [1, 4, 16], base: resolve(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'monaco.osm.pbf') };
+  const options: Options = { sizes: [1, 4, 16], base: resolve(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'monaco.osm.pbf'), serveDuration: 10 };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--sizes' && value && /^\d+(,\d+)*$/.test(value)) options.sizes = value.split(',').map(Number);
     else if (flag === '--base' && value) options.base = resolve(value);
-    else throw new Error(`unknown or incomplete option ${flag}; use --sizes 1,4,16 and --base FILE.osm.pbf`);
+    else if (flag === '--serve-duration' && value && Number(value) > 0) options.serveDuration = Number(value);
+    else throw new Error(`unknown or incomplete option ${flag}; use --sizes 1,4,16, --base FILE.osm.pbf and --serve-duration 10`);
   }
   return options;
-}
-
-/** A phase of the import and when its last progress line came (seconds since the start). */
-type PhaseEnds = Map<string, number>;
-
-/** `tiles z7: 16,384/16,384 tiles (100%)` → `tiles`; other phases by their name before the colon. */
-function phaseOf(line: string): string | null {
-  const m = /^([^:]+): .*\(\d+%\)$/.exec(line.trim());
-  if (!m) return null;
-  return m[1]!.replace(/^tiles z\d+$/, 'tiles').replace(/^(sorting|scanning) .*/, '$1');
-}
-
-/**
- * Each phase's share of the wall time, phases in the order they ended: from the end of the phase
- * before to its own last line. Phases that overlap (the OSM read streams into the features) are
- * counted in the one that ends last.
- */
-function phaseDurations(ends: PhaseEnds): [string, number][] {
-  let previous = 0;
-  return [...ends]
-    .sort((a, b) => a[1] - b[1])
-    .map(([phase, end]) => {
-      const duration = end - previous;
-      previous = end;
-      return [phase, duration];
-    });
 }
 
 function nodeCount(file: string): number {
@@ -78,37 +60,60 @@ interface SizeResult {
   inputBytes: number;
   nodes: number;
   waymark: CommandMeasurement;
-  phases: [string, number][];
+  steps: StepFigures[];
   tilemaker: CommandMeasurement;
+  /** The imported data folder, when kept for serving. */
+  dataDir: string | null;
 }
 
-async function measure(label: string, command: string, args: string[], logPrefix: string, onLine?: (line: string, s: number) => void) {
+async function measure(label: string, command: string, args: string[], logPrefix: string, steps?: StepRecorder) {
   await waitForQuiet(0.15, 60_000);
   console.error(`  ${label}…`);
-  const m = await measureCommand(command, args, { logPrefix, onStderrLine: onLine });
+  const m = await measureCommand(command, args, { logPrefix, onStderrLine: steps?.onLine, onSample: steps?.onSample });
   if (m.exitCode !== 0) throw new Error(`${label} failed (${m.signal ?? m.exitCode}); see ${m.stderrFile}`);
   return m;
 }
 
-async function runSize(copies: number, options: Options, dir: string): Promise<SizeResult> {
+/** The grid input of `copies` copies (made once, cached in bench/results/scale/inputs/). */
+async function inputOf(copies: number, options: Options): Promise<string> {
   const input = join(RESULTS_DIR, 'scale', 'inputs', `${basename(options.base, '.osm.pbf')}-x${copies}.osm.pbf`);
   mkdirSync(join(RESULTS_DIR, 'scale', 'inputs'), { recursive: true });
   console.error(`×${copies}: making the input…`);
   await gridExtract(options.base, copies, input);
+  return input;
+}
+
+/** A fresh work folder for one size. */
+function workFolder(dir: string, copies: number): string {
   const work = join(dir, `x${copies}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
+  return work;
+}
 
-  const ends: PhaseEnds = new Map();
-  const waymark = await measure(`×${copies}: waymark import`, process.execPath, importArgs(input, join(work, 'data')), join(work, 'waymark'), (line, s) => {
-    const phase = phaseOf(line);
-    if (phase) ends.set(phase, s);
-  });
+/** Imports and measures one size; its data folder is kept when `keepData` (for serving), else deleted. */
+async function runSize(copies: number, options: Options, dir: string, keepData: boolean): Promise<SizeResult> {
+  const input = await inputOf(copies, options);
+  const work = workFolder(dir, copies);
+  const dataDir = join(work, 'data');
+  const steps = new StepRecorder();
+  const waymark = await measure(`×${copies}: waymark import`, process.execPath, importArgs(input, dataDir), join(work, 'waymark'), steps);
   const tilemaker = await measure(`×${copies}: tilemaker`, 'tilemaker', tilemakerArgs(prepareTilemaker(work), input, join(work, 'tilemaker.mbtiles')), join(work, 'tilemaker'));
   // The data folders are large at big sizes and only the measurements are kept.
-  rmSync(join(work, 'data'), { recursive: true, force: true });
+  if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   rmSync(join(work, 'tilemaker.mbtiles'), { force: true });
-  return { copies, inputBytes: statSync(input).size, nodes: nodeCount(input), waymark, phases: phaseDurations(ends), tilemaker };
+  const stepFigures = steps.figures(waymark.wallS, waymark.cpuS);
+  return { copies, inputBytes: statSync(input).size, nodes: nodeCount(input), waymark, steps: stepFigures, tilemaker, dataDir: keepData ? dataDir : null };
+}
+
+/** The single copy's data folder for serving when ×1 was not among the sizes: imported, not measured. */
+async function importSingle(options: Options, dir: string): Promise<string> {
+  const input = await inputOf(1, options);
+  const dataDir = join(workFolder(dir, 1), 'data');
+  console.error('×1: waymark import, for serving only…');
+  const run = spawnSync(process.execPath, importArgs(input, dataDir), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (run.status !== 0) throw new Error(`waymark import of ×1 failed (${run.signal ?? run.status}): ${run.stderr.slice(-2000)}`);
+  return dataDir;
 }
 
 const peak = (m: CommandMeasurement) => m.peakTreeRssBytes;
@@ -168,27 +173,43 @@ function growthTable(results: SizeResult[]): string[] {
   ];
 }
 
-function phasesTable(results: SizeResult[]): string[] {
-  const phases = [...new Set(results.flatMap((r) => r.phases.map(([phase]) => phase)))];
-  const rows = phases.map((phase) => [phase, ...results.map((r) => fmtSeconds(r.phases.find(([p]) => p === phase)?.[1] ?? 0))]);
-  return [
-    "## Waymark's phases (wall time, from its progress lines)",
-    '',
-    markdownTable(['phase', ...results.map((r) => `×${r.copies}`)], rows, ['l', ...results.map(() => 'r' as const)]),
-  ];
-}
-
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const source = describeSource();
   const dir = join(RESULTS_DIR, 'scale', 'runs');
+  const largest = Math.max(...options.sizes);
   const results: SizeResult[] = [];
-  for (const copies of options.sizes) results.push(await runSize(copies, options, dir));
-  publishReport('scale', 'Scale benchmark: waymark import against tilemaker (and OSRM, estimated)', source, [
-    sizesTable(results),
-    growthTable(results),
-    phasesTable(results),
-  ], [`Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); one run per size and tool.`]);
+  const kept: string[] = [];
+  try {
+    for (const copies of options.sizes) {
+      const result = await runSize(copies, options, dir, copies === 1 || copies === largest);
+      results.push(result);
+      if (result.dataDir) kept.push(result.dataDir);
+    }
+    const serving = await serveLargest(results, largest, options, dir, kept);
+    publishReport('scale', 'Scale benchmark: waymark import against tilemaker (and OSRM, estimated)', source, [
+      sizesTable(results),
+      growthTable(results),
+      stepsTable(results),
+      serving,
+    ], [`Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); one run per size and tool.`]);
+  } finally {
+    // The data folders are large at big sizes and only the measurements are kept.
+    for (const folder of [...kept, join(dir, 'serving')]) rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** The single copy and the largest size served and measured (the single copy imported here when it was not among the sizes). */
+async function serveLargest(results: SizeResult[], largest: number, options: Options, dir: string, kept: string[]): Promise<string[]> {
+  let singleDir = results.find((r) => r.copies === 1)?.dataDir;
+  if (!singleDir) kept.push((singleDir = await importSingle(options, dir)));
+  const datasets: ServedDataset[] = [{ copies: 1, dataDir: singleDir, offsets: [[0, 0]] }];
+  if (largest > 1) datasets.push({ copies: largest, dataDir: results.find((r) => r.copies === largest)!.dataDir!, offsets: copyOffsets(options.base, largest) });
+  console.error('serving the single copy and the largest dataset…');
+  const work = makeWorkload(datasets[0]!);
+  const figures: ServingFigures[] = [];
+  for (const dataset of datasets) figures.push(await serveDataset(dataset, work, join(dir, 'serving'), options.serveDuration));
+  return servingSection(figures, options.serveDuration);
 }
 
 main().catch((error: unknown) => {
