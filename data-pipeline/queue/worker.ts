@@ -46,7 +46,7 @@ function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger
     const otherJob = await folderLock.acquire(holder);
     if (otherJob !== null) return later(job, token, `job ${otherJob}`);
     try {
-      return await folderLock.hold(holder, () => runImport({ dataDir, ...inputs, resume: job.attemptsMade > 0 }, report, signal));
+      return await folderLock.hold(holder, () => runImport({ dataDir, ...inputs, resume: true }, report, signal));
     } catch (error) {
       if (isLockTaken(error)) return later(job, token, (error as Error).message);
       if (isBadInput(error)) throw new UnrecoverableError((error as Error).message);

@@ -25,7 +25,7 @@ export const importCommand: Command = {
     }
     if (input.isSet('queue')) {
       if (input.flag('memory') !== undefined || input.isSet('resume')) {
-        throw new UsageError('--memory and --resume are for an import run here; a queue worker takes WAYMARK_IMPORT_MEMORY and resumes a retried job by itself');
+        throw new UsageError('--memory and --resume are for an import run here; a queue worker takes WAYMARK_IMPORT_MEMORY and resumes by itself');
       }
       return importThroughQueue({ dataDir: input.dataDir, ...inputs });
     }
