@@ -193,7 +193,8 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   throwIfAborted(signal);
   const geocoder = await journal.step('geocoder', () => {
     rmSync(paths.geocoder(dir), { force: true });
-    return buildGeocoderIndex({ osmFiles: readyFiles, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal, { memoryBytes });
+    const osmBounds = new Map(osm.files.map((source) => [source.file, source.bounds]));
+    return buildGeocoderIndex({ osmFiles: readyFiles, osmBounds, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal, { memoryBytes });
   });
   throwIfAborted(signal);
   const routing = await journal.step('routing', async () => {

@@ -229,7 +229,6 @@ export async function writeTiles(input: TilerInput, file: string, options: Tiler
   const threadMemory = Math.max(threadShare - THREAD_BASE_BYTES, threadShare / 4);
   const heapMiB = Math.max(MIN_THREAD_HEAP_MIB, Math.ceil((2 * threadMemory) / 1024 ** 2));
   const spilling: Spilling = { index: new SpillIndex(spillDir, maxzoom), catalog: new LayerCatalog(maxzoom), maxzoom, threads, onProgress, signal };
-  const cutters = pipelinePool<CutJob, CutResult>(CUTTER, threads, heapMiB);
   try {
     const sea: TileFeature[] = [];
     const spillers = pipelinePool<OsmBlockTask, OsmBlockResult>(OSM_SPILLER, threads, heapMiB);
@@ -242,7 +241,14 @@ export async function writeTiles(input: TilerInput, file: string, options: Tiler
     const bufferChars = Math.min(MAX_BUFFER_CHARS, Math.floor(memory / 4));
     await spillFeatures(inSequence(sea, input.features ?? []), bufferChars, spilling);
     const maxJobBytes = threadMemory / CUT_MEMORY_PER_RECORD_BYTE;
-    const cut = await cutJobs(spilling.index.jobs(maxJobBytes), cutters, threads, writer, onProgress, signal);
+    // The cutters start once reading is over, so the two pools' threads never idle side by side.
+    const cutters = pipelinePool<CutJob, CutResult>(CUTTER, threads, heapMiB);
+    let cut: Awaited<ReturnType<typeof cutJobs>>;
+    try {
+      cut = await cutJobs(spilling.index.jobs(maxJobBytes), cutters, threads, writer, onProgress, signal);
+    } finally {
+      await cutters.destroy();
+    }
     throwIfAborted(signal);
     const vectorLayers = metadata.vectorLayers ?? spilling.catalog.list();
     writer.finish({
@@ -264,7 +270,6 @@ export async function writeTiles(input: TilerInput, file: string, options: Tiler
     throwIfAborted(signal); // a cancelled task's error is Piscina's own, not the signal's reason
     throw error;
   } finally {
-    await cutters.destroy();
     rmSync(spillDir, { recursive: true, force: true });
   }
 }

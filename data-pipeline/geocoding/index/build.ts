@@ -16,12 +16,14 @@ import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { readWofFolders, withWofHierarchy } from '../wof.js';
 import { countryByCode } from '../../../core/geocoding/countries.js';
 import { NearestLocality } from '../nearest-locality.js';
-import { osmBounds } from '../../osm/index.js';
+import { osmBounds, type BBox } from '../../osm/index.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { GeocoderIndexWriter, type GeocoderIndexStats } from './writer.js';
 
 export interface GeocoderInputs {
   osmFiles: readonly string[];
+  /** Bounds of OSM files the caller has already scanned; the others take a pass of their own. */
+  osmBounds?: ReadonlyMap<string, BBox>;
   wofDirs: readonly string[];
   oaFiles: readonly string[];
   geonames: boolean;
@@ -31,8 +33,8 @@ export interface GeocoderInputs {
 const EXTRACT_COUNTRY_RADIUS_KM = 50;
 
 /** ISO alpha-2 of the country around the middle of an OSM extract, from the nearest GeoNames place. */
-async function extractCountry(file: string, nearest: NearestLocality): Promise<string | undefined> {
-  const [west, south, east, north] = await osmBounds(file);
+async function extractCountry(file: string, nearest: NearestLocality, known?: ReadonlyMap<string, BBox>): Promise<string | undefined> {
+  const [west, south, east, north] = known?.get(file) ?? (await osmBounds(file));
   const place = nearest.nearest((west + east) / 2, (south + north) / 2, EXTRACT_COUNTRY_RADIUS_KM);
   return countryByCode(place?.country_a)?.alpha2;
 }
@@ -71,8 +73,8 @@ export async function buildGeocoderIndex(
     const nearest = new NearestLocality(geonames.filter((record) => record.layer === 'locality'));
     const wof = await readWofFolders(inputs.wofDirs, onProgress);
     for (const [n, osmFile] of inputs.osmFiles.entries()) {
-      // The extract's bounds take a pass of their own (osmium fileinfo), run beside the export.
-      const country = extractCountry(osmFile, nearest);
+      // Bounds not given take a pass of their own (osmium fileinfo), run beside the export.
+      const country = extractCountry(osmFile, nearest, inputs.osmBounds);
       country.catch(() => {});
       const read = await readOsmForGeocoding(osmFile, onProgress, {
         spillFile: `${file}.osm-${n}`, cacheKiB, ...(signal ? { signal } : {}),
