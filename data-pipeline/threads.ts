@@ -10,7 +10,8 @@ import type { ProgressReporter } from './features.js';
 
 type Progress = Parameters<ProgressReporter>[0];
 
-const YOUNG_GENERATION_MIB = 64;
+/** The young generation a pool's threads get unless told otherwise. */
+const DEFAULT_YOUNG_GENERATION_MIB = 64;
 
 /** Threads for the import's parallel work: every core, unless `WAYMARK_IMPORT_THREADS` says fewer (or more). */
 export function importThreads(): number {
@@ -18,18 +19,25 @@ export function importThreads(): number {
   return Number.isInteger(set) && set > 0 ? set : availableParallelism();
 }
 
+export interface PoolHeap {
+  /** A task holds one job's data; a thread's heap needs no more than the job's share of the budget. */
+  maxHeapMiB?: number;
+  /**
+   * Parsing and cutting make short-lived objects by the million: a larger young generation collects
+   * them in fewer scavenges, and promotes fewer of them into the old one.
+   */
+  youngGenerationMiB?: number;
+}
+
 /** A pool of `threads` threads running the default export of the worker module at `workerUrl`. */
-export function pipelinePool<Task, Result>(workerUrl: URL, threads: number, maxHeapMiB?: number): Piscina<Task, Result> {
+export function pipelinePool<Task, Result>(workerUrl: URL, threads: number, heap: PoolHeap = {}): Piscina<Task, Result> {
   return new Piscina<Task, Result>({
     filename: workerUrl.href,
     minThreads: threads,
     maxThreads: threads,
     resourceLimits: {
-      // Parsing and cutting make short-lived objects by the million: a larger young generation
-      // collects them in fewer scavenges.
-      maxYoungGenerationSizeMb: YOUNG_GENERATION_MIB,
-      // A task holds one job's data; a thread's heap needs no more than the job's share of the budget.
-      ...(maxHeapMiB === undefined ? {} : { maxOldGenerationSizeMb: maxHeapMiB }),
+      maxYoungGenerationSizeMb: heap.youngGenerationMiB ?? DEFAULT_YOUNG_GENERATION_MIB,
+      ...(heap.maxHeapMiB === undefined ? {} : { maxOldGenerationSizeMb: heap.maxHeapMiB }),
     },
   });
 }

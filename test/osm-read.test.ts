@@ -13,7 +13,7 @@ test('osmium streams nodes as points, ways as lines, closed ways also as areas a
   const elements: OsmElement[] = [];
   const phases = new Set<string>();
   const progress: ProgressReporter = (p) => phases.add(p.phase);
-  for await (const el of readOsmElements(fixture('town.osm'), ['highway', 'man_made', 'amenity', 'name'], progress)) elements.push(el);
+  for await (const el of readOsmElements(fixture('town.osm'), { keys: ['highway', 'man_made', 'amenity', 'name'] }, progress)) elements.push(el);
   const cafe = elements.find((el) => el.type === 'node' && el.id === 20)!;
   t.like(cafe, { shape: 'point', point: [8.002, 48.0062], tags: { amenity: 'cafe', name: 'Café Brückenblick' } });
   t.is((cafe.tags as Record<string, string>).cuisine, undefined, 'tags the rules do not read are dropped');
@@ -26,7 +26,7 @@ test('osmium streams nodes as points, ways as lines, closed ways also as areas a
 
 test('a multipolygon relation arrives as one area with its hole', async (t) => {
   const elements: OsmElement[] = [];
-  for await (const el of readOsmElements(fixture('lake-with-island.osm'), ['natural', 'name'], () => {})) elements.push(el);
+  for await (const el of readOsmElements(fixture('lake-with-island.osm'), { keys: ['natural', 'name'] }, () => {})) elements.push(el);
   t.is(elements.length, 1);
   t.like(elements[0], { shape: 'area', type: 'relation', id: 100, tags: { natural: 'water', name: 'Testsee' } });
   if (elements[0]!.shape === 'area') t.is(elements[0]!.polygons[0]!.length, 2);
@@ -48,7 +48,7 @@ test('a broken input fails with osmium\'s own message', async (t) => {
   const xml = join(dir, 'broken.osm');
   writeFileSync(xml, '<osm version="0.6"><node id="1" lat="1" lon="1"></osm>');
   const xmlError = await t.throwsAsync(async () => {
-    for await (const element of readOsmElements(xml, ['name'], () => {})) void element;
+    for await (const element of readOsmElements(xml, { keys: ['name'] }, () => {})) void element;
   });
   t.regex(xmlError!.message, /^osmium export failed on .*broken\.osm: \S/);
 });
@@ -67,7 +67,7 @@ test('an extract not sorted by type and id is told apart, cannot be read as it i
   t.deepEqual(await osmFileSummary(unsorted), { bounds: [7.418, 43.73, 7.426, 43.736], ordered: false });
   await t.throwsAsync(
     async () => {
-      for await (const element of readOsmElements(unsorted, ['name'], () => {})) void element;
+      for await (const element of readOsmElements(unsorted, { keys: ['name'] }, () => {})) void element;
     },
     { message: /^osmium export failed on .*unsorted\.osm: Found a way after a relation/ },
   );
@@ -81,6 +81,6 @@ test('an extract not sorted by type and id is told apart, cannot be read as it i
   const size = statSync(unsorted).size;
   t.deepEqual(progress.at(-1), { phase: 'sorting unsorted.osm', done: size, total: size, unit: 'bytes' });
   const names: string[] = [];
-  for await (const element of readOsmElements(sorted, ['name'], () => {})) names.push(String(element.tags.name));
+  for await (const element of readOsmElements(sorted, { keys: ['name'] }, () => {})) names.push(String(element.tags.name));
   t.deepEqual(names.sort(), ['Boulevard Albert 1er', 'Café du Port', 'Rue Grimaldi']);
 });

@@ -1,7 +1,7 @@
 // The OSM source of the data pipeline: checking and sorting an extract, its bounds, and its Shortbread tile features.
 import type { ProgressReporter, TileFeature } from '../features.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
-import { SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
+import { SHORTBREAD_EXPORT } from '../shortbread/keys.js';
 import type { BBox } from '../shortbread/ocean.js';
 import { osmFileBounds, readOsmElements } from './osmium.js';
 
@@ -25,7 +25,7 @@ export async function* osmFeatures(file: string, onProgress: ProgressReporter): 
   bounds.catch(() => {});
   const mapper = new ShortbreadMapper();
   const out: TileFeature[] = [];
-  for await (const element of readOsmElements(file, SHORTBREAD_OSM_KEYS, onProgress)) {
+  for await (const element of readOsmElements(file, SHORTBREAD_EXPORT, onProgress)) {
     mapper.map(element, out);
     for (const feature of out) yield feature;
     out.length = 0;

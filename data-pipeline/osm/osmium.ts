@@ -54,18 +54,28 @@ export async function bytesRead(pid: number, file: string): Promise<number | und
   return undefined;
 }
 
+/**
+ * What `osmium export` writes: the objects carrying any of `keys`, their tags reduced to those. A
+ * closed way comes as an area, and also as a line unless `linearTags` (tag filter expressions) is
+ * given and it matches none of them: a consumer with no line rules for buildings need not read
+ * every building twice.
+ */
+export interface ExportSelection {
+  keys: readonly string[];
+  linearTags?: readonly string[];
+}
+
 /** How much of osmium's output a block holds (whole lines; a block may be larger by one line). */
 const DEFAULT_BLOCK_BYTES = 4 * 1024 * 1024;
 
 /**
- * Streams the output of `osmium export` for the OSM objects of `file` that carry any of `keys`
- * (tags reduced to those keys) as blocks of whole GeoJSON lines, for `parseOsmLines`. The pipe
+ * Streams the output of `osmium export` for the OSM objects of `file` that `selection` asks for as blocks of whole GeoJSON lines, for `parseOsmLines`. The pipe
  * applies back-pressure, so memory does not grow with the file. Progress: input bytes read where
  * /proc shows them.
  */
 export async function* readOsmLineBlocks(
   file: string,
-  keys: readonly string[],
+  selection: ExportSelection,
   onProgress: ProgressReporter,
   blockBytes = DEFAULT_BLOCK_BYTES,
 ): AsyncGenerator<Buffer> {
@@ -73,7 +83,8 @@ export async function* readOsmLineBlocks(
   const size = (await stat(path)).size;
   const dir = await mkdtemp(join(tmpdir(), 'waymark-osmium-'));
   const config = join(dir, 'export.json');
-  await writeFile(config, JSON.stringify({ attributes: { type: true, id: true }, linear_tags: true, area_tags: true, include_tags: keys }));
+  const { keys, linearTags = true } = selection;
+  await writeFile(config, JSON.stringify({ attributes: { type: true, id: true }, linear_tags: linearTags, area_tags: true, include_tags: keys }));
   // flex_mem: a sparse node-location index for extracts that switches to a dense one for large inputs.
   const child = spawn(OSMIUM, ['export', '-f', 'geojsonseq', '-c', config, '-i', 'flex_mem', '--no-progress', path], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -140,11 +151,11 @@ export function parseOsmLines(block: Uint8Array, onElement: (element: OsmElement
   return lines;
 }
 
-/** The OSM objects of `file` that carry any of `keys`, tags reduced to those keys, streamed. Progress: objects and bytes read. */
-export async function* readOsmElements(file: string, keys: readonly string[], onProgress: ProgressReporter): AsyncGenerator<OsmElement> {
+/** The OSM objects of `file` that `selection` asks for, streamed. Progress: objects and bytes read. */
+export async function* readOsmElements(file: string, selection: ExportSelection, onProgress: ProgressReporter): AsyncGenerator<OsmElement> {
   let count = 0;
   const elements: OsmElement[] = [];
-  for await (const block of readOsmLineBlocks(file, keys, onProgress)) {
+  for await (const block of readOsmLineBlocks(file, selection, onProgress)) {
     count += parseOsmLines(block, (element) => elements.push(element));
     onProgress({ phase: 'read OSM objects', done: count, total: null, unit: 'objects' });
     yield* elements;

@@ -7,8 +7,9 @@ import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE, type PolygonRings } f
 export type Tags = Record<string, string>;
 
 /**
- * One OSM object as osmium exports it. A closed way arrives twice: once as a `line` and once as
- * an `area` (osmium assembles it), so each rule decides which of the two it wants.
+ * One OSM object as osmium exports it. A closed way arrives as an `area` (osmium assembles it) and,
+ * when it carries a key of the line rules (SHORTBREAD_LINEAR_TAGS), also as a `line`, so each rule
+ * decides which of the two it wants.
  */
 export type OsmElement =
   | { shape: 'point'; type: 'node'; id: number; tags: Tags; point: Position }

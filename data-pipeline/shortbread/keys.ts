@@ -1,3 +1,5 @@
+import type { ExportSelection } from '../osm/osmium.js';
+
 // Every OSM key the Shortbread rules read. osmium drops all other tags (and objects left without
 // any), which keeps the stream small; a rule that reads a new key must add it here.
 export const SHORTBREAD_OSM_KEYS = [
@@ -16,3 +18,13 @@ export const SHORTBREAD_OSM_KEYS = [
   'vending', 'information', 'tower:type', 'religion', 'denomination', 'recycling:glass_bottles', 'recycling:paper',
   'recycling:clothes', 'recycling:scrap_metal', 'atm',
 ];
+
+/**
+ * The keys of the line rules (coastlines, water lines, boundaries, streets, transport): a closed
+ * way comes as a line only when it carries one of them. The rest (buildings above all) are read
+ * as areas alone, which halves osmium's output.
+ */
+export const SHORTBREAD_LINEAR_TAGS = ['natural=coastline', 'waterway', 'boundary', 'highway', 'railway', 'aeroway', 'aerialway', 'route'];
+
+/** What the Shortbread rules read from `osmium export`. */
+export const SHORTBREAD_EXPORT: ExportSelection = { keys: SHORTBREAD_OSM_KEYS, linearTags: SHORTBREAD_LINEAR_TAGS };

@@ -8,8 +8,8 @@
  */
 import { join } from 'node:path';
 import { cutPyramid, type EncodedTile } from './pyramid.js';
-import { forEachLine, LineFile, releaseSegments, type Segment } from './spill-files.js';
-import { encodeRecord, piecesInTiles, readFeature, readHeader, recordBody, type SpillFeature } from './spill-record.js';
+import { forEachRecord, RecordFile, releaseSegments, type Segment } from './spill-files.js';
+import { encodeRecord, piecesInTiles, recordBytes, type SpillFeature } from './spill-record.js';
 import type { TileAddress } from './tile-space.js';
 
 export interface CutJob extends TileAddress {
@@ -32,25 +32,31 @@ export interface CutResult {
 /** Cuts the job's own tile, and writes what lies deeper into one job per child tile. */
 function splitJob(job: CutJob): CutResult {
   const here: SpillFeature[] = [];
-  const children = new Map<string, LineFile>();
+  const children = new Map<string, RecordFile>();
   const childFile = (x: number, y: number) => {
     const key = `${x}/${y}`;
     let file = children.get(key);
-    if (!file) children.set(key, (file = new LineFile(join(job.spillDir, `split-${job.z + 1}-${x}-${y}`))));
+    if (!file) children.set(key, (file = new RecordFile(join(job.spillDir, `split-${job.z + 1}-${x}-${y}`))));
     return file;
   };
   const inChildren = (x: number, y: number) => x >> 1 === job.x && y >> 1 === job.y;
-  forEachLine(job.segments, (line) => {
-    const header = readHeader(line);
+  forEachRecord(job.segments, (record) => {
+    const header = record.header();
     let feature: SpillFeature | undefined;
-    const parsed = () => (feature ??= readFeature(line));
-    if (header.minzoom <= job.z) here.push(parsed());
+    const decoded = () => (feature ??= record.feature());
+    if (header.minzoom <= job.z) here.push(decoded());
     if (header.maxzoom <= job.z) return;
     const minzoom = Math.max(header.minzoom, job.z + 1);
-    for (const piece of piecesInTiles(() => parsed().geometry, header.box, job.z + 1)) {
+    for (const piece of piecesInTiles(() => decoded().geometry, header.box, job.z + 1)) {
       if (!inChildren(piece.x, piece.y)) continue;
-      const body = piece.geometry === null ? line.slice(header.bodyStart) : recordBody(parsed().layer, piece.geometry, parsed().properties);
-      childFile(piece.x, piece.y).add(encodeRecord(minzoom, header.maxzoom, piece.box, body));
+      if (piece.geometry === null) {
+        childFile(piece.x, piece.y).add(record.withZooms(minzoom, header.maxzoom));
+        continue;
+      }
+      const attributes = record.attributes();
+      const part = new Uint8Array(recordBytes(attributes, piece.geometry));
+      encodeRecord(part, { minzoom, maxzoom: header.maxzoom, box: piece.box }, attributes, piece.geometry);
+      childFile(piece.x, piece.y).add(part);
     }
   });
   const tiles = cutPyramid(here, job, job.z);
@@ -68,7 +74,7 @@ export function cutJob(job: CutJob): CutResult {
   try {
     if (job.bytes > job.maxBytes && job.z < job.lastZoom) return splitJob(job);
     const features: SpillFeature[] = [];
-    forEachLine(job.segments, (line) => features.push(readFeature(line)));
+    forEachRecord(job.segments, (record) => features.push(record.feature()));
     return { tiles: cutPyramid(features, job, job.lastZoom), children: [] };
   } finally {
     releaseSegments(job.segments);

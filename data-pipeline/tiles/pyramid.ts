@@ -11,9 +11,9 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import type { Feature } from 'geojson';
-import GeoJSONVT, { type LegacyFeature } from 'geojson-vt';
+import GeoJSONVT from 'geojson-vt';
+import { encodeMvt, type RawLayer } from './mvt-encoder.js';
 import type { SpillFeature } from './spill-record.js';
 import type { TileAddress } from './tile-space.js';
 import { orientRings } from './winding.js';
@@ -92,35 +92,35 @@ function buildIndexes(features: SpillFeature[], root: TileAddress): LayerIndex[]
 }
 
 /**
- * Whether clipped polygon rings enclose any area: a tile inside a polygon's hole gets the tile square
- * as exterior and as hole, which draws nothing and is left out.
+ * Whether clipped polygon rings (flat x, y arrays) enclose any area: a tile inside a polygon's hole
+ * gets the tile square as exterior and as hole, which draws nothing and is left out.
  */
-function hasArea(rings: readonly (readonly [number, number][])[]): boolean {
+function hasArea(rings: readonly (Int16Array | Int32Array)[]): boolean {
   let twiceArea = 0;
   for (const ring of rings) {
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) twiceArea += ring[j]![0] * ring[i]![1] - ring[i]![0] * ring[j]![1];
+    for (let i = 0, j = ring.length - 2; i < ring.length; j = i, i += 2) twiceArea += ring[j]! * ring[i + 1]! - ring[i]! * ring[j + 1]!;
   }
   return Math.abs(twiceArea) >= 1;
 }
 
 /** Encodes one tile: every layer with features here, from every index of that layer. Null when empty. */
 function encodeTile(z: number, x: number, y: number, cell: Cell, deeper: LayerIndex[]): EncodedTile | null {
-  const layers: Record<string, { features: LegacyFeature[] }> = {};
-  let empty = true;
+  const layers = new Map<string, RawLayer>();
   for (const index of cell.indexes) {
-    index.vt.getTileRaw(z, x, y); // cuts the tile from its parent's source features, into the cache
+    const raw = index.vt.getTileRaw(z, x, y); // cut from its parent's source features, into the cache
     const cut = cache(index.vt).tiles[tileKey(z, x, y)];
-    if (!cut || cut.numFeatures === 0) continue;
+    if (!raw || !cut || cut.numFeatures === 0) continue;
     if (index.maxzoom > z) deeper.push(index);
     if (z < index.minzoom) continue;
-    for (const feature of index.vt.getTile(z, x, y)?.features ?? []) {
+    for (const feature of raw.features) {
       if (feature.type === 3 && !hasArea(feature.geometry)) continue;
-      (layers[index.layer] ??= { features: [] }).features.push(feature);
-      empty = false;
+      let layer = layers.get(index.layer);
+      if (!layer) layers.set(index.layer, (layer = { name: index.layer, features: [] }));
+      layer.features.push(feature);
     }
   }
-  if (empty) return null;
-  const data = gzipSync(fromGeojsonVt(layers, { version: 2, extent: EXTENT }));
+  if (layers.size === 0) return null;
+  const data = gzipSync(encodeMvt([...layers.values()], EXTENT));
   return { z, x, y, id: createHash('md5').update(data).digest('hex'), data };
 }
 

@@ -12,8 +12,8 @@ import { closeSync, openSync } from 'node:fs';
 import type { TileFeature } from '../features.js';
 import { geometryBox } from './clip.js';
 import type { CutJob } from './cut-job.js';
-import { writeText, type Segment } from './spill-files.js';
-import { encodeRecord, piecesInTiles, recordBody } from './spill-record.js';
+import { ByteArena, writeParts, type Segment } from './spill-files.js';
+import { encodeRecord, piecesInTiles, recordAttributes, recordBytes } from './spill-record.js';
 
 export interface ZoomBand {
   /** First zoom: the band's features are stored by their tiles of this zoom. */
@@ -40,9 +40,10 @@ export type RunSegments = [BandTile, Segment][];
 
 /** Records buffered by band tile, written to `file` when asked. */
 export class SpillRun {
-  private readonly buckets = new Map<BandTile, string[]>();
-  /** Characters buffered. */
-  chars = 0;
+  private readonly buckets = new Map<BandTile, Uint8Array[]>();
+  private arena = new ByteArena();
+  /** Bytes buffered. */
+  bytes = 0;
 
   constructor(
     private readonly file: string,
@@ -51,15 +52,17 @@ export class SpillRun {
 
   add(feature: TileFeature): void {
     const box = geometryBox(feature.geometry);
-    let body: string | undefined;
+    let attributes: Uint8Array | undefined;
     for (const [band, { first, last }] of ZOOM_BANDS.entries()) {
       const minzoom = Math.max(feature.minzoom, first);
       const maxzoom = Math.min(feature.maxzoom, last, this.maxzoom);
       if (minzoom > maxzoom) continue;
       for (const piece of piecesInTiles(() => feature.geometry, box, first)) {
-        const pieceBody =
-          piece.geometry === null ? (body ??= recordBody(feature.layer, feature.geometry, feature.properties)) : recordBody(feature.layer, piece.geometry, feature.properties);
-        this.buffer(`${band}/${piece.x}/${piece.y}`, encodeRecord(minzoom, maxzoom, piece.box, pieceBody));
+        attributes ??= recordAttributes(feature.layer, feature.properties);
+        const geometry = piece.geometry ?? feature.geometry;
+        const record = this.arena.take(recordBytes(attributes, geometry));
+        encodeRecord(record, { minzoom, maxzoom, box: piece.box }, attributes, geometry);
+        this.buffer(`${band}/${piece.x}/${piece.y}`, record);
       }
     }
   }
@@ -72,7 +75,7 @@ export class SpillRun {
     try {
       let offset = 0;
       for (const [key, records] of this.buckets) {
-        const length = writeText(fd, records.join(''));
+        const length = writeParts(fd, records);
         segments.push([key, { file: this.file, offset, length }]);
         offset += length;
       }
@@ -80,15 +83,16 @@ export class SpillRun {
       closeSync(fd);
     }
     this.buckets.clear();
-    this.chars = 0;
+    this.arena = new ByteArena();
+    this.bytes = 0;
     return segments;
   }
 
-  private buffer(key: BandTile, record: string): void {
+  private buffer(key: BandTile, record: Uint8Array): void {
     let bucket = this.buckets.get(key);
     if (!bucket) this.buckets.set(key, (bucket = []));
     bucket.push(record);
-    this.chars += record.length;
+    this.bytes += record.length;
   }
 }
 

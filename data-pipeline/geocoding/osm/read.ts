@@ -1,6 +1,6 @@
 /**
  * The geocoder's one pass over an OSM file: one `osmium export` of the objects carrying any key
- * the admin areas or the places need (`GEOCODING_KEYS`), each object given to both the admin area
+ * the admin areas or the places need (`GEOCODING_EXPORT`), each object given to both the admin area
  * rules and the place rules. What can be finished only after the last object (resolving admin
  * levels by country, merging streets, and the places' hierarchy, which needs every admin polygon)
  * waits in the file's spill until the caller asks for it; `close` deletes the spill.
@@ -11,7 +11,7 @@ import { parseOsmLines, readOsmLineBlocks } from '../../osm/osmium.js';
 import { OsmAdminAreas } from './admin-areas.js';
 import { OsmPlaces } from './places.js';
 import { OsmSpill } from './spill.js';
-import { GEOCODING_KEYS } from './tags.js';
+import { GEOCODING_EXPORT } from './tags.js';
 
 /**
  * osmium's output is parsed as it comes, a pipe's worth at a time: while a block is parsed osmium
@@ -39,7 +39,7 @@ export async function readOsmForGeocoding(file: string, onProgress: ProgressRepo
     const adminAreas = new OsmAdminAreas(spill);
     const places = new OsmPlaces(spill);
     let objects = 0;
-    for await (const block of readOsmLineBlocks(file, GEOCODING_KEYS, onProgress, BLOCK_BYTES)) {
+    for await (const block of readOsmLineBlocks(file, GEOCODING_EXPORT, onProgress, BLOCK_BYTES)) {
       objects += parseOsmLines(block, (el) => {
         adminAreas.add(el);
         places.add(el);

@@ -3,6 +3,7 @@
  * node, a street segment. Rules only, no geometry: checkable against the OSM wiki and Pelias'
  * openstreetmap importer (`config/features.js`).
  */
+import type { ExportSelection } from '../../osm/osmium.js';
 import type { Tags } from '../../shortbread/element.js';
 import type { PlaceLayer } from '../../../core/geocoding/place-record.js';
 
@@ -57,7 +58,13 @@ const ADMIN_KEYS = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'populatio
  * The keys `osmium export` keeps for the geocoder's one pass over a file: both sets. Each side's
  * rules read only their own keys, so an object exported for the other side is skipped as before.
  */
-export const GEOCODING_KEYS: readonly string[] = [...new Set([...PLACE_KEYS, ...ADMIN_KEYS])];
+const GEOCODING_KEYS: readonly string[] = [...new Set([...PLACE_KEYS, ...ADMIN_KEYS])];
+
+/**
+ * What the geocoder reads from `osmium export`. A closed way is used as a line only when it is a
+ * street or marked `area=no` (else its area is used), so only those come as lines as well.
+ */
+export const GEOCODING_EXPORT: ExportSelection = { keys: GEOCODING_KEYS, linearTags: ['highway', 'area=no'] };
 
 /** `name:xx` with an ISO 639-1 code only: not `name:be-tarask`, `name:zh_pinyin`, `name:bat-smg`. */
 const LANGUAGE_NAME = /^name:([a-z]{2})$/;
