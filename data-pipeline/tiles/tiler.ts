@@ -34,9 +34,10 @@ const OSM_SPILLER = new URL('../../workers/osm-spill.js', import.meta.url);
 const READ_PROGRESS_EVERY = 50_000;
 /**
  * Memory of a job in a cutter thread per byte of its records: geojson-vt's projected and
- * simplified copy, the cut tiles of two levels, the encoded tiles. Measured on Monaco's records.
+ * simplified copy, the cut tiles of two levels, the encoded tiles. Measured as 12 on Monaco's
+ * records when they were JSON text; binary records hold the same features in half the bytes.
  */
-const CUT_MEMORY_PER_RECORD_BYTE = 12;
+const CUT_MEMORY_PER_RECORD_BYTE = 24;
 /** A thread's own memory besides its task (V8, modules). */
 const THREAD_BASE_BYTES = 64 * 1024 ** 2;
 /** The least heap a thread is given, whatever the budget: below it V8 fails on ordinary tasks. */
