@@ -1,17 +1,55 @@
 /**
  * How many graph builds run at once: at most one per thread, and only as many as the memory
- * budget holds by an estimate of each build's peak from its network's size.
+ * budget holds by an estimate of each build's peak from its network (docs/ROUTING-ENGINE.md,
+ * "Importing").
  */
 import type { RoadNetwork } from '../../core/routing/network.js';
 
-/** A worker thread with its modules (11 MiB), and what its GC leaves lying about on a small network. */
-const THREAD_BYTES = 24 * 2 ** 20;
-/** Above that, per segment of the network: measured 0.5–1.0 KiB (less for driving and for bigger networks). */
-const BYTES_PER_SEGMENT = 1024;
+/**
+ * A worker thread with its modules (10 MiB), and the garbage its GC lets pile up: V8 collects the
+ * typed arrays a build drops only once 64 MiB more were allocated since its last collection.
+ */
+const THREAD_BYTES = 74 * 2 ** 20;
+/**
+ * Contraction, per segment of the network: the edge-based graph and components (~100 bytes), the
+ * hierarchy's edges (12 bytes each, up to 16 per segment: turns and shortcuts) and the columns
+ * written beside them.
+ */
+const BYTES_PER_SEGMENT = 340;
+/**
+ * Contraction, per segment of the biggest connected piece: the working memory of contracting one
+ * component (its turns, the mutable graph at 1.5 times them, witness search and queue).
+ */
+const BYTES_PER_COMPONENT_SEGMENT = 480;
+/** The snapping index, built once the hierarchy is written, per 2-point piece of polyline: Flatbush, its sort keys, the piece's point. */
+const BYTES_PER_PIECE = 56;
 
-/** The estimated peak memory of building the network's graph in a worker thread (docs/ROUTING-ENGINE.md, "Importing"). */
+/** The estimated peak memory of building the network's graph in a worker thread: the bigger of its two phases. */
 export function graphBuildBytes(network: RoadNetwork): number {
-  return THREAD_BYTES + BYTES_PER_SEGMENT * network.segments.count;
+  const { count, coordinates } = network.segments;
+  const contraction = BYTES_PER_SEGMENT * count + BYTES_PER_COMPONENT_SEGMENT * largestPieceSegments(network);
+  const snapping = BYTES_PER_PIECE * (coordinates.length / 2 - count);
+  return THREAD_BYTES + Math.max(contraction, snapping);
+}
+
+/**
+ * The segments of the biggest connected piece of what the mode may travel (segments joined at
+ * junctions): no component contract.ts works on is bigger (turns only join segments that meet).
+ */
+function largestPieceSegments(network: RoadNetwork): number {
+  const { count, from, to, forwardSeconds, backwardSeconds } = network.segments;
+  const root = new Int32Array(network.junctionCount);
+  for (let j = 0; j < root.length; j++) root[j] = j;
+  const find = (j: number): number => {
+    while (root[j] !== j) j = root[j] = root[root[j]!]!;
+    return j;
+  };
+  const passable = (s: number) => !Number.isNaN(forwardSeconds[s]!) || !Number.isNaN(backwardSeconds[s]!);
+  for (let s = 0; s < count; s++) if (passable(s)) root[find(from[s]!)] = find(to[s]!);
+  const segments = new Uint32Array(network.junctionCount);
+  let largest = 0;
+  for (let s = 0; s < count; s++) if (passable(s)) largest = Math.max(largest, ++segments[find(from[s]!)]!);
+  return largest;
 }
 
 /**

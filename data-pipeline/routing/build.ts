@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { Piscina } from 'piscina';
 import { throwIfAborted } from '../abort.js';
 import { paths } from '../../core/dataset-layout.js';
 import type { ProgressReporter } from '../features.js';
@@ -42,8 +43,8 @@ export async function buildRoutingGraphs(
   const jobs = TRAVEL_MODES.map((mode) => ({ mode, bytes: graphBuildBytes(networks[mode]!) })).sort((a, b) => b.bytes - a.bytes);
   // What this process holds already (the networks among it) counts against the budget too.
   const budget = memoryBytes - process.memoryUsage.rss();
-  const pool = pipelinePool<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>(WORKER, Math.min(threads, jobs.length));
   const stats = {} as Record<TravelMode, RoutingGraphStats>;
+  const pools = new Set<Piscina<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>>();
   try {
     await runWithinBudget(jobs, threads, budget, async ({ mode }) => {
       throwIfAborted(signal);
@@ -52,13 +53,23 @@ export async function buildRoutingGraphs(
       const file = paths.routingGraph(datasetDir, mode);
       mkdirSync(dirname(file), { recursive: true });
       const report: ProgressReporter = (progress) => onProgress({ ...progress, phase: `${mode} graph: ${progress.phase}` });
-      stats[mode] = await runWithProgress(pool, { network, file }, report, signal, networkBuffers(network));
+      // A thread of its own, ended with the build: an idle thread keeps what its last task dropped
+      // resident (V8 collects only as it allocates), and the budget counts a finished build as freed.
+      const pool = pipelinePool<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>(WORKER, 1);
+      pools.add(pool);
+      try {
+        stats[mode] = await runWithProgress(pool, { network, file }, report, signal, networkBuffers(network));
+      } finally {
+        pools.delete(pool);
+        await pool.destroy();
+      }
     });
   } catch (error) {
     throwIfAborted(signal);
     throw error;
   } finally {
-    await pool.destroy();
+    // After a failure, the builds still running stop too.
+    await Promise.all([...pools].map((pool) => pool.destroy()));
   }
   return Object.fromEntries(TRAVEL_MODES.map((mode) => [mode, stats[mode]])) as Record<TravelMode, RoutingGraphStats>;
 }

@@ -24,6 +24,11 @@ export class Growable<T extends NumberArray> {
     this.length++;
   }
 
+  /** The value at `index` (below `length`). */
+  at(index: number): number {
+    return this.chunks[index >>> CHUNK_BITS]![index & CHUNK_MASK]!;
+  }
+
   /** Copies the values from index `start` up to `end` into `target`, from `at` on. */
   copyTo(target: T, at: number, start = 0, end = this.length): void {
     while (start < end) {

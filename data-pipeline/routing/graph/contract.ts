@@ -1,5 +1,6 @@
 /**
- * Contraction hierarchies over the edge-based graph. Nodes are contracted one by one in order of
+ * Contraction hierarchies over the edge-based graph, one weakly connected component after the
+ * other (weak-components.ts). A component's nodes are contracted one by one in order of
  * priority (OSRM's: shortcuts added per edge removed, original turns they stand for per turn
  * removed, and depth in the hierarchy so far; re-evaluated lazily when a node comes up).
  * Contracting a node adds a shortcut u → w for each pair of its neighbours whose path through it
@@ -12,80 +13,31 @@
  * (walked backwards by the backward search). Nodes left in the core (see MAX_CONTRACTED_DEGREE)
  * have their edges in both.
  */
+import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import { SearchSpace } from '../../../core/routing/search-space.js';
 import { NodeHeap } from '../../../core/routing/heap.js';
 import type { ProgressReporter } from '../../features.js';
-import { Growable } from '../growable.js';
 import { DynamicGraph } from './dynamic-graph.js';
-import type { EdgeBasedGraph } from './edge-based.js';
+import type { TurnGraph } from './edge-based.js';
+import { HierarchyEdges } from './hierarchy-edges.js';
+import { componentTurns, weakComponents } from './weak-components.js';
 
 /** Witness searches give up after settling this many nodes: when estimating priorities, and when contracting. */
 const ESTIMATE_SETTLE_LIMIT = 20;
 const CONTRACT_SETTLE_LIMIT = 100;
 /**
- * By default contraction stops when the cheapest node left has more edges than this: what remains
- * is a dense core (large in grid-like street networks) whose shortcuts would cost more than they
- * save. Core nodes keep all their edges, in both lists, and queries run plain Dijkstra inside it.
+ * By default a component's contraction stops when its cheapest node left has more edges than
+ * this: what remains is a dense core (large in grid-like street networks) whose shortcuts would
+ * cost more than they save. Core nodes keep all their edges, in both lists, and queries run plain
+ * Dijkstra inside it.
  */
 export const MAX_CONTRACTED_DEGREE = 64;
 
 export interface Hierarchy {
-  upFirst: Uint32Array;
-  upTarget: Uint32Array;
-  upWeight: Uint32Array;
-  upMiddle: Int32Array;
-  downFirst: Uint32Array;
-  downSource: Uint32Array;
-  downWeight: Uint32Array;
-  downMiddle: Int32Array;
+  up: HierarchyEdges;
+  down: HierarchyEdges;
   /** Nodes left uncontracted. */
   core: number;
-}
-
-/**
- * The final edges, collected as nodes are contracted: each node's edges arrive together, so they
- * are kept as one block per node (no owner per edge) and put in node order at the end.
- */
-class EdgeCollector {
-  private readonly blockStart: Uint32Array;
-  private readonly blockLength: Uint32Array;
-  private owner = -1;
-  private readonly other = new Growable((n) => new Uint32Array(n));
-  private readonly weight = new Growable((n) => new Uint32Array(n));
-  private readonly middle = new Growable((n) => new Int32Array(n));
-
-  constructor(nodeCount: number) {
-    this.blockStart = new Uint32Array(nodeCount);
-    this.blockLength = new Uint32Array(nodeCount);
-  }
-
-  push(owner: number, other: number, weight: number, middle: number): void {
-    if (owner !== this.owner) {
-      if (this.blockLength[owner] !== 0) throw new Error(`edges of node ${owner} added apart`);
-      this.owner = owner;
-      this.blockStart[owner] = this.other.length;
-    }
-    this.blockLength[owner]!++;
-    this.other.push(other);
-    this.weight.push(weight);
-    this.middle.push(middle);
-  }
-
-  toCsr() {
-    const { blockStart, blockLength } = this;
-    const nodeCount = blockStart.length;
-    const first = new Uint32Array(nodeCount + 1);
-    for (let n = 0; n < nodeCount; n++) first[n + 1] = first[n]! + blockLength[n]!;
-    const csr = { first, other: new Uint32Array(first[nodeCount]!), weight: new Uint32Array(first[nodeCount]!), middle: new Int32Array(first[nodeCount]!) };
-    for (let n = 0; n < nodeCount; n++) {
-      const start = blockStart[n]!;
-      const end = start + blockLength[n]!;
-      this.other.copyTo(csr.other, first[n]!, start, end);
-      this.weight.copyTo(csr.weight, first[n]!, start, end);
-      this.middle.copyTo(csr.middle, first[n]!, start, end);
-    }
-    return csr;
-  }
 }
 
 class Contractor {
@@ -185,17 +137,43 @@ class Contractor {
   }
 }
 
-export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressReporter, maxContractedDegree = MAX_CONTRACTED_DEGREE): Hierarchy {
+export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporter, maxContractedDegree = MAX_CONTRACTED_DEGREE): Hierarchy {
   const { nodeCount } = graph;
-  const dynamic = new DynamicGraph(graph);
+  const up = new HierarchyEdges(nodeCount);
+  const down = new HierarchyEdges(nodeCount);
+  const components = weakComponents(graph);
+  const local = new Uint32Array(nodeCount);
+  const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
+  let done = 0;
+  const contracted = () => {
+    if (done++ % progressEvery === 0) onProgress?.({ phase: 'routing graph: contraction', done, total: nodeCount, unit: 'nodes' });
+  };
+  let core = 0;
+  for (let c = 0; c < components.count; c++) {
+    const members = components.nodes.subarray(components.first[c]!, components.first[c + 1]!);
+    core += contractComponent(componentTurns(graph, members, local), members, up, down, maxContractedDegree, contracted);
+  }
+  onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
+
+  return { up, down, core };
+}
+
+/**
+ * Contracts one component (its turns numbered 0.. by position in `members`, the nodes' ids in the
+ * graph) into `up` and `down` under those ids; calls `contracted` per node contracted. Returns how
+ * many of its nodes it left in the core.
+ */
+function contractComponent(
+  turns: TurnGraph, members: Uint32Array, up: HierarchyEdges, down: HierarchyEdges, maxContractedDegree: number, contracted: () => void,
+): number {
+  const { nodeCount } = turns;
+  const dynamic = new DynamicGraph(turns);
   const contractor = new Contractor(dynamic, nodeCount);
   const queue = new NodeHeap(nodeCount);
   for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.priority(node));
+  const id = (node: number) => members[node]!;
+  const middleId = (middle: number) => (middle === NO_MIDDLE ? NO_MIDDLE : members[middle]!);
 
-  const up = new EdgeCollector(nodeCount);
-  const down = new EdgeCollector(nodeCount);
-  const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
-  let done = 0;
   while (queue.size > 0) {
     const node = queue.pop();
     // Priorities go stale as neighbours are contracted: check the node's before contracting it.
@@ -210,7 +188,7 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
       queue.set(node, 0);
       break;
     }
-    if (done++ % progressEvery === 0) onProgress?.({ phase: 'routing graph: contraction', done, total: nodeCount, unit: 'nodes' });
+    contracted();
     contractor.shortcutsThrough(node, CONTRACT_SETTLE_LIMIT, true);
 
     // The node's remaining edges all lead to higher nodes: they are its final edges.
@@ -218,13 +196,13 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
     const depth = contractor.depth[node]! + 1;
     for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
       const to = out.other[e]!;
-      up.push(node, to, out.weight[e]!, out.middle[e]!);
+      up.push(id(node), id(to), out.weight[e]!, middleId(out.middle[e]!));
       if (to !== node) contractor.depth[to] = Math.max(contractor.depth[to]!, depth);
     }
     for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
       const from = inn.other[e]!;
       if (from === node) continue;
-      down.push(node, from, inn.weight[e]!, inn.middle[e]!);
+      down.push(id(node), id(from), inn.weight[e]!, middleId(inn.middle[e]!));
       contractor.depth[from] = Math.max(contractor.depth[from]!, depth);
     }
     dynamic.detach(node);
@@ -234,18 +212,10 @@ export function contractHierarchy(graph: EdgeBasedGraph, onProgress?: ProgressRe
   while (queue.size > 0) {
     const node = queue.pop();
     const { out, in: inn } = dynamic;
-    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) up.push(node, out.other[e]!, out.weight[e]!, out.middle[e]!);
+    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) up.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));
     for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
-      if (inn.other[e] !== node) down.push(node, inn.other[e]!, inn.weight[e]!, inn.middle[e]!);
+      if (inn.other[e] !== node) down.push(id(node), id(inn.other[e]!), inn.weight[e]!, middleId(inn.middle[e]!));
     }
   }
-  onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
-
-  const upCsr = up.toCsr();
-  const downCsr = down.toCsr();
-  return {
-    upFirst: upCsr.first, upTarget: upCsr.other, upWeight: upCsr.weight, upMiddle: upCsr.middle,
-    downFirst: downCsr.first, downSource: downCsr.other, downWeight: downCsr.weight, downMiddle: downCsr.middle,
-    core,
-  };
+  return core;
 }

@@ -6,7 +6,7 @@
  * left behind are reclaimed by compacting the pool before it would grow, so the pool follows the
  * edges alive at the time rather than every edge ever added.
  */
-import type { EdgeBasedGraph } from './edge-based.js';
+import type { TurnGraph } from './edge-based.js';
 
 /**
  * The pool starts this much bigger than the turns (room for the shortcuts to come); when full, it
@@ -159,7 +159,7 @@ export class DynamicGraph {
   readonly in: EdgeLists;
 
   /** A graph of the turns of the edge-based graph (middle -1, 1 hop each). */
-  constructor(graph: EdgeBasedGraph) {
+  constructor(graph: TurnGraph) {
     const { nodeCount, turnFirst, turnTarget, turnWeight } = graph;
     const outDegree = new Uint32Array(nodeCount);
     const inDegree = new Uint32Array(nodeCount);

@@ -22,6 +22,9 @@ export interface EdgeBasedGraph {
   turnWeight: Uint32Array;
 }
 
+/** The turns of an edge-based graph (or of a piece of it): what contraction needs. */
+export type TurnGraph = Pick<EdgeBasedGraph, 'nodeCount' | 'turnFirst' | 'turnTarget' | 'turnWeight'>;
+
 /** NaN (the mode may not travel that way) is IMPASSABLE. */
 function deciseconds(seconds: number): number {
   return Number.isNaN(seconds) ? IMPASSABLE : Math.round(seconds * 10);

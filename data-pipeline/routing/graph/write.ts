@@ -6,7 +6,7 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
-  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, NO_MIDDLE, TRAVEL_SHIFT,
+  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_SHIFT,
   headerBytes, sectionLayout, type RoutingGraphCounts, type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../features.js';
@@ -60,6 +60,7 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
   try {
     // The snapping index comes last, once the hierarchy is written and let go: each is among the biggest parts.
     const { counts, stats } = writeHierarchyAndSegments(fd, network, onProgress, options);
+    onProgress?.({ phase: 'routing graph: snapping index', done: 0, total: null });
     const spatial = buildSpatialIndex(network);
     counts.spatialBytes = spatial.index?.byteLength ?? 0;
     const bytes = writeSections(fd, counts, { piecePoint: spatial.piecePoint, flatbush: new Uint8Array(spatial.index ?? new ArrayBuffer(0)) });
@@ -87,8 +88,8 @@ function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress:
     mode: network.mode,
     segments: segments.count,
     points: segments.coordinates.length / 2,
-    upEdges: hierarchy.upTarget.length,
-    downEdges: hierarchy.downSource.length,
+    upEdges: hierarchy.up.length,
+    downEdges: hierarchy.down.length,
     turnEdges: edgeBased.turnTarget.length,
     pieces: countPieces(network),
     strings: strings.encoded.length,
@@ -119,14 +120,14 @@ function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress:
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
     nodeWeight: edgeBased.nodeWeight,
-    upFirst: hierarchy.upFirst,
-    upTarget: hierarchy.upTarget,
-    upWeight: hierarchy.upWeight,
-    upMiddle: hierarchy.upMiddle,
-    downFirst: hierarchy.downFirst,
-    downSource: hierarchy.downSource,
-    downWeight: hierarchy.downWeight,
-    downMiddle: hierarchy.downMiddle,
+    upFirst: hierarchy.up.first(),
+    upTarget: hierarchy.up.others(),
+    upWeight: hierarchy.up.weights(),
+    upMiddle: hierarchy.up.middles(),
+    downFirst: hierarchy.down.first(),
+    downSource: hierarchy.down.others(),
+    downWeight: hierarchy.down.weights(),
+    downMiddle: hierarchy.down.middles(),
     turnFirst: edgeBased.turnFirst,
     turnTarget: edgeBased.turnTarget,
     turnWeight: edgeBased.turnWeight,
@@ -136,23 +137,28 @@ function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress:
 
   let nodes = 0;
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
-  const shortcuts = countShortcuts(hierarchy.upMiddle) + countShortcuts(hierarchy.downMiddle);
+  const shortcuts = hierarchy.up.shortcuts + hierarchy.down.shortcuts;
   return { counts, stats: { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments } };
 }
 
-function countShortcuts(middles: Int32Array): number {
-  let count = 0;
-  for (const middle of middles) if (middle !== NO_MIDDLE) count++;
-  return count;
-}
+type SectionName = keyof RoutingGraphSections;
+type ArrayView = ArrayBufferView & { length: number };
+/** A section's values: in one array, or in pieces one after the other. */
+type SectionValues = { [N in SectionName]?: RoutingGraphSections[N] | Iterable<RoutingGraphSections[N]> };
 
 /** Writes the given sections at their offsets (each exactly as long as the counts say) and sizes the file by the counts; returns that size. */
-function writeSections(fd: number, counts: RoutingGraphCounts, sections: Partial<RoutingGraphSections>): number {
+function writeSections(fd: number, counts: RoutingGraphCounts, sections: SectionValues): number {
   const layout = sectionLayout(counts);
-  for (const [name, array] of Object.entries(sections) as [keyof RoutingGraphSections, ArrayBufferView & { length: number }][]) {
+  for (const [name, values] of Object.entries(sections) as [SectionName, ArrayView | Iterable<ArrayView>][]) {
     const { offset, length } = layout.sections[name];
-    if (array.length !== length) throw new Error(`routing graph section ${name}: ${array.length} values where the counts say ${length}`);
-    writeAt(fd, new Uint8Array(array.buffer, array.byteOffset, array.byteLength), offset);
+    let written = 0;
+    let position = offset;
+    for (const piece of ArrayBuffer.isView(values) ? [values] : values) {
+      writeAt(fd, new Uint8Array(piece.buffer, piece.byteOffset, piece.byteLength), position);
+      written += piece.length;
+      position += piece.byteLength;
+    }
+    if (written !== length) throw new Error(`routing graph section ${name}: ${written} values where the counts say ${length}`);
   }
   // Up to there, and between sections, the file reads as zeros.
   ftruncateSync(fd, layout.bytes);
