@@ -7,10 +7,10 @@ import { formatBytes } from './memory-budget.js';
 
 /**
  * Disk each step needs per byte of .osm.pbf input, at its peak, rounded up from the ×64 Monaco grid
- * (bench/scale; 79 MB): the tiles' spill files (746 MB, deleted after) and archive (49 MB), the
- * geocoder index (50 MB) and its scratch files, the three routing graphs (404 MB).
+ * (bench/scale; 83 MB): the tiles' binary spill files (352 MB, deleted after) and archive (49 MB),
+ * the geocoder index (50 MB) and its scratch files, the three routing graphs (404 MB).
  */
-const BYTES_PER_INPUT_BYTE: Record<string, number> = { tiles: 11, geocoder: 2, routing: 6 };
+const BYTES_PER_INPUT_BYTE: Record<string, number> = { tiles: 6, geocoder: 2, routing: 6 };
 /** Room left for everything else (logs, the database, other imports' files). */
 const SPARE_BYTES = 256 * 1024 ** 2;
 
