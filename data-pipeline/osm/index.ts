@@ -1,13 +1,16 @@
 // The OSM source of the data pipeline: checking and sorting an extract, its bounds, and its Shortbread tile features.
 import type { ProgressReporter, TileFeature } from '../features.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
-import { SHORTBREAD_EXPORT } from '../shortbread/keys.js';
+import { SHORTBREAD_LINEAR_TAGS, SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
 import type { BBox } from '../shortbread/ocean.js';
-import { osmFileBounds, readOsmElements } from './osmium.js';
+import { osmFileBounds, readOsmElements, type ExportSelection } from './osmium.js';
 
 export type { BBox } from '../shortbread/ocean.js';
 export { checkOsmHeader, osmFileSummary, type OsmFileSummary } from './osmium.js';
 export { sortOsmFile } from './sort.js';
+
+/** What the Shortbread rules read from `osmium export`. */
+export const SHORTBREAD_EXPORT: ExportSelection = { keys: SHORTBREAD_OSM_KEYS, linearTags: SHORTBREAD_LINEAR_TAGS };
 
 /** [west, south, east, north] of an OSM file (header box, else data box). */
 export function osmBounds(file: string): Promise<BBox> {

@@ -1,5 +1,3 @@
-import type { ExportSelection } from '../osm/osmium.js';
-
 // Every OSM key the Shortbread rules read. osmium drops all other tags (and objects left without
 // any), which keeps the stream small; a rule that reads a new key must add it here.
 export const SHORTBREAD_OSM_KEYS = [
@@ -25,6 +23,3 @@ export const SHORTBREAD_OSM_KEYS = [
  * as areas alone, which halves osmium's output.
  */
 export const SHORTBREAD_LINEAR_TAGS = ['natural=coastline', 'waterway', 'boundary', 'highway', 'railway', 'aeroway', 'aerialway', 'route'];
-
-/** What the Shortbread rules read from `osmium export`. */
-export const SHORTBREAD_EXPORT: ExportSelection = { keys: SHORTBREAD_OSM_KEYS, linearTags: SHORTBREAD_LINEAR_TAGS };
