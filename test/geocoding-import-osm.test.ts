@@ -53,7 +53,7 @@ function assertGidsWellFormedAndUnique(t: ExecutionContext, records: readonly Pl
 
 test('places of the town: venues with their address, addresses, place nodes, names by ISO 639-1 code', async (t) => {
   const { records, counts } = await readPlaces(TOWN);
-  t.like(counts, { venues: 2, addresses: 2, places: 2, streetWays: 4, streets: 2, skippedAddressWithoutStreet: 1, skippedInvalidPosition: 0 });
+  t.like(counts, { venues: 2, addresses: 6, places: 2, streetWays: 4, streets: 2, skippedAddressWithoutStreet: 1, skippedInvalidPosition: 0 });
   const byGid = new Map(records.map((r) => [r.gid, r]));
   const cafe = byGid.get('openstreetmap:venue:node/1')!;
   t.like(cafe, { source: 'openstreetmap', source_id: 'node/1', name: 'Café Sonne', lon: 8.002, lat: 48.002 });
@@ -62,9 +62,13 @@ test('places of the town: venues with their address, addresses, place nodes, nam
   const museum = byGid.get('openstreetmap:venue:way/200')!;
   t.like(museum, { name: 'Stadtmuseum', housenumber: '5', street: 'Hauptstraße', postalcode: '12345', bbox: [8.003, 48.003, 8.0034, 48.0033] });
   t.true(museum.lon > 8.003 && museum.lon < 8.0034 && museum.lat > 48.003 && museum.lat < 48.0033, 'a point inside the building');
-  t.false(records.some((r) => r.layer === 'address' && r.source_id === 'way/200'), 'a venue with an address is only a venue');
+  const museumAddress = byGid.get('openstreetmap:address:way/200');
+  t.like(museumAddress, { name: '5 Hauptstraße', housenumber: '5', street: 'Hauptstraße', postalcode: '12345', lon: museum.lon, lat: museum.lat }, 'a venue with an address is also an address, as Pelias');
+  t.like(byGid.get('openstreetmap:address:relation/700'), { name: '3 Hauptstraße', housenumber: '3' }, 'a multipolygon building with an address');
+  const inBuilding = byGid.get('openstreetmap:address:relation/700')!;
+  t.true(inBuilding.lon > 8.006 && inBuilding.lon < 8.0064 && inBuilding.lat > 48.006 && inBuilding.lat < 48.0063, 'a point inside the outline');
 
-  t.like(byGid.get('openstreetmap:address:node/3'), { name: '7 Hauptstraße', housenumber: '7', street: 'Hauptstraße', postalcode: '12345' });
+  t.like(byGid.get('openstreetmap:address:node/3'), { name: '7 Hauptstraße', housenumber: '7', street: 'Hauptstraße', postalcode: '12345', admin_names: ['Posttown'] });
   t.like(byGid.get('openstreetmap:address:node/5'), { name: '2 Am Markt', street: 'Am Markt' }, 'addr:place stands in for addr:street');
   t.false(records.some((r) => r.source_id === 'node/4'), 'a housenumber without street');
 
@@ -72,6 +76,17 @@ test('places of the town: venues with their address, addresses, place nodes, nam
   t.like(byGid.get('openstreetmap:neighbourhood:node/7'), { name: 'Oberstadt' });
   t.false(records.some((r) => r.source_id === 'way/500'), 'place areas are admin areas, not places');
   assertGidsWellFormedAndUnique(t, records);
+});
+
+test('addr:interpolation ways: the numbers of their end nodes, low end first; the line of every street way', async (t) => {
+  const { ranges, lines, counts } = await withRead(TOWN, ({ places }) => {
+    const read = { ranges: [...places.addressRanges()], lines: [...places.streetLines()] };
+    return { ...read, counts: places.counts };
+  });
+  t.deepEqual(ranges, [{ street: 'Hauptstraße', low: 11, high: 19, step: 2, line: [[8.0012, 48.0046], [8.0028, 48.0046]] }]);
+  t.like(counts, { interpolationWays: 1, addressRanges: 1 });
+  t.deepEqual(lines.map((l) => l.name).sort(), ['Hauptstraße', 'Hauptstraße', 'Hauptstraße', 'hauptstraße'], 'streets only: no ramp, no unnamed way');
+  t.deepEqual(lines.find((l) => l.line[0]![0] === 8.001)?.line, [[8.001, 48.0045], [8.003, 48.0045]]);
 });
 
 test('streets: ways of one name near each other merge, a namesake 7 km away stays apart, ramps and unnamed ways are no streets', async (t) => {

@@ -15,6 +15,7 @@ import { search } from '../src/geocoding/engine/search.js';
 import type { GeocodeFeature } from '../src/geocoding/response/feature.js';
 import { sanitizeAutocomplete, sanitizePlace, sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { ADDRESSED_ELEMENTS, withTypo } from './helpers/osm-addresses.js';
 
 const OSM_FILES = ['monaco', 'andorra', 'heidelberg'].map((name) => sharedFile('osm', `${name}.osm.pbf`));
 const WOF_DIRS = [sharedFile('wof', 'mc'), sharedFile('wof', 'ad')];
@@ -228,6 +229,22 @@ export const TABLE: Entry[] = [
   // Nonsense
   { what: 'nonsense text', e: 'search', q: 'text=xqzvbnm plorkt', empty: true },
 ];
+
+/**
+ * Issue 11: each addressed building outline and venue of ADDRESSED_ELEMENTS in three forms, its
+ * address first, within 100 m of the element (a door's node and its building are one result).
+ */
+TABLE.push(
+  ...ADDRESSED_ELEMENTS.flatMap(([element, housenumber, street, postcode, city, at]): Entry[] => {
+    const top = { layer: 'address', name: `${housenumber} ${street}` };
+    const entry = (what: string, text: string): Entry => ({ what: `OSM address of ${element}, ${what}`, e: 'search', q: `text=${encodeURIComponent(text)}`, top, at, m: 100, match: 'exact' });
+    return [
+      entry('street number, city', `${street} ${housenumber}, ${city}`),
+      entry('number street, postcode city', `${housenumber} ${street}, ${postcode} ${city}`.replace(',  ', ', ')),
+      entry('typo in the street', `${withTypo(street)} ${housenumber}, ${city}`),
+    ];
+  }),
+);
 
 function run(index: GeocoderIndex, entry: Entry): GeocodeFeature[] {
   const query = new URLSearchParams(entry.q);

@@ -22,10 +22,18 @@
  *                               corrections are the terms sharing enough trigrams with a token
  *   admin_area(gid, layer, name, country_a, geometry)
  *                               admin polygons (GeoJSON), for the enclosing areas in reverse
+ *   address_number(street_key, number, lon, lat)
+ *                               the numbered addresses of each street (key: its normalized name):
+ *                               the neighbours a missing house number is interpolated between
+ *   address_range(street_key, low, high, step, box, line)
+ *                               OSM `addr:interpolation` lines and the numbers they span
+ *   street_line(street_key, box, line)
+ *                               the line of every named street way, which interpolated points lie on
+ *                               (lines: blobs of float64 lon, lat pairs)
  */
 import { LAYERS, SOURCES } from './indexed-record.js';
 
-export const GEOCODER_INDEX_FORMAT = 1;
+export const GEOCODER_INDEX_FORMAT = 2;
 
 export const layerBit = (layer: string) => 1 << LAYERS.indexOf(layer as (typeof LAYERS)[number]);
 export const sourceBit = (source: string) => 1 << SOURCES.indexOf(source as (typeof SOURCES)[number]);
@@ -52,4 +60,19 @@ CREATE VIRTUAL TABLE place_point USING rtree(id, min_lon, max_lon, min_lat, max_
 CREATE TABLE term (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, documents INTEGER NOT NULL);
 CREATE TABLE term_trigram (trigram TEXT PRIMARY KEY, term_ids BLOB NOT NULL) WITHOUT ROWID;
 CREATE TABLE admin_area (gid TEXT NOT NULL, layer TEXT NOT NULL, name TEXT NOT NULL, country_a TEXT, geometry TEXT NOT NULL);
+CREATE TABLE address_number (street_key TEXT NOT NULL, number INTEGER NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL);
+CREATE TABLE address_range (
+  street_key TEXT NOT NULL, low INTEGER NOT NULL, high INTEGER NOT NULL, step INTEGER NOT NULL,
+  min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL, line BLOB NOT NULL
+);
+CREATE TABLE street_line (
+  street_key TEXT NOT NULL, min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL, line BLOB NOT NULL
+);
+`;
+
+/** Created once the tables are filled (faster than keeping them up to date row by row). */
+export const GEOCODER_STREET_INDEXES = `
+CREATE INDEX address_number_street ON address_number (street_key, lat);
+CREATE INDEX address_range_street ON address_range (street_key, min_lat);
+CREATE INDEX street_line_street ON street_line (street_key, min_lat);
 `;

@@ -39,6 +39,11 @@ export interface PlaceRecord extends AdminHierarchy {
   housenumber?: string;
   street?: string;
   postalcode?: string;
+  /**
+   * Names the source gives the admin areas around the place (OSM `addr:city`, `addr:place`;
+   * OpenAddresses CITY): matched like the hierarchy's names, never shown.
+   */
+  admin_names?: string[];
   lon: number;
   lat: number;
   /** [minLon, minLat, maxLon, maxLat] of the place's area, when it has one. */

@@ -76,7 +76,8 @@ export async function* readOpenAddresses(file: string, counts: OpenAddressesCoun
       lon,
       lat,
       ...(postcode ? { postalcode: postcode } : {}),
-      ...(city ? { locality: city } : {}),
+      // The file's city stays a name of the address even where a polygon names another locality.
+      ...(city ? { locality: city, admin_names: [city] } : {}),
       ...(region ? { region } : {}),
     };
   }

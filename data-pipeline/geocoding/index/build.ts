@@ -104,6 +104,8 @@ export async function buildGeocoderIndex(
     for (const { admin } of osm) for (const record of admin.records) stage(place(record));
     for (const { read } of osm) {
       for (const record of read.places.records()) stage(place(record));
+      for (const { name, line } of read.places.streetLines()) writer.addStreetLine(name, line);
+      for (const range of read.places.addressRanges()) writer.addAddressRange(range);
       read.close();
     }
     for (const oaFile of inputs.oaFiles) {

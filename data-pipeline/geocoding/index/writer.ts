@@ -15,7 +15,10 @@ import type { ProgressReporter } from '../../features.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { ADMIN_LAYERS, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { importanceOf } from './importance.js';
-import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
+import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, GEOCODER_STREET_INDEXES, layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
+import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-number.js';
+import { lineToBlob, streetKey, type AddressRange, type LonLat } from '../../../core/geocoding/street-lines.js';
+import { bboxOf } from '../osm/geometry.js';
 import { importThreads } from '../../threads.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { BulkWrites, scratchDatabase } from './scratch-database.js';
@@ -50,18 +53,23 @@ export interface GeocoderIndexWriterOptions {
 
 /** The record as responses show it: GID parts, names, position, hierarchy; no ranking data. */
 function responseRecord(record: PlaceRecord): GeocodeRecord {
-  const { gid: _gid, source_id, population: _population, names, ...rest } = record;
+  const { gid: _gid, source_id, population: _population, admin_names: _adminNames, names, ...rest } = record;
   return { ...rest, sourceId: source_id, ...(Object.keys(names).length > 0 ? { names } : {}) };
 }
 
-/** Every distinct normalized name variant, the default name first. */
+/**
+ * Every distinct normalized name variant, the default name first. An address is its house number
+ * key and street, whatever the source's spelling ("12 A" and "12a" alike).
+ */
 function nameVariants(record: PlaceRecord): string[] {
-  const variants = new Set([normalizeText(record.name)]);
+  const { housenumber, street } = record;
+  const name = record.layer === 'address' && housenumber !== undefined && street !== undefined ? `${houseNumberKey(housenumber)} ${normalizeText(street)}` : normalizeText(record.name);
+  const variants = new Set([name]);
   for (const name of Object.values(record.names)) variants.add(normalizeText(name));
   return [...variants];
 }
 
-/** The admin names around the record, its street (venues) and its postcode: what the `admin` column matches. */
+/** The admin names around the record, those it gives itself, its street (venues) and its postcode: what the `admin` column matches. */
 function adminText(record: PlaceRecord): string {
   const parts: string[] = [];
   for (const layer of ADMIN_LAYERS) {
@@ -69,6 +77,7 @@ function adminText(record: PlaceRecord): string {
     if (name !== undefined && layer !== record.layer) parts.push(name);
   }
   if (record.country_a !== undefined) parts.push(record.country_a);
+  if (record.admin_names !== undefined) parts.push(...record.admin_names);
   if (record.postalcode !== undefined) parts.push(record.postalcode);
   if (record.layer === 'venue' && record.street !== undefined) parts.push(record.street);
   return normalizeText(parts.join(' '));
@@ -79,6 +88,9 @@ export class GeocoderIndexWriter {
   private readonly bulk: BulkWrites;
   private readonly stage: Database.Statement;
   private readonly insertAdminArea: Database.Statement;
+  private readonly insertAddressNumber: Database.Statement;
+  private readonly insertAddressRange: Database.Statement;
+  private readonly insertStreetLine: Database.Statement;
   private readonly partialFile: string;
   private readonly stagingFile: string;
   private staged = 0;
@@ -97,6 +109,9 @@ export class GeocoderIndexWriter {
     this.bulk = new BulkWrites(this.db);
     this.stage = this.db.prepare(`INSERT INTO staging.row (${PLACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     this.insertAdminArea = this.db.prepare('INSERT INTO admin_area (gid, layer, name, country_a, geometry) VALUES (?, ?, ?, ?, ?)');
+    this.insertAddressNumber = this.db.prepare('INSERT INTO address_number (street_key, number, lon, lat) VALUES (?, ?, ?, ?)');
+    this.insertAddressRange = this.db.prepare('INSERT INTO address_range VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.insertStreetLine = this.db.prepare('INSERT INTO street_line VALUES (?, ?, ?, ?, ?, ?)');
   }
 
   add(record: PlaceRecord): void {
@@ -106,6 +121,18 @@ export class GeocoderIndexWriter {
       importanceOf(record), nameVariants(record).join('|'), adminText(record), JSON.stringify(responseRecord(record)),
     );
     this.staged++;
+    const number = record.layer === 'address' && record.housenumber !== undefined ? houseNumberValue(record.housenumber) : undefined;
+    if (number !== undefined && record.street !== undefined) this.bulk.run(this.insertAddressNumber, streetKey(record.street), number, record.lon, record.lat);
+  }
+
+  /** An `addr:interpolation` line with the numbers it spans. */
+  addAddressRange({ street, low, high, step, line }: AddressRange): void {
+    this.bulk.run(this.insertAddressRange, streetKey(street), low, high, step, ...bboxOf(line), lineToBlob(line));
+  }
+
+  /** The line of a named street way. */
+  addStreetLine(name: string, line: LonLat[]): void {
+    this.bulk.run(this.insertStreetLine, streetKey(name), ...bboxOf(line), lineToBlob(line));
   }
 
   addAdminArea(area: AdminPolygon): void {
@@ -127,6 +154,7 @@ export class GeocoderIndexWriter {
       INSERT INTO place_text (place_text) VALUES ('optimize');`);
     progress(2);
     this.db.exec('INSERT INTO place_point (id, min_lon, max_lon, min_lat, max_lat) SELECT id, lon, lon, lat, lat FROM place ORDER BY id');
+    this.db.exec(GEOCODER_STREET_INDEXES);
     progress(3);
     this.writeTerms();
     const stats = this.stats();

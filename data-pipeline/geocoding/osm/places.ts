@@ -7,7 +7,9 @@ import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '..
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
 import { mergeStreetWays, streetWay, type MergedStreet } from './streets.js';
-import { addressOf, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
+import { addressOf, interpolationStep, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
+import { addressRange } from './interpolation.js';
+import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
 
 export interface OsmPlaceCounts {
   /** Objects osmium exported (any of the keys read), closed ways once as a line and once as an area. */
@@ -16,6 +18,9 @@ export interface OsmPlaceCounts {
   addresses: number;
   places: number;
   streetWays: number;
+  /** `addr:interpolation` ways read, and those whose end nodes gave a range of numbers. */
+  interpolationWays: number;
+  addressRanges: number;
   /** Street records, after merging `streetWays`. */
   streets: number;
   /** `addr:housenumber` with neither `addr:street` nor `addr:place`. */
@@ -24,7 +29,7 @@ export interface OsmPlaceCounts {
 }
 
 export function emptyOsmPlaceCounts(): OsmPlaceCounts {
-  return { objects: 0, venues: 0, addresses: 0, places: 0, streetWays: 0, streets: 0, skippedAddressWithoutStreet: 0, skippedInvalidPosition: 0 };
+  return { objects: 0, venues: 0, addresses: 0, places: 0, streetWays: 0, interpolationWays: 0, addressRanges: 0, streets: 0, skippedAddressWithoutStreet: 0, skippedInvalidPosition: 0 };
 }
 
 /**
@@ -42,20 +47,29 @@ export class OsmPlaces {
     counts.objects++;
     if (el.shape === 'line' && isStreet(el.tags)) {
       this.spill.addStreetWay(streetWay(el.id, el.tags, el.line));
+      this.spill.addStreetLine(el.tags.name!, el.line);
       counts.streetWays++;
+      return;
+    }
+    const step = el.shape === 'line' ? interpolationStep(el.tags) : undefined;
+    if (el.shape === 'line' && step !== undefined) {
+      const street = el.tags['addr:street']?.trim();
+      this.spill.addInterpolationLine({ ...(street ? { street } : {}), step, line: el.line as LonLat[] });
+      counts.interpolationWays++;
       return;
     }
     // A closed way arrives as a line and as an area: venues and addresses take the area.
     if (el.shape === 'line' && lineIsArea(el)) return;
-    const layer = recordLayer(el, counts);
-    if (!layer) return;
-    const record = elementRecord(el, layer);
-    if (!isValidPosition(record.lon, record.lat)) {
-      counts.skippedInvalidPosition++;
-      return;
+    for (const layer of recordLayers(el, counts)) {
+      const record = elementRecord(el, layer);
+      if (!isValidPosition(record.lon, record.lat)) {
+        counts.skippedInvalidPosition++;
+        return;
+      }
+      counts[layer === 'venue' ? 'venues' : layer === 'address' ? 'addresses' : 'places']++;
+      this.spill.addPlace(record);
+      if (layer === 'address' && el.shape === 'point') this.spill.addAddressPoint(record.lon, record.lat, { housenumber: record.housenumber!, street: record.street! });
     }
-    counts[layer === 'venue' ? 'venues' : layer === 'address' ? 'addresses' : 'places']++;
-    this.spill.addPlace(record);
   }
 
   /** The records in the order their objects came, then the streets. Hierarchy not filled: the caller runs `AdminLookup.withHierarchy`. */
@@ -66,21 +80,35 @@ export class OsmPlaces {
       yield streetRecord(street);
     }
   }
+
+  /** The named street ways' lines (interpolation projects house numbers onto them). */
+  streetLines(): Iterable<{ name: string; line: LonLat[] }> {
+    return this.spill.streetLines();
+  }
+
+  /** The ranges of house numbers of the interpolation ways whose end nodes are numbered addresses of one street. */
+  *addressRanges(): Iterable<AddressRange> {
+    for (const line of this.spill.interpolationLines()) {
+      const range = addressRange(line, (position) => this.spill.addressAt(position));
+      if (range === undefined) continue;
+      this.counts.addressRanges++;
+      yield range;
+    }
+  }
 }
 
 /**
- * A place node, else a venue, else an address. A venue with an address is one venue record
- * carrying the address, not also an address record (Pelias gives both: two results for one door).
+ * A place node, else a venue, and an address of any element that has one: a venue with an address
+ * gives two records, the venue (carrying the address fields) and the address, as Pelias does.
  */
-function recordLayer(el: OsmElement, counts: OsmPlaceCounts): PlaceLayer | undefined {
+function recordLayers(el: OsmElement, counts: OsmPlaceCounts): PlaceLayer[] {
   const placeLayer = el.shape === 'point' ? placeNodeLayer(el.tags) : undefined;
-  if (placeLayer) return placeLayer;
-  if (isVenue(el.tags)) return 'venue';
+  if (placeLayer) return [placeLayer];
+  const layers: PlaceLayer[] = isVenue(el.tags) ? ['venue'] : [];
   const { housenumber, street } = addressOf(el.tags);
-  if (!housenumber) return undefined;
-  if (street) return 'address';
-  counts.skippedAddressWithoutStreet++;
-  return undefined;
+  if (housenumber && street) layers.push('address');
+  else if (housenumber) counts.skippedAddressWithoutStreet++;
+  return layers;
 }
 
 function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {

@@ -11,6 +11,20 @@ import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { BulkWrites, scratchDatabase } from '../index/scratch-database.js';
 import type { BBox } from './geometry.js';
 import type { StreetWay } from './streets.js';
+import { lineFromBlob, lineToBlob, type LonLat } from '../../../core/geocoding/street-lines.js';
+
+/** An `addr:interpolation` way: its line, step and the `addr:street` it may carry itself. */
+export interface InterpolationLine {
+  street?: string;
+  step: number;
+  line: LonLat[];
+}
+
+/** An address node, where an interpolation line may begin or end. */
+export interface AddressPoint {
+  housenumber: string;
+  street: string;
+}
 
 const SCHEMA = `
 CREATE TABLE place (record TEXT NOT NULL);
@@ -20,6 +34,9 @@ CREATE TABLE street_way (
   longest REAL NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL
 );
 CREATE TABLE polygons (coordinates TEXT NOT NULL);
+CREATE TABLE street_line (name TEXT NOT NULL, line BLOB NOT NULL);
+CREATE TABLE interpolation_line (street TEXT, step INTEGER NOT NULL, line BLOB NOT NULL);
+CREATE TABLE address_point (lon REAL NOT NULL, lat REAL NOT NULL, housenumber TEXT NOT NULL, street TEXT NOT NULL);
 `;
 
 /** The page cache of a spill that is only read back. */
@@ -35,6 +52,10 @@ export class OsmSpill {
   private readonly insertStreetWay: Database.Statement;
   private readonly insertPolygons: Database.Statement;
   private readonly selectPolygons: Database.Statement;
+  private readonly insertStreetLine: Database.Statement;
+  private readonly insertInterpolationLine: Database.Statement;
+  private readonly insertAddressPoint: Database.Statement;
+  private readonly selectAddressPoint: Database.Statement;
 
   constructor(private readonly file: string, cacheKiB: number) {
     rmSync(file, { force: true });
@@ -45,6 +66,10 @@ export class OsmSpill {
     this.insertStreetWay = this.db.prepare('INSERT INTO street_way VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertPolygons = this.db.prepare('INSERT INTO polygons (coordinates) VALUES (?)');
     this.selectPolygons = this.db.prepare('SELECT coordinates FROM polygons WHERE rowid = ?').pluck();
+    this.insertStreetLine = this.db.prepare('INSERT INTO street_line VALUES (?, ?)');
+    this.insertInterpolationLine = this.db.prepare('INSERT INTO interpolation_line VALUES (?, ?, ?)');
+    this.insertAddressPoint = this.db.prepare('INSERT INTO address_point VALUES (?, ?, ?, ?)');
+    this.selectAddressPoint = this.db.prepare('SELECT housenumber, street FROM address_point WHERE lon = ? AND lat = ? LIMIT 1');
   }
 
   addPlace(record: PlaceRecord): void {
@@ -54,6 +79,18 @@ export class OsmSpill {
   addStreetWay({ key, street }: StreetWay): void {
     const [minLon, minLat, maxLon, maxLat] = street.bbox;
     this.bulk.run(this.insertStreetWay, key, street.wayId, street.name, JSON.stringify(street.names), minLon, minLat, maxLon, maxLat, street.longestWay, street.point[0], street.point[1]);
+  }
+
+  addStreetLine(name: string, line: readonly (readonly number[])[]): void {
+    this.bulk.run(this.insertStreetLine, name, lineToBlob(line));
+  }
+
+  addInterpolationLine({ street, step, line }: InterpolationLine): void {
+    this.bulk.run(this.insertInterpolationLine, street ?? null, step, lineToBlob(line));
+  }
+
+  addAddressPoint(lon: number, lat: number, { housenumber, street }: AddressPoint): void {
+    this.bulk.run(this.insertAddressPoint, lon, lat, housenumber, street);
   }
 
   /** Keeps an area's polygons; the number returned gets them back. */
@@ -68,6 +105,7 @@ export class OsmSpill {
    */
   finishWriting(): void {
     this.bulk.commit();
+    this.db.exec('CREATE INDEX address_point_position ON address_point (lon, lat)');
     this.db.pragma(`cache_size = -${READING_CACHE_KIB}`);
     this.db.pragma('shrink_memory');
   }
@@ -92,6 +130,22 @@ export class OsmSpill {
       const street = { wayId, name, names: JSON.parse(names) as Record<string, string>, bbox: [minLon, minLat, maxLon, maxLat] as BBox, longestWay, point: [lon, lat], ways: 1 };
       yield { key, street };
     }
+  }
+
+  *streetLines(): Iterable<{ name: string; line: LonLat[] }> {
+    for (const { name, line } of this.db.prepare('SELECT name, line FROM street_line ORDER BY rowid').iterate() as IterableIterator<{ name: string; line: Buffer }>) {
+      yield { name, line: lineFromBlob(line) };
+    }
+  }
+
+  *interpolationLines(): Iterable<InterpolationLine> {
+    const rows = this.db.prepare('SELECT street, step, line FROM interpolation_line ORDER BY rowid').iterate() as IterableIterator<{ street: string | null; step: number; line: Buffer }>;
+    for (const { street, step, line } of rows) yield { ...(street === null ? {} : { street }), step, line: lineFromBlob(line) };
+  }
+
+  /** The address node at exactly this position (a way's end node has its very coordinates), if any. */
+  addressAt([lon, lat]: LonLat): AddressPoint | undefined {
+    return this.selectAddressPoint.get(lon, lat) as AddressPoint | undefined;
   }
 
   /** Closes and deletes the file. */

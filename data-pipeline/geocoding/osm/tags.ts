@@ -46,7 +46,7 @@ const STREET_HIGHWAYS = new Set([
 ]);
 
 const NAME_KEYS = ['name', 'name:*'];
-const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode'];
+const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city', 'addr:interpolation'];
 
 /** The keys the places (venues, addresses, place nodes, streets) are read from. */
 const PLACE_KEYS = [...NAME_KEYS, ...ADDRESS_KEYS, ...VENUE_KEYS, ...Object.keys(VENUE_VALUES), 'highway', 'place', 'population', 'area'];
@@ -62,9 +62,10 @@ const GEOCODING_KEYS: readonly string[] = [...new Set([...PLACE_KEYS, ...ADMIN_K
 
 /**
  * What the geocoder reads from `osmium export`. A closed way is used as a line only when it is a
- * street or marked `area=no` (else its area is used), so only those come as lines as well.
+ * street, an address interpolation or marked `area=no` (else its area is used), so only those
+ * come as lines as well.
  */
-export const GEOCODING_EXPORT: ExportSelection = { keys: GEOCODING_KEYS, linearTags: ['highway', 'area=no'] };
+export const GEOCODING_EXPORT: ExportSelection = { keys: GEOCODING_KEYS, linearTags: ['highway', 'addr:interpolation', 'area=no'] };
 
 /** `name:xx` with an ISO 639-1 code only: not `name:be-tarask`, `name:zh_pinyin`, `name:bat-smg`. */
 const LANGUAGE_NAME = /^name:([a-z]{2})$/;
@@ -84,12 +85,41 @@ export function isStreet(tags: Tags): boolean {
   return Boolean(tags.name) && STREET_HIGHWAYS.has(tags.highway ?? '') && tags.area !== 'yes';
 }
 
-/** Housenumber, street (`addr:street`, else `addr:place` as Pelias does) and postcode, when present. */
-export function addressOf(tags: Tags): { housenumber?: string; street?: string; postalcode?: string } {
-  const housenumber = tags['addr:housenumber']?.trim();
-  const street = (tags['addr:street'] ?? tags['addr:place'])?.trim();
-  const postalcode = tags['addr:postcode']?.trim();
-  return { ...(housenumber ? { housenumber } : {}), ...(street ? { street } : {}), ...(postalcode ? { postalcode } : {}) };
+export interface OsmAddress {
+  housenumber?: string;
+  street?: string;
+  postalcode?: string;
+  /**
+   * The names the element gives the places around it: `addr:city`, and `addr:place` beside an
+   * `addr:street` (a hamlet or quarter). They often differ from what the admin polygons say.
+   */
+  admin_names?: string[];
+}
+
+/** Housenumber, street (`addr:street`, else `addr:place`, as Pelias does), postcode and the element's own admin names, when present. */
+export function addressOf(tags: Tags): OsmAddress {
+  const value = (key: string) => tags[key]?.trim() || undefined;
+  const housenumber = value('addr:housenumber');
+  const street = value('addr:street') ?? value('addr:place');
+  const postalcode = value('addr:postcode');
+  const adminNames = [value('addr:city'), value('addr:street') === undefined ? undefined : value('addr:place')].filter((name) => name !== undefined);
+  return {
+    ...(housenumber ? { housenumber } : {}),
+    ...(street ? { street } : {}),
+    ...(postalcode ? { postalcode } : {}),
+    ...(adminNames.length > 0 ? { admin_names: adminNames } : {}),
+  };
+}
+
+/**
+ * The step between the house numbers along an `addr:interpolation` way: `odd` and `even` 2, `all`
+ * 1, a number itself; undefined for `alphabetic` (12a, 12b…) and anything else.
+ */
+export function interpolationStep(tags: Tags): number | undefined {
+  const value = tags['addr:interpolation'];
+  if (value === 'odd' || value === 'even') return 2;
+  if (value === 'all') return 1;
+  return value !== undefined && /^[1-9]\d{0,2}$/.test(value) ? Number(value) : undefined;
 }
 
 export function namesByLanguage(tags: Tags): Record<string, string> {

@@ -10,6 +10,22 @@ import type { AdminLayer } from '../../../core/geocoding/place-record.js';
 import { loadAddressParser } from './address-parser.js';
 import type { MatchExpression } from './match-expression.js';
 import { Vocabulary } from './vocabulary.js';
+import { lineFromBlob, type LonLat } from '../../../core/geocoding/street-lines.js';
+
+/** A numbered address of a street, as interpolation reads it. */
+export interface AddressNumber {
+  number: number;
+  lon: number;
+  lat: number;
+}
+
+/** An interpolation line spanning house numbers `low` (at its start) to `high`, every `step`. */
+export interface AddressRangeRow {
+  low: number;
+  high: number;
+  step: number;
+  line: LonLat[];
+}
 
 /** A place row as the queries read it. */
 export interface PlaceRow {
@@ -39,6 +55,8 @@ export interface PointRow {
 /** Layer, source and country filters; ?country may be null (no filter). */
 const FILTERS = '(p.layer_bit & @layers) != 0 AND (p.source_bit & @sources) != 0 AND (@country IS NULL OR p.country_a = @country)';
 const IN_BOX = 'r.min_lon >= @west AND r.max_lon <= @east AND r.min_lat >= @south AND r.max_lat <= @north';
+/** A line's box meets the box asked. */
+const MEETS_BOX = 'min_lon <= @east AND max_lon >= @west AND min_lat <= @north AND max_lat >= @south';
 
 export interface Filters {
   layers: number;
@@ -61,6 +79,9 @@ export class GeocoderIndex {
   private readonly inBox: Database.Statement;
   private readonly byGid: Database.Statement;
   private readonly byId: Database.Statement;
+  private readonly numbersOfStreet: Database.Statement;
+  private readonly rangesOfStreet: Database.Statement;
+  private readonly linesOfStreet: Database.Statement;
   /** The admin polygons, for point-in-polygon look-ups. */
   readonly admins: AdminLookup;
 
@@ -82,6 +103,11 @@ export class GeocoderIndex {
     this.inBox = this.db.prepare(`SELECT ${POINT_COLUMNS} FROM place_point r JOIN place p ON p.id = r.id WHERE ${IN_BOX} AND ${FILTERS}`);
     this.byGid = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.gid = ?`);
     this.byId = this.db.prepare(`SELECT ${PLACE_COLUMNS} FROM place p WHERE p.id = ?`);
+    this.numbersOfStreet = this.db.prepare(
+      'SELECT number, lon, lat FROM address_number WHERE street_key = @key AND lat BETWEEN @south AND @north AND lon BETWEEN @west AND @east',
+    );
+    this.rangesOfStreet = this.db.prepare(`SELECT low, high, step, line FROM address_range WHERE street_key = @key AND @number BETWEEN low AND high AND ${MEETS_BOX}`);
+    this.linesOfStreet = this.db.prepare(`SELECT line FROM street_line WHERE street_key = @key AND ${MEETS_BOX}`).pluck();
     this.vocabulary = new Vocabulary(this.db);
     this.admins = this.readAdminAreas();
     loadAddressParser();
@@ -104,6 +130,22 @@ export class GeocoderIndex {
 
   placeById(id: number): PlaceRow {
     return this.byId.get(id) as PlaceRow;
+  }
+
+  /** The numbered addresses of a street (by key, see street-lines.ts) within a box. */
+  addressNumbers(key: string, box: Box): AddressNumber[] {
+    return this.numbersOfStreet.all({ key, ...box }) as AddressNumber[];
+  }
+
+  /** The interpolation lines of a street that meet a box and span `number`. */
+  addressRanges(key: string, box: Box, number: number): AddressRangeRow[] {
+    const rows = this.rangesOfStreet.all({ key, number, ...box }) as (Omit<AddressRangeRow, 'line'> & { line: Buffer })[];
+    return rows.map((row) => ({ ...row, line: lineFromBlob(row.line) }));
+  }
+
+  /** The lines of a street's ways that meet a box. */
+  streetLines(key: string, box: Box): LonLat[][] {
+    return (this.linesOfStreet.all({ key, ...box }) as Buffer[]).map(lineFromBlob);
   }
 
   private readAdminAreas(): AdminLookup {

@@ -12,8 +12,11 @@ export type MatchExpression = string & { readonly __brand: 'MatchExpression' };
 /** A term as an FTS5 string: read as text, never as syntax. */
 const ftsString = (term: string): string => `"${term.replaceAll('"', '""')}"`;
 
-/** `"word" OR "other"` per token, `"pre" *` for an unfinished last word, all tokens required. */
-export function matchExpression(tokens: readonly QueryToken[]): MatchExpression {
+/**
+ * `"word" OR "other"` per token, `"pre" *` for an unfinished last word; all tokens required, or
+ * with `any` at least one.
+ */
+export function matchExpression(tokens: readonly QueryToken[], any = false): MatchExpression {
   // FTS5 refuses an empty expression; callers retrieve nothing for a query without tokens.
   if (tokens.length === 0) throw new Error('an FTS5 match expression needs at least one token');
   const required = tokens.map((token) => {
@@ -21,5 +24,5 @@ export function matchExpression(tokens: readonly QueryToken[]): MatchExpression 
     const terms = [...new Set([...token.words, ...token.corrections])].map(ftsString);
     return terms.length === 1 ? terms[0]! : `(${terms.join(' OR ')})`;
   });
-  return required.join(' AND ') as MatchExpression;
+  return required.join(any ? ' OR ' : ' AND ') as MatchExpression;
 }

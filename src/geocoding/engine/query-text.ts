@@ -5,7 +5,9 @@
  */
 import { expansionsOf } from '../../../core/geocoding/text/abbreviations.js';
 import { tokenize } from '../../../core/geocoding/text/normalize.js';
-import { parseAddress, type ParsedAddress } from './address-parser.js';
+import { houseNumberKey, houseNumberTokens } from '../../../core/geocoding/house-number.js';
+import type { ParsedAddress } from './address-parser.js';
+import { parseQuery } from './address-structure.js';
 import type { Vocabulary } from './vocabulary.js';
 
 /** pelias-parser labels whose tokens name the admin areas around a place rather than the place itself. */
@@ -28,21 +30,37 @@ export interface QueryToken {
 export interface QueryText {
   tokens: QueryToken[];
   parsed: ParsedAddress;
-  /** The house number asked for, normalized. */
+  /** The house number asked for, as its key (`houseNumberKey`). */
   housenumber?: string;
 }
 
+/** `tokens` with the first run of `run` replaced by `by`. */
+function replaceRun(tokens: readonly string[], run: readonly string[], by: readonly string[]): string[] {
+  for (let i = 0; i + run.length <= tokens.length; i++) {
+    if (run.every((token, j) => tokens[i + j] === token)) return [...tokens.slice(0, i), ...by, ...tokens.slice(i + run.length)];
+  }
+  return [...tokens];
+}
+
+/** The normalized tokens of a text, with the house number's letter joined to it ("12 A" → "12a", as the index writes it). */
+function queryTokens(text: string, housenumber: string | undefined): string[] {
+  const tokens = tokenize(text);
+  if (housenumber === undefined) return tokens;
+  const typed = tokenize(housenumber);
+  return replaceRun(tokens, typed, houseNumberTokens(typed));
+}
+
 function tokenSet(text: string | undefined): Set<string> {
-  return new Set(text === undefined ? [] : tokenize(text));
+  return new Set(text === undefined ? [] : houseNumberTokens(tokenize(text)));
 }
 
 export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
-  const parsed = parseAddress(text);
+  const parsed = parseQuery(text);
   const adminTokens = new Set(ADMIN_LABELS.flatMap((label) => [...tokenSet(parsed[label])]));
   const labels = new Map<string, string>();
   for (const [label, part] of Object.entries(parsed)) for (const token of tokenSet(part)) if (!labels.has(token)) labels.set(token, label);
-  const housenumber = parsed.housenumber === undefined ? undefined : tokenize(parsed.housenumber).join(' ');
-  const texts = tokenize(text);
+  const housenumber = parsed.housenumber === undefined ? undefined : houseNumberKey(parsed.housenumber);
+  const texts = queryTokens(text, parsed.housenumber);
   // An unfinished last word: autocomplete, unless the text ends with a separator ("Rue ").
   const lastIsPrefix = autocomplete && /[\p{L}\p{N}]$/u.test(text);
   const tokens = texts.map((token, i): QueryToken => {

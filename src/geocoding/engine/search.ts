@@ -1,9 +1,9 @@
 /**
  * Search and autocomplete: candidates from the FTS5 index (all tokens required; then, when that
  * finds nothing, with typo corrections of real words, then dropping parts of the address: Pelias'
- * fallbacks, see `retrievals`), plus
- * matches near the focus point; each scored by text match, layer and house number, importance and
- * focus distance; the best `size`, one per place.
+ * fallbacks, see `retrievals`), plus matches near the focus point; each scored by text match,
+ * layer and house number, importance and focus distance; a house number no record holds
+ * interpolated along its street; the best `size`, one per place.
  */
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
 import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
@@ -16,6 +16,9 @@ import { matchExpression } from './match-expression.js';
 import { analyzeQuery, correctingEveryToken, type QueryText, type QueryToken } from './query-text.js';
 import type { Vocabulary } from './vocabulary.js';
 import { matchText } from './text-match.js';
+import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-number.js';
+import { streetKey } from '../../../core/geocoding/street-lines.js';
+import { interpolateHouseNumber } from './interpolation.js';
 
 /** Candidates read per retrieval, in importance order. */
 const CANDIDATES = 250;
@@ -23,6 +26,15 @@ const CANDIDATES = 250;
 const FOCUS_BOX_DEGREES = 0.5;
 /** Focus influence halves about every 15 km. */
 const FOCUS_SCALE_KM = 20;
+/** The best-scored streets (or addresses of other numbers) an absent house number is sought along. */
+const INTERPOLATION_ANCHORS = 5;
+/** Margin around a street's box, and half the side of the box around an address, searched for its street's numbers (degrees). */
+const STREET_MARGIN_DEGREES = 0.002;
+const ADDRESS_NEIGHBOURHOOD_DEGREES = 0.01;
+/** An interpolated address ranks this far above its street, below an exact address (+1). */
+const INTERPOLATED_POINTS = 0.5;
+const INTERPOLATED_CONFIDENCE_GAIN = 0.2;
+const INTERPOLATED_MAX_CONFIDENCE = 0.8;
 
 export interface SearchAnswer {
   features: GeocodeFeature[];
@@ -35,6 +47,9 @@ interface Scored {
   score: number;
   confidence: number;
   fallback: boolean;
+  /** An address with the house number asked. */
+  sameNumber: boolean;
+  interpolated?: true;
   distanceKm?: number;
 }
 
@@ -43,42 +58,52 @@ interface Retrieval {
   tokens: QueryToken[];
   /** The ones the text index must match. */
   required: QueryToken[];
+  /** One of `required` suffices (the last resort: any word of the query). */
+  any: boolean;
   /** It drops part of what was asked (the house number, or all but the admin areas). */
   fallback: boolean;
 }
 
-/** Tokens the parser put in these parts. */
-const labelled = (tokens: readonly QueryToken[], labels: readonly string[]) => tokens.filter((token) => token.label !== undefined && labels.includes(token.label));
+/** Admin parts the data may lack a name for ("Kodiak, AK": the data has no US regions). */
+const OUTER_ADMIN = ['country', 'region', 'dependency'];
+
+/**
+ * Parts of the query left out in turn, after the typo corrections: the region and country; the
+ * postcode; the locality (the address or street anywhere: the admin polygons and the post town
+ * often disagree); the house number (fallback to the street in the locality, then anywhere).
+ */
+const RELAXATIONS: readonly { drop: readonly string[]; fallback: boolean }[] = [
+  { drop: OUTER_ADMIN, fallback: false },
+  { drop: [...OUTER_ADMIN, 'postcode'], fallback: false },
+  { drop: [...OUTER_ADMIN, 'postcode', 'locality'], fallback: false },
+  { drop: [...OUTER_ADMIN, 'postcode', 'housenumber'], fallback: true },
+  { drop: [...OUTER_ADMIN, 'postcode', 'locality', 'housenumber'], fallback: true },
+];
 
 /**
  * The retrievals to try, strictest first: every token; every token with typo corrections even of
- * real words; then, each time dropping more, without the region and country (a name the data may
- * lack: "Kodiak, AK"), without the postcode, without the house number (fallback to the street),
- * and the admin part alone (fallback to the locality).
+ * real words; each relaxation; the admin part alone (fallback to the locality); any one token, so
+ * that the answer is never empty while any word of the query matches.
  */
 function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrieval> {
   const strict = query.tokens;
   // A text without a letter or digit asks for nothing (the endpoints refuse it before).
   if (strict.length === 0) return;
-  yield { tokens: strict, required: strict, fallback: false };
+  yield { tokens: strict, required: strict, any: false, fallback: false };
   const tokens = correctingEveryToken(strict, vocabulary);
-  yield { tokens, required: tokens, fallback: false };
-  let required = tokens;
-  const drops: { labels: string[]; fallback: boolean }[] = [
-    { labels: ['country', 'region', 'dependency'], fallback: false },
-    { labels: ['postcode'], fallback: false },
-    { labels: ['housenumber'], fallback: true },
-  ];
-  let fallback = false;
-  for (const drop of drops) {
-    const dropped = labelled(required, drop.labels);
-    if (dropped.length === 0 || dropped.length === required.length) continue;
-    required = required.filter((token) => !dropped.includes(token));
-    fallback ||= drop.fallback;
-    yield { tokens, required, fallback };
+  yield { tokens, required: tokens, any: false, fallback: false };
+  const tried = new Set<string>([tokens.map((token) => token.text).join(' ')]);
+  for (const { drop, fallback } of RELAXATIONS) {
+    const required = tokens.filter((token) => token.label === undefined || !drop.includes(token.label));
+    const key = required.map((token) => token.text).join(' ');
+    if (required.length === 0 || tried.has(key)) continue;
+    tried.add(key);
+    yield { tokens, required, any: false, fallback };
   }
+  // The admin part alone is scored alone too: a place named after another word of the query is no locality asked for.
   const admin = tokens.filter((token) => token.admin);
-  if (admin.length > 0 && admin.length < tokens.length) yield { tokens, required: admin, fallback: true };
+  if (admin.length > 0 && admin.length < tokens.length) yield { tokens: admin, required: admin, any: false, fallback: true };
+  if (tokens.length > 1) yield { tokens, required: tokens, any: true, fallback: true };
 }
 
 function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchParams): Scored | undefined {
@@ -87,8 +112,8 @@ function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval
   let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
   let confidence = 0.25 + 0.75 * match.answered * match.nameCoverage - (match.corrected ? 0.1 : 0);
   let isFallback = retrieval.fallback;
+  const sameNumber = query.housenumber !== undefined && row.layer === 'address' && record.housenumber !== undefined && houseNumberKey(record.housenumber) === query.housenumber;
   if (query.housenumber !== undefined) {
-    const sameNumber = row.layer === 'address' && record.housenumber !== undefined && record.housenumber.toLowerCase() === query.housenumber;
     if (sameNumber) points += 1;
     else isFallback = true;
     if (row.layer === 'address' && !sameNumber) points -= 0.5;
@@ -102,9 +127,49 @@ function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval
     points += 1.5 * Math.exp(-distanceKm / FOCUS_SCALE_KM);
   }
   if (row.source === 'whosonfirst') points += 0.05;
-  const scored: Scored = { row, record, score: points, confidence: Math.round(Math.max(0.1, Math.min(1, confidence)) * 1000) / 1000, fallback: isFallback };
+  const scored: Scored = { row, record, score: points, confidence: roundedConfidence(confidence), fallback: isFallback, sameNumber };
   if (distanceKm !== undefined) scored.distanceKm = distanceKm;
   return scored;
+}
+
+const roundedConfidence = (confidence: number) => Math.round(Math.max(0.1, Math.min(1, confidence)) * 1000) / 1000;
+
+/** Where to look for the numbers of the street a result names: around the street's box, or near an address of it. */
+function streetSearchBox(record: GeocodeRecord): Box {
+  const [west, south, east, north] = record.layer === 'street' && record.bbox ? record.bbox : [record.lon, record.lat, record.lon, record.lat];
+  const margin = record.layer === 'street' ? STREET_MARGIN_DEGREES : ADDRESS_NEIGHBOURHOOD_DEGREES;
+  return { west: west - margin, south: south - margin, east: east + margin, north: north + margin };
+}
+
+/**
+ * The house number asked, placed along the best-scored street that frames it (a street result, or
+ * the street of an address with another number): a new address result, marked interpolated,
+ * ranked and trusted a little above the best of those streets.
+ */
+function interpolated(index: GeocoderIndex, ranked: readonly Scored[], query: QueryText): Scored | undefined {
+  const typed = query.parsed.housenumber;
+  const number = typed === undefined ? undefined : houseNumberValue(typed);
+  if (typed === undefined || number === undefined) return undefined;
+  const anchors = ranked.filter((result) => result.row.layer === 'street' || (result.row.layer === 'address' && result.record.street !== undefined));
+  const best = anchors[0];
+  for (const anchor of anchors.slice(0, INTERPOLATION_ANCHORS)) {
+    const street = anchor.row.layer === 'street' ? anchor.record.name : anchor.record.street!;
+    const point = interpolateHouseNumber(index, streetKey(street), streetSearchBox(anchor.record), number);
+    if (point === undefined) continue;
+    const { bbox: _bbox, names: _names, postalcode: _postalcode, ...hierarchy } = anchor.record;
+    const sourceId = `${anchor.row.layer === 'street' ? anchor.record.sourceId : `interpolated/${streetKey(street).replaceAll(' ', '-')}`}:${query.housenumber!.replaceAll(' ', '-')}`;
+    const record: GeocodeRecord = { ...hierarchy, layer: 'address', sourceId, name: `${typed} ${street}`, housenumber: typed, street, lon: point[0], lat: point[1] };
+    return {
+      row: { ...anchor.row, id: -1, layer: 'address', lon: point[0], lat: point[1], name_text: `${query.housenumber} ${streetKey(street)}` },
+      record,
+      score: best!.score + INTERPOLATED_POINTS,
+      confidence: roundedConfidence(Math.min(INTERPOLATED_MAX_CONFIDENCE, best!.confidence + INTERPOLATED_CONFIDENCE_GAIN)),
+      fallback: false,
+      sameNumber: true,
+      interpolated: true,
+    };
+  }
+  return undefined;
 }
 
 function focusBox(params: SearchParams): Box | undefined {
@@ -119,7 +184,7 @@ export function search(index: GeocoderIndex, params: SearchParams, autocomplete:
   const box = focusBox(params);
   const scored: Scored[] = [];
   for (const retrieval of retrievals(query, index.vocabulary)) {
-    const match = matchExpression(retrieval.required);
+    const match = matchExpression(retrieval.required, retrieval.any);
     const rows = index.matches(match, filters, CANDIDATES);
     if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
     const seen = new Set<number>();
@@ -132,10 +197,15 @@ export function search(index: GeocoderIndex, params: SearchParams, autocomplete:
     if (scored.length > 0) break;
   }
   scored.sort((a, b) => b.score - a.score);
+  if (query.housenumber !== undefined && !scored.some((result) => result.sameNumber)) {
+    const address = interpolated(index, scored, query);
+    const below = address === undefined ? -1 : scored.findIndex((result) => result.score < address.score);
+    if (address !== undefined) scored.splice(below === -1 ? scored.length : below, 0, address);
+  }
   const features = withoutDuplicates(scored, params.size).map((result) =>
     toFeature(result.record, {
       confidence: result.confidence,
-      match_type: result.fallback ? 'fallback' : 'exact',
+      match_type: result.interpolated ? 'interpolated' : result.fallback ? 'fallback' : 'exact',
       accuracy: accuracyOf(result.row.layer),
       ...(result.distanceKm === undefined ? {} : { distanceKm: result.distanceKm }),
       lang: params.lang,
