@@ -98,6 +98,12 @@ test('streets that begin with a preposition or an article parse as streets, the 
   t.deepEqual(parseQuery('Gewann Fischpfad 4, Heidelberg'), { housenumber: '4', street: 'Gewann Fischpfad', locality: 'Heidelberg' });
   t.like(parseQuery('12 rue de la Paix, 98000 Monaco'), { housenumber: '12', street: 'rue de la Paix', postcode: '98000' });
   t.like(parseQuery('4844 E Rezanof Dr, Kodiak'), { housenumber: '4844', street: 'E Rezanof Dr' }, 'a compass letter before the street is not part of the number');
+  t.like(parseQuery('4844 E Rezanof Dr'), { housenumber: '4844', street: 'E Rezanof Dr' });
+  t.like(parseQuery('Hauptstraße 12 E'), { housenumber: '12 E', street: 'Hauptstraße' }, 'after the street it is');
+  t.deepEqual(parseQuery('Im Neuenheimer Feld 136 A'), { housenumber: '136 A', street: 'Im Neuenheimer Feld' }, 'pelias-parser finds nothing here');
+  t.like(parseQuery('Grabengasse 14 - 18'), { housenumber: '14 - 18', street: 'Grabengasse' });
+  t.like(parseQuery('30a-g Bergstraße'), { housenumber: '30a-g', street: 'Bergstraße' });
+  t.like(parseQuery('Heidelberg 69120'), { locality: 'Heidelberg', postcode: '69120' }, 'a postcode is no house number');
   t.like(first('Im Neuenheimer Feld 371, 69120 Heidelberg'), { gid: 'openstreetmap:address:way/21', confidence: 1 });
 });
 

@@ -1,19 +1,24 @@
 /**
- * The parse of a search text: pelias-parser's, corrected by the structure of a comma-separated
- * address. pelias-parser misreads streets that begin with a preposition or an article ("Im
- * Neuenheimer Feld 371, Heidelberg" gives street "Heidelberg", "Am Grünen Hag 2, 69118
- * Heidelberg" no street at all). When the first comma part is a street with a house number (before
- * or after it), that part is the street and the number, and each later part a postcode and/or an
- * admin area: the locality first, then the region or country pelias-parser names.
+ * The parse of a search text: pelias-parser's, corrected by the structure of an address.
+ * pelias-parser misreads streets that begin with a preposition or an article ("Im Neuenheimer
+ * Feld 371, Heidelberg" gives street "Heidelberg", "Am Grünen Hag 2, 69118 Heidelberg" no street
+ * at all, "Im Neuenheimer Feld 136 A" nothing), and keeps only the digits of "12 A", "14 - 18" or
+ * "30a-g". So: its house number is taken whole as typed; when the first comma part is a street
+ * with a house number (before or after it), that part is the street and the number, and each
+ * later part a postcode and/or an admin area (the locality first, then the region or country
+ * pelias-parser names); a text without commas in which pelias-parser finds neither a house
+ * number nor a postcode is read as a street with a number when it is one.
  */
 import { parseAddress, type ParsedAddress } from './address-parser.js';
 
 /**
- * A house number as typed after the street: `12`, `12a`, `12 A`, `12-14`, `12 - 14`, `12/3`; before
- * the street, a compass letter apart is no part of it ("4844 E Rezanof Dr": E is East).
+ * A house number as typed: `12`, `12a`, `12 A`, `12-14`, `12 - 14`, `12/3`, `30a-g`. Before the
+ * street, a compass letter apart is no part of it ("4844 E Rezanof Dr": E is East).
  */
-const NUMBER_AFTER = /^\d{1,5}(?:\s?\p{L})?(?:\s?[-/]\s?\d{1,5}(?:\s?\p{L})?)?$/u;
-const NUMBER_BEFORE = /^\d{1,5}(?:\p{L}|\s(?![NSEWnsew]$)\p{L})?(?:\s?[-/]\s?\d{1,5}\p{L}?)?$/u;
+const AFTER_DIGITS = String.raw`(?:\s?\p{L}(?!\p{L}))?(?:\s?[-/]\s?(?:\d{1,5}\p{L}?|\p{L})(?![\p{L}\d]))?`;
+const NUMBER = String.raw`\d{1,5}${AFTER_DIGITS}`;
+const NUMBER_AFTER = new RegExp(`^${NUMBER}$`, 'u');
+const NUMBER_BEFORE = new RegExp(`^(?!\\d+\\s[NSEWnsew]$)${NUMBER}$`, 'u');
 /** A postcode at the start or end of an admin part ("69120 Heidelberg", "Heidelberg 69120", "98000"). */
 const POSTCODE_FIRST = /^(\d{4,5})(?:\s+(.*))?$/u;
 const POSTCODE_LAST = /^(.*\S)\s+(\d{4,5})$/u;
@@ -47,26 +52,27 @@ function adminLabelOf(parsed: ParsedAddress, text: string): string | undefined {
   return Object.keys(parsed).find((label) => ADMIN_LABELS.has(label) && parsed[label]!.toLowerCase() === lower);
 }
 
-/**
- * pelias-parser's house number with the lone letter after it that it leaves out ("Hauptstraße
- * 12 A" → "12 A"), unless the letter is a compass point before more words ("4844 E Rezanof Dr").
- */
-function withNumberLetter(text: string, parsed: ParsedAddress): ParsedAddress {
-  const number = parsed.housenumber;
-  if (number === undefined || !/^\d+$/.test(number)) return parsed;
-  const found = new RegExp(`(?:^|[\\s,])${number}\\s(\\p{L})(?=$|,|(\\s))`, 'u').exec(text);
-  if (!found) return parsed;
-  const [, letter, moreWords] = found;
-  if (moreWords !== undefined && /^[NSEW]$/i.test(letter!)) return parsed;
-  const withLetter: ParsedAddress = { ...parsed, housenumber: `${number} ${letter}` };
-  if (parsed.street?.startsWith(`${letter} `)) withLetter.street = parsed.street.slice(2);
-  return withLetter;
+/** pelias-parser's house number as typed ("12" of "Hauptstraße 12 A" → "12 A", "30a" of "30a-g"), unless a compass letter before more words follows it. */
+function withWholeNumber(text: string, parsed: ParsedAddress): ParsedAddress {
+  const digits = parsed.housenumber;
+  if (digits === undefined || !/^\d+\p{L}?$/u.test(digits)) return parsed;
+  const found = new RegExp(`(?:^|[\\s,])(${digits}${AFTER_DIGITS})(?=$|[\\s,])`, 'u').exec(text);
+  const whole = found?.[1];
+  if (whole === undefined || whole === digits) return parsed;
+  const beforeMoreWords = /^\s*[^\s,]/u.test(text.slice(found!.index + found![0].length));
+  if (beforeMoreWords && !NUMBER_BEFORE.test(whole)) return parsed;
+  const extended: ParsedAddress = { ...parsed, housenumber: whole };
+  // What pelias-parser left out may have gone to the street ("12 A Hauptstraße": street "A Hauptstraße").
+  const rest = whole.slice(digits.length).replace(/[-/]/g, ' ').trim();
+  if (parsed.street?.startsWith(`${rest} `)) extended.street = parsed.street.slice(rest.length + 1);
+  return extended;
 }
 
 export function parseQuery(text: string): ParsedAddress {
-  const parsed = withNumberLetter(text, parseAddress(text));
+  const parsed = withWholeNumber(text, parseAddress(text));
   const parts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
-  const street = parts.length >= 2 ? streetWithNumber(parts[0]!) : undefined;
+  if (parts.length < 2) return parsed.housenumber === undefined && parsed.postcode === undefined ? (streetWithNumber(text) ?? parsed) : parsed;
+  const street = streetWithNumber(parts[0]!);
   if (street === undefined) return parsed;
   const structured: ParsedAddress = { housenumber: street.housenumber, street: street.street };
   for (const part of parts.slice(1)) {
