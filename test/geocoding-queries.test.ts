@@ -42,7 +42,7 @@ interface Entry {
   /** The first feature lies within `m` metres of `at`. */
   at?: LonLat;
   m?: number;
-  match?: 'exact' | 'fallback';
+  match?: 'exact' | 'fallback' | 'interpolated';
   /** The first feature's label contains this. */
   label?: string;
   /** This GID is among the first n features. */
@@ -235,6 +235,8 @@ export const TABLE: Entry[] = [
  * address first, within 100 m of the element (a door's node and its building are one result).
  */
 TABLE.push(
+  // Hirtweg 1–83 is an odd addr:interpolation way in Neckarsteinach (nodes 324106802 and 325157265); 41 is about halfway along it.
+  { what: 'address on an addr:interpolation way', e: 'search', q: 'text=Hirtweg 41, Neckarsteinach', top: { layer: 'address', name: '41 Hirtweg' }, at: [8.8331, 49.4113], m: 30, match: 'interpolated' },
   ...ADDRESSED_ELEMENTS.flatMap(([element, housenumber, street, postcode, city, at]): Entry[] => {
     const top = { layer: 'address', name: `${housenumber} ${street}` };
     const entry = (what: string, text: string): Entry => ({ what: `OSM address of ${element}, ${what}`, e: 'search', q: `text=${encodeURIComponent(text)}`, top, at, m: 100, match: 'exact' });

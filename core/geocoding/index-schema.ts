@@ -29,7 +29,8 @@
  *                               OSM `addr:interpolation` lines and the numbers they span
  *   street_line(street_key, box, line)
  *                               the line of every named street way, which interpolated points lie on
- *                               (lines: blobs of float64 lon, lat pairs)
+ *                               (lines: blobs of int32 lon, lat pairs in 10⁻⁷ degrees; only the
+ *                               streets that have numbered addresses)
  */
 import { LAYERS, SOURCES } from './indexed-record.js';
 

@@ -23,12 +23,17 @@ import { importThreads } from '../../threads.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { BulkWrites, scratchDatabase } from './scratch-database.js';
 
-/** The place rows, in the order the records came; `place` gets them in importance order. */
+/**
+ * The place rows, in the order the records came (`place` gets them in importance order), and the
+ * street lines (`street_line` gets those of the streets that have numbered addresses: the only
+ * ones interpolation reads).
+ */
 const STAGING_SCHEMA = `CREATE TABLE staging.row (
   importance REAL NOT NULL, gid TEXT NOT NULL, layer TEXT NOT NULL, source TEXT NOT NULL, layer_bit INTEGER NOT NULL,
   source_bit INTEGER NOT NULL, country_a TEXT, lon REAL NOT NULL, lat REAL NOT NULL, name_text TEXT NOT NULL,
   admin_text TEXT NOT NULL, record TEXT NOT NULL
-)`;
+);
+CREATE TABLE staging.street_line AS SELECT * FROM main.street_line WHERE 0;`;
 
 const PLACE_COLUMNS = 'gid, layer, source, layer_bit, source_bit, country_a, lon, lat, importance, name_text, admin_text, record';
 
@@ -111,7 +116,7 @@ export class GeocoderIndexWriter {
     this.insertAdminArea = this.db.prepare('INSERT INTO admin_area (gid, layer, name, country_a, geometry) VALUES (?, ?, ?, ?, ?)');
     this.insertAddressNumber = this.db.prepare('INSERT INTO address_number (street_key, number, lon, lat) VALUES (?, ?, ?, ?)');
     this.insertAddressRange = this.db.prepare('INSERT INTO address_range VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.insertStreetLine = this.db.prepare('INSERT INTO street_line VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertStreetLine = this.db.prepare('INSERT INTO staging.street_line VALUES (?, ?, ?, ?, ?, ?)');
   }
 
   add(record: PlaceRecord): void {
@@ -146,7 +151,8 @@ export class GeocoderIndexWriter {
     const progress = (done: number) => onProgress({ phase: 'geocoder index', done, total: FINISH_STEPS, unit: 'steps' });
     progress(0);
     // Ids are given in insertion order (1, 2, …); a GID seen before is ignored and takes none.
-    this.db.exec(`INSERT OR IGNORE INTO place (${PLACE_COLUMNS}) SELECT ${PLACE_COLUMNS} FROM staging.row ORDER BY importance DESC, rowid`);
+    this.db.exec(`INSERT OR IGNORE INTO place (${PLACE_COLUMNS}) SELECT ${PLACE_COLUMNS} FROM staging.row ORDER BY importance DESC, rowid;
+      INSERT INTO street_line SELECT * FROM staging.street_line WHERE street_key IN (SELECT street_key FROM address_number);`);
     this.closeStaging();
     progress(1);
     // Name variants are normalized text, which never holds a '|'.
