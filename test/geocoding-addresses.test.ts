@@ -151,3 +151,15 @@ test('one door in OSM and OpenAddresses gives one result', (t) => {
   const doors = searchFor('Friedrichstraße 5, Heidelberg').filter((f) => f.properties.housenumber === '5');
   t.is(doors.length, 1);
 });
+
+test('address-like texts of any shape parse and search without an error (seeded fuzz)', (t) => {
+  const pieces = ['12', '4844', '0', '99999', '123456', ' ', ' ', ',', ', ', '-', '/', ' - ', 'A', 'e', 'N', 'ß', 'Im', 'Am', 'Hauptstraße', 'Bergstraße', 'Heidelberg', '69120', 'rue', 'de', 'la', '٣', 'Ⅻ', '𝔸', '*', '"', '(', '\\', '$'];
+  let seed = 11;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  for (let i = 0; i < 2000; i++) {
+    const text = Array.from({ length: 1 + Math.floor(random() * 8) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    if (!/[\p{L}\p{N}]/u.test(text)) continue;
+    t.notThrows(() => parseQuery(text), text);
+    t.notThrows(() => search(index, { ...sanitizeSearch(new URLSearchParams({ text: 'x' })).params, text }, i % 2 === 0), text);
+  }
+});
