@@ -2,11 +2,12 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TRAVEL_KINDS, type RoadNetwork, type TravelMode } from '../core/routing/network.js';
+import { TRAVEL_KINDS, isRestrictedDirection, type RoadNetwork, type TravelMode } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { parseDuration } from '../data-pipeline/routing/profiles/duration.js';
 import { parseMaxspeed } from '../data-pipeline/routing/profiles/maxspeed.js';
 import { parseOneway } from '../data-pipeline/routing/profiles/oneway.js';
+import { parseKilograms, parseMetres } from '../data-pipeline/routing/profiles/vehicle-size.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const fixture = (name: string) => join(process.cwd(), 'test', 'fixtures', 'osm', 'routing', name);
@@ -29,6 +30,8 @@ function segmentAt(network: RoadNetwork, s: number) {
     roundabout: c.roundabout[s] === 1,
     travel: TRAVEL_KINDS[c.travel[s]!]!,
     backwardTravel: TRAVEL_KINDS[c.backwardTravel[s]!]!,
+    forwardRestricted: isRestrictedDirection(c.restricted, 2 * s),
+    backwardRestricted: isRestrictedDirection(c.restricted, 2 * s + 1),
     wayId: c.wayId[s]!,
   };
 }
@@ -58,6 +61,14 @@ function directions(network: RoadNetwork, wayId: number): 'both' | 'forward' | '
   if (segments.length === 0) return 'none';
   const forward = segments.every((s) => s.forwardSeconds !== null);
   const backward = segments.every((s) => s.backwardSeconds !== null);
+  return forward && backward ? 'both' : forward ? 'forward' : backward ? 'backward' : 'none';
+}
+
+/** Which directions of a way are restricted (used only to reach a destination on it): 'both', 'forward', 'backward' or 'none'. */
+function restrictedDirections(network: RoadNetwork, wayId: number): 'both' | 'forward' | 'backward' | 'none' {
+  const segments = segmentsOf(network, wayId);
+  const forward = segments.length > 0 && segments.every((s) => s.forwardRestricted);
+  const backward = segments.length > 0 && segments.every((s) => s.backwardRestricted);
   return forward && backward ? 'both' : forward ? 'forward' : backward ? 'backward' : 'none';
 }
 
@@ -146,7 +157,7 @@ test('driving access: motorcar > motor_vehicle > vehicle > access', async (t) =>
   t.is(directions(walking, 3), 'none');
   t.is(directions(driving, 4), 'both', 'vehicle=no, motor_vehicle=destination');
   t.is(directions(cycling, 4), 'none');
-  t.is(directions(driving, 5), 'none', 'access=private');
+  t.is(directions(driving, 5), 'both', 'access=private: restricted, not closed');
   t.is(directions(driving, 6), 'both', 'access=destination');
   t.is(kmh(driving, 7), 10, 'a track opened by motor_vehicle=yes: default speed');
   t.is(directions(driving, 8), 'none', 'a track');
@@ -176,12 +187,82 @@ test('walking access: foot > access', async (t) => {
   t.is(directions(walking, 6), 'none', 'cycleway without foot access');
 });
 
-test('access by direction: :forward and :backward', async (t) => {
-  const { driving, cycling } = await networksOf('access-direction.osm');
+test('access by direction: :forward and :backward at every level of each mode\'s keys', async (t) => {
+  const { driving, cycling, walking } = await networksOf('access-direction.osm');
   t.is(directions(driving, 1), 'forward', 'motor_vehicle:backward=no');
   t.is(directions(cycling, 1), 'both');
   t.is(directions(cycling, 2), 'backward', 'bicycle:forward=no');
   t.is(directions(driving, 2), 'both');
+  t.is(directions(walking, 3), 'forward', 'foot:backward=no');
+  t.is(directions(driving, 3), 'both');
+  t.is(directions(driving, 4), 'backward', 'vehicle:forward=no');
+  t.is(directions(cycling, 4), 'backward');
+  t.is(directions(walking, 4), 'both');
+});
+
+test('a class opened by a directional access value is open in that direction only', async (t) => {
+  const { driving } = await networksOf('access-direction.osm');
+  t.is(directions(driving, 5), 'forward', 'track, motor_vehicle:forward=yes');
+});
+
+test('conditional tags are not access or oneway values', async (t) => {
+  const networks = await networksOf('access-direction.osm');
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) t.is(directions(networks[mode], 6), 'both', mode);
+});
+
+test('private, destination, delivery, customers and HOV roads are restricted for cars, not closed; a private ferry is closed', async (t) => {
+  const { driving, walking, cycling } = await networksOf('access-restricted.osm');
+  for (const way of [1, 2, 3, 4, 7]) {
+    t.is(directions(driving, way), 'both', `way ${way}`);
+    t.is(restrictedDirections(driving, way), 'both', `way ${way}`);
+  }
+  t.is(directions(driving, 5), 'none', 'route=ferry, access=private: no road class');
+  t.is(directions(driving, 6), 'both');
+  t.is(restrictedDirections(driving, 6), 'forward', 'motorcar:forward=private');
+  t.is(directions(walking, 1), 'none', 'private closes a way to walkers');
+  t.is(directions(cycling, 1), 'none', 'and to cyclists');
+  t.is(restrictedDirections(walking, 2), 'none', 'walking has no restricted roads');
+});
+
+test('cars never take steps or emergency access roads, whatever access says', async (t) => {
+  const { driving, walking } = await networksOf('driving-never.osm');
+  t.is(directions(driving, 1), 'none', 'steps, motor_vehicle=yes');
+  t.is(directions(driving, 2), 'none', 'steps, access=yes');
+  t.is(directions(walking, 1), 'both');
+  t.is(directions(driving, 3), 'none', 'service=emergency_access');
+  t.is(directions(walking, 3), 'both');
+});
+
+test('height, width, length and weight limits below a car\'s close a way (or one direction) to cars', async (t) => {
+  const { driving, walking } = await networksOf('vehicle-size.osm');
+  for (const way of [1, 2, 3, 4, 5]) t.is(directions(driving, way), 'none', `way ${way}`);
+  t.is(directions(driving, 6), 'backward', 'maxheight:forward=1.8');
+  t.is(directions(driving, 7), 'both', 'limits a car is within');
+  t.is(directions(walking, 1), 'both');
+});
+
+test('a pier is walked and cycled (pushed, or ridden with bicycle=yes), not driven', async (t) => {
+  const { driving, walking, cycling } = await networksOf('pier.osm');
+  t.is(kmh(walking, 2), 5);
+  t.is(only(walking, 1).to, only(walking, 2).from, 'the pier joins the footway');
+  t.is(only(cycling, 2).travel, 'pushing');
+  t.is(kmh(cycling, 2), 4);
+  t.is(only(cycling, 3).travel, 'default');
+  t.is(kmh(cycling, 3), 15);
+  t.is(directions(driving, 2), 'none');
+});
+
+test('a bridleway with foot=yes takes walkers and pushed bicycles, in the directions foot opens', async (t) => {
+  const { walking, cycling } = await networksOf('bridleway.osm');
+  t.is(kmh(walking, 1), 5);
+  t.is(directions(walking, 1), 'both');
+  t.is(only(cycling, 1).travel, 'pushing');
+  t.is(directions(cycling, 1), 'both');
+  t.is(kmh(cycling, 1), 4);
+  t.is(directions(walking, 2), 'none', 'a bridleway without foot access');
+  t.is(directions(cycling, 2), 'none');
+  t.is(directions(walking, 3), 'forward', 'foot:forward=yes');
+  t.is(directions(cycling, 3), 'forward');
 });
 
 /** Whether the mode passes the middle node of way 1: the way is not cut there, or its two segments meet at one junction. */
@@ -201,20 +282,57 @@ test('a bollard splits a street for cars only', async (t) => {
   t.deepEqual([west!.forwardSeconds !== null, east!.backwardSeconds !== null], [true, true], 'each side stays a dead end');
 });
 
-test('a private gate stops cars and bicycles; foot=yes on it lets walkers through', async (t) => {
+test('a private gate lets cars through as a restricted road would, stops bicycles; foot=yes on it lets walkers through', async (t) => {
   const networks = await networksOf('barrier-gate-private.osm');
-  t.false(connectedAtMiddle(networks.driving));
+  t.true(connectedAtMiddle(networks.driving));
+  t.is(segmentsOf(networks.driving, 1).length, 2, 'the gate is a junction');
+  t.is(restrictedDirections(networks.driving, 1), 'both', 'both sides of the gate are restricted');
   t.false(connectedAtMiddle(networks.cycling));
   t.true(connectedAtMiddle(networks.walking));
+  t.is(restrictedDirections(networks.walking, 1), 'none');
 });
 
-test('a lift gate lets everyone through, and so does a bollard with motorcar=yes', async (t) => {
+test('access tags on a plain node block the modes they apply to', async (t) => {
+  const { driving, cycling, walking } = await networksOf('node-access.osm');
+  const blocked = (network: RoadNetwork, way: number) => !connectedAtMiddle(network, way);
+  t.deepEqual([blocked(driving, 1), blocked(cycling, 1), blocked(walking, 1)], [true, true, true], 'access=no');
+  t.deepEqual([blocked(driving, 2), blocked(cycling, 2), blocked(walking, 2)], [true, true, false], 'vehicle=no');
+  t.deepEqual([blocked(driving, 3), blocked(cycling, 3), blocked(walking, 3)], [false, false, true], 'foot=private');
+  t.deepEqual([blocked(driving, 4), blocked(cycling, 4), blocked(walking, 4)], [false, true, false], 'bicycle=delivery');
+  t.deepEqual([blocked(driving, 5), blocked(cycling, 5), blocked(walking, 5)], [true, false, false], 'motor_vehicle=forestry');
+});
+
+test('bicycle=no on a crossing node does not stop cyclists riding along the road', async (t) => {
+  const { cycling } = await networksOf('node-access.osm');
+  t.true(connectedAtMiddle(cycling, 6));
+});
+
+test('a lift gate lets everyone through, and so do a bollard with motorcar=yes and an arch', async (t) => {
   const networks = await networksOf('barrier-lift-gate.osm');
   for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
     // Not a barrier: the middle node is no junction, the way stays one segment.
     t.is(segmentsOf(networks[mode], 1).length, 1, mode);
   }
   t.is(segmentsOf(networks.driving, 2).length, 1);
+  t.is(segmentsOf(networks.driving, 3).length, 1, 'barrier=arch');
+});
+
+test('a kerb stops cars unless lowered, flush, or a crossing\'s kerb on the road', async (t) => {
+  const { driving, walking } = await networksOf('barrier-kerb.osm');
+  t.false(connectedAtMiddle(driving, 1), 'barrier=kerb');
+  t.true(connectedAtMiddle(driving, 2), 'kerb=lowered');
+  t.true(connectedAtMiddle(driving, 3), 'highway=crossing');
+  t.true(connectedAtMiddle(driving, 4), 'kerb=flush');
+  t.true(connectedAtMiddle(walking, 1));
+});
+
+test('a height restrictor lower than a car (2 m) stops cars', async (t) => {
+  const { driving, walking } = await networksOf('barrier-height.osm');
+  t.false(connectedAtMiddle(driving, 1), 'maxheight=1.9');
+  t.true(connectedAtMiddle(driving, 2), 'maxheight=2.5');
+  t.false(connectedAtMiddle(driving, 3), 'maxheight=6\'3"');
+  t.true(connectedAtMiddle(driving, 4), 'maxheight=default');
+  t.true(connectedAtMiddle(walking, 1));
 });
 
 test('a wall stops every mode', async (t) => {
@@ -294,13 +412,19 @@ test('cycling: pushing on footways, pedestrian streets and steps, riding where b
   t.is(only(cycling, 6).travel, 'pushing', 'bicycle=dismount');
 });
 
-test('areas, construction, proposed, impassable and reversible ways are left out', async (t) => {
+test('areas, construction, proposed and impassable ways are left out; reversible ones for cars only', async (t) => {
   const networks = await networksOf('way-filter.osm');
   for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
     for (const way of [1, 2, 3, 4, 5]) t.is(directions(networks[mode], way), 'none', `${mode} way ${way}`);
   }
   t.is(directions(networks.driving, 6), 'none', 'oneway=reversible');
   t.is(directions(networks.walking, 6), 'both');
+  t.is(directions(networks.cycling, 6), 'both', 'bicycles read only yes, -1 and no');
+});
+
+test('oneway=alternating is open both ways', async (t) => {
+  const networks = await networksOf('way-filter.osm');
+  for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) t.is(directions(networks[mode], 7), 'both', mode);
 });
 
 test('junctions: ways split where the mode\'s ways meet, not where other modes\' ways do', async (t) => {
@@ -324,7 +448,7 @@ test('several files: ways meeting at a node id shared across files are joined', 
   t.is(twice.driving.segments.count, 1, 'a way in two files is read once');
 });
 
-test('tag values: maxspeed, duration, oneway', (t) => {
+test('tag values: maxspeed, duration, oneway, heights and weights', (t) => {
   t.is(parseMaxspeed('50'), 50);
   t.is(parseMaxspeed('none'), 140);
   t.is(parseMaxspeed('FR:rural'), 80);
@@ -337,7 +461,15 @@ test('tag values: maxspeed, duration, oneway', (t) => {
   t.is(parseDuration('PT1H15M'), 4500);
   t.is(parseDuration('soon'), undefined);
   t.is(parseOneway('-1'), 'backward');
-  t.is(parseOneway('alternating'), 'reversible');
+  t.is(parseOneway('alternating'), 'both');
+  t.is(parseOneway('reversible'), 'reversible');
+  t.is(parseMetres('2.5'), 2.5);
+  t.is(parseMetres('2,5 m'), 2.5);
+  t.is(Math.round(parseMetres('6\'6"')! * 1000), 1981);
+  t.is(parseMetres('default'), undefined);
+  t.is(parseKilograms('3.5'), 3500);
+  t.is(parseKilograms('7.5 t'), 7500);
+  t.is(parseKilograms('1500 kg'), 1500);
   t.is(parseOneway('maybe'), undefined);
 });
 

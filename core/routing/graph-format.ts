@@ -16,7 +16,7 @@ export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
 export const NO_MIDDLE = -1;
 
-/** Segment flag bits: roundabout, then the travel kind (index into TRAVEL_KINDS) in two bits, then "small component". */
+/** Segment flag bits: roundabout, then the travel kind (index into TRAVEL_KINDS) in two bits, then "small component", then the restricted directions. */
 export const FLAG_ROUNDABOUT = 1;
 export const TRAVEL_SHIFT = 1;
 export const TRAVEL_MASK = 3;
@@ -26,6 +26,29 @@ export const TRAVEL_MASK = 3;
  * snapping takes such a segment only when no other one is within the radius.
  */
 export const FLAG_SMALL_COMPONENT = 8;
+/**
+ * Bits 4 (forwards) and 5 (backwards): the network's `restricted` bits of the segment, the
+ * directions used only to reach a destination on them (a private road).
+ */
+export const RESTRICTED_SHIFT = 4;
+
+/**
+ * What a turn from a direction that is not restricted into one that is adds to the turn's weight:
+ * OSRM's `max_turn_weight` (32767 deciseconds, 54.6 minutes), so that a restricted road is taken
+ * to reach a destination on it, or when no other way is shorter by as much. It is part of a
+ * route's weight, never of its duration.
+ */
+export const RESTRICTED_ENTRY_DECISECONDS = 32767;
+
+/** Whether node `node` (2s: segment s forwards, 2s + 1 backwards) of a graph with these segment flags is a restricted direction. */
+export function isRestrictedNode(segmentFlags: Uint8Array, node: number): boolean {
+  return ((segmentFlags[node >> 1]! >> (RESTRICTED_SHIFT + (node & 1))) & 1) === 1;
+}
+
+/** The restricted-access part of the weight of the turn from `from` into `to` (0 or RESTRICTED_ENTRY_DECISECONDS). */
+export function restrictedEntryPenalty(segmentFlags: Uint8Array, from: number, to: number): number {
+  return !isRestrictedNode(segmentFlags, from) && isRestrictedNode(segmentFlags, to) ? RESTRICTED_ENTRY_DECISECONDS : 0;
+}
 
 export interface RoutingGraphCounts {
   mode: TravelMode;

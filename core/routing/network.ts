@@ -41,10 +41,24 @@ export interface RoadSegments {
   travel: Uint8Array;
   /** Index into TRAVEL_KINDS from `to` to `from`: differs from `travel` for a cyclist pushing against a oneway. */
   backwardTravel: Uint8Array;
+  /**
+   * RESTRICTED_FORWARD and RESTRICTED_BACKWARD bits: the direction is used only to reach a
+   * destination on it (a private road for cars); entering it from a direction that is not
+   * restricted costs a penalty in the route's weight, not in its duration.
+   */
+  restricted: Uint8Array;
   /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */
   pointFirst: Uint32Array;
   /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */
   coordinates: Int32Array;
+}
+
+export const RESTRICTED_FORWARD = 1;
+export const RESTRICTED_BACKWARD = 2;
+
+/** Whether edge-based node `node` (2s: segment s from → to, 2s + 1: to → from) is a restricted direction. */
+export function isRestrictedDirection(restricted: Uint8Array, node: number): boolean {
+  return ((restricted[node >> 1]! >> (node & 1)) & 1) === 1;
 }
 
 /** Via-node turn restrictions of the driving network (`type=restriction`, from way, via node, to way), one per index. */

@@ -1,15 +1,16 @@
 /**
  * Builds the road network of every travel mode from OSM files (.osm.pbf or .osm) in one read of
- * each file: osmium streams the routing objects (see osm-network/osmium-opl.ts), the profiles of
- * `profiles/` judge their tags, and each mode's ways are cut into segments at its junctions.
- * Nodes shared by several files (overlapping or adjacent extracts) join their ways.
+ * each file: osmium streams the objects the profiles of `profiles/` read (see
+ * osm-network/osmium-opl.ts), the profiles judge their tags, and each mode's ways are cut into
+ * segments at its junctions. Nodes shared by several files (overlapping or adjacent extracts) join
+ * their ways.
  */
 import type { ProgressReporter } from '../features.js';
 import { TRAVEL_MODES, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
 import { RoutingObjects } from './osm-network/objects.js';
 import { readRoutingOpl } from './osm-network/osmium-opl.js';
 import { buildNetwork } from './osm-network/segments.js';
-import { PROFILES } from './profiles/index.js';
+import { OSM_FILTER, PROFILES } from './profiles/index.js';
 
 /** An abort of `signal` stops the read (osmium) and throws its reason. */
 export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressReporter, signal?: AbortSignal): Promise<Record<TravelMode, RoadNetwork>> {
@@ -17,7 +18,7 @@ export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressR
   for (const [index, file] of osmFiles.entries()) {
     const phase = osmFiles.length === 1 ? 'read OSM roads' : `read OSM roads (file ${index + 1} of ${osmFiles.length})`;
     if (index > 0) objects.nextFile();
-    await readRoutingOpl(file, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }), signal);
+    await readRoutingOpl(file, OSM_FILTER, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }), signal);
   }
   const { read, viaWay, incomplete } = objects.restrictionCounts;
   onProgress({ phase: 'turn restrictions usable (via-way and incomplete ones skipped)', done: read - viaWay - incomplete, total: read, unit: 'relations' });

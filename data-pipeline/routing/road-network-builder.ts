@@ -1,5 +1,5 @@
 /** Fills the typed-array columns of a RoadNetwork (core/routing/network.ts) one segment at a time. */
-import { TRAVEL_KINDS, type RoadNetwork, type TravelKind, type TravelMode } from '../../core/routing/network.js';
+import { RESTRICTED_BACKWARD, RESTRICTED_FORWARD, TRAVEL_KINDS, type RoadNetwork, type TravelKind, type TravelMode } from '../../core/routing/network.js';
 import { Growable } from './growable.js';
 
 export interface SegmentFields {
@@ -17,6 +17,9 @@ export interface SegmentFields {
   roundabout: boolean;
   travel: TravelKind;
   backwardTravel: TravelKind;
+  /** Restricted directions (see RoadSegments.restricted); absent: not restricted. */
+  forwardRestricted?: boolean;
+  backwardRestricted?: boolean;
 }
 
 const float64 = (n: number) => new Float64Array(n);
@@ -36,6 +39,7 @@ export class RoadNetworkBuilder {
   private readonly roundabout = new Growable(uint8);
   private readonly travel = new Growable(uint8);
   private readonly backwardTravel = new Growable(uint8);
+  private readonly restricted = new Growable(uint8);
   private readonly pointFirst = new Growable(uint32);
   private readonly coordinates = new Growable((n) => new Int32Array(n));
   private readonly restrictionOnly = new Growable(uint8);
@@ -65,6 +69,7 @@ export class RoadNetworkBuilder {
     this.roundabout.push(segment.roundabout ? 1 : 0);
     this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
     this.backwardTravel.push(TRAVEL_KINDS.indexOf(segment.backwardTravel));
+    this.restricted.push((segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0));
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
     this.pointFirst.push(this.coordinates.length / 2);
   }
@@ -93,6 +98,7 @@ export class RoadNetworkBuilder {
         roundabout: this.roundabout.take(),
         travel: this.travel.take(),
         backwardTravel: this.backwardTravel.take(),
+        restricted: this.restricted.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),
       },

@@ -16,7 +16,7 @@ import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import type { RoutingAnswer } from '../../src/routing/answer/task.js';
 import { endpointOfSnap } from '../../src/routing/graph/endpoint.js';
-import { IMPASSABLE } from '../../core/routing/graph-format.js';
+import { IMPASSABLE, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
 import type { Snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
@@ -195,28 +195,35 @@ class Heap {
 }
 
 /**
- * The least travel time in deciseconds from one snapped position to another by a plain Dijkstra on
- * the graph's uncontracted edge-based turns (node weights, turn weights with U-turn penalties and
- * turn restrictions as stored), with the engine's endpoint rules: a search starts part-way along
- * the start segment in each passable direction and ends part-way along the end segment. Infinity
- * when nothing connects them. Independent of the contraction hierarchy and of its search.
+ * The travel time in deciseconds of the least-weight path from one snapped position to another, by
+ * a plain Dijkstra on the graph's uncontracted edge-based turns (node weights, turn weights with
+ * U-turn and restricted-access penalties and turn restrictions as stored; the restricted-access
+ * penalties, part of the weight only, taken off the time), with the engine's endpoint rules: a
+ * search starts part-way along the start segment in each passable direction and ends part-way along
+ * the end segment. Infinity when nothing connects them. Independent of the contraction hierarchy and
+ * of its search.
  */
 export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap): number {
-  const { nodeWeight, turnFirst, turnTarget, turnWeight } = graph;
+  const { nodeWeight, turnFirst, turnTarget, turnWeight, segmentFlags } = graph;
   const source = endpointOfSnap(graph, from);
   const target = endpointOfSnap(graph, to);
   const targetPosition = new Map<number, number>();
   target.nodes.forEach((node, i) => targetPosition.set(node, target.positions[i]!));
-  // Cost to the end of each node.
+  // Weight to the end of each node, and the restricted-access penalties in it.
   const end = new Float64Array(nodeWeight.length).fill(Infinity);
+  const penalties = new Float64Array(nodeWeight.length);
   const heap = new Heap();
   let best = Infinity;
+  let bestPenalties = 0;
+  const arrive = (weight: number, paid: number) => {
+    if (weight < best) (best = weight), (bestPenalties = paid);
+  };
   source.nodes.forEach((node, i) => {
     const position = source.positions[i]!;
     const cost = (1 - position) * nodeWeight[node]!;
     if (cost < end[node]!) end[node] = cost, heap.push(cost, node);
     const there = targetPosition.get(node);
-    if (there !== undefined && there >= position) best = Math.min(best, (there - position) * nodeWeight[node]!);
+    if (there !== undefined && there >= position) arrive((there - position) * nodeWeight[node]!, 0);
   });
   while (heap.size > 0) {
     const [cost, node] = heap.pop();
@@ -226,10 +233,11 @@ export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap):
       const next = turnTarget[e]!;
       if (nodeWeight[next] === IMPASSABLE) continue;
       const atEnd = cost + turnWeight[e]!;
+      const paid = penalties[node]! + restrictedEntryPenalty(segmentFlags, node, next);
       const there = targetPosition.get(next);
-      if (there !== undefined) best = Math.min(best, atEnd - (1 - there) * nodeWeight[next]!);
-      if (atEnd < end[next]!) end[next] = atEnd, heap.push(atEnd, next);
+      if (there !== undefined) arrive(atEnd - (1 - there) * nodeWeight[next]!, paid);
+      if (atEnd < end[next]!) end[next] = atEnd, penalties[next] = paid, heap.push(atEnd, next);
     }
   }
-  return best;
+  return best - bestPenalties;
 }

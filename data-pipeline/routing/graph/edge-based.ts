@@ -3,10 +3,11 @@
  * one segment (node 2s forwards along segment s, 2s+1 backwards), an edge is a turn at a junction
  * from the end of one such node onto the start of the next, weighing the next node's travel time
  * plus a turn penalty. Turns back onto the same segment (U-turns) exist only at dead ends; turn
- * restrictions remove turns. Weights are integer deciseconds.
+ * restrictions remove turns; a turn into a restricted direction from one that is not (onto a
+ * private road) costs RESTRICTED_ENTRY_DECISECONDS more. Weights are integer deciseconds.
  */
-import { IMPASSABLE } from '../../../core/routing/graph-format.js';
-import type { RoadNetwork, TurnRestrictions } from '../../../core/routing/network.js';
+import { IMPASSABLE, RESTRICTED_ENTRY_DECISECONDS } from '../../../core/routing/graph-format.js';
+import { isRestrictedDirection, type RoadNetwork, type TurnRestrictions } from '../../../core/routing/network.js';
 import { Growable } from '../growable.js';
 
 /** A driver turning round at a dead end loses this much (OSRM's car profile uses 20 s too). */
@@ -81,6 +82,8 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
   const leaving = nodesLeaving(network, nodeWeight);
   const byVia = restrictionsByVia(restrictions);
   const uTurnPenalty = network.mode === 'driving' ? DRIVING_U_TURN_DECISECONDS : 0;
+  const entryPenalty = (from: number, to: number) =>
+    !isRestrictedDirection(segments.restricted, from) && isRestrictedDirection(segments.restricted, to) ? RESTRICTED_ENTRY_DECISECONDS : 0;
 
   const turnFirst = new Uint32Array(nodeCount + 1);
   const targets = new Growable((n) => new Uint32Array(n));
@@ -100,12 +103,12 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
       deadEnd = false;
       if (!allowed(restrictions, atVia, wayId, segments.wayId[next >> 1]!)) continue;
       targets.push(next);
-      weights.push(nodeWeight[next]!);
+      weights.push(nodeWeight[next]! + entryPenalty(node, next));
     }
     const back = node ^ 1;
     if (deadEnd && nodeWeight[back] !== IMPASSABLE && allowed(restrictions, atVia, wayId, wayId)) {
       targets.push(back);
-      weights.push(nodeWeight[back]! + uTurnPenalty);
+      weights.push(nodeWeight[back]! + uTurnPenalty + entryPenalty(node, back));
     }
   }
   turnFirst[nodeCount] = targets.length;

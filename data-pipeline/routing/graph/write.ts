@@ -6,7 +6,7 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
-  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_SHIFT,
+  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, RESTRICTED_SHIFT, TRAVEL_SHIFT,
   headerBytes, sectionLayout, type RoutingGraphCounts, type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../features.js';
@@ -105,7 +105,8 @@ function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress:
     segmentRef[s] = strings.fileIndex[segments.ref[s]!]!;
     const small = Math.max(componentSize[2 * s]!, componentSize[2 * s + 1]!) < smallBelow;
     if (small && (edgeBased.nodeWeight[2 * s] !== IMPASSABLE || edgeBased.nodeWeight[2 * s + 1] !== IMPASSABLE)) smallSegments++;
-    segmentFlags[s] = (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) | (segments.travel[s]! << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0);
+    segmentFlags[s] =
+      (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) | (segments.travel[s]! << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0) | (segments.restricted[s]! << RESTRICTED_SHIFT);
   }
   const stringOffsets = new Uint32Array(strings.encoded.length + 1);
   strings.encoded.forEach((bytes, i) => (stringOffsets[i + 1] = stringOffsets[i]! + bytes.length));

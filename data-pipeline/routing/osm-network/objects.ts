@@ -1,14 +1,15 @@
 /**
  * The routing objects of the OSM files as the mode profiles judge them, kept until every file is
  * read (junctions depend on all ways): each usable way with its points and per-mode travel, the
- * barrier nodes that stop each mode, and the via-node turn restrictions each mode obeys.
+ * nodes that stop or restrict each mode (barriers, access tags), and the via-node turn restrictions
+ * each mode obeys.
  *
  * Everything that grows with the input is held in typed arrays (see docs/ROUTING-ENGINE.md,
  * "Importing"): per point of a way 16 bytes while reading (node id, lon, lat), 12 once read; per
  * way a few dozen bytes; names, refs and travel descriptions once per distinct value.
  */
 import { Growable } from '../growable.js';
-import type { Profile, WayTravel } from '../profiles/profile.js';
+import type { DirectionTravel, NodePassage, Profile, WayTravel } from '../profiles/profile.js';
 import { wayLabels } from '../profiles/ways.js';
 import { IdIndex } from './id-index.js';
 import { oplField, oplId, parseMembers, parseTags, parseWayNodes } from './opl.js';
@@ -35,6 +36,11 @@ export interface RestrictionRelations {
 export const RESTRICTION_NO = 1;
 export const RESTRICTION_ONLY = 2;
 
+/** What a node does to one mode, 2 bits per profile in RoutingWays.nodePassage (see NodePassage). */
+export const NODE_BLOCKED = 1;
+export const NODE_RESTRICTED = 2;
+const PASSAGE_BITS: Readonly<Record<NonNullable<NodePassage>, number>> = { blocked: NODE_BLOCKED, restricted: NODE_RESTRICTED };
+
 /** The ways that some mode uses, and what else the network builder needs, once every file is read. */
 export interface RoutingWays {
   profiles: readonly Profile[];
@@ -55,8 +61,8 @@ export interface RoutingWays {
   travels: readonly (WayTravel | undefined)[];
   strings: string[];
   nodeCount: number;
-  /** By node number: bit m set when the node's barrier stops profile m's mode. */
-  barrierModes: Uint8Array;
+  /** By node number: 2 bits per profile m (at bit 2m), NODE_BLOCKED or NODE_RESTRICTED, 0 when the node does nothing to its mode. */
+  nodePassage: Uint8Array;
   restrictions: RestrictionRelations;
   restrictionCounts: RestrictionCounts;
 }
@@ -80,8 +86,9 @@ class Interned<T> {
   }
 }
 
+const directionKey = (along: DirectionTravel | null) => (along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true}`);
 const travelKey = (travel: WayTravel | undefined): string =>
-  travel === undefined ? '' : `${travel.forward?.kmh} ${travel.forward?.travel} ${travel.backward?.kmh} ${travel.backward?.travel} ${travel.durationSeconds}`;
+  travel === undefined ? '' : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds}`;
 
 const float64 = (n: number) => new Float64Array(n);
 const uint32 = (n: number) => new Uint32Array(n);
@@ -99,8 +106,8 @@ export class RoutingObjects {
   private readonly travel = new Growable(uint32);
   private readonly strings = new Interned<string>((text) => text);
   private readonly travels = new Interned<WayTravel | undefined>(travelKey);
-  private readonly barrierIds = new Growable(float64);
-  private readonly barrierModes = new Growable(uint8);
+  private readonly passageIds = new Growable(float64);
+  private readonly passages = new Growable(uint8);
   private readonly restrictionKinds = new Growable(uint8);
   private readonly restrictionFrom = new Growable(float64);
   private readonly restrictionVia = new Growable(float64);
@@ -109,7 +116,7 @@ export class RoutingObjects {
   private earlierWays: IdIndex | null = null;
 
   constructor(readonly profiles: readonly Profile[]) {
-    if (profiles.length > 4) throw new Error('at most 4 profiles: restriction kinds take 2 bits each in a byte');
+    if (profiles.length > 4) throw new Error('at most 4 profiles: restriction kinds and node passages take 2 bits each in a byte');
     this.pointFirst.push(0);
     this.strings.add('');
     this.travels.add(undefined);
@@ -131,11 +138,14 @@ export class RoutingObjects {
   private addNode(line: string): void {
     const tags = parseTags(oplField(line, 'T'));
     if (tags.size === 0) return;
-    let modes = 0;
-    for (let m = 0; m < this.profiles.length; m++) if (this.profiles[m]!.blocks(tags)) modes |= 1 << m;
-    if (modes === 0) return;
-    this.barrierIds.push(oplId(line));
-    this.barrierModes.push(modes);
+    let passages = 0;
+    this.profiles.forEach((profile, m) => {
+      const passage = profile.node(tags);
+      if (passage !== undefined) passages |= PASSAGE_BITS[passage] << (2 * m);
+    });
+    if (passages === 0) return;
+    this.passageIds.push(oplId(line));
+    this.passages.push(passages);
   }
 
   private addWay(line: string): void {
@@ -190,12 +200,12 @@ export class RoutingObjects {
     const pointNode = new Uint32Array(pointIds.length);
     for (let p = 0; p < pointIds.length; p++) pointNode[p] = nodes.indexOf(pointIds[p]!);
 
-    const barrierModes = new Uint8Array(nodes.size);
-    const barrierIds = this.barrierIds.take();
-    const modes = this.barrierModes.take();
-    for (let b = 0; b < barrierIds.length; b++) {
-      const node = nodes.indexOf(barrierIds[b]!);
-      if (node >= 0) barrierModes[node]! |= modes[b]!;
+    const nodePassage = new Uint8Array(nodes.size);
+    const passageIds = this.passageIds.take();
+    const passages = this.passages.take();
+    for (let i = 0; i < passageIds.length; i++) {
+      const node = nodes.indexOf(passageIds[i]!);
+      if (node >= 0) nodePassage[node]! |= passages[i]!;
     }
     const viaIds = this.restrictionVia.take();
     const viaNode = Int32Array.from(viaIds, (id) => nodes.indexOf(id));
@@ -216,11 +226,17 @@ export class RoutingObjects {
       travels: this.travels.values,
       strings: this.strings.values,
       nodeCount: nodes.size,
-      barrierModes,
+      nodePassage,
       restrictions: { count: viaNode.length, kinds: this.restrictionKinds.take(), fromWay: this.restrictionFrom.take(), viaNode, toWay: this.restrictionTo.take() },
       restrictionCounts: this.restrictionCounts,
     };
   }
+}
+
+/** What node `node` does to profile `m`'s mode: NODE_BLOCKED, NODE_RESTRICTED, or 0; blocked wins when files disagree. */
+export function nodePassageOf(ways: RoutingWays, node: number, m: number): number {
+  const bits = (ways.nodePassage[node]! >> (2 * m)) & 3;
+  return bits & NODE_BLOCKED ? NODE_BLOCKED : bits;
 }
 
 /** The kind of restriction `r` for profile `m`: RESTRICTION_NO, RESTRICTION_ONLY, or 0 when the mode ignores it. */

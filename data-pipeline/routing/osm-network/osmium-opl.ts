@@ -1,8 +1,8 @@
 /**
  * Streams the objects routing needs from one OSM file as OPL lines, through two osmium processes
  * joined by a pipe: `add-locations-to-ways` writes every way with its node locations and drops
- * untagged nodes, then `tags-filter --omit-referenced` keeps highways, ferries, barrier nodes and
- * restriction relations. (The other order makes tags-filter track referenced ids, which costs it
+ * untagged nodes, then `tags-filter --omit-referenced` keeps the objects the profiles read (their
+ * `osmFilter`: highways, ferries, barrier nodes, restriction relations…). (The other order makes tags-filter track referenced ids, which costs it
  * ~750 MB and seconds on a small extract.) Memory beyond osmium's node-location index stays flat:
  * lines are handed on as they arrive.
  */
@@ -16,8 +16,6 @@ import { bytesRead, firstLine } from '../../osm/osmium.js';
 const OSMIUM = 'osmium';
 const PROGRESS_INTERVAL_MS = 500;
 const STDERR_KEEP_BYTES = 64 * 1024;
-
-const ROUTING_FILTER = ['w/highway', 'w/route=ferry', 'n/barrier', 'r/type=restriction'];
 
 type Osmium = ChildProcessByStdio<Writable | null, Readable, Readable>;
 
@@ -37,10 +35,17 @@ function outcome(child: Osmium): Promise<{ code: number | null; stderr: string }
 }
 
 /**
- * Calls `onLine` for every OPL line of the file's routing objects; `onBytes` now and then with how
- * far osmium has read. An abort of `signal` stops osmium and throws the abort's reason.
+ * Calls `onLine` for every OPL line of the file's objects that `objects` (osmium tags-filter
+ * expressions) selects; `onBytes` now and then with how far osmium has read. An abort of `signal`
+ * stops osmium and throws the abort's reason.
  */
-export async function readRoutingOpl(file: string, onLine: (line: string) => void, onBytes: (done: number, total: number) => void, signal?: AbortSignal): Promise<void> {
+export async function readRoutingOpl(
+  file: string,
+  objects: readonly string[],
+  onLine: (line: string) => void,
+  onBytes: (done: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   throwIfAborted(signal);
   const path = await realpath(file);
   const size = (await stat(path)).size;
@@ -53,7 +58,7 @@ export async function readRoutingOpl(file: string, onLine: (line: string) => voi
   );
   const filter: Osmium = spawn(
     OSMIUM,
-    ['tags-filter', '--omit-referenced', '--no-progress', '-F', 'pbf', '-f', 'opl,add_metadata=false,locations_on_ways=true', '-o', '-', '-', ...ROUTING_FILTER],
+    ['tags-filter', '--omit-referenced', '--no-progress', '-F', 'pbf', '-f', 'opl,add_metadata=false,locations_on_ways=true', '-o', '-', '-', ...objects],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   locate.stdout.pipe(filter.stdin!);

@@ -1,14 +1,16 @@
 /**
  * Cuts the ways one mode uses into segments at its junctions: nodes where a way ends, nodes two
- * or more of the mode's ways share, and barriers that stop the mode. A barrier gives every
- * segment touching it a junction of its own, so nothing passes there.
+ * or more of the mode's ways share, and nodes that stop or restrict the mode. A node that stops it
+ * (a barrier) gives every segment touching it a junction of its own, so nothing passes there; the
+ * segments touching a node that restricts it (a private gate) are restricted, so that passing it
+ * costs what entering a restricted way does.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import { RoadNetworkBuilder } from '../road-network-builder.js';
 import { IdIndex } from './id-index.js';
-import { RESTRICTION_NO, restrictionKindOf, type RoutingWays } from './objects.js';
+import { NODE_BLOCKED, NODE_RESTRICTED, RESTRICTION_NO, nodePassageOf, restrictionKindOf, type RoutingWays } from './objects.js';
 
 /** Metres along the polyline of points start..end (inclusive) of `coordinates` (lon, lat × 10⁷), haversine. */
 function polylineLength(coordinates: Int32Array, start: number, end: number): number {
@@ -24,7 +26,8 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   const { pointFirst, pointNode, coordinates, travels } = ways;
   const modes = ways.profiles.length;
   const travelOf = (way: number) => travels[ways.travel[way * modes + modeIndex]!];
-  const isBarrier = (node: number) => (ways.barrierModes[node]! >> modeIndex) & 1;
+  const isBarrier = (node: number) => nodePassageOf(ways, node, modeIndex) === NODE_BLOCKED;
+  const restricts = (node: number) => nodePassageOf(ways, node, modeIndex) === NODE_RESTRICTED;
 
   // How often each node is used, up to 2; a way's two ends count twice so that they are always junctions.
   const uses = new Uint8Array(ways.nodeCount);
@@ -66,12 +69,20 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     let from = junctionAt(first);
     for (let p = first + 1; p <= last; p++) {
       const node = pointNode[p]!;
-      if (p < last && uses[node]! < 2 && !isBarrier(node)) continue;
+      if (p < last && uses[node]! < 2 && nodePassageOf(ways, node, modeIndex) === 0) continue;
       const to = junctionAt(p);
       const distance = polylineLength(coordinates, start, p);
       const forwardSeconds = seconds(travel.forward, distance);
       const backwardSeconds = seconds(travel.backward, distance);
-      network.addSegment({ from, to, distance, forwardSeconds, backwardSeconds, wayId, name, ref, roundabout, travel: forwardTravel, backwardTravel }, coordinates, start, p);
+      const atRestrictingNode = restricts(pointNode[start]!) || restricts(node);
+      const forwardRestricted = atRestrictingNode || travel.forward?.restricted === true;
+      const backwardRestricted = atRestrictingNode || travel.backward?.restricted === true;
+      network.addSegment(
+        { from, to, distance, forwardSeconds, backwardSeconds, wayId, name, ref, roundabout, travel: forwardTravel, backwardTravel, forwardRestricted, backwardRestricted },
+        coordinates,
+        start,
+        p,
+      );
       // Past a barrier the next segment starts at a junction of its own.
       from = isBarrier(node) ? junctionAt(p) : to;
       start = p;

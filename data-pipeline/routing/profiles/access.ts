@@ -1,7 +1,8 @@
 /**
  * The access-tag hierarchy (OSRM `lib/access.lua`, `Tags.get_forward_backward_by_set`): the most
  * specific key a mode has that the object carries decides, `key:forward`/`key:backward` before
- * `key` at each level, e.g. for driving motorcar > motor_vehicle > vehicle > access.
+ * `key` at each level, e.g. for driving motorcar > motor_vehicle > vehicle > access. Only these
+ * exact keys are read: `access:conditional` and the like are not access values.
  */
 import type { Tags } from './profile.js';
 
@@ -12,11 +13,16 @@ export interface AccessRules {
   hierarchy: readonly string[];
   /** Values that grant access, also on a way class the mode does not use by default. */
   allowed: ReadonlySet<string>;
-  /** Values that deny access. Any other value (destination, customers…) leaves the class default. */
+  /** Values that deny access. Any other value (e.g. `unknown`) leaves the class default. */
   forbidden: ReadonlySet<string>;
+  /**
+   * Values that admit the mode only to reach a destination (OSRM `restricted_access_tag_list`):
+   * the profile decides where such a way is used, at a penalty for entering it, and where it is closed.
+   */
+  restricted?: ReadonlySet<string>;
 }
 
-export type AccessVerdict = 'allowed' | 'forbidden' | 'unstated';
+export type AccessVerdict = 'allowed' | 'restricted' | 'forbidden' | 'unstated';
 
 /** The value of the first of `keys` the object carries, `key:direction` before `key` when a direction is given. */
 export function firstTagValue(tags: Tags, keys: readonly string[], direction?: Direction): string | undefined {
@@ -28,8 +34,13 @@ export function firstTagValue(tags: Tags, keys: readonly string[], direction?: D
 }
 
 export function accessVerdict(tags: Tags, rules: AccessRules, direction?: Direction): AccessVerdict {
-  const value = firstTagValue(tags, rules.hierarchy, direction);
+  return verdictOf(firstTagValue(tags, rules.hierarchy, direction), rules);
+}
+
+/** What one access value means to the mode. */
+export function verdictOf(value: string | undefined, rules: AccessRules): AccessVerdict {
   if (value === undefined) return 'unstated';
+  if (rules.restricted?.has(value)) return 'restricted';
   if (rules.forbidden.has(value)) return 'forbidden';
   return rules.allowed.has(value) ? 'allowed' : 'unstated';
 }

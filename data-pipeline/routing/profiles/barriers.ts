@@ -1,10 +1,26 @@
-/** Whether a barrier node stops a mode (OSRM `process_node`): its access tags decide, else the barrier kind. */
-import { firstTagValue, type AccessRules } from './access.js';
-import type { Tags } from './profile.js';
+/**
+ * What a node does to a mode (OSRM `process_node`): an access tag of the mode's hierarchy decides
+ * when the node has one, whether or not it is a barrier (`access=no` on a plain node blocks as a
+ * wall does); otherwise the kind of barrier.
+ */
+import { firstTagValue, verdictOf, type AccessRules } from './access.js';
+import type { NodePassage, Tags } from './profile.js';
 
-export function barrierBlocks(tags: Tags, rules: AccessRules, blockingBarrier: (barrier: string, tags: Tags) => boolean): boolean {
-  const access = firstTagValue(tags, rules.hierarchy);
-  if (access !== undefined) return rules.forbidden.has(access);
+export interface NodeRules {
+  access: AccessRules;
+  /** Whether a barrier of this kind (`barrier=*`, with the node's other tags) stops the mode. */
+  stops(barrier: string, tags: Tags): boolean;
+  /** Access tags on a `highway=crossing` node are about crossing the road, not about traffic along it (OSRM bicycle.lua). */
+  crossingAccessIgnored?: boolean;
+}
+
+export function nodePassage(tags: Tags, rules: NodeRules): NodePassage {
+  const access = firstTagValue(tags, rules.access.hierarchy);
+  if (access !== undefined) {
+    if (rules.crossingAccessIgnored === true && tags.get('highway') === 'crossing') return undefined;
+    const verdict = verdictOf(access, rules.access);
+    return verdict === 'forbidden' ? 'blocked' : verdict === 'restricted' ? 'restricted' : undefined;
+  }
   const barrier = tags.get('barrier');
-  return barrier !== undefined && blockingBarrier(barrier, tags);
+  return barrier !== undefined && rules.stops(barrier, tags) ? 'blocked' : undefined;
 }

@@ -1,15 +1,19 @@
 /**
  * Cycling, after OSRM `profiles/bicycle.lua`: 15 km/h on roads and cycleways (12 on tracks and
  * paths), slower on poor surfaces and tracktypes; bicycle > vehicle > access; pushing at walking
- * pace along footways, pedestrian streets, steps and against oneways, where walking is allowed;
- * `oneway:bicycle` and contraflow lanes (`cycleway=opposite*`) open oneways to bicycles.
+ * pace along footways, pedestrian streets, steps, piers, ways open to walkers and against oneways,
+ * where walking is allowed; `oneway:bicycle` and contraflow lanes (`cycleway=opposite*`) open
+ * oneways to bicycles.
  */
-import { accessVerdict, wayAccess, type AccessRules } from './access.js';
-import { barrierBlocks } from './barriers.js';
+import { accessVerdict, wayAccess, type AccessRules, type AccessVerdict, type WayAccess } from './access.js';
+import { nodePassage } from './barriers.js';
 import { parseOneway, type Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Profile, type Tags, type WayTravel } from './profile.js';
 import { FOOT_ACCESS } from './walking.js';
-import { allowedDirections, applyOneway, classKmh, ferryTravel, isFerry, isImpliedOneway, isRoundabout, isUnusableWay, limitSpeed, type SpeedLimitTables } from './ways.js';
+import {
+  allowedDirections, applyOneway, directionKmh, ferryTravel, isFerry, isImpliedOneway, isRoundabout, isUnusableWay, limitSpeed, tableValue,
+  travelAlong, type TagTables,
+} from './ways.js';
 
 const ACCESS: AccessRules = {
   hierarchy: ['bicycle', 'vehicle', 'access'],
@@ -19,32 +23,37 @@ const ACCESS: AccessRules = {
 
 const DEFAULT_KMH = 15;
 
-/** km/h riding, by `highway` (OSRM bicycle.lua `bicycle_speeds`). */
-const HIGHWAY_KMH: Readonly<Record<string, number>> = {
-  cycleway: DEFAULT_KMH,
-  primary: DEFAULT_KMH,
-  primary_link: DEFAULT_KMH,
-  secondary: DEFAULT_KMH,
-  secondary_link: DEFAULT_KMH,
-  tertiary: DEFAULT_KMH,
-  tertiary_link: DEFAULT_KMH,
-  residential: DEFAULT_KMH,
-  unclassified: DEFAULT_KMH,
-  living_street: DEFAULT_KMH,
-  road: DEFAULT_KMH,
-  service: DEFAULT_KMH,
-  track: 12,
-  path: 12,
+/** km/h riding, by kind of way (OSRM bicycle.lua `bicycle_speeds`). */
+const RIDING_SPEEDS: TagTables = {
+  highway: {
+    cycleway: DEFAULT_KMH,
+    primary: DEFAULT_KMH,
+    primary_link: DEFAULT_KMH,
+    secondary: DEFAULT_KMH,
+    secondary_link: DEFAULT_KMH,
+    tertiary: DEFAULT_KMH,
+    tertiary_link: DEFAULT_KMH,
+    residential: DEFAULT_KMH,
+    unclassified: DEFAULT_KMH,
+    living_street: DEFAULT_KMH,
+    road: DEFAULT_KMH,
+    service: DEFAULT_KMH,
+    track: 12,
+    path: 12,
+  },
 };
 
 /** Pushing pace (OSRM bicycle.lua `walking_speed`). */
 const PUSHING_KMH = 4;
 
-/** km/h pushing, by `highway`, on ways a cyclist may not ride by default (OSRM `pedestrian_speeds`). */
-const PUSHING_HIGHWAY_KMH: Readonly<Record<string, number>> = { footway: PUSHING_KMH, pedestrian: PUSHING_KMH, steps: 2 };
+/** km/h pushing, by kind of way, on ways a cyclist may not ride by default (OSRM `pedestrian_speeds`, `man_made_speeds`). */
+const PUSHING_SPEEDS: TagTables = {
+  highway: { footway: PUSHING_KMH, pedestrian: PUSHING_KMH, steps: 2 },
+  man_made: { pier: PUSHING_KMH },
+};
 
 /** Caps by road condition (OSRM bicycle.lua surface_speeds; tracktype: Waymark's own, see docs/ROUTING.md). */
-const SPEED_LIMITS: SpeedLimitTables = {
+const SPEED_LIMITS: TagTables = {
   surface: {
     'cobblestone:flattened': 10, paving_stones: 10, compacted: 10, fine_gravel: 10, ground: 10,
     sett: 9, dirt: 8, cobblestone: 6, unpaved: 6, gravel: 6, pebblestone: 6, earth: 6, grass: 6,
@@ -67,33 +76,47 @@ function bicycleOneway(tags: Tags): Oneway | undefined {
   return (oneway === 'forward' || oneway === 'backward') && hasContraflow(tags) ? 'both' : oneway;
 }
 
+const pushingAt = (kmh: number): DirectionTravel => ({ kmh, travel: 'pushing' });
+
+/**
+ * Pushing along a way the cyclist may not ride (OSRM `bike_push_handler`): at the pushing speed of
+ * its kind (footway, steps, pier…) or where `bicycle=dismount`; on any other kind only in the
+ * directions walkers are let in (a bridleway with `foot=yes`).
+ */
+function pushing(tags: Tags, access: WayAccess, dismount: boolean): WayTravel | undefined {
+  const kmh = tableValue(tags, PUSHING_SPEEDS) ?? (dismount ? PUSHING_KMH : undefined);
+  if (kmh !== undefined) return usable(allowedDirections(access, pushingAt(kmh)));
+  const walkers = wayAccess(tags, FOOT_ACCESS);
+  const open = (walker: AccessVerdict, cyclist: AccessVerdict) => walker === 'allowed' && cyclist !== 'forbidden';
+  return usable({
+    forward: open(walkers.forward, access.forward) ? pushingAt(PUSHING_KMH) : null,
+    backward: open(walkers.backward, access.backward) ? pushingAt(PUSHING_KMH) : null,
+  });
+}
+
 function way(tags: Tags): WayTravel | undefined {
   if (isUnusableWay(tags)) return undefined;
-  if (isFerry(tags)) return ferryTravel(tags, ACCESS);
   const access = wayAccess(tags, ACCESS);
+  if (isFerry(tags)) return ferryTravel(tags, access);
   const mayPush = !isRoundabout(tags) && accessVerdict(tags, FOOT_ACCESS) !== 'forbidden';
   const dismount = tags.get('bicycle') === 'dismount';
-  const rideKmh = classKmh(tags, HIGHWAY_KMH, access, DEFAULT_KMH);
-  if (rideKmh === undefined || dismount) {
-    const pushKmh = PUSHING_HIGHWAY_KMH[tags.get('highway') ?? ''] ?? (dismount ? PUSHING_KMH : undefined);
-    return mayPush && pushKmh !== undefined ? usable(allowedDirections(access, { kmh: pushKmh, travel: 'pushing' })) : undefined;
-  }
-  const travel = allowedDirections(access, { kmh: limitSpeed(rideKmh, tags, SPEED_LIMITS), travel: 'default' });
-  const oneway = bicycleOneway(tags);
-  if (oneway === 'reversible') return undefined;
-  applyOneway(travel, oneway);
+  const ride = directionKmh(tags, RIDING_SPEEDS, access, DEFAULT_KMH);
+  if (ride === undefined || dismount) return mayPush ? pushing(tags, access, dismount) : undefined;
+  const travel = travelAlong(ride, (kmh) => ({ kmh: limitSpeed(kmh, tags, SPEED_LIMITS), travel: 'default' }));
+  // `reversible` and `alternating` close nothing for bicycles (OSRM bicycle.lua reads only yes, -1 and no).
+  applyOneway(travel, bicycleOneway(tags));
   // Against a oneway a cyclist may still walk the bicycle.
   if (mayPush) {
-    const push: DirectionTravel = { kmh: PUSHING_KMH, travel: 'pushing' };
-    if (travel.forward === null && access.forward !== 'forbidden') travel.forward = push;
-    if (travel.backward === null && access.backward !== 'forbidden') travel.backward = push;
+    if (travel.forward === null && access.forward !== 'forbidden') travel.forward = pushingAt(PUSHING_KMH);
+    if (travel.backward === null && access.backward !== 'forbidden') travel.backward = pushingAt(PUSHING_KMH);
   }
   return usable(travel);
 }
 
 export const cycling: Profile = {
   mode: 'cycling',
+  osmFilter: ['w/highway', 'w/route=ferry', 'w/man_made=pier', 'n/barrier', `n/${ACCESS.hierarchy.join(',')}`],
   way,
-  blocks: (tags) => barrierBlocks(tags, ACCESS, (barrier) => BLOCKING_BARRIERS.has(barrier)),
+  node: (tags) => nodePassage(tags, { access: ACCESS, stops: (barrier) => BLOCKING_BARRIERS.has(barrier), crossingAccessIgnored: true }),
   turnRestriction: () => undefined,
 };

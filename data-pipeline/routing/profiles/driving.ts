@@ -1,15 +1,19 @@
 /**
  * Driving a car, after OSRM `profiles/car.lua`: the speed of each highway class, capped by
  * 80 % of `maxspeed` and by surface, tracktype and smoothness; motorcar > motor_vehicle >
- * vehicle > access; oneways (implied on motorways and roundabouts); barriers; turn restrictions.
+ * vehicle > access, with private, destination, delivery and customers roads restricted (used to
+ * reach a destination on them, at a penalty for entering them); the car's size against height,
+ * width, length and weight limits; oneways (implied on motorways and roundabouts); barriers; turn
+ * restrictions.
  */
-import { firstTagValue, wayAccess, type AccessRules, type Direction } from './access.js';
-import { barrierBlocks } from './barriers.js';
+import { accessVerdict, firstTagValue, type AccessRules, type AccessVerdict, type Direction, type WayAccess } from './access.js';
+import { nodePassage } from './barriers.js';
 import { parseMaxspeed } from './maxspeed.js';
 import { parseOneway } from './oneway.js';
 import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
 import { restrictionKind } from './restrictions.js';
-import { applyOneway, classKmh, ferryTravel, isFerry, isImpliedOneway, isUnusableWay, limitSpeed, type SpeedLimitTables } from './ways.js';
+import { exceedsLimits, parseMetres, type VehicleSize } from './vehicle-size.js';
+import { applyOneway, directionKmh, ferryTravel, isFerry, isImpliedOneway, isUnusableWay, limitSpeed, travelAlong, type TagTables } from './ways.js';
 
 const VEHICLE_KEYS = ['motorcar', 'motor_vehicle', 'vehicle'] as const;
 
@@ -19,12 +23,19 @@ const MAXSPEED_KEYS = ['maxspeed'];
 const ACCESS: AccessRules = {
   hierarchy: [...VEHICLE_KEYS, 'access'],
   allowed: new Set(['yes', 'motorcar', 'motor_vehicle', 'vehicle', 'permissive', 'designated', 'hov']),
-  // OSRM keeps `private` roads routable behind a turn penalty; without turn weights, Waymark closes them.
-  forbidden: new Set(['no', 'private', 'agricultural', 'forestry', 'emergency', 'psv']),
+  forbidden: new Set(['no', 'agricultural', 'forestry', 'emergency', 'psv']),
+  // OSRM car.lua `restricted_access_tag_list`; closed like `forbidden` off the road classes below.
+  restricted: new Set(['private', 'delivery', 'destination', 'customers']),
 };
 
-/** km/h by `highway` (OSRM car.lua `speeds.highway`). */
-const HIGHWAY_KMH: Readonly<Record<string, number>> = {
+/** OSRM car.lua's default car (`vehicle_height`, `vehicle_width`, `vehicle_length`, `vehicle_weight`). */
+const CAR: VehicleSize = { heightMetres: 2, widthMetres: 1.9, lengthMetres: 4.8, weightKg: 2000 };
+
+/**
+ * km/h by `highway` (OSRM car.lua `speeds.highway`). These are also the classes on which a
+ * restricted access value restricts rather than closes (OSRM `restricted_highway_whitelist`).
+ */
+const ROAD_KMH: Readonly<Record<string, number>> = {
   motorway: 90,
   motorway_link: 45,
   trunk: 85,
@@ -40,6 +51,7 @@ const HIGHWAY_KMH: Readonly<Record<string, number>> = {
   living_street: 10,
   service: 15,
 };
+const SPEEDS: TagTables = { highway: ROAD_KMH };
 
 /** A highway class outside the table that an access tag opens to cars (e.g. `highway=track` + `motor_vehicle=yes`). */
 const DEFAULT_KMH = 10;
@@ -48,7 +60,7 @@ const DEFAULT_KMH = 10;
 const MAXSPEED_FACTOR = 0.8;
 
 /** Caps by road condition (OSRM car.lua surface_speeds, tracktype_speeds, smoothness_speeds). */
-const SPEED_LIMITS: SpeedLimitTables = {
+const SPEED_LIMITS: TagTables = {
   surface: {
     cement: 80, compacted: 80, fine_gravel: 80,
     paving_stones: 60, metal: 60, bricks: 60,
@@ -62,33 +74,66 @@ const SPEED_LIMITS: SpeedLimitTables = {
 };
 
 /** Barriers a car passes (OSRM car.lua `barrier_whitelist`); every other barrier stops it. */
-const PASSABLE_BARRIERS = new Set(['cattle_grid', 'border_control', 'toll_booth', 'sally_port', 'gate', 'lift_gate', 'no', 'entrance', 'height_restrictor']);
+const PASSABLE_BARRIERS = new Set(['cattle_grid', 'border_control', 'toll_booth', 'sally_port', 'gate', 'lift_gate', 'no', 'entrance', 'height_restrictor', 'arch']);
 
-function directionKmh(tags: Tags, classKmh: number, direction: Direction): number {
+/** Whether a barrier stops a car (OSRM car.lua `process_node`). */
+function stopsCar(barrier: string, node: Tags): boolean {
+  const clearance = barrier === 'height_restrictor' ? parseMetres(node.get('maxheight')) : undefined;
+  if (clearance !== undefined && clearance < CAR.heightMetres) return true;
+  const kerb = node.get('kerb');
+  // A lowered or flush kerb is driven over, and so is a crossing's kerb mapped on the road's node.
+  const flat = kerb === 'lowered' || kerb === 'flush' || (barrier === 'kerb' && node.get('highway') === 'crossing');
+  return !PASSABLE_BARRIERS.has(barrier) && node.get('bollard') !== 'rising' && !flat;
+}
+
+/** `hov=designated`, or every lane of the direction for high-occupancy vehicles: restricted (OSRM `WayHandlers.hov`). */
+function isHovOnly(tags: Tags, direction: Direction): boolean {
+  const lanes = firstTagValue(tags, ['hov:lanes'], direction);
+  return tags.get('hov') === 'designated' || (lanes !== undefined && lanes.split('|').every((lane) => lane === 'designated'));
+}
+
+/**
+ * Access in each direction: closed where the car is too big for the way, and where a restricted
+ * value stands on a way that is no road class (a private track or ferry).
+ */
+function carAccess(tags: Tags): WayAccess {
+  const onRoad = Object.hasOwn(ROAD_KMH, tags.get('highway') ?? '');
+  const verdict = (direction: Direction): AccessVerdict => {
+    if (exceedsLimits(tags, CAR, direction)) return 'forbidden';
+    const access = accessVerdict(tags, ACCESS, direction);
+    return access === 'restricted' && !onRoad ? 'forbidden' : access;
+  };
+  return { forward: verdict('forward'), backward: verdict('backward') };
+}
+
+function directionSpeed(tags: Tags, classKmh: number, direction: Direction): number {
   const maxspeed = parseMaxspeed(firstTagValue(tags, MAXSPEED_KEYS, direction));
   const kmh = maxspeed === undefined ? classKmh : Math.min(classKmh, maxspeed * MAXSPEED_FACTOR);
   return limitSpeed(kmh, tags, SPEED_LIMITS);
 }
 
 function way(tags: Tags): WayTravel | undefined {
-  if (isUnusableWay(tags)) return undefined;
-  if (isFerry(tags)) return ferryTravel(tags, ACCESS);
-  const access = wayAccess(tags, ACCESS);
-  const kmh = classKmh(tags, HIGHWAY_KMH, access, DEFAULT_KMH);
-  if (kmh === undefined) return undefined;
+  // OSRM's car reads ways with a highway or route tag only, and never takes steps or emergency access roads.
+  if (isUnusableWay(tags) || !(tags.has('highway') || isFerry(tags))) return undefined;
+  if (tags.get('highway') === 'steps' || tags.get('service') === 'emergency_access') return undefined;
+  const access = carAccess(tags);
+  if (isFerry(tags)) return ferryTravel(tags, access);
+  const kmh = directionKmh(tags, SPEEDS, access, DEFAULT_KMH);
   const oneway = parseOneway(firstTagValue(tags, ONEWAY_KEYS));
-  if (oneway === 'reversible') return undefined;
-  const travel: WayTravel = {
-    forward: access.forward === 'forbidden' ? null : { kmh: directionKmh(tags, kmh, 'forward'), travel: 'default' },
-    backward: access.backward === 'forbidden' ? null : { kmh: directionKmh(tags, kmh, 'backward'), travel: 'default' },
-  };
+  if (kmh === undefined || oneway === 'reversible') return undefined;
+  const travel = travelAlong(kmh, (classKmh, direction) => ({
+    kmh: directionSpeed(tags, classKmh, direction),
+    travel: 'default',
+    restricted: access[direction] === 'restricted' || isHovOnly(tags, direction),
+  }));
   applyOneway(travel, oneway ?? (isImpliedOneway(tags) ? 'forward' : undefined));
   return usable(travel);
 }
 
 export const driving: Profile = {
   mode: 'driving',
+  osmFilter: ['w/highway', 'w/route=ferry', 'n/barrier', `n/${ACCESS.hierarchy.join(',')}`, 'r/type=restriction'],
   way,
-  blocks: (tags) => barrierBlocks(tags, ACCESS, (barrier, node) => !PASSABLE_BARRIERS.has(barrier) && node.get('bollard') !== 'rising'),
+  node: (tags) => nodePassage(tags, { access: ACCESS, stops: stopsCar }),
   turnRestriction: (tags) => restrictionKind(tags, VEHICLE_KEYS),
 };

@@ -2,8 +2,9 @@
 
 /**
  * `forward`: only along the way's node order; `backward`: only against it (`-1`); `both`: an
- * explicit `no`, which also cancels an implied oneway; `reversible`: direction changes with time
- * (`reversible`, `alternating`), which a static network cannot follow.
+ * explicit `no`, which also cancels an implied oneway, or `alternating` (one lane that each
+ * direction takes in turn, open both ways as in OSRM); `reversible`: the direction changes a few
+ * times a day, which a static network cannot follow (OSRM's car leaves such ways out).
  */
 export type Oneway = 'forward' | 'backward' | 'both' | 'reversible';
 
@@ -16,8 +17,8 @@ const ONEWAY_VALUES: ReadonlyMap<string, Oneway> = new Map([
   ['no', 'both'],
   ['0', 'both'],
   ['false', 'both'],
+  ['alternating', 'both'],
   ['reversible', 'reversible'],
-  ['alternating', 'reversible'],
 ]);
 
 /** Undefined for no value or one not understood. */

@@ -1,6 +1,7 @@
 /**
  * What a travel mode's profile tells the network builder about OSM objects. The builder knows no
- * tag names: it asks the profile of each mode about every way, barrier node and restriction.
+ * tag names: it asks the profile of each mode about every way, node and restriction, and reads the
+ * OSM files through the filter the profiles give.
  */
 import type { TravelMode } from '../../../core/routing/network.js';
 
@@ -14,6 +15,11 @@ export type Travel = 'default' | 'ferry' | 'pushing';
 export interface DirectionTravel {
   kmh: number;
   travel: Travel;
+  /**
+   * Used only to reach a destination on it (a private road): entering it from a way that is not
+   * restricted costs the restricted-access penalty in the route's weight (OSRM `forward_restricted`).
+   */
+  restricted?: boolean;
 }
 
 export interface WayTravel {
@@ -24,19 +30,22 @@ export interface WayTravel {
   durationSeconds?: number;
 }
 
+/**
+ * What a node does to the mode passing it: stops it (`blocked`, a wall, a bollard for cars), lets it
+ * through only as a restricted way would (`restricted`, a private gate for cars), or nothing.
+ */
+export type NodePassage = 'blocked' | 'restricted' | undefined;
+
 export interface Profile {
   mode: TravelMode;
+  /** osmium tags-filter expressions that select every OSM object the profile reads (`w/highway`, `n/barrier`…). */
+  osmFilter: readonly string[];
   /** How the mode travels along a way with these tags; undefined when it does not use the way. */
   way(tags: Tags): WayTravel | undefined;
-  /** Whether a node with these tags (a barrier) stops the mode. */
-  blocks(tags: Tags): boolean;
+  /** What a node with these tags (a barrier, or an access tag on a node) does to the mode. */
+  node(tags: Tags): NodePassage;
   /** The kind of a turn restriction relation the mode obeys; undefined when it does not apply. */
   turnRestriction(tags: Tags): 'no' | 'only' | undefined;
-}
-
-/** Both directions at one speed. */
-export function bothWays(kmh: number, travel: Travel = 'default'): WayTravel {
-  return { forward: { kmh, travel }, backward: { kmh, travel } };
 }
 
 /** Undefined when neither direction is left. */

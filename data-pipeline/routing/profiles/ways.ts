@@ -1,5 +1,5 @@
-/** Way rules every mode shares (OSRM `WayHandlers.blocked_ways`, `avoid_ways`, `ferries`, `surface`). */
-import { wayAccess, type AccessRules, type WayAccess } from './access.js';
+/** Way rules every mode shares (OSRM `WayHandlers.blocked_ways`, `avoid_ways`, `speed`, `ferries`, `surface`). */
+import type { AccessVerdict, Direction, WayAccess } from './access.js';
 import { parseDuration } from './duration.js';
 import type { Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Tags, type WayTravel } from './profile.js';
@@ -47,16 +47,51 @@ export function allowedDirections(access: WayAccess, along: DirectionTravel): Wa
 }
 
 /**
- * The speed of the way's highway class in `table`; for a class not in it, `defaultKmh` when an
- * allowed access value opens the way to the mode (OSRM: "unknown way, but valid access tag").
+ * Values by tag and value, the first tag of the table the way carries deciding (OSRM
+ * `Tags.get_constant_by_key_value`): { highway: { residential: 25, … }, man_made: { pier: 5 } }.
  */
-export function classKmh(tags: Tags, table: Readonly<Record<string, number>>, access: WayAccess, defaultKmh: number): number | undefined {
-  return table[tags.get('highway') ?? ''] ?? (access.forward === 'allowed' || access.backward === 'allowed' ? defaultKmh : undefined);
+export type TagTables = Readonly<Record<string, Readonly<Record<string, number>>>>;
+
+/** The value `tables` give the way, or undefined when none of its tags is in them. */
+export function tableValue(tags: Tags, tables: TagTables): number | undefined {
+  for (const key in tables) {
+    const value = tags.get(key);
+    if (value !== undefined && Object.hasOwn(tables[key]!, value)) return tables[key]![value];
+  }
+  return undefined;
 }
 
-/** A ferry in the directions the mode's access allows, timed by its `duration` when it has one. */
-export function ferryTravel(tags: Tags, rules: AccessRules): WayTravel | undefined {
-  const travel = allowedDirections(wayAccess(tags, rules), { kmh: FERRY_KMH, travel: 'ferry' });
+/** km/h in each direction of a way; null where the mode may not go. */
+export interface DirectionKmh {
+  forward: number | null;
+  backward: number | null;
+}
+
+/**
+ * The speed of each direction the mode may use: on a kind of way in `speeds`, its speed in every
+ * direction access does not forbid; on any other kind, `defaultKmh` in each direction an allowed
+ * access value opens, and in that direction only (OSRM `WayHandlers.speed`: "unknown way, but valid
+ * access tag"). Undefined when no direction is left.
+ */
+export function directionKmh(tags: Tags, speeds: TagTables, access: WayAccess, defaultKmh: number): DirectionKmh | undefined {
+  const kmh = tableValue(tags, speeds);
+  const open = (verdict: AccessVerdict) => (kmh === undefined ? (verdict === 'allowed' ? defaultKmh : null) : verdict === 'forbidden' ? null : kmh);
+  const forward = open(access.forward);
+  const backward = open(access.backward);
+  return forward === null && backward === null ? undefined : { forward, backward };
+}
+
+/** The travel in each direction `kmh` opens, as `along` makes it from that direction's speed. */
+export function travelAlong(kmh: DirectionKmh, along: (kmh: number, direction: Direction) => DirectionTravel): WayTravel {
+  return {
+    forward: kmh.forward === null ? null : along(kmh.forward, 'forward'),
+    backward: kmh.backward === null ? null : along(kmh.backward, 'backward'),
+  };
+}
+
+/** A ferry in the directions `access` allows, timed by its `duration` when it has one. */
+export function ferryTravel(tags: Tags, access: WayAccess): WayTravel | undefined {
+  const travel = allowedDirections(access, { kmh: FERRY_KMH, travel: 'ferry' });
   const duration = parseDuration(tags.get('duration'));
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
@@ -68,11 +103,8 @@ export function applyOneway(travel: WayTravel, oneway: Oneway | undefined): void
   else if (oneway === 'backward') travel.forward = null;
 }
 
-/** Speed limits by the value of a tag: { surface: { gravel: 6, … }, tracktype: { … } }. */
-export type SpeedLimitTables = Readonly<Record<string, Readonly<Record<string, number>>>>;
-
-/** The lowest of `kmh` and the limits the way's tags set in `tables`. */
-export function limitSpeed(kmh: number, tags: Tags, tables: SpeedLimitTables): number {
+/** The lowest of `kmh` and the limits the way's tags set in `tables` (surface, tracktype…). */
+export function limitSpeed(kmh: number, tags: Tags, tables: TagTables): number {
   let limited = kmh;
   for (const key in tables) {
     const value = tags.get(key);

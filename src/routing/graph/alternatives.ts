@@ -2,7 +2,8 @@
  * Alternative routes by the via-node method on the hierarchy (as OSRM's CH alternatives): both
  * searches run on until 1.4 × the best weight, every node both reached is a candidate via node, and
  * the path source → via → target is offered when it is
- *  - at most 1.4 × as slow as the best route,
+ *  - at most 1.4 × as slow as the best route (restricted-access penalties aside: a route to a
+ *    private road may not detour by 40 % of the penalty),
  *  - shares less than 75 % of its length with the best route and the alternatives taken before,
  *  - uses no segment twice (no detour to turn round and come back),
  *  - locally optimal: the stretch 25 % of the best route's time either side of the via node is
@@ -11,6 +12,7 @@
  */
 import type { RouteLeg } from '../path.js';
 import { pathThrough, searchHierarchy, type NodePath } from './ch-search.js';
+import { restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
 import { endOfNode, endpointOfSnap, positionOf, type Endpoint } from './endpoint.js';
 import { buildLeg } from './leg.js';
 import type { RoutingGraph } from './load.js';
@@ -40,6 +42,12 @@ export function alternatives(graph: RoutingGraph, from: Snap, to: Snap, max: num
   const meeting = searchHierarchy(graph, workspace, source, target, MAX_STRETCH);
   if (!meeting) return [];
 
+  // Unpack everything first: the local optimality queries below reuse the search memory.
+  const best = candidateOf(graph, meeting.node, pathThrough(graph, workspace, meeting.node, meeting.loopEdge), source, target);
+  const penalties = restrictedPenalties(graph, best.path.nodes);
+  const travelWeight = meeting.weight - penalties;
+  const maxWeight = MAX_STRETCH * travelWeight + penalties;
+
   const { forward, backward, mark } = workspace;
   const vias: number[] = [];
   const weights: number[] = [];
@@ -47,12 +55,10 @@ export function alternatives(graph: RoutingGraph, from: Snap, to: Snap, max: num
     const node = forward.touched[i]!;
     if (node === meeting.node || forward.parent[node] === -1 || backward.parent[node] === -1) continue;
     const weight = forward.distance[node]! + backward.distance[node]!;
-    if (weight <= MAX_STRETCH * meeting.weight) vias.push(node), weights.push(weight);
+    if (weight <= maxWeight) vias.push(node), weights.push(weight);
   }
   const order = vias.map((_, i) => i).sort((a, b) => weights[a]! - weights[b]!);
 
-  // Unpack everything first: the local optimality queries below reuse the search memory.
-  const best = candidateOf(graph, meeting.node, pathThrough(graph, workspace, meeting.node, meeting.loopEdge), source, target);
   const tried: Candidate[] = [];
   for (const node of best.path.nodes) mark[node] = 1;
   for (const i of order) {
@@ -71,9 +77,9 @@ export function alternatives(graph: RoutingGraph, from: Snap, to: Snap, max: num
     if (legs.length === max) break;
     const { nodes } = candidate.path;
     const total = candidate.cost[nodes.length - 1]!;
-    if (total > MAX_STRETCH * meeting.weight || usesSegmentTwice(nodes)) continue;
+    if (total > maxWeight || usesSegmentTwice(nodes)) continue;
     if (sharedShare(candidate, taken) >= MAX_SHARED) continue;
-    if (!locallyOptimal(graph, candidate, LOCAL_OPTIMALITY * meeting.weight)) continue;
+    if (!locallyOptimal(graph, candidate, LOCAL_OPTIMALITY * travelWeight)) continue;
     for (const node of nodes) taken.add(node);
     legs.push(buildLeg(graph, candidate.path, from, to));
   }
@@ -95,6 +101,13 @@ function candidateOf(graph: RoutingGraph, via: number, path: NodePath, source: E
     metres[i] = length;
   });
   return { via, path, cost, metres };
+}
+
+/** Deciseconds of restricted-access penalties in the turns of a path (part of its weight, not of its travel time). */
+function restrictedPenalties(graph: RoutingGraph, nodes: number[]): number {
+  let penalties = 0;
+  for (let i = 1; i < nodes.length; i++) penalties += restrictedEntryPenalty(graph.segmentFlags, nodes[i - 1]!, nodes[i]!);
+  return penalties;
 }
 
 function usesSegmentTwice(nodes: number[]): boolean {

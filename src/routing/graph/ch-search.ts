@@ -21,7 +21,7 @@ export interface Meeting {
   loopEdge: number;
 }
 
-/** Nodes of a path in order, and the turn penalty (deciseconds) paid to enter each. */
+/** Nodes of a path in order, and the turn penalty (deciseconds of weight, a restricted-access penalty included) paid to enter each. */
 export interface NodePath {
   nodes: number[];
   penalties: number[];

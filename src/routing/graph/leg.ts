@@ -3,10 +3,12 @@
  * start through the segments' points to the snapped end, and runs of consecutive segments of one
  * way (or one name) with their metres and seconds, the partial first and last segments included.
  * Roundabout segments each make a run of their own (each one between two junctions is one exit).
+ * Durations count the turn penalties the traveller waits (a U-turn), not the restricted-access
+ * penalty, which only steers the route choice.
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
@@ -29,7 +31,8 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const endPosition = i === lastIndex ? (backwards ? 1 - to.fraction : to.fraction) : 1;
     const share = Math.max(0, endPosition - startPosition);
     const distance = share * graph.segmentDistance[segment]!;
-    const duration = (share * graph.nodeWeight[node]! + path.penalties[i]!) / 10;
+    const waited = i === 0 ? 0 : path.penalties[i]! - restrictedEntryPenalty(graph.segmentFlags, path.nodes[i - 1]!, node);
+    const duration = (share * graph.nodeWeight[node]! + waited) / 10;
 
     const first = Math.max(0, coordinates.length - 1);
     if (i === 0) push(from.location);

@@ -3,7 +3,14 @@
  * original turns (not the hierarchy, whose shortcuts skip the roads in between). Each node reached
  * gives its segment's polyline in travel order with the seconds at every point; a node the budget
  * runs out on is cut at an interpolated point.
+ *
+ * The search is ordered by weight, as routes are chosen, and each node keeps the travel time of that
+ * route: entering a restricted road (private, destination…) adds the penalty to the weight, not to
+ * the time. So a private road is reached as a destination at its travel time, and a road behind one
+ * only as a route gets there. One limit: a road the network reaches within the budget only through
+ * a private road, but without one only after the budget (where the search stops), is counted reached.
  */
+import { RESTRICTED_ENTRY_DECISECONDS, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
 import type { ReachedPiece } from '../path.js';
 import { endpointOfSnap } from './endpoint.js';
 import type { RoutingGraph } from './load.js';
@@ -11,29 +18,44 @@ import type { Snap } from './snap.js';
 import { workspaceOf } from './workspace.js';
 
 export function reach(graph: RoutingGraph, from: Snap, maxSeconds: number): ReachedPiece[] {
-  const { nodeWeight, turnFirst, turnTarget, turnWeight } = graph;
-  const space = workspaceOf(graph).forward;
+  const { nodeWeight, turnFirst, turnTarget, turnWeight, segmentFlags } = graph;
+  // Labels are weights in deciseconds at the end of each node; `entered` counts the restricted roads
+  // entered on the way, so the time is the weight less that many penalties.
+  const { forward: space, mark: entered } = workspaceOf(graph);
   const budget = maxSeconds * 10;
   space.reset();
-  // Labels are deciseconds at the end of each node; the start nodes begin at the snapped position.
   const start = endpointOfSnap(graph, from);
   start.nodes.forEach((node, i) => space.relax(node, (1 - start.positions[i]!) * nodeWeight[node]!, -1, -1));
-
-  const pieces: ReachedPiece[] = [];
-  while (space.heap.size > 0) {
-    const node = space.heap.pop();
-    const end = space.distance[node]!;
+  const timeAt = (node: number) => space.distance[node]! - entered[node]! * RESTRICTED_ENTRY_DECISECONDS;
+  const pieceAt = (node: number): ReachedPiece => {
     const isStart = space.parent[node] === -1;
     const position = isStart ? start.positions[start.nodes.indexOf(node)]! : 0;
-    pieces.push(pieceOf(graph, node, position, end - (1 - position) * nodeWeight[node]!, budget, isStart ? from.location : null));
-    if (end >= budget) continue;
+    return pieceOf(graph, node, position, timeAt(node) - (1 - position) * nodeWeight[node]!, budget, isStart ? from.location : null);
+  };
+
+  const pieces: ReachedPiece[] = [];
+  const behindRestricted: number[] = [];
+  while (space.heap.size > 0) {
+    const node = space.heap.pop();
+    if (entered[node] === 0) pieces.push(pieceAt(node));
+    else behindRestricted.push(node);
+    if (timeAt(node) >= budget) continue;
     for (let e = turnFirst[node]!, last = turnFirst[node + 1]!; e < last; e++) {
       const next = turnTarget[e]!;
-      const arrival = end + turnWeight[e]!;
+      const weight = space.distance[node]! + turnWeight[e]!;
+      const count = entered[node]! + (restrictedEntryPenalty(segmentFlags, node, next) > 0 ? 1 : 0);
       // Only nodes entered before the budget runs out are worth queueing.
-      if (arrival - nodeWeight[next]! < budget) space.relax(next, arrival, node, e);
+      if (weight - count * RESTRICTED_ENTRY_DECISECONDS - nodeWeight[next]! >= budget || weight >= space.distance[next]!) continue;
+      space.relax(next, weight, node, e);
+      entered[next] = count;
     }
   }
+  // A route to a point of a segment takes the direction that enters fewer restricted roads.
+  for (const node of behindRestricted) {
+    const other = node ^ 1;
+    if (space.distance[other] === Infinity || entered[other]! >= entered[node]!) pieces.push(pieceAt(node));
+  }
+  for (let i = 0; i < space.touchedCount; i++) entered[space.touched[i]!] = 0;
   return pieces;
 }
 

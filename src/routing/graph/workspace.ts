@@ -8,7 +8,7 @@ import { SearchSpace } from '../../../core/routing/search-space.js';
 export interface Workspace {
   forward: SearchSpace;
   backward: SearchSpace;
-  /** Per-node marks for path comparisons; every user clears what it set. */
+  /** Per-node marks (path comparisons; the restricted roads a reach entered); every user clears what it set. */
   mark: Uint8Array;
 }
 
