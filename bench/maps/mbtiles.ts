@@ -66,3 +66,16 @@ export function tileBytes(file: string, coords: TileCoord[]): Map<string, Buffer
     db.close();
   }
 }
+
+/** The tile with the most stored bytes at zoom `z` (the heaviest one to serve), or null when there is none. */
+export function largestTile(file: string, z: number): TileCoord | null {
+  const db = open(file);
+  try {
+    const row = db
+      .prepare('SELECT tile_column AS x, tile_row AS row FROM tiles WHERE zoom_level = ? ORDER BY length(tile_data) DESC LIMIT 1')
+      .get(z) as { x: number; row: number } | undefined;
+    return row ? { z, x: row.x, y: 2 ** z - 1 - row.row } : null;
+  } finally {
+    db.close();
+  }
+}

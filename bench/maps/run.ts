@@ -7,7 +7,12 @@
  *     access log) against tileserver-gl-light serving the same MBTiles file, with wrk cycling
  *     through a fixed shuffled list of existing z10–14 tiles; both pinned to one CPU, wrk to another.
  *
+ * (3) one hot tile, the biggest z14 one (issue 12): bare uWebSockets.js sending it from memory, and
+ *     `waymark serve` with and without its tile cache (and a baseline checkout's, with --baseline),
+ *     side by side (hot-tile.ts).
+ *
  *   npm run bench:maps [-- --import-rounds 3 --serve heidelberg --duration 10 --warmup 2 --connections 64 --rounds 3 --tiles 5000]
+ *   npm run bench:maps -- --extracts heidelberg --import-rounds 1 --hot-tile-only --baseline ../waymark-before
  *
  * Timing never fails the run; a wrong answer (a failed import, a tile not answered 200 with the
  * stored bytes, usage not counted) does.
@@ -22,6 +27,7 @@ import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { checkRunSettings } from '../lib/settings-check.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
+import { hotTileSection } from './hot-tile.js';
 import { aggregate, compareImport, type ImportComparison, type ImportRuns } from './imports.js';
 import { tileBytes } from './mbtiles.js';
 import { ACCEPT_GZIP, BENCH_ZOOMS, benchmarkTiles, checkRefusedWithoutKey, checkTileAnswers, tileKey } from './tile-load.js';
@@ -48,6 +54,10 @@ const { values: args } = parseArgs({
     /** At most this many distinct tiles in the request list. */
     tiles: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '3' },
+    /** Only part 3 after the imports (the hot tile), not part 2's comparison with tileserver-gl-light. */
+    'hot-tile-only': { type: 'boolean', default: false },
+    /** A built checkout (e.g. a worktree at the commit before a change) whose `waymark serve` part 3 measures too. */
+    baseline: { type: 'string' },
   },
 });
 const load = loadSettings(args);
@@ -168,11 +178,8 @@ interface TileTarget extends Target {
   metered?: Metered;
 }
 
-async function tileSection(comparison: ImportComparison): Promise<string[]> {
+async function tileSection(comparison: ImportComparison, dataDir: string, key: string): Promise<string[]> {
   const heading = `## Tile serving: waymark serve vs ${tileserverVersion()}, ${comparison.extract} dataset`;
-  const dataDir = comparison.waymarkDataDir;
-  if (!dataDir) return [heading, '', `Not measured: the Waymark import of ${comparison.extract} did not produce a dataset.`];
-  const key = createEnterpriseKey(dataDir);
   const mbtiles = realpathSync(importedMbtiles(dataDir));
   const tiles = benchmarkTiles(mbtiles, tileLimit, seed);
   if (tiles.length === 0) return [heading, '', `Not measured: the archive has no tiles at z${BENCH_ZOOMS.min}–${BENCH_ZOOMS.max}.`];
@@ -277,9 +284,17 @@ async function main(): Promise<void> {
   }
   const imports = importSection(comparisons, tilemaker, waymarkUnavailable);
   console.error(imports.join('\n'));
-  const serving = await tileSection(comparisons.find((c) => c.extract === args.serve)!);
+  const served = comparisons.find((c) => c.extract === args.serve)!;
+  const dataDir = served.waymarkDataDir;
+  if (!dataDir) {
+    const missing = `Not measured: the Waymark import of ${served.extract} did not produce a dataset.`;
+    return publishReport('maps', 'Maps benchmark', source, [imports, ['## Tile serving', '', missing]]);
+  }
+  const key = createEnterpriseKey(dataDir);
+  const serving = args['hot-tile-only'] ? [] : await tileSection(served, dataDir, key);
+  const hotTile = await hotTileSection({ dataDir, key, workDir, load, baseline: args.baseline, children });
 
-  publishReport('maps', 'Maps benchmark', source, [imports, serving]);
+  publishReport('maps', 'Maps benchmark', source, [imports, serving, hotTile]);
 }
 
 await runBenchmark(main, children, () => rmSync(workDir, { recursive: true, force: true }));

@@ -43,13 +43,21 @@ export function createEnterpriseKey(dataDir: string, scopes: readonly string[] =
   return key.value;
 }
 
-/** `waymark serve` on the data folder, stdout (its access log) to /dev/null, pinned to `cpu`. */
-export async function startWaymarkServe(dataDir: string, cpu: number | undefined): Promise<ServerChild> {
+/**
+ * `waymark serve` on the data folder, stdout (its access log) to /dev/null, pinned to `cpu`; `env`
+ * adds settings, and `bin` runs another checkout's build (a baseline) instead of this one.
+ */
+export async function startWaymarkServe(
+  dataDir: string,
+  cpu: number | undefined,
+  options: { name?: string; env?: Record<string, string>; bin?: string } = {},
+): Promise<ServerChild> {
   const port = await freePort();
-  const argv = [WAYMARK_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir];
-  return startCommand('waymark serve', process.execPath, argv, {
+  const argv = [options.bin ?? WAYMARK_BIN, 'serve', '--port', String(port), '--host', '127.0.0.1', '--data', dataDir];
+  return startCommand(options.name ?? 'waymark serve', process.execPath, argv, {
     port,
     cpu,
+    env: options.env,
     readyUrl: `http://127.0.0.1:${port}/api/v1/usage/current`,
   });
 }

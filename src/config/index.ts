@@ -45,4 +45,12 @@ export function configFromEnv(): Config {
   };
 }
 
+/** The default bound of the in-memory tile cache: a few thousand typical vector tiles. */
+export const DEFAULT_TILE_CACHE_MB = 64;
+
+/** Bytes the tile cache may hold: `WAYMARK_TILE_CACHE_MB` (0 turns it off), else the default. */
+export function tileCacheBytesFromEnv(): number {
+  return intFromEnv('WAYMARK_TILE_CACHE_MB', DEFAULT_TILE_CACHE_MB, 0, 1024 * 1024) * 1024 * 1024;
+}
+
 export const databaseFile = (dataDir: string) => resolve(dataDir, 'waymark.db');

@@ -58,6 +58,7 @@ export class DatasetHolder {
   private dataset: Dataset | null = null;
   private linkTarget: string | null = null;
   private timer: NodeJS.Timeout | undefined;
+  private readonly switchListeners: (() => void)[] = [];
 
   constructor(
     private readonly dataDir: string,
@@ -68,6 +69,15 @@ export class DatasetHolder {
 
   current(): Dataset | null {
     return this.dataset;
+  }
+
+  /** Calls `listener` each time another dataset is swapped in (or the holder stops), e.g. to empty caches. */
+  onSwitch(listener: () => void): void {
+    this.switchListeners.push(listener);
+  }
+
+  private switched(): void {
+    for (const listener of this.switchListeners) listener();
   }
 
   /** Loads the dataset `current` points at, if it changed. */
@@ -90,6 +100,7 @@ export class DatasetHolder {
     const previous = this.dataset;
     this.dataset = next;
     this.linkTarget = target;
+    this.switched();
     this.logger.info({ dataset: next.id, inputs: next.manifest.inputs }, 'serving dataset');
     if (previous) setTimeout(() => closeDataset(previous), CLOSE_OLD_AFTER_MS).unref();
   }
@@ -105,5 +116,6 @@ export class DatasetHolder {
     if (this.dataset) closeDataset(this.dataset);
     this.dataset = null;
     this.linkTarget = null;
+    this.switched();
   }
 }

@@ -1,10 +1,23 @@
 /** What a route handler returns; the server writes it to the socket. */
 import { errorBody } from './errors.js';
 
+/**
+ * Response headers encoded once as bytes (name, value), e.g. with a cached tile, so that writing
+ * them costs no string conversion per request. Shared between replies: never mutated.
+ */
+export type PresetHeaders = readonly (readonly [name: Uint8Array, value: Uint8Array])[];
+
 export interface Reply {
   status: number;
+  /** Per-request headers; the gateway and the app add theirs here. */
   headers: Record<string, string>;
+  /** Written before `headers`. */
+  preset?: PresetHeaders;
   body: string | Uint8Array;
+}
+
+export function presetHeader(name: string, value: string): PresetHeaders[number] {
+  return [Buffer.from(name), Buffer.from(value)];
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

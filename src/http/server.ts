@@ -51,6 +51,7 @@ function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string):
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('X-Request-Id', id);
+    if (reply.preset) for (const [name, value] of reply.preset) res.writeHeader(name, value);
     for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
     res.end(withoutBody(method, reply.status) ? '' : reply.body);
   });

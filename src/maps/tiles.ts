@@ -2,16 +2,19 @@
  * GET /tiles/{tileset}/{z}/{x}/{y}.pbf — the hot path. Tiles are stored gzipped and sent as they
  * are when the client accepts gzip (else inflated); ETag is the tile's id, so If-None-Match gives a
  * 304. A coordinate inside the pyramid with no stored tile is an empty tile: 200 with an empty
- * body, which MapLibre reads as a tile without layers.
+ * body, which MapLibre reads as a tile without layers. Answers, their headers encoded once, are
+ * kept in the data folder's tile cache (tile-cache.ts), the empty ones too.
  */
 import { gunzipSync } from 'node:zlib';
 import { TILESET_ID } from '../../core/dataset-layout.js';
-import type { DatasetHolder } from '../dataset/index.js';
+import type { Dataset, DatasetHolder } from '../dataset/index.js';
+import type { StoredTile } from '../dataset/mbtiles.js';
 import { ApiError } from '../http/errors.js';
-import type { Reply } from '../http/reply.js';
+import { presetHeader, type PresetHeaders, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { currentDataset } from './dataset-files.js';
 import { assetCacheControl, notModified } from './http-caching.js';
+import { datasetTileCache, type TileCache } from './tile-cache.js';
 
 /** The deepest zoom stored; clients overzoom beyond it. */
 export const TILE_MAX_ZOOM = 14;
@@ -42,7 +45,49 @@ export function unknownTileset(tileset: string): ApiError {
   return new ApiError(404, `unknown tileset "${tileset.slice(0, 60)}"; the tileset served is "${TILESET_ID}"`);
 }
 
-export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
+/** A tile as it is answered: the stored gzip bytes (empty where no tile is stored) and its headers, encoded once. */
+interface TileAnswer {
+  data: Buffer;
+  etag: string;
+  gzipped: PresetHeaders;
+  inflated: PresetHeaders;
+  notModified: PresetHeaders;
+}
+
+const CONTENT_TYPE = presetHeader('Content-Type', TILE_TYPE);
+const VARY = presetHeader('Vary', 'Accept-Encoding');
+const GZIP_ENCODING = presetHeader('Content-Encoding', 'gzip');
+
+function tileAnswer(tile: StoredTile | null): TileAnswer {
+  const etag = tile ? `"${tile.id}"` : EMPTY_TILE_ETAG;
+  const etagHeader = presetHeader('ETag', etag);
+  const inflated = [CONTENT_TYPE, etagHeader, VARY];
+  return {
+    data: tile?.data ?? Buffer.alloc(0),
+    etag,
+    // An empty body is sent without Content-Encoding, whatever the client accepts.
+    gzipped: tile ? [...inflated, GZIP_ENCODING] : inflated,
+    inflated,
+    notModified: [etagHeader, VARY],
+  };
+}
+
+const EMPTY_ANSWER = tileAnswer(null);
+const answerFor = (tile: StoredTile | null): TileAnswer => (tile ? tileAnswer(tile) : EMPTY_ANSWER);
+
+/** The answer for z/x/y of the current dataset: from the tile cache when it holds it, else read from the MBTiles (and cached). */
+function readTile(dataset: Dataset, cache: TileCache<TileAnswer> | null, z: number, x: number, y: number): TileAnswer {
+  if (cache === null) return answerFor(dataset.tiles.tile(z, x, y));
+  const key = `${dataset.id}/${TILESET_ID}/${z}/${x}/${y}`;
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    answer = answerFor(dataset.tiles.tile(z, x, y));
+    cache.set(key, answer, answer.data.length);
+  }
+  return answer;
+}
+
+export function tileHandler(datasets: DatasetHolder, cache = datasetTileCache<TileAnswer>(datasets)): (req: Request) => Reply {
   return (req) => {
     const { tileset, z: zParam, x: xParam, y: yParam } = req.params;
     if (tileset !== TILESET_ID) throw unknownTileset(tileset!);
@@ -50,14 +95,10 @@ export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
     const last = (1 << z) - 1;
     const x = coordinate(xParam!, 'x', last, ` at zoom ${z}`);
     const y = coordinate(yParam!, 'y', last, ` at zoom ${z}`);
-    const tile = currentDataset(datasets).tiles.tile(z, x, y);
-    const cacheControl = assetCacheControl(req);
-    const etag = tile ? `"${tile.id}"` : EMPTY_TILE_ETAG;
-    if (notModified(req, etag)) return { status: 304, headers: { ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' }, body: '' };
-    const headers: Record<string, string> = { 'Content-Type': TILE_TYPE, ETag: etag, 'Cache-Control': cacheControl, Vary: 'Accept-Encoding' };
-    if (!tile) return { status: 200, headers, body: '' };
-    if (!acceptsGzip(req.header('accept-encoding'))) return { status: 200, headers, body: gunzipSync(tile.data) };
-    headers['Content-Encoding'] = 'gzip';
-    return { status: 200, headers, body: tile.data };
+    const answer = readTile(currentDataset(datasets), cache, z, x, y);
+    const headers = { 'Cache-Control': assetCacheControl(req) };
+    if (notModified(req, answer.etag)) return { status: 304, headers, preset: answer.notModified, body: '' };
+    if (answer.data.length === 0 || acceptsGzip(req.header('accept-encoding'))) return { status: 200, headers, preset: answer.gzipped, body: answer.data };
+    return { status: 200, headers, preset: answer.inflated, body: gunzipSync(answer.data) };
   };
 }

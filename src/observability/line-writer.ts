@@ -30,15 +30,20 @@ export class LineWriter {
     }
     this.pending.push(line);
     this.pendingLength += line.length;
+    this.flushSoon();
+    return true;
+  }
+
+  /** Flushes now when enough is waiting, else once the timer fires. */
+  private flushSoon(): void {
     if (this.pendingLength >= FLUSH_AT) this.flush();
-    else if (!this.scheduled) {
+    else if (!this.scheduled && this.pending.length > 0) {
       this.scheduled = true;
       setTimeout(() => {
         this.scheduled = false;
         this.flush();
       }, FLUSH_EVERY_MS).unref();
     }
-    return true;
   }
 
   private take(): string {
@@ -67,7 +72,9 @@ export class LineWriter {
       const rest = data.subarray(error ? 0 : written);
       if (rest.length > 0) return void setTimeout(() => this.send(rest), error ? RETRY_MS : 0);
       this.writing = false;
-      this.flush();
+      // Not flush(): under load that would write a few lines per event-loop turn, each write a
+      // thread-pool hand-off.
+      this.flushSoon();
     });
   }
 
