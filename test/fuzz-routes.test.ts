@@ -151,6 +151,33 @@ const ROUTES: FuzzRoute[] = [
   },
   { method: 'GET', path: '/sprites/{name}.json', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
   { method: 'GET', path: '/sprites/{name}.png', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
+  {
+    method: 'GET', path: '/styles/{slug}/tiles/{z}/{x}/{name}', api: true, credentials: 'key',
+    segments: (random) => {
+      const { z, x, y } = tile(random);
+      return { slug: pick(random, STYLES).slug, z, x, name: `${y}${pick(random, ['', '@2x'])}.${pick(random, ['png', 'webp', 'jpg'])}` };
+    },
+    query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]) },
+  },
+  {
+    method: 'GET', path: '/styles/{slug}/tiles.json', api: true, credentials: 'key',
+    segments: (random) => ({ slug: pick(random, STYLES).slug }),
+    query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]), scale: oneOf(['1', '2']), format: oneOf(['png', 'webp', 'jpg']) },
+  },
+  {
+    // Small pictures: the fuzz is about the parameters, not the rendering time.
+    method: 'GET', path: '/staticmap', api: true, credentials: 'key',
+    query: {
+      style: (random) => pick(random, STYLES).slug,
+      size: (random) => `${whole(1, 64)(random)}x${whole(1, 64)(random)}`,
+      center: latLng,
+      zoom: whole(10, 17),
+      scale: oneOf(['1', '2']),
+      format: oneOf(['png', 'webp', 'jpg']),
+      markers: (random) => `color:${pick(random, ['red', 'blue', '0x00ff00'])}|label:${pick(random, ['A', '1'])}|${latLng(random)}`,
+      path: (random) => `color:0xff0000cc|width:${whole(1, 8)(random)}|${latLng(random)}|${latLng(random)}`,
+    },
+  },
   // Geocoding
   { method: 'GET', path: '/geocoding/search', api: true, credentials: 'key', query: { text: placeText, ...focus, ...geocodingFilters } },
   { method: 'GET', path: '/geocoding/autocomplete', api: true, credentials: 'key', query: { text: typedText, ...focus, ...geocodingFilters } },

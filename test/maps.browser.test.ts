@@ -141,6 +141,41 @@ else {
   });
 }
 
+const STATIC_MAP = 'the playground shows a static map of the current view, with its URL to copy';
+if (!existsSync(MONACO)) dataTest(STATIC_MAP, [MONACO], () => {});
+else {
+  browserTest(STATIC_MAP, async (t, browser) => {
+    t.timeout(240_000);
+    const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/dashboard/#playground&map=15/43.7384/7.4246`);
+      t.regex(await showMap(page, 'dark'), /^Showing/);
+      await page.getByRole('button', { name: 'Static map of this view' }).click();
+      const image = page.locator('#playground-static-image');
+      await image.waitFor({ state: 'visible', timeout: 120_000 });
+      await page.waitForFunction("document.querySelector('#playground-static-image').naturalWidth > 0");
+      const url = new URL(await page.locator('#playground-static .secret-value').innerText());
+      t.is(url.pathname, '/api/v1/staticmap');
+      t.is(url.searchParams.get('style'), 'dark');
+      t.is(url.searchParams.get('key'), key);
+      t.is(url.searchParams.get('zoom'), '15.00');
+      t.is(url.searchParams.get('center'), '43.73840,7.42460');
+      // The URL alone gives the same picture: it is what a page would put in an <img>.
+      const direct = await fetch(url);
+      t.is(direct.status, 200);
+      t.is(direct.headers.get('content-type'), 'image/png');
+      const png = Buffer.from(await direct.arrayBuffer());
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, 'playground-static-map.png'), png);
+      const variety = await colourVariety(png);
+      t.true(variety.colours >= 4 && variety.nonDominantShare > 0.02, `static map looks blank: ${JSON.stringify(variety)}`);
+    } finally {
+      await context.close();
+    }
+  });
+}
+
 dataTest('the style list names every style the browser tests render', [MONACO], async (t) => {
   const res = await fetch(`${server!.url}/api/v1/styles?key=${key}`);
   const { styles } = (await res.json()) as { styles: { slug: string }[] };

@@ -64,7 +64,7 @@ export class DatasetHolder {
     private readonly dataDir: string,
     private readonly logger: Logger,
     /** Worker threads of each dataset's routing pool. */
-    private readonly threads: number,
+    readonly threads: number,
   ) {}
 
   current(): Dataset | null {

@@ -1,11 +1,12 @@
 /**
- * The maps product behind the gateway (scope `maps`): vector tiles (metered, one unit per tile),
- * and TileJSON, styles, glyphs and sprites (scope required, not metered). See docs/MAPS.md.
+ * The maps product behind the gateway (scope `maps`): vector and raster tiles and static maps
+ * (metered, one unit per tile or picture), and TileJSON, styles, glyphs and sprites (scope required, not metered). See docs/MAPS.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import { apiBaseResolver } from './absolute-urls.js';
 import { fontHandler } from './fonts.js';
+import { rasterRoutes } from './raster/routes.js';
 import { spriteHandler } from './sprites.js';
 import { styleRoutes } from './styles.js';
 import { tileJsonHandler } from './tilejson.js';
@@ -23,5 +24,6 @@ export function mapsRoutes(datasets: DatasetHolder, publicUrl: string | undefine
     free('/fonts/:fontstack/:range.pbf', fontHandler(datasets)),
     free('/sprites/:name.json', spriteHandler(datasets, 'json')),
     free('/sprites/:name.png', spriteHandler(datasets, 'png')),
+    ...rasterRoutes(datasets, apiBase),
   ];
 }

@@ -29,6 +29,13 @@ export function labelLanguage(lang: string | null): LabelLanguage {
   return (LABEL_LANGUAGES as readonly string[]).includes(primary) ? (primary as LabelLanguage) : 'local';
 }
 
+/** The style of a path's `:slug`, or the 404 listing the styles. */
+export function styleOfSlug(slug: string): StyleEntry {
+  const entry = STYLES.find((s) => s.slug === slug);
+  if (!entry) throw new ApiError(404, `unknown style "${slug.slice(0, 40)}"; the styles are: ${SLUGS}`);
+  return entry;
+}
+
 /** Joins a style's pieces (literal, token, literal, token, …, literal) with a base and a key. */
 function render(pieces: string[], base: string, key: string): string {
   let out = pieces[0]!;
@@ -59,9 +66,7 @@ export function styleRoutes(apiBase: (req: Request) => string): {
   };
 
   const style = (req: Request): Reply => {
-    const slug = req.params.slug!;
-    const entry = STYLES.find((s) => s.slug === slug);
-    if (!entry) throw new ApiError(404, `unknown style "${slug.slice(0, 40)}"; the styles are: ${SLUGS}`);
+    const entry = styleOfSlug(req.params.slug!);
     const language = labelLanguage(req.rawQuery === '' ? null : req.query.get('lang'));
     const body = render(template(entry, language), apiBase(req), callerKey(req));
     return {

@@ -787,7 +787,7 @@ async function useKeyInField() {
   const refusal = key ? await loadStyleMenu(key).then(() => '', (e) => e.message) : '';
   const usable = key !== '' && !refusal;
   $('#playground-no-key').hidden = key !== '';
-  if (!usable) $('#playground-map').hidden = true;
+  if (!usable) $('#playground-map').hidden = $('#playground-static').hidden = true;
   if (refusal) playgroundStatus(refusal, 'error');
   else if (!key || $('#playground-status').dataset.kind === 'error') playgroundStatus('');
   return usable;
@@ -815,6 +815,7 @@ async function showPlaygroundMap() {
   const lang = $('#playground-lang').value;
   const styleUrl = `${location.origin}/api/v1/styles/${encodeURIComponent($('#playground-style').value)}/style.json?key=${encodeURIComponent(key)}${lang ? `&lang=${lang}` : ''}`;
   $('#playground-map').hidden = false;
+  $('#playground-static').hidden = false;
   // The same style again would load nothing (and bring no new `idle` event).
   if (styleUrl === shownStyleUrl) return;
   shownStyleUrl = styleUrl;
@@ -832,7 +833,45 @@ async function showPlaygroundMap() {
   });
 }
 
+/** The largest static map side (the API's limit). */
+const STATIC_MAX_SIDE = 1280;
+
+/** The `/staticmap` URL of the map's current view: its centre, zoom and size (up to the API's limit), style and labels. */
+function staticMapUrl() {
+  const key = $('#playground-key').value.trim();
+  const { lng, lat } = map.getCenter();
+  const { clientWidth, clientHeight } = map.getContainer();
+  const size = `${Math.min(clientWidth, STATIC_MAX_SIDE)}x${Math.min(clientHeight, STATIC_MAX_SIDE)}`;
+  const lang = $('#playground-lang').value;
+  const query = new URLSearchParams({ key, style: $('#playground-style').value, center: `${lat.toFixed(5)},${lng.toFixed(5)}`, zoom: map.getZoom().toFixed(2), size });
+  if (devicePixelRatio > 1) query.set('scale', '2');
+  if (lang) query.set('lang', lang);
+  return `${location.origin}/api/v1/staticmap?${query}`;
+}
+
+/** Shows the static map of the current view and its URL; an API refusal is shown as the status. */
+async function showStaticMap() {
+  const card = $('#playground-static');
+  const url = staticMapUrl();
+  const response = await fetch(url);
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    playgroundStatus(body.message ?? `The static map API answered ${response.status}.`, 'error');
+    return;
+  }
+  const image = $('#playground-static-image');
+  if (image.src.startsWith('blob:')) URL.revokeObjectURL(image.src);
+  image.src = URL.createObjectURL(await response.blob());
+  image.hidden = false;
+  $('.secret-value', card).textContent = url;
+  $('.copy-status', card).textContent = '';
+  $('.playground-static-url', card).hidden = false;
+}
+
 function setUpPlayground() {
+  const staticCard = $('#playground-static');
+  $('#playground-static-make').addEventListener('click', () => map && showStaticMap());
+  $('.copy-secret', staticCard).addEventListener('click', () => copySecret(staticCard));
   $('#playground-key').addEventListener('change', useKeyInField);
   $('#playground-form').addEventListener('submit', (event) => {
     event.preventDefault();

@@ -1,0 +1,174 @@
+/**
+ * Issue 12's raster benchmark, on Heidelberg imported into a fresh data folder, through
+ * `waymark serve` (the full gateway, an Enterprise key), with 1 and with 2 pool threads
+ * (`WAYMARK_THREADS`):
+ * - cold tiles: 256 px (`.png`) and 512 px (`@2x.png`) at z12–16, each in a metatile not drawn
+ *   before, one request at a time (latency p50/p99), then as many at once as there are threads
+ *   (tiles/s; each job also draws the other tiles of its metatile, which are not counted);
+ * - cached tiles: `wrk -t1 -c50` over tiles drawn before, beside the vector tiles of the same
+ *   coordinates on the same server (the issue's aim: cached raster tiles at the vector tiles' rate);
+ * - static maps: 600×400 at random places, one marker and a path, one request at a time.
+ * tileserver-gl's raster endpoint is not measured: it needs MapLibre Native, whose npm package
+ * downloads its binary from outside the registry, which cannot be installed here.
+ *
+ *   npm run bench:raster [-- --samples 8 --duration 10]
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { osmBounds } from '../../data-pipeline/osm/index.js';
+import { PACKAGE_ROOT } from '../../core/package-root.js';
+import { STYLES } from '../../core/maps/style-catalog.js';
+import type { ServerChild } from '../lib/child.js';
+import { fmtInt, fmtMs, markdownTable, publishReport } from '../lib/report.js';
+import { seededRandom, writeWrkScript } from '../lib/request-list.js';
+import { runWrk } from '../lib/wrk.js';
+import { createEnterpriseKey, importArgs, startWaymarkServe } from '../maps/waymark.js';
+
+const HEIDELBERG = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
+const ZOOMS = [12, 13, 14, 15, 16];
+const SIZES = [
+  { name: '256 px', suffix: '.png' },
+  { name: '512 px', suffix: '@2x.png' },
+] as const;
+const THREADS = [1, 2];
+const STYLE = STYLES[0]!.slug;
+
+type Bounds = [west: number, south: number, east: number, north: number];
+
+const tileOf = (lon: number, lat: number, z: number): [number, number] => {
+  const n = 2 ** z;
+  const rad = (lat * Math.PI) / 180;
+  return [Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n)];
+};
+
+/** `count` tiles of zoom `z` inside `bounds`, each in a 2×2 metatile of its own and not in `taken`. */
+function freshTiles(bounds: Bounds, z: number, count: number, random: () => number, taken: Set<string>): [number, number][] {
+  const tiles: [number, number][] = [];
+  for (let tries = 0; tiles.length < count && tries < count * 200; tries++) {
+    const [x, y] = tileOf(bounds[0] + random() * (bounds[2] - bounds[0]), bounds[1] + random() * (bounds[3] - bounds[1]), z);
+    const metatile = `${z}/${x >> 1}/${y >> 1}`;
+    if (taken.has(metatile)) continue;
+    taken.add(metatile);
+    tiles.push([x, y]);
+  }
+  return tiles;
+}
+
+/** The q-quantile of sorted latencies, formatted; a dash when there are none. */
+const quantileMs = (sorted: number[], q: number) => (sorted.length === 0 ? '–' : fmtMs(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!));
+
+async function timedGet(url: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(url);
+  const body = await response.arrayBuffer();
+  if (response.status !== 200 || body.byteLength === 0) throw new Error(`${url.replace(/key=[^&]+/, 'key=…')} answered ${response.status}`);
+  return performance.now() - started;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { samples: { type: 'string', default: '8' }, duration: { type: 'string', default: '10' } } });
+  const samples = Number(values.samples);
+  const durationS = Number(values.duration);
+  const workDir = mkdtempSync(join(tmpdir(), 'waymark-bench-raster-'));
+  const children: ServerChild[] = [];
+  try {
+    const dataDir = join(workDir, 'data');
+    console.error('importing Heidelberg…');
+    const imported = spawnSync(process.execPath, importArgs(HEIDELBERG, dataDir), { stdio: ['ignore', 'ignore', 'inherit'] });
+    if (imported.status !== 0) throw new Error('waymark import failed');
+    const key = createEnterpriseKey(dataDir, ['maps']);
+    const [w, s, e, n] = await osmBounds(HEIDELBERG);
+    const bounds: Bounds = [w, s, e, n];
+    const sections: string[][] = [];
+    const cachedPaths: { raster: string[]; vector: string[] } = { raster: [], vector: [] };
+
+    for (const threads of THREADS) {
+      // The same tiles for each thread count, none drawn before: the disk cache of the last server goes.
+      rmSync(join(dataDir, 'current', 'raster-cache'), { recursive: true, force: true });
+      const random = seededRandom(12);
+      const taken = new Set<string>();
+      const server = await startWaymarkServe(dataDir, undefined, { name: `waymark serve, ${threads} thread(s)`, env: { WAYMARK_THREADS: String(threads) } });
+      children.push(server);
+      const base = `http://127.0.0.1:${server.port}/api/v1`;
+      const rows: string[][] = [];
+      for (const size of SIZES) {
+        for (const z of ZOOMS) {
+          const path = ([x, y]: [number, number]) => `/styles/${STYLE}/tiles/${z}/${x}/${y}${size.suffix}`;
+          const oneByOne = freshTiles(bounds, z, samples, random, taken);
+          const latencies: number[] = [];
+          for (const tile of oneByOne) latencies.push(await timedGet(`${base}${path(tile)}?key=${key}`));
+          latencies.sort((a, b) => a - b);
+          const together = freshTiles(bounds, z, samples, random, taken);
+          const started = performance.now();
+          for (let i = 0; i < together.length; i += threads) {
+            await Promise.all(together.slice(i, i + threads).map((tile) => timedGet(`${base}${path(tile)}?key=${key}`)));
+          }
+          const rate = together.length === 0 ? '–' : ((together.length * 1000) / (performance.now() - started)).toFixed(1);
+          rows.push([size.name, `z${z}`, `${latencies.length} + ${together.length}`, quantileMs(latencies, 0.5), quantileMs(latencies, 0.99), rate]);
+          if (threads === THREADS[0]) {
+            cachedPaths.raster.push(...oneByOne.map(path));
+            if (z <= 14) cachedPaths.vector.push(...oneByOne.map(([x, y]) => `/tiles/shortbread/${z}/${x}/${y}.pbf`));
+          }
+          console.error(`${threads} thread(s) ${size.name} z${z}: cold p50 ${quantileMs(latencies, 0.5)}, ${rate} tiles/s`);
+        }
+      }
+      sections.push([
+        `## Cold tiles, ${threads} pool thread(s)`,
+        '',
+        `Style \`${STYLE}\`; each tile in a metatile drawn by no request before (fewer at low zooms, where the extract has few metatiles). Latency: one request at a time; tiles/s: ${threads} request(s) at once, each drawing a metatile of 2×2 tiles (the siblings not counted).`,
+        '',
+        markdownTable(['tile', 'zoom', 'requests (one by one + together)', 'p50', 'p99', 'tiles/s'], rows, ['l', 'l', 'r', 'r', 'r', 'r']),
+      ]);
+      if (threads !== THREADS[THREADS.length - 1]) {
+        await server.stop();
+        children.pop();
+      }
+    }
+
+    const server = children[children.length - 1]!;
+    const base = `http://127.0.0.1:${server.port}/api/v1`;
+    const cachedRows: string[][] = [];
+    for (const [name, paths] of [['raster tiles drawn before (PNG, 256 and 512 px)', cachedPaths.raster], ['vector tiles of the same coordinates (z ≤ 14)', cachedPaths.vector]] as const) {
+      const script = join(workDir, `${name.split(' ')[0]}.lua`);
+      writeWrkScript(script, paths.map((p) => `/api/v1${p}?key=${key}`));
+      const result = await runWrk({ url: `${base}/styles`, connections: 50, durationS, script, headers: { 'Accept-Encoding': 'gzip' } });
+      if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers outside 2xx/3xx`);
+      cachedRows.push([name, String(paths.length), fmtInt(result.requestsPerSec), fmtMs(result.latency.p50), fmtMs(result.latency.p99)]);
+    }
+    sections.push([
+      '## Cached tiles beside vector tiles',
+      '',
+      `\`wrk -t1 -c50 -d${durationS}s\` cycling through the paths, same server (2 threads), not pinned.`,
+      '',
+      markdownTable(['tiles', 'paths', 'tiles/s', 'p50', 'p99'], cachedRows, ['l', 'r', 'r', 'r', 'r']),
+    ]);
+
+    const random = seededRandom(13);
+    const staticLatencies: number[] = [];
+    for (let i = 0; i < samples * 2; i++) {
+      const lon = bounds[0] + random() * (bounds[2] - bounds[0]);
+      const lat = bounds[1] + random() * (bounds[3] - bounds[1]);
+      const query = `style=${STYLE}&center=${lat},${lon}&zoom=14&size=600x400&markers=${lat},${lon}&path=${lat},${lon}|${lat + 0.003},${lon + 0.004}|${lat + 0.001},${lon + 0.008}`;
+      staticLatencies.push(await timedGet(`${base}/staticmap?${query}&key=${key}`));
+    }
+    staticLatencies.sort((a, b) => a - b);
+    sections.push([
+      '## Static maps',
+      '',
+      'Each 600×400 at zoom 14 around a random point of the extract, with one marker and a three-point path, one request at a time (2 threads).',
+      '',
+      markdownTable(['requests', 'p50', 'p99'], [[String(staticLatencies.length), quantileMs(staticLatencies, 0.5), quantileMs(staticLatencies, 0.99)]], ['r', 'r', 'r']),
+    ]);
+    publishReport('raster', 'Raster tiles and static maps', 'this checkout', sections, [
+      "tileserver-gl's raster endpoint is not measured: it needs MapLibre Native, whose npm package downloads its binary from outside the registry.",
+    ]);
+  } finally {
+    for (const child of children) await child.stop();
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,26 @@
+/** A rendered picture as it is answered: its bytes, an ETag (MD5 of the bytes) and its headers encoded once; 304 on a matching If-None-Match. */
+import { createHash } from 'node:crypto';
+import { presetHeader, type PresetHeaders, type Reply } from '../../http/reply.js';
+import type { Request } from '../../http/request.js';
+import { assetCacheControl, notModified } from '../http-caching.js';
+import type { RasterFormat } from './job.js';
+
+export interface ImageAnswer {
+  data: Uint8Array;
+  etag: string;
+  headers: PresetHeaders;
+  notModified: PresetHeaders;
+}
+
+export function imageAnswer(data: Uint8Array, format: RasterFormat): ImageAnswer {
+  const etag = `"${createHash('md5').update(data).digest('hex')}"`;
+  const etagHeader = presetHeader('ETag', etag);
+  return { data, etag, headers: [presetHeader('Content-Type', `image/${format}`), etagHeader], notModified: [etagHeader] };
+}
+
+/** Cache-Control as the vector tiles: public for a key in the URL, else private. */
+export function imageReply(req: Request, answer: ImageAnswer): Reply {
+  const headers = { 'Cache-Control': assetCacheControl(req) };
+  if (notModified(req, answer.etag)) return { status: 304, headers, preset: answer.notModified, body: '' };
+  return { status: 200, headers, preset: answer.headers, body: answer.data };
+}

@@ -1,0 +1,20 @@
+/** The raster routes of the maps product: tiles (one unit each), static maps (one unit each) and the raster TileJSON (free). */
+import type { DatasetHolder } from '../../dataset/index.js';
+import type { ServiceRoute } from '../../gateway/index.js';
+import type { Request } from '../../http/request.js';
+import { RasterDiskCache } from './disk-cache.js';
+import { rasterPools } from './pool.js';
+import { staticMapHandler } from './static-map.js';
+import { rasterTileJsonHandler } from './tilejson.js';
+import { rasterTileHandler } from './tiles.js';
+
+export function rasterRoutes(datasets: DatasetHolder, apiBase: (req: Request) => string): ServiceRoute[] {
+  const pools = rasterPools(datasets);
+  const disk = new RasterDiskCache(datasets);
+  return [
+    // `{y}@2x.png` cannot be a `:y.png` pattern: the last segment is one parameter, named and checked by the handler.
+    { path: '/styles/:slug/tiles/:z/:x/:tile', service: 'maps', handler: rasterTileHandler({ datasets, pools, disk }) },
+    { path: '/styles/:slug/tiles.json', service: 'maps', metered: false, handler: rasterTileJsonHandler(datasets, apiBase) },
+    { path: '/staticmap', service: 'maps', handler: staticMapHandler(pools) },
+  ];
+}

@@ -1,0 +1,126 @@
+/**
+ * `markers` and `path`, repeatable, in the grammar of Google's static maps: `|`-separated pieces,
+ * style pieces first, then the points.
+ *   markers=color:red|label:A|43.73,7.42|43.74,7.43        (every point of one value shares its style)
+ *   path=color:0xff0000cc|width:4|fill:0x0000ff33|43.73,7.42|43.74,7.43|43.73,7.42
+ *   path=color:blue|enc:<encoded polyline, precision 5>   (`enc:` is the last piece: it may contain `|`)
+ * A path is filled when `fill` is given and its last point is its first.
+ */
+import polyline from '@mapbox/polyline';
+import { clean, rejected, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
+import type { StaticMarker, StaticPath } from '../job.js';
+import { parseColor } from './color.js';
+import { messages } from './messages.js';
+import { MAX_LATITUDE, mapPosition } from './view.js';
+
+export const MAX_MARKERS = 50;
+export const MAX_PATHS = 5;
+export const MAX_PATH_POINTS = 1000;
+export const MAX_PATH_WIDTH = 20;
+const DEFAULT_MARKER_COLOR = '#e03c31';
+const DEFAULT_PATH_COLOR = '#2a6fdbcc';
+const DEFAULT_PATH_WIDTH = 4;
+const LABEL = /^[A-Za-z0-9]{1,2}$/;
+
+/** One value split into its `key:value` style pieces and its `lat,lng` points, each point parsed; errors name `name`. */
+function pieces(name: string, raw: string): { styles: Map<string, string>; points: [number, number][]; encoded: string | null; errors: string[] } {
+  const styles = new Map<string, string>();
+  const points: [number, number][] = [];
+  const errors: string[] = [];
+  const encodedAt = raw.indexOf('enc:');
+  const encoded = encodedAt >= 0 ? raw.slice(encodedAt + 4) : null;
+  const plain = encodedAt >= 0 ? raw.slice(0, encodedAt) : raw;
+  plain.split('|').forEach((piece, index) => {
+    if (piece === '') return;
+    const colon = piece.indexOf(':');
+    if (colon > 0 && /^[a-z]+$/.test(piece.slice(0, colon))) {
+      styles.set(piece.slice(0, colon), piece.slice(colon + 1));
+      return;
+    }
+    const point = mapPosition(`${name}[${index}]`, piece);
+    errors.push(...point.errors);
+    points.push(point.value);
+  });
+  return { styles, points, encoded, errors };
+}
+
+/** Style keys that `allowed` does not list, as errors. */
+function unknownStyles(name: string, styles: Map<string, string>, allowed: readonly string[]): string[] {
+  return [...styles.keys()].filter((key) => !allowed.includes(key)).map((key) => messages.unknownValue(name, `${key}:`, allowed.map((a) => `${a}:`)));
+}
+
+function colorPiece(name: string, raw: string | undefined, fallback: string, alpha: boolean, errors: string[]): string {
+  if (raw === undefined) return fallback;
+  const color = parseColor(raw, alpha);
+  if (color === null) errors.push(messages.badColor(name, raw));
+  return color ?? fallback;
+}
+
+export const sanitizeMarkers: Sanitizer<StaticMarker[]> = (query) => {
+  const markers: StaticMarker[] = [];
+  const errors: string[] = [];
+  for (const raw of query.getAll('markers')) {
+    const parsed = pieces('markers', raw);
+    errors.push(...parsed.errors, ...unknownStyles('markers', parsed.styles, ['color', 'label']));
+    if (parsed.encoded !== null) errors.push(messages.unknownValue('markers', 'enc:', ['color:', 'label:']));
+    const color = colorPiece('markers', parsed.styles.get('color'), DEFAULT_MARKER_COLOR, false, errors);
+    const label = parsed.styles.get('label');
+    if (label !== undefined && !LABEL.test(label)) errors.push(messages.badLabel('markers', label));
+    if (parsed.points.length === 0) errors.push(messages.noPoints('markers', 1));
+    for (const [lon, lat] of parsed.points) markers.push(label === undefined ? { lon, lat, color } : { lon, lat, color, label: label.toUpperCase() });
+  }
+  if (markers.length > MAX_MARKERS) errors.push(messages.tooManyOf('markers', 'markers', MAX_MARKERS));
+  return errors.length > 0 ? rejected([], ...errors) : clean(markers);
+};
+
+/**
+ * Whether `encoded` is a whole polyline: characters 63–126 only, ending a value on its last
+ * character, with an even number of values (lat, lng pairs). The decoder itself accepts any text.
+ */
+function wellFormed(encoded: string): boolean {
+  let values = 0;
+  for (let i = 0; i < encoded.length; i++) {
+    const code = encoded.charCodeAt(i);
+    if (code < 63 || code > 126) return false;
+    if (code - 63 < 0x20) values++; // no continuation bit: the last chunk of a value
+  }
+  return values > 0 && values % 2 === 0 && encoded.charCodeAt(encoded.length - 1) - 63 < 0x20;
+}
+
+/** The [lon, lat] points of an encoded polyline (precision 5, as the directions answer them), or null when it is not one of valid positions. */
+function decode(encoded: string): [number, number][] | null {
+  if (!wellFormed(encoded)) return null;
+  const points = polyline.decode(encoded).map(([lat, lon]): [number, number] => [lon, lat]);
+  return points.every(([lon, lat]) => Math.abs(lon) <= 180 && Math.abs(lat) <= MAX_LATITUDE) ? points : null;
+}
+
+export const sanitizePaths: Sanitizer<StaticPath[]> = (query) => {
+  const paths: StaticPath[] = [];
+  const errors: string[] = [];
+  const values = query.getAll('path');
+  if (values.length > MAX_PATHS) return rejected([], messages.tooManyOf('path', 'paths', MAX_PATHS));
+  for (const raw of values) {
+    const parsed = pieces('path', raw);
+    errors.push(...parsed.errors, ...unknownStyles('path', parsed.styles, ['color', 'width', 'fill']));
+    const color = colorPiece('path', parsed.styles.get('color'), DEFAULT_PATH_COLOR, true, errors);
+    const fillRaw = parsed.styles.get('fill');
+    const fill = fillRaw === undefined ? undefined : colorPiece('path', fillRaw, '', true, errors);
+    const widthRaw = parsed.styles.get('width');
+    const width = widthRaw === undefined ? DEFAULT_PATH_WIDTH : Number(widthRaw);
+    if (widthRaw !== undefined && !(/^\d+(\.\d+)?$/.test(widthRaw) && width >= 1 && width <= MAX_PATH_WIDTH)) {
+      errors.push(messages.badWidth('path', widthRaw, MAX_PATH_WIDTH));
+    }
+    let points = parsed.points;
+    if (parsed.encoded !== null) {
+      if (points.length > 0) errors.push(messages.encodedAndPoints('path'));
+      const decoded = decode(parsed.encoded);
+      if (decoded === null) errors.push(messages.badPolyline('path'));
+      points = decoded ?? [];
+    }
+    const unreadable = parsed.errors.length > 0 || (parsed.encoded !== null && points.length === 0);
+    if (points.length < 2 && !unreadable) errors.push(messages.noPoints('path', 2));
+    paths.push(fill === undefined ? { points, color, width } : { points, color, width, fill });
+  }
+  if (paths.reduce((sum, path) => sum + path.points.length, 0) > MAX_PATH_POINTS) errors.push(messages.tooManyOf('path', 'points', MAX_PATH_POINTS));
+  return errors.length > 0 ? rejected([], ...errors) : clean(paths);
+};

@@ -1,0 +1,45 @@
+/**
+ * GET /staticmap — one picture of a style around a center and zoom (given, or fitted to a bbox or to
+ * the overlays), with markers, paths and the dataset's attribution, rendered in the raster pool.
+ * Not cached by the server (the parameter space is unbounded); ETag and 304 spare the transfer.
+ */
+import type { Dataset } from '../../dataset/index.js';
+import { ApiError } from '../../http/errors.js';
+import type { Reply } from '../../http/reply.js';
+import type { Request } from '../../http/request.js';
+import { staticMapView } from './fit.js';
+import { imageAnswer, imageReply } from './image-answer.js';
+import type { StaticMapJob } from './job.js';
+import type { RasterPool } from './pool.js';
+import { sanitizeStaticMap } from './sanitize/index.js';
+import { renderedStyle } from './style-documents.js';
+
+export function staticMapJob(query: URLSearchParams, dataset: Dataset): StaticMapJob {
+  const params = sanitizeStaticMap(query);
+  const { width, height } = params.size;
+  const { center, zoom } = staticMapView(params.view, width, height, params.markers, params.paths);
+  return {
+    kind: 'static',
+    datasetDir: dataset.dir,
+    style: renderedStyle(params.style, params.lang),
+    format: params.format,
+    pixelRatio: params.scale,
+    center,
+    zoom,
+    width,
+    height,
+    markers: params.markers,
+    paths: params.paths,
+    attribution: dataset.manifest.attribution,
+  };
+}
+
+export function staticMapHandler(pools: () => { dataset: Dataset; pool: RasterPool }): (req: Request) => Promise<Reply> {
+  return async (req) => {
+    const { dataset, pool } = pools();
+    const job = staticMapJob(req.query, dataset);
+    const answer = await pool.run(job);
+    if (answer.kind !== 'static') throw new ApiError(500, 'the renderer answered a static map job with another kind of picture');
+    return imageReply(req, imageAnswer(answer.image, job.format));
+  };
+}

@@ -1,0 +1,12 @@
+/** The style documents the renderer draws, one per slug and label language, generated once. */
+import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
+import { styleDocument, type LabelLanguage, type StyleEntry } from '../../../core/maps/style-catalog.js';
+
+const documents = new Map<string, StyleSpecification>();
+
+export function renderedStyle(entry: StyleEntry, language: LabelLanguage): StyleSpecification {
+  const key = `${entry.slug}/${language}`;
+  let style = documents.get(key);
+  if (!style) documents.set(key, (style = styleDocument(entry, language)));
+  return style;
+}
