@@ -7,7 +7,10 @@
  *   (tiles/s; each job also draws the other tiles of its metatile, which are not counted);
  * - cached tiles: `wrk -t1 -c50` over tiles drawn before, beside the vector tiles of the same
  *   coordinates on the same server (the issue's aim: cached raster tiles at the vector tiles' rate);
- * - static maps: 600×400 at random places, one marker and a path, one request at a time.
+ * - static maps: 600×400 at random places, one marker and a path, one request at a time;
+ * - vector tiles and geocoding searches (wrk -c10) alone and while a second wrk keeps the pool
+ *   saturated with static maps of places never drawn (interleaved rounds, as the routing
+ *   benchmark's tiles under load): rendering must not slow the front end.
  * tileserver-gl's raster endpoint is not measured: it needs MapLibre Native, whose npm package
  * downloads its binary from outside the registry, which cannot be installed here.
  *
@@ -25,6 +28,7 @@ import type { ServerChild } from '../lib/child.js';
 import { fmtInt, fmtMs, markdownTable, publishReport } from '../lib/report.js';
 import { seededRandom, writeWrkScript } from '../lib/request-list.js';
 import { runWrk } from '../lib/wrk.js';
+import { measureTilesUnderLoad, medianWrk } from '../routing/tiles-under-load.js';
 import { createEnterpriseKey, importArgs, startWaymarkServe } from '../maps/waymark.js';
 
 const HEIDELBERG = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
@@ -79,7 +83,7 @@ async function main(): Promise<void> {
     console.error('importing Heidelberg…');
     const imported = spawnSync(process.execPath, importArgs(HEIDELBERG, dataDir), { stdio: ['ignore', 'ignore', 'inherit'] });
     if (imported.status !== 0) throw new Error('waymark import failed');
-    const key = createEnterpriseKey(dataDir, ['maps']);
+    const key = createEnterpriseKey(dataDir, ['maps', 'geocoding']);
     const [w, s, e, n] = await osmBounds(HEIDELBERG);
     const bounds: Bounds = [w, s, e, n];
     const sections: string[][] = [];
@@ -131,8 +135,12 @@ async function main(): Promise<void> {
     const server = children[children.length - 1]!;
     const base = `http://127.0.0.1:${server.port}/api/v1`;
     const cachedRows: string[][] = [];
-    for (const [name, paths] of [['raster tiles drawn before (PNG, 256 and 512 px)', cachedPaths.raster], ['vector tiles of the same coordinates (z ≤ 14)', cachedPaths.vector]] as const) {
-      const script = join(workDir, `${name.split(' ')[0]}.lua`);
+    const vectorScript = join(workDir, 'vector.lua');
+    const cachedLists = [
+      ['raster tiles drawn before (PNG, 256 and 512 px)', cachedPaths.raster, join(workDir, 'raster.lua')],
+      ['vector tiles of the same coordinates (z ≤ 14)', cachedPaths.vector, vectorScript],
+    ] as const;
+    for (const [name, paths, script] of cachedLists) {
       writeWrkScript(script, paths.map((p) => `/api/v1${p}?key=${key}`));
       const result = await runWrk({ url: `${base}/styles`, connections: 50, durationS, script, headers: { 'Accept-Encoding': 'gzip' } });
       if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers outside 2xx/3xx`);
@@ -161,6 +169,33 @@ async function main(): Promise<void> {
       'Each 600×400 at zoom 14 around a random point of the extract, with one marker and a three-point path, one request at a time (2 threads).',
       '',
       markdownTable(['requests', 'p50', 'p99'], [[String(staticLatencies.length), quantileMs(staticLatencies, 0.5), quantileMs(staticLatencies, 0.99)]], ['r', 'r', 'r']),
+    ]);
+    // Static maps of places never drawn, for the background: the pool stays busy throughout.
+    const busy = join(workDir, 'static-maps.lua');
+    writeWrkScript(busy, Array.from({ length: 2000 }, () => {
+      const lat = bounds[1] + random() * (bounds[3] - bounds[1]);
+      const lon = bounds[0] + random() * (bounds[2] - bounds[0]);
+      return `/api/v1/staticmap?style=${STYLE}&center=${lat.toFixed(5)},${lon.toFixed(5)}&zoom=15&size=800x600&key=${key}`;
+    }));
+    const searches = join(workDir, 'searches.lua');
+    writeWrkScript(searches, ['Hauptstraße 120, Heidelberg', 'Bismarckplatz', 'Im Neuenheimer Feld 371', 'Heidelberger Schloss', 'Bergheimer Straße 58'].map((text) => `/api/v1/geocoding/search?text=${encodeURIComponent(text)}&key=${key}`));
+    const underLoadRows: string[][] = [];
+    for (const [name, script] of [['vector tiles', vectorScript], ['geocoding search', searches]] as const) {
+      const scenarios = await measureTilesUnderLoad(
+        { url: `${base}/styles`, connections: 10, durationS, script, headers: { 'Accept-Encoding': 'gzip' } },
+        [{ name: 'static maps saturating the pool', wrk: { url: `${base}/styles`, connections: 8, script: busy } }],
+        { rounds: 2, warmupS: 2, durationS },
+      );
+      const [alone, loaded] = scenarios.map((scenario) => medianWrk(scenario.tiles));
+      const background = medianWrk(scenarios[1]!.background);
+      underLoadRows.push([name, fmtInt(alone!.rps), fmtMs(alone!.p50), fmtMs(alone!.p99), fmtInt(loaded!.rps), fmtMs(loaded!.p50), fmtMs(loaded!.p99), background.rps.toFixed(1)]);
+    }
+    sections.push([
+      '## The front end while rendering is saturated',
+      '',
+      `\`wrk -t1 -c10\` on vector tiles (the paths above) and on five geocoding searches, ${durationS} s, median of 2 interleaved rounds, alone and while a second wrk (8 connections) asks for 800×600 static maps of places never drawn.`,
+      '',
+      markdownTable(['requests', 'alone req/s', 'alone p50', 'alone p99', 'loaded req/s', 'loaded p50', 'loaded p99', 'static maps/s meanwhile'], underLoadRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
     ]);
     publishReport('raster', 'Raster tiles and static maps', 'this checkout', sections, [
       "tileserver-gl's raster endpoint is not measured: it needs MapLibre Native, whose npm package downloads its binary from outside the registry.",
