@@ -24,6 +24,7 @@ import { parseArgs } from 'node:util';
 import { osmBounds } from '../../data-pipeline/osm/index.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { STYLES } from '../../core/maps/style-catalog.js';
+import { worldPixel } from '../../src/maps/raster/render/viewport.js';
 import type { ServerChild } from '../lib/child.js';
 import { fmtInt, fmtMs, markdownTable, publishReport } from '../lib/report.js';
 import { seededRandom, writeWrkScript } from '../lib/request-list.js';
@@ -43,9 +44,8 @@ const STYLE = STYLES[0]!.slug;
 type Bounds = [west: number, south: number, east: number, north: number];
 
 const tileOf = (lon: number, lat: number, z: number): [number, number] => {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return [Math.floor(((lon + 180) / 360) * n), Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n)];
+  const [x, y] = worldPixel(2 ** z, lon, lat);
+  return [Math.floor(x), Math.floor(y)];
 };
 
 /** `count` tiles of zoom `z` inside `bounds`, each in a 2×2 metatile of its own and not in `taken`. */

@@ -4,6 +4,7 @@
  */
 import type { StaticMarker, StaticPath } from './job.js';
 import { MAX_ZOOM, type Bounds, type View } from './sanitize/view.js';
+import { worldPixel } from './render/viewport.js';
 
 const WORLD_PX = 512;
 /** CSS pixels kept free around fitted overlays, so that pins and line ends are not cut. */
@@ -11,12 +12,7 @@ export const FIT_PADDING = 40;
 /** A fit around one point (or points very close) goes no closer than a street view. */
 const MAX_FIT_ZOOM = 16;
 
-/** Web Mercator as fractions of the world, 0..1 from the top-left. */
-const mercatorX = (lon: number) => (lon + 180) / 360;
-const mercatorY = (lat: number) => {
-  const sin = Math.sin((lat * Math.PI) / 180);
-  return 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
-};
+/** The latitude of a Web Mercator y, as a fraction of the world from the top (the inverse of `worldPixel`'s). */
 const latitudeOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 
 function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
@@ -27,10 +23,9 @@ function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
 }
 
 function fitBounds([minLon, minLat, maxLon, maxLat]: Bounds, width: number, height: number, padding: number, maxZoom: number): { center: [number, number]; zoom: number } {
-  const left = mercatorX(minLon);
-  const right = mercatorX(maxLon);
-  const top = mercatorY(maxLat);
-  const bottom = mercatorY(minLat);
+  // Web Mercator as fractions of the world, 0..1 from the top-left.
+  const [left, top] = worldPixel(1, minLon, maxLat);
+  const [right, bottom] = worldPixel(1, maxLon, minLat);
   // Padding shrinks on small pictures so that some room is always left for the map.
   const pad = Math.min(padding, width / 4, height / 4);
   const scale = Math.min((width - 2 * pad) / ((right - left) * WORLD_PX), (height - 2 * pad) / ((bottom - top) * WORLD_PX));
