@@ -14,7 +14,7 @@ import { findKey } from './gateway/credentials.js';
 import { Gateway, type ServiceRoute } from './gateway/index.js';
 import { ApiError } from './http/errors.js';
 import { publicOriginResolver } from './http/public-origin.js';
-import { empty, errorReply, json, type Reply } from './http/reply.js';
+import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
 import { geocodingRoutes } from './geocoding/index.js';
@@ -42,6 +42,9 @@ const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
 };
+const CORS_PRESET = presetHeaders(CORS_HEADERS);
+const CORS_ONLY = [CORS_PRESET];
+const withCors = (preset: Reply['preset']) => (preset === undefined ? CORS_ONLY : preset.at(-1) === CORS_PRESET ? preset : [...preset, CORS_PRESET]);
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
@@ -106,7 +109,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   deps.operator?.register(router);
 
   const finish = (req: Request, started: number, isPublic: boolean, reply: Reply): Reply => {
-    if (isPublic) Object.assign(reply.headers, CORS_HEADERS);
+    if (isPublic) reply.preset = withCors(reply.preset);
     const ms = performance.now() - started;
     metrics.request(req.route, reply.status, ms / 1000);
     logging.access(req.id, req.method, req.path, req.route, reply.status, ms);

@@ -7,9 +7,10 @@
  */
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import test, { type ExecutionContext } from 'ava';
-import { existsSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../core/package-root.js';
 import { ApiError } from '../src/http/errors.js';
 import { staticMapView } from '../src/maps/raster/fit.js';
 import type { RasterJob } from '../src/maps/raster/job.js';
@@ -323,18 +324,8 @@ test('fuzz (seeded): any static map query is refused with a 400 naming a paramet
 
 /** A pool whose worker hangs on width 1, exits on width 2 and otherwise answers the width as its picture. */
 function testPool(t: ExecutionContext, timeoutMs: number): RasterPool {
-  const dir = mkdtempSync(join(tmpdir(), 'waymark-raster-pool-'));
-  const worker = join(dir, 'worker.mjs');
-  writeFileSync(worker, `export default async (job) => {
-    if (job.width === 1) await new Promise(() => {});
-    if (job.width === 2) process.exit(3);
-    return { kind: 'static', image: new Uint8Array([job.width]) };
-  };`);
-  const pool = new RasterPool(1, timeoutMs, worker);
-  t.teardown(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const pool = new RasterPool(1, timeoutMs, join(PACKAGE_ROOT, 'test', 'fixtures', 'workers', 'misbehaving-raster.mjs'));
+  t.teardown(() => pool.close());
   return pool;
 }
 const fakeJob = (width: number) => ({ kind: 'static', width }) as unknown as RasterJob;

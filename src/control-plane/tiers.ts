@@ -1,5 +1,5 @@
 /** Monthly quotas of each subscription tier (spec section 8) and how custom quotas override them. */
-import type { Organization, Quotas, Tier } from './types.js';
+import type { Organization, Quotas, Service, Tier } from './types.js';
 
 export const TIER_QUOTAS: Record<Tier, Quotas> = {
   free: { maps: 10_000, geocoding: 5_000, routing: 5_000 },
@@ -8,6 +8,11 @@ export const TIER_QUOTAS: Record<Tier, Quotas> = {
 };
 
 export const TIER_LABELS: Record<Tier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
+
+/** The limit in force for one service (null: unlimited); `quotasOf(org)[service]` without building the record. */
+export function quotaOf(org: Pick<Organization, 'tier' | 'customQuotas'>, service: Service): number | null {
+  return org.tier === 'enterprise' ? (org.customQuotas[service] ?? null) : TIER_QUOTAS[org.tier][service];
+}
 
 /** The limits in force: the tier's defaults, overridden on Enterprise by operator-set quotas. */
 export function quotasOf(org: Pick<Organization, 'tier' | 'customQuotas'>): Quotas {

@@ -11,7 +11,7 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export function findKey(req: Request): string | null {
   const found: { method: string; value: string }[] = [];
   if (req.rawQuery) {
-    for (const value of req.query.getAll('key')) found.push({ method: 'the key query parameter', value });
+    for (const value of req.queryAll('key')) found.push({ method: 'the key query parameter', value });
   }
   // A header sent several times arrives joined with ", "; keys contain no commas.
   const authorization = req.header('authorization');

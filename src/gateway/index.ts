@@ -7,7 +7,7 @@
 import type { Clock } from '../clock.js';
 import { checkKeyShape, hashKey } from '../control-plane/keys.js';
 import type { ControlStore } from '../control-plane/store.js';
-import { quotasOf, TIER_LABELS } from '../control-plane/tiers.js';
+import { quotaOf, TIER_LABELS } from '../control-plane/tiers.js';
 import type { ApiKeyRecord, Organization, Service } from '../control-plane/types.js';
 import { ApiError } from '../http/errors.js';
 import { errorReply, type Reply } from '../http/reply.js';
@@ -106,9 +106,10 @@ export class Gateway {
   meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
     return (req) => {
       const caller = this.authenticate(req);
-      const { month, day, resetIso } = this.periods.now();
+      const nowMs = this.clock.now();
+      const { month, day, resetIso } = this.periods.now(nowMs);
       const { org, key } = caller;
-      const limit = quotasOf(org)[service];
+      const limit = quotaOf(org, service);
       const ledger = this.store.ledger;
       if (!key.scopes.includes(service)) {
         const headers = rateLimitHeaders(limit, ledger.used(org.id, service, month), resetIso);
@@ -123,7 +124,7 @@ export class Gateway {
         const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
         if (success) {
           ledger.commit(reservation, key.id, day);
-          ledger.touchKey(key.id, this.clock.now());
+          ledger.touchKey(key.id, nowMs);
         } else {
           ledger.release(reservation);
         }

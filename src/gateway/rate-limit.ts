@@ -4,10 +4,12 @@ import { monthBounds, type Clock } from '../clock.js';
 /** Reported as both limit and remaining when a quota is unlimited (headers carry integers only). */
 export const UNLIMITED = 2_147_483_647;
 
+const UNLIMITED_TEXT = String(UNLIMITED);
+
 export function rateLimitHeaders(limit: number | null, used: number, resetIso: string): Record<string, string> {
   return {
-    'X-RateLimit-Limit': String(limit ?? UNLIMITED),
-    'X-RateLimit-Remaining': String(limit === null ? UNLIMITED : Math.max(0, limit - used)),
+    'X-RateLimit-Limit': limit === null ? UNLIMITED_TEXT : String(limit),
+    'X-RateLimit-Remaining': limit === null ? UNLIMITED_TEXT : String(Math.max(0, limit - used)),
     'X-RateLimit-Reset': resetIso,
   };
 }
@@ -30,8 +32,8 @@ export class PeriodTracker {
 
   constructor(private readonly clock: Clock) {}
 
-  now(): Period {
-    const now = this.clock.now();
+  /** The period of `now` (default: the clock's time). */
+  now(now = this.clock.now()): Period {
     if (this.current && now >= this.dayStart && now < this.dayEnd) return this.current;
     const iso = new Date(now).toISOString();
     const { start, end } = monthBounds(now);

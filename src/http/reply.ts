@@ -2,22 +2,32 @@
 import { errorBody } from './errors.js';
 
 /**
- * Response headers encoded once as bytes (name, value), e.g. with a cached tile, so that writing
- * them costs no string conversion per request. Shared between replies: never mutated.
+ * Header lines encoded once as bytes, e.g. with a cached tile, and written in one call:
+ * uWebSockets.js writes `name: value\r\n` per header, so a block is its first header's name and,
+ * as the value, its first value followed by the other lines. Built from the server's own values
+ * only (never from request input, where a line break would add a header). Shared between
+ * replies: never mutated.
  */
-export type PresetHeaders = readonly (readonly [name: Uint8Array, value: Uint8Array])[];
+export type PresetHeaders = readonly [name: Uint8Array, value: Uint8Array];
 
 export interface Reply {
   status: number;
   /** Per-request headers; the gateway and the app add theirs here. */
   headers: Record<string, string>;
-  /** Written before `headers`. */
-  preset?: PresetHeaders;
+  /** Written before `headers`, in order. */
+  preset?: readonly PresetHeaders[];
   body: string | Uint8Array;
 }
 
-export function presetHeader(name: string, value: string): PresetHeaders[number] {
-  return [Buffer.from(name), Buffer.from(value)];
+/** One block of `headers`, in their order. */
+export function presetHeaders(headers: Record<string, string>): PresetHeaders {
+  const lines = Object.entries(headers);
+  if (lines.length === 0) throw new Error('a header block needs at least one header');
+  for (const [name, value] of lines) {
+    if (/[\r\n]/.test(name + value)) throw new Error(`header ${name} contains a line break`);
+  }
+  const [[firstName, firstValue], ...rest] = lines as [[string, string], ...[string, string][]];
+  return [Buffer.from(firstName), Buffer.from([firstValue, ...rest.map(([name, value]) => `${name}: ${value}`)].join('\r\n'))];
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

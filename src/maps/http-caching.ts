@@ -13,7 +13,7 @@ const PRIVATE_ASSET = `private, max-age=${ASSET_MAX_AGE}`;
 export const KEYED_DOCUMENT_CACHE = 'private, max-age=300';
 
 export function assetCacheControl(req: Request): string {
-  return req.rawQuery !== '' && req.query.has('key') ? PUBLIC_ASSET : PRIVATE_ASSET;
+  return req.queryAll('key').length > 0 ? PUBLIC_ASSET : PRIVATE_ASSET;
 }
 
 /** Whether If-None-Match names `etag` (a quoted ETag), or is `*`. */

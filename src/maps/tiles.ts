@@ -10,7 +10,7 @@ import { TILESET_ID } from '../../core/dataset-layout.js';
 import type { Dataset, DatasetHolder } from '../dataset/index.js';
 import type { StoredTile } from '../dataset/mbtiles.js';
 import { ApiError } from '../http/errors.js';
-import { presetHeader, type PresetHeaders, type Reply } from '../http/reply.js';
+import { presetHeaders, type PresetHeaders, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { currentDataset } from './dataset-files.js';
 import { assetCacheControl, notModified } from './http-caching.js';
@@ -49,26 +49,21 @@ export function unknownTileset(tileset: string): ApiError {
 interface TileAnswer {
   data: Buffer;
   etag: string;
-  gzipped: PresetHeaders;
-  inflated: PresetHeaders;
-  notModified: PresetHeaders;
+  gzipped: readonly PresetHeaders[];
+  inflated: readonly PresetHeaders[];
+  notModified: readonly PresetHeaders[];
 }
-
-const CONTENT_TYPE = presetHeader('Content-Type', TILE_TYPE);
-const VARY = presetHeader('Vary', 'Accept-Encoding');
-const GZIP_ENCODING = presetHeader('Content-Encoding', 'gzip');
 
 function tileAnswer(tile: StoredTile | null): TileAnswer {
   const etag = tile ? `"${tile.id}"` : EMPTY_TILE_ETAG;
-  const etagHeader = presetHeader('ETag', etag);
-  const inflated = [CONTENT_TYPE, etagHeader, VARY];
+  const inflated = { 'Content-Type': TILE_TYPE, ETag: etag, Vary: 'Accept-Encoding' };
   return {
     data: tile?.data ?? Buffer.alloc(0),
     etag,
     // An empty body is sent without Content-Encoding, whatever the client accepts.
-    gzipped: tile ? [...inflated, GZIP_ENCODING] : inflated,
-    inflated,
-    notModified: [etagHeader, VARY],
+    gzipped: [presetHeaders(tile ? { ...inflated, 'Content-Encoding': 'gzip' } : inflated)],
+    inflated: [presetHeaders(inflated)],
+    notModified: [presetHeaders({ ETag: etag, Vary: 'Accept-Encoding' })],
   };
 }
 

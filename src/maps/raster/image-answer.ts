@@ -1,6 +1,6 @@
 /** A rendered picture as it is answered: its bytes, an ETag (MD5 of the bytes) and its headers encoded once; 304 on a matching If-None-Match. */
 import { createHash } from 'node:crypto';
-import { presetHeader, type PresetHeaders, type Reply } from '../../http/reply.js';
+import { presetHeaders, type PresetHeaders, type Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import { assetCacheControl, notModified } from '../http-caching.js';
 import type { RasterFormat } from './job.js';
@@ -8,14 +8,13 @@ import type { RasterFormat } from './job.js';
 export interface ImageAnswer {
   data: Uint8Array;
   etag: string;
-  headers: PresetHeaders;
-  notModified: PresetHeaders;
+  headers: readonly PresetHeaders[];
+  notModified: readonly PresetHeaders[];
 }
 
 export function imageAnswer(data: Uint8Array, format: RasterFormat): ImageAnswer {
   const etag = `"${createHash('md5').update(data).digest('hex')}"`;
-  const etagHeader = presetHeader('ETag', etag);
-  return { data, etag, headers: [presetHeader('Content-Type', `image/${format}`), etagHeader], notModified: [etagHeader] };
+  return { data, etag, headers: [presetHeaders({ 'Content-Type': `image/${format}`, ETag: etag })], notModified: [presetHeaders({ ETag: etag })] };
 }
 
 /** Cache-Control as the vector tiles: public for a key in the URL, else private. */

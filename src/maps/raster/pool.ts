@@ -15,6 +15,12 @@ const WORKER = new URL('../../../workers/raster.js', import.meta.url).href;
 const QUEUE_PER_THREAD = 32;
 /** A job running longer than this is aborted and its thread replaced. */
 export const RENDER_TIMEOUT_MS = 20_000;
+/**
+ * Render threads run at this nice increment (Linux, through Piscina's optional @napi-rs/nice): a
+ * saturated pool then takes the cores only when the event loop and the routing threads leave them
+ * idle, so vector tiles, geocoding and routing keep their latency while maps render.
+ */
+const RENDER_NICENESS = 10;
 /** Requests that already hold the previous dataset's pool finish with it before it is closed. */
 const CLOSE_OLD_AFTER_MS = 60_000;
 
@@ -29,7 +35,7 @@ export class RasterPool {
     // queue while no thread is free), so the bound on waiting jobs is kept here.
     // Threads stay alive: each keeps its opened archives, sprites, fonts and compiled styles, which
     // a new thread would have to build again (Piscina ends idle threads above minThreads at once).
-    this.pool = new Piscina({ filename: worker, minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+    this.pool = new Piscina({ filename: worker, minThreads: threads, maxThreads: threads, idleTimeout: Infinity, niceIncrement: RENDER_NICENESS });
     this.maxJobs = threads * (1 + QUEUE_PER_THREAD);
   }
 

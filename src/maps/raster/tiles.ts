@@ -11,7 +11,8 @@ import { ApiError } from '../../http/errors.js';
 import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import type { LabelLanguage, StyleEntry } from '../../../core/maps/style-catalog.js';
-import { styleOfSlug } from '../styles.js';
+import { labelLanguage, styleOfSlug } from '../styles.js';
+import { currentDataset } from '../dataset-files.js';
 import { datasetTileCache } from '../tile-cache.js';
 import type { RasterDiskCache } from './disk-cache.js';
 import { imageAnswer, imageReply, type ImageAnswer } from './image-answer.js';
@@ -55,12 +56,15 @@ export function parseTileRequest(req: Request): TileRequest {
   const last = 2 ** z - 1;
   const x = coordinate(xRaw!, 'x', last, ` at zoom ${z}`);
   const y = coordinate(name[1]!, 'y', last, ` at zoom ${z}`);
-  const { params } = sanitize(req.query, { lang: sanitizeLang }, ['lang']);
-  return { style, language: params.lang, z, x, y, pixelRatio: name[2] ? 2 : 1, format, extension: name[3]! };
+  // Most tile requests name no language; they skip parsing the query.
+  const language = req.queryAll('lang').length === 0 ? labelLanguage(null) : sanitize(req.query, { lang: sanitizeLang }, ['lang']).params.lang;
+  return { style, language, z, x, y, pixelRatio: name[2] ? 2 : 1, format, extension: name[3]! };
 }
 
 /** The tile's name in the caches, relative to the dataset: style, language, z/x/y, scale and format. */
 const tileKey = (t: TileRequest, x: number, y: number) => `${t.style.slug}/${t.language}/${t.z}/${x}/${y}@${t.pixelRatio}x.${t.extension}`;
+
+const memoryKeyOf = (dataset: Dataset, key: string) => `${dataset.id}/raster/${key}`;
 
 export interface RasterTileDeps {
   datasets: DatasetHolder;
@@ -68,7 +72,7 @@ export interface RasterTileDeps {
   disk: RasterDiskCache;
 }
 
-export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (req: Request) => Promise<Reply> {
+export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (req: Request) => Reply | Promise<Reply> {
   const memory = datasetTileCache<ImageAnswer>(datasets);
   /** Metatile jobs under way, by dataset and metatile key: later requests for any of their tiles wait for them. */
   const inFlight = new Map<string, Promise<Map<string, ImageAnswer>>>();
@@ -89,7 +93,7 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
           const key = tileKey(t, tile.x, tile.y);
           const image = imageAnswer(Buffer.from(tile.image.buffer, tile.image.byteOffset, tile.image.byteLength), t.format);
           tiles.set(key, image);
-          memory?.set(`${dataset.id}/raster/${key}`, image, image.data.byteLength);
+          memory?.set(memoryKeyOf(dataset, key), image, image.data.byteLength);
           void disk.write(dataset, key, image.data);
         }
         return tiles;
@@ -99,21 +103,26 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
     return flight;
   };
 
-  return async (req) => {
-    const t = parseTileRequest(req);
+  /** A tile missing from the memory cache: from the disk cache, else from its metatile's job. */
+  const readOrRender = async (req: Request, t: TileRequest, key: string): Promise<Reply> => {
     const { dataset, pool } = pools();
-    const key = tileKey(t, t.x, t.y);
-    const memoryKey = `${dataset.id}/raster/${key}`;
-    let answer = memory?.get(memoryKey);
-    if (answer === undefined) {
-      const stored = await disk.read(dataset, key);
-      if (stored !== null) {
-        answer = imageAnswer(stored, t.format);
-        memory?.set(memoryKey, answer, stored.byteLength);
-      }
+    const memoryKey = memoryKeyOf(dataset, key);
+    const stored = await disk.read(dataset, key);
+    let answer: ImageAnswer | undefined;
+    if (stored !== null) {
+      answer = imageAnswer(stored, t.format);
+      memory?.set(memoryKey, answer, stored.byteLength);
     }
     answer ??= (await renderMetatile(dataset, pool, t)).get(key);
     if (answer === undefined) throw new ApiError(500, `the renderer's metatile lacks tile ${t.z}/${t.x}/${t.y}`);
     return imageReply(req, answer);
+  };
+
+  // A memory-cache hit is answered synchronously, as a vector tile is.
+  return (req) => {
+    const t = parseTileRequest(req);
+    const key = tileKey(t, t.x, t.y);
+    const cached = memory?.get(memoryKeyOf(currentDataset(datasets), key));
+    return cached === undefined ? readOrRender(req, t, key) : imageReply(req, cached);
   };
 }
