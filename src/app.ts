@@ -4,7 +4,7 @@
  */
 import { attributionPage } from './attribution/index.js';
 import type { Clock } from './clock.js';
-import type { ControlStore } from './control-plane/store.js';
+import { StoreUnavailable, type ControlStore } from './control-plane/store.js';
 import type { DatasetHolder } from './dataset/index.js';
 import type { Service } from './control-plane/types.js';
 import { registerDashboardApi } from './dashboard/api.js';
@@ -118,6 +118,10 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
 
   const failure = (req: Request, error: unknown): Reply => {
     if (error instanceof ApiError) return errorReply(error.statusCode, error.message, error.headers, error.code);
+    if (error instanceof StoreUnavailable) {
+      logger.warn({ reqId: req.id, err: error }, 'control-plane store unavailable');
+      return errorReply(503, `the account store is unavailable (${error.message}); try again shortly`, { 'Retry-After': '1' });
+    }
     logger.error({ reqId: req.id, err: error }, 'unhandled error');
     return errorReply(500, INTERNAL_ERROR);
   };

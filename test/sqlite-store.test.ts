@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createKey } from '../src/control-plane/accounts.js';
 import { hashKey } from '../src/control-plane/keys.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
+import type { ApiKeyRecord } from '../src/control-plane/types.js';
 
 function tempFile(t: { teardown(fn: () => void): void }): string {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-store-'));
@@ -35,9 +36,9 @@ test('the directory sees keys and tiers written by another connection on its nex
 test('flushed usage is reported per key and day, and unflushed usage is reported too', async (t) => {
   const store = new SqliteStore(tempFile(t));
   const { org } = await store.createUserWithOrg({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
-  store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-02');
+  store.ledger.commit(store.ledger.reserve({ org, key: { id: 'key_a' } as ApiKeyRecord, service: 'maps', month: '2026-11', day: '2026-11-02', limit: null, units: 1 }));
   await store.flush();
-  store.ledger.commit(store.ledger.reserve(org.id, 'maps', '2026-11', null), 'key_a', '2026-11-03');
+  store.ledger.commit(store.ledger.reserve({ org, key: { id: 'key_a' } as ApiKeyRecord, service: 'maps', month: '2026-11', day: '2026-11-03', limit: null, units: 1 }));
   t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [
     { keyId: 'key_a', used: { maps: 2, geocoding: 0, routing: 0 } },
   ]);

@@ -3,7 +3,7 @@
  * Counters live in memory, so reserving a unit is a map look-up. Committed units are buffered
  * and written by the store's periodic flush; a crash loses at most one flush interval of counts.
  */
-import type { QuotaLedger, Reservation } from './store.js';
+import type { QuotaLedger, Reservation, ReserveRequest } from './store.js';
 import type { Service, UsageIncrement } from './types.js';
 
 interface Counter {
@@ -13,9 +13,12 @@ interface Counter {
   reserved: number;
 }
 
-/** A reservation carries its counter, so settling it needs no look-up. */
+/** A reservation carries its counter, key and day, so settling it needs no look-up. */
 interface LocalReservation extends Reservation {
   counter: Counter;
+  units: number;
+  keyId: string;
+  day: string;
 }
 
 /** Reads the units already recorded for a month, once per (org, service, month) in this process. */
@@ -45,26 +48,27 @@ export class LocalLedger implements QuotaLedger {
     }
   }
 
-  reserve(orgId: string, service: Service, month: string, limit: number | null): LocalReservation {
-    const counter = this.counter(orgId, service, month);
+  reserve({ org, key, service, month, day, limit, units }: ReserveRequest): LocalReservation {
+    const counter = this.counter(org.id, service, month);
     const used = counter.used + counter.reserved;
-    if (limit !== null && used >= limit) return { granted: false, used, counter };
-    counter.reserved++;
-    return { granted: true, used, counter };
+    const granted = limit === null || used + units <= limit;
+    if (granted) counter.reserved += units;
+    return { granted, used, limit, counter, units, keyId: key.id, day };
   }
 
-  commit(reservation: Reservation, keyId: string | null, day: string): void {
-    const { counter } = reservation as LocalReservation;
-    counter.reserved--;
-    counter.used++;
-    const id = `${counter.orgId}|${counter.service}|${day}|${keyId ?? ''}`;
+  commit(reservation: Reservation): void {
+    const { counter, units, keyId, day } = reservation as LocalReservation;
+    counter.reserved -= units;
+    counter.used += units;
+    const id = `${counter.orgId}|${counter.service}|${day}|${keyId}`;
     const pending = this.pendingUsage.get(id);
-    if (pending) pending.count++;
-    else this.pendingUsage.set(id, { orgId: counter.orgId, keyId, service: counter.service, day, count: 1 });
+    if (pending) pending.count += units;
+    else this.pendingUsage.set(id, { orgId: counter.orgId, keyId, service: counter.service, day, count: units });
   }
 
   release(reservation: Reservation): void {
-    (reservation as LocalReservation).counter.reserved--;
+    const { counter, units } = reservation as LocalReservation;
+    counter.reserved -= units;
   }
 
   used(orgId: string, service: Service, month: string): number {

@@ -21,6 +21,9 @@ import type {
 
 export class StoreConflict extends Error {}
 
+/** The store cannot be reached (a networked store's server is down): the request gets a 503. */
+export class StoreUnavailable extends Error {}
+
 /** Sign-up named an organization that exists: joining one takes an invitation. */
 export class OrgNameTaken extends StoreConflict {
   constructor(readonly orgName: string) {
@@ -89,35 +92,63 @@ export interface ControlStore {
 
 /**
  * In-memory view of keys and organizations, read synchronously on the request path. The store
- * keeps it current, including with changes other processes commit (a CLI revocation, a tier
- * change): such a change applies to every request that arrives after the write returned.
+ * keeps it current, including with changes other processes or nodes commit (a CLI revocation, a
+ * tier change made through another node).
  */
 export interface Directory {
   /** Applies changes committed elsewhere; cheap when there are none. Never called per request. */
   sync(): void;
+  /**
+   * Why keys cannot be served right now, or null when they can: a networked store whose
+   * connection is down, or that has not yet reloaded what it may have missed while it was.
+   */
+  unavailable(): string | null;
   keyByHash(hash: string): ApiKeyRecord | undefined;
   org(id: string): Organization | undefined;
 }
 
-/** Outcome of a reservation: `used` counts the units already spent this month, this one excluded. */
-export interface Reservation {
-  granted: boolean;
-  used: number;
+/** What the gateway asks the ledger for: `units` of `service` this month for a key of an organization. */
+export interface ReserveRequest {
+  org: Organization;
+  key: ApiKeyRecord;
+  service: Service;
+  /** `YYYY-MM`, the quota period. */
+  month: string;
+  /** `YYYY-MM-DD`, the usage-reporting bucket. */
+  day: string;
+  /** The limit the caller's directory knows (null: unlimited); a networked store uses its own current one. */
+  limit: number | null;
+  units: number;
 }
 
 /**
- * Per-organization, per-service, per-month counters with exact enforcement: a unit is reserved
+ * Outcome of a reservation: `used` counts the units already spent (or reserved) this month, this
+ * one excluded; `limit` is the limit it was checked against (the store's current one); `revoked`
+ * is set when the store found the key revoked, ahead of this node's directory.
+ */
+export interface Reservation {
+  granted: boolean;
+  used: number;
+  limit: number | null;
+  revoked?: boolean;
+}
+
+/**
+ * Per-organization, per-service, per-month counters with exact enforcement: units are reserved
  * before a request runs and either committed (the response succeeded) or released.
  */
 export interface QuotaLedger {
-  /** Reserves one unit if fewer than `limit` are used or reserved (`limit` null: unlimited). */
-  reserve(orgId: string, service: Service, month: string, limit: number | null): Reservation;
+  /**
+   * Reserves the units if they fit under the limit. The embedded store answers at once; a
+   * networked one with a promise (rejected with StoreUnavailable when its server is down).
+   */
+  reserve(request: ReserveRequest): Reservation | Promise<Reservation>;
   /** Turns a granted reservation into usage, recorded against the key and day for reporting. */
-  commit(reservation: Reservation, keyId: string | null, day: string): void;
-  /** Gives a granted reservation's unit back. */
+  commit(reservation: Reservation): void;
+  /** Gives a granted reservation's units back. */
   release(reservation: Reservation): void;
   /** Units used (committed) this month. */
-  used(orgId: string, service: Service, month: string): number;
+  used(orgId: string, service: Service, month: string): number | Promise<number>;
   /** Records that a key was used at `atMs`, written with the next flush. */
   touchKey(keyId: string, atMs: number): void;
 }

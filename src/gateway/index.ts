@@ -6,7 +6,7 @@
  */
 import type { Clock } from '../clock.js';
 import { checkKeyShape, hashKey } from '../control-plane/keys.js';
-import type { ControlStore } from '../control-plane/store.js';
+import { StoreUnavailable, type ControlStore, type Reservation } from '../control-plane/store.js';
 import { quotaOf, TIER_LABELS } from '../control-plane/tiers.js';
 import type { ApiKeyRecord, Organization, Service } from '../control-plane/types.js';
 import { ApiError } from '../http/errors.js';
@@ -38,6 +38,15 @@ export interface GatewayEvents {
 const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
 const scopeMessage = (service: Service) =>
   `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`;
+const REVOKED_MESSAGE = 'this API key has been revoked; create a new one in the API Keys area of the dashboard';
+const keysUnavailable = (reason: string) => new ApiError(503, `API keys cannot be checked right now (${reason}); try again shortly`, { 'Retry-After': '1' });
+
+/** A metered request whose store could not be reached: refused, never served unmetered. */
+function storeFailure(error: unknown): never {
+  if (error instanceof StoreUnavailable) throw keysUnavailable(error.message);
+  throw error;
+}
+
 /** Key values already checked and hashed; cleared when full, so junk keys cannot grow it. */
 const MAX_CACHED_HASHES = 10_000;
 
@@ -57,13 +66,13 @@ export class Gateway {
 
   /** The active key and organization a request authenticates as; throws the 400/401 otherwise. */
   authenticate(req: Request): Caller {
+    const unavailable = this.store.directory.unavailable();
+    if (unavailable !== null) throw keysUnavailable(unavailable);
     const value = findKey(req);
     if (value === null) throw new ApiError(401, `an API key is required: ${KEY_HELP}`);
     const key = this.store.directory.keyByHash(this.hashOf(value));
     if (!key) throw new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
-    if (key.status === 'revoked') {
-      throw new ApiError(401, 'this API key has been revoked; create a new one in the API Keys area of the dashboard');
-    }
+    if (key.status === 'revoked') throw new ApiError(401, REVOKED_MESSAGE);
     const org = this.store.directory.org(key.orgId);
     if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');
     return { key, org };
@@ -107,44 +116,62 @@ export class Gateway {
     return (req) => {
       const caller = this.authenticate(req);
       const nowMs = this.clock.now();
-      const { month, day, resetIso } = this.periods.now(nowMs);
+      const period = this.periods.now(nowMs);
       const { org, key } = caller;
-      const limit = quotaOf(org, service);
       const ledger = this.store.ledger;
       if (!key.scopes.includes(service)) {
-        const headers = rateLimitHeaders(limit, ledger.used(org.id, service, month), resetIso);
-        return errorReply(403, scopeMessage(service), headers);
+        const limit = quotaOf(org, service);
+        const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
+        const used = ledger.used(org.id, service, period.month);
+        return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
       }
-      const reservation = ledger.reserve(org.id, service, month, limit);
-      if (!reservation.granted) {
-        this.events.onQuotaRejected?.(service);
-        return errorReply(429, this.quotaMessage(req, service, org, limit), rateLimitHeaders(limit, reservation.used, resetIso));
-      }
-      const settle = (reply: Reply): Reply => {
-        const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
-        if (success) {
-          ledger.commit(reservation, key.id, day);
-          ledger.touchKey(key.id, nowMs);
-        } else {
-          ledger.release(reservation);
-        }
-        Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? 1 : 0), resetIso));
-        return reply;
-      };
-      const fail = (error: unknown): Reply => {
-        ledger.release(reservation);
-        if (error instanceof ApiError) {
-          const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
-          return errorReply(error.statusCode, error.message, headers, error.code);
-        }
-        throw error;
-      };
-      try {
-        const result = handler(req, caller);
-        return result instanceof Promise ? result.then(settle, fail) : settle(result);
-      } catch (error) {
-        return fail(error);
-      }
+      const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units: 1 });
+      const run = (granted: Reservation) => this.runReserved(req, caller, service, granted, period.resetIso, nowMs, handler);
+      return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
     };
+  }
+
+  /** Runs the handler on a reservation (or refuses), and settles the reservation by the answer. */
+  private runReserved(
+    req: Request,
+    caller: Caller,
+    service: Service,
+    reservation: Reservation,
+    resetIso: string,
+    nowMs: number,
+    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
+  ): Reply | Promise<Reply> {
+    const ledger = this.store.ledger;
+    const { limit } = reservation;
+    if (reservation.revoked) throw new ApiError(401, REVOKED_MESSAGE);
+    if (!reservation.granted) {
+      this.events.onQuotaRejected?.(service);
+      return errorReply(429, this.quotaMessage(req, service, caller.org, limit), rateLimitHeaders(limit, reservation.used, resetIso));
+    }
+    const settle = (reply: Reply): Reply => {
+      const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
+      if (success) {
+        ledger.commit(reservation);
+        ledger.touchKey(caller.key.id, nowMs);
+      } else {
+        ledger.release(reservation);
+      }
+      Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? 1 : 0), resetIso));
+      return reply;
+    };
+    const fail = (error: unknown): Reply => {
+      ledger.release(reservation);
+      if (error instanceof ApiError) {
+        const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
+        return errorReply(error.statusCode, error.message, headers, error.code);
+      }
+      throw error;
+    };
+    try {
+      const result = handler(req, caller);
+      return result instanceof Promise ? result.then(settle, fail) : settle(result);
+    } catch (error) {
+      return fail(error);
+    }
   }
 }

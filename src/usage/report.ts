@@ -22,7 +22,7 @@ export async function usageReport(store: ControlStore, org: Organization, period
   const quotas = quotasOf(org);
   const services = {} as Record<Service, ServiceUsage>;
   for (const service of SERVICES) {
-    const used = store.ledger.used(org.id, service, period.month);
+    const used = await store.ledger.used(org.id, service, period.month);
     const limit = quotas[service];
     services[service] = { used, limit, remaining: limit === null ? null : Math.max(0, limit - used) };
   }

@@ -49,6 +49,11 @@ export class SqliteDirectory implements Directory {
     this.revision = revision;
   }
 
+  /** The file is always at hand. */
+  unavailable(): null {
+    return null;
+  }
+
   /** Active and revoked keys alike, so that a revoked key gets its own message. */
   keyByHash(hash: string): ApiKeyRecord | undefined {
     return this.keys.get(hash);
