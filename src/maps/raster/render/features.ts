@@ -1,13 +1,13 @@
 /**
  * Non-symbol layers: background, fill, fill-extrusion (flat), line and circle. Features of one
- * layer and tile that share their evaluated paint are drawn as one path, clipped to their tile so
- * the tiles' overlapping buffers are not drawn twice.
+ * layer and tile that share their evaluated paint are drawn as one path, clipped to the tile's kept
+ * part of the canvas.
  */
 import { Path2D, type SKRSContext2D } from '@napi-rs/canvas';
 import type { VectorTileFeature } from '@mapbox/vector-tile';
 import type { Color } from '@maplibre/maplibre-gl-style-spec';
 import type { CompiledLayer } from './style-layers.js';
-import type { PlacedTile, Rings } from './tile-source.js';
+import { LINE, POLYGON, type PlacedTile, type Rings } from './tile-source.js';
 
 export interface DrawContext {
   ctx: SKRSContext2D;
@@ -15,6 +15,8 @@ export interface DrawContext {
   pixelRatio: number;
   width: number;
   height: number;
+  /** Device pixels on each side of the canvas that are cut away (viewport.ts). */
+  buffer: number;
 }
 
 export const css = (color: Color | undefined): string => (color === undefined ? 'rgba(0,0,0,0)' : color.toString());
@@ -26,25 +28,55 @@ function addRings(path: Path2D, rings: Rings, close: boolean): void {
   }
 }
 
-/** Features of the layer in the tile, grouped by a key of their paint (a group draws as one path). */
-function groups<S>(draw: DrawContext, layer: CompiledLayer, tile: PlacedTile, paintOf: (f: VectorTileFeature) => S, close: boolean, type: number): Map<string, { paint: S; path: Path2D }> {
-  const found = new Map<string, { paint: S; path: Path2D }>();
-  for (const decoded of tile.features(layer.sourceLayer)) {
-    const { feature } = decoded;
-    if (feature.type !== type || !layer.passes(draw.zoom, feature)) continue;
-    const paint = paintOf(feature);
-    const key = Object.values(paint as object).join('|');
-    let group = found.get(key);
-    if (group === undefined) found.set(key, (group = { paint, path: new Path2D() }));
-    addRings(group.path, decoded.rings(), close);
+type Group<S> = { paint: S; path: Path2D };
+
+/**
+ * The layer's features of geometry type `type` in the tile, grouped by a key of their paint (a group
+ * draws as one path). The paint is evaluated once per feature signature (feature-signatures.ts).
+ */
+function groups<S>(layer: CompiledLayer, tile: PlacedTile, paintOf: (f: VectorTileFeature) => S, type: number): Map<string, Group<S>> {
+  const found = new Map<string, Group<S>>();
+  const bySignature = new Map<number, Group<S>>();
+  for (const decoded of tile.passing(layer)) {
+    const { feature, signature } = decoded;
+    if (feature.type !== type) continue;
+    let group = bySignature.get(signature);
+    if (group === undefined) {
+      const paint = paintOf(feature);
+      const key = Object.values(paint as object).join('|');
+      group = found.get(key);
+      if (group === undefined) found.set(key, (group = { paint, path: new Path2D() }));
+      bySignature.set(signature, group);
+    }
+    addRings(group.path, decoded.rings(), type === POLYGON);
   }
   return found;
 }
 
-function clipped(draw: DrawContext, tile: PlacedTile, body: () => void): void {
+interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/** The tile's part of the canvas that is kept (not in the buffer); null where there is none. */
+function keptPart({ buffer, width, height }: DrawContext, tile: PlacedTile): Rect | null {
+  const rect = {
+    left: Math.max(tile.left, buffer), top: Math.max(tile.top, buffer),
+    right: Math.min(tile.left + tile.size, width - buffer), bottom: Math.min(tile.top + tile.size, height - buffer),
+  };
+  return rect.left < rect.right && rect.top < rect.bottom ? rect : null;
+}
+
+/**
+ * Draws clipped to `rect`: a tile's kept part, so the tiles' overlapping buffers are not drawn twice
+ * and nothing is rasterised in the canvas's buffer, which is cut away.
+ */
+function clipped(draw: DrawContext, { left, top, right, bottom }: Rect, body: () => void): void {
   draw.ctx.save();
   draw.ctx.beginPath();
-  draw.ctx.rect(tile.left, tile.top, tile.size, tile.size);
+  draw.ctx.rect(left, top, right - left, bottom - top);
   draw.ctx.clip();
   body();
   draw.ctx.restore();
@@ -63,9 +95,11 @@ export function drawFill(draw: DrawContext, layer: CompiledLayer, tile: PlacedTi
   const color = layer.property<Color>(`${prefix}-color`, draw.zoom);
   const opacity = layer.property<number>(`${prefix}-opacity`, draw.zoom);
   const outline = layer.type === 'fill' && layer.sets('fill-outline-color') ? layer.property<Color>('fill-outline-color', draw.zoom) : null;
-  const found = groups(draw, layer, tile, (f) => ({ color: css(color(f)), opacity: opacity(f), outline: outline ? css(outline(f)) : null }), true, 3);
+  const kept = keptPart(draw, tile);
+  if (kept === null) return;
+  const found = groups(layer, tile, (f) => ({ color: css(color(f)), opacity: opacity(f), outline: outline ? css(outline(f)) : null }), POLYGON);
   if (found.size === 0) return;
-  clipped(draw, tile, () => {
+  clipped(draw, kept, () => {
     for (const { paint, path } of found.values()) {
       draw.ctx.globalAlpha = paint.opacity;
       draw.ctx.fillStyle = paint.color;
@@ -87,11 +121,13 @@ export function drawLine(draw: DrawContext, layer: CompiledLayer, tile: PlacedTi
   const dashes = layer.property<number[] | undefined>('line-dasharray', draw.zoom)();
   const cap = layer.property<'butt' | 'round' | 'square'>('line-cap', draw.zoom);
   const join = layer.property<'bevel' | 'round' | 'miter'>('line-join', draw.zoom);
-  const found = groups(draw, layer, tile, (f) => ({
+  const kept = keptPart(draw, tile);
+  if (kept === null) return;
+  const found = groups(layer, tile, (f) => ({
     color: css(color(f)), opacity: opacity(f), width: width(f) * draw.pixelRatio, cap: cap(f), join: join(f),
-  }), false, 2);
+  }), LINE);
   if (found.size === 0) return;
-  clipped(draw, tile, () => {
+  clipped(draw, kept, () => {
     for (const { paint, path } of found.values()) {
       if (paint.width <= 0 || paint.opacity <= 0) continue;
       draw.ctx.globalAlpha = paint.opacity;
@@ -114,9 +150,8 @@ export function drawCircle(draw: DrawContext, layer: CompiledLayer, tile: Placed
   const opacity = layer.property<number>('circle-opacity', draw.zoom);
   const strokeWidth = layer.property<number>('circle-stroke-width', draw.zoom);
   const strokeColor = layer.property<Color>('circle-stroke-color', draw.zoom);
-  for (const decoded of tile.features(layer.sourceLayer)) {
+  for (const decoded of tile.passing(layer)) {
     const { feature } = decoded;
-    if (!layer.passes(draw.zoom, feature)) continue;
     const r = radius(feature) * draw.pixelRatio;
     const stroke = strokeWidth(feature) * draw.pixelRatio;
     draw.ctx.globalAlpha = opacity(feature);

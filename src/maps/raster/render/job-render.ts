@@ -6,15 +6,27 @@
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { MetatileJob, RasterAnswer, RasterFormat, RasterJob, StaticMapJob } from '../job.js';
 import { drawAttribution, drawOverlays } from '../overlays.js';
+import { encodePng } from './png.js';
 import { renderViewport } from './render.js';
 import { metatileViewport, projector, staticViewport } from './viewport.js';
 
 /** CSS pixels drawn around a metatile so features and labels crossing its edges are whole. */
 const METATILE_BUFFER = 64;
 
-async function encode(canvas: Canvas, format: RasterFormat): Promise<Uint8Array> {
-  // The canvas overloads take the format as a literal, hence the three calls.
-  const bytes = format === 'png' ? await canvas.encode('png') : format === 'webp' ? await canvas.encode('webp') : await canvas.encode('jpeg');
+interface Area {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/** An area of the canvas, encoded: PNG by png.ts (much faster than Skia's encoder), WebP and JPEG by Skia. */
+async function encodeArea(canvas: Canvas, { left, top, width, height }: Area, format: RasterFormat): Promise<Uint8Array> {
+  if (format === 'png') return encodePng(canvas.getContext('2d').getImageData(left, top, width, height));
+  const area = createCanvas(width, height);
+  area.getContext('2d').drawImage(canvas, left, top, width, height, 0, 0, width, height);
+  // The canvas overloads take the format as a literal, hence the two calls.
+  const bytes = format === 'webp' ? await area.encode('webp') : await area.encode('jpeg');
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
@@ -27,9 +39,8 @@ async function renderMetatile(job: MetatileJob): Promise<RasterAnswer> {
   const tiles: { x: number; y: number; image: Uint8Array }[] = [];
   for (let row = 0; row < across; row++) {
     for (let column = 0; column < across; column++) {
-      const tile = createCanvas(side, side);
-      tile.getContext('2d').drawImage(picture, buffer + column * side, buffer + row * side, side, side, 0, 0, side, side);
-      tiles.push({ x: job.x + column, y: job.y + row, image: await encode(tile, job.format) });
+      const area = { left: buffer + column * side, top: buffer + row * side, width: side, height: side };
+      tiles.push({ x: job.x + column, y: job.y + row, image: await encodeArea(picture, area, job.format) });
     }
   }
   return { kind: 'metatile', tiles };
@@ -41,7 +52,7 @@ async function renderStatic(job: StaticMapJob): Promise<RasterAnswer> {
   const ctx = picture.getContext('2d');
   drawOverlays(ctx, projector(viewport), job);
   drawAttribution(ctx, job.attribution, job.width, job.height, job.pixelRatio);
-  return { kind: 'static', image: await encode(picture, job.format) };
+  return { kind: 'static', image: await encodeArea(picture, { left: 0, top: 0, width: picture.width, height: picture.height }, job.format) };
 }
 
 export function renderJob(job: RasterJob): Promise<RasterAnswer> {

@@ -28,6 +28,10 @@ export class CompiledLayer {
   readonly id: string;
   readonly type: DrawnLayerType;
   readonly sourceLayer: string | undefined;
+  /** Equal for layers that select the same features: same source layer and filter. */
+  readonly filterKey: string;
+  /** Whether the filter reads the geometry (`within`, `distance`), not only the feature's type, id and properties. */
+  readonly filterNeedsGeometry: boolean;
   private readonly minzoom: number;
   private readonly maxzoom: number;
   private readonly visible: boolean;
@@ -43,7 +47,10 @@ export class CompiledLayer {
     this.minzoom = layer.minzoom ?? 0;
     this.maxzoom = layer.maxzoom ?? 24;
     this.visible = layer.layout?.visibility !== 'none';
-    this.filter = featureFilter('filter' in layer ? layer.filter : undefined, layer.id);
+    const filter = 'filter' in layer ? layer.filter : undefined;
+    this.filter = featureFilter(filter, layer.id);
+    this.filterKey = JSON.stringify([this.sourceLayer, filter]);
+    this.filterNeedsGeometry = this.filter.needGeometry;
   }
 
   /** Whether the layer is shown at `zoom` (MapLibre: minzoom ≤ zoom < maxzoom). */

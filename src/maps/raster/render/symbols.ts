@@ -12,8 +12,9 @@ import { fontFamily } from './assets.js';
 import { CollisionGrid, type Box } from './collision.js';
 import { css, type DrawContext } from './features.js';
 import { MeasuredLine, type PathPoint } from './line-path.js';
+import { textWidth } from './text-widths.js';
 import type { CompiledLayer } from './style-layers.js';
-import type { PlacedTile, Rings, TileFeature } from './tile-source.js';
+import { LINE, POINT, type PlacedTile, type Rings, type TileFeature } from './tile-source.js';
 
 interface TextStyle {
   font: string;
@@ -68,12 +69,12 @@ function textOf(layer: CompiledLayer, zoom: number, feature: VectorTileFeature):
 }
 
 /** Lines of at most `maxWidth` pixels, broken at spaces. */
-function wrap(ctx: DrawContext['ctx'], text: string, maxWidth: number): string[] {
+function wrap(ctx: DrawContext['ctx'], font: string, text: string, maxWidth: number): string[] {
   const lines: string[] = [];
   let line = '';
   for (const word of text.split(/\s+/)) {
     const candidate = line === '' ? word : `${line} ${word}`;
-    if (line !== '' && ctx.measureText(candidate).width > maxWidth) {
+    if (line !== '' && textWidth(ctx, font, candidate) > maxWidth) {
       lines.push(line);
       line = word;
     } else line = candidate;
@@ -143,10 +144,9 @@ function pointSymbol(sc: SymbolContext, feature: VectorTileFeature, text: string
   if (icon !== null) boxes.push(iconBox(icon, layer.property<number>('icon-padding', draw.zoom)(feature) * draw.pixelRatio));
   if (text === '') return icon === null ? null : { symbol: { text: null, icon }, boxes };
   const style = textStyle(sc, feature);
-  draw.ctx.font = style.font;
-  const lines = wrap(draw.ctx, text, layer.property<number>('text-max-width', draw.zoom)(feature) * style.size);
+  const lines = wrap(draw.ctx, style.font, text, layer.property<number>('text-max-width', draw.zoom)(feature) * style.size);
   const lineHeight = layer.property<number>('text-line-height', draw.zoom)(feature) * style.size;
-  const width = Math.max(...lines.map((line) => draw.ctx.measureText(line).width));
+  const width = Math.max(...lines.map((line) => textWidth(draw.ctx, style.font, line)));
   const height = lines.length * lineHeight;
   const anchorName = layer.property<string>('text-anchor', draw.zoom)(feature);
   const [ox, oy] = layer.property<number[]>('text-offset', draw.zoom)(feature);
@@ -164,7 +164,7 @@ function pointSymbol(sc: SymbolContext, feature: VectorTileFeature, text: string
 function curvedText(sc: SymbolContext, style: TextStyle, text: string, line: MeasuredLine, centre: number): { runs: NonNullable<PlacedSymbol['text']>['runs']; boxes: Box[] } | null {
   const { ctx } = sc.draw;
   const glyphs = [...text];
-  const widths = glyphs.map((g) => ctx.measureText(g).width);
+  const widths = glyphs.map((g) => textWidth(ctx, style.font, g));
   const total = widths.reduce((a, b) => a + b, 0);
   if (total > line.length) return null;
   // Read left to right: walk the line the other way when it points leftwards at the label.
@@ -199,9 +199,8 @@ function lineSymbols(sc: SymbolContext, feature: VectorTileFeature, text: string
   const placement = layer.property<string>('symbol-placement', draw.zoom)(feature);
   const spacing = Math.max(1, layer.property<number>('symbol-spacing', draw.zoom)(feature) * draw.pixelRatio);
   const style = text === '' ? null : textStyle(sc, feature);
-  if (style !== null) draw.ctx.font = style.font;
   // Every `spacing` pixels where the whole label fits on the line; a line too short for that gets one at its middle.
-  const half = style === null ? 0 : draw.ctx.measureText(text).width / 2;
+  const half = style === null ? 0 : textWidth(draw.ctx, style.font, text) / 2;
   const centres: number[] = [];
   if (placement === 'line') for (let d = spacing / 2; d < line.length; d += spacing) if (d >= half && d + half <= line.length) centres.push(d);
   if (centres.length === 0) centres.push(line.length / 2);
@@ -225,12 +224,12 @@ const insideTile = (tile: PlacedTile, p: { x: number; y: number }): boolean =>
 
 /** The anchor of a point placement: the point itself, or the middle of a polygon's outer ring's bounds. */
 function pointAnchors(feature: VectorTileFeature, rings: Rings): { x: number; y: number }[] {
-  if (feature.type === 1) return rings.flat();
+  if (feature.type === POINT) return rings.flat();
   const ring = rings[0] ?? [];
   if (ring.length === 0) return [];
   const xs = ring.map((p) => p.x);
   const ys = ring.map((p) => p.y);
-  if (feature.type === 2) return [new MeasuredLine(ring).at(new MeasuredLine(ring).length / 2)];
+  if (feature.type === LINE) return [new MeasuredLine(ring).at(new MeasuredLine(ring).length / 2)];
   return [{ x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 }];
 }
 
@@ -240,9 +239,7 @@ export function placeSymbols(draw: DrawContext, layer: CompiledLayer, tiles: rea
   const sortKey = layer.property<number | undefined>('symbol-sort-key', draw.zoom);
   const candidates: { tile: PlacedTile; decoded: TileFeature; key: number }[] = [];
   for (const tile of tiles) {
-    for (const decoded of tile.features(layer.sourceLayer)) {
-      if (layer.passes(draw.zoom, decoded.feature)) candidates.push({ tile, decoded, key: sortKey(decoded.feature) ?? 0 });
-    }
+    for (const decoded of tile.passing(layer)) candidates.push({ tile, decoded, key: sortKey(decoded.feature) ?? 0 });
   }
   candidates.sort((a, b) => a.key - b.key);
   const allowOverlap = layer.property<boolean>('text-allow-overlap', draw.zoom)() || layer.property<boolean>('icon-allow-overlap', draw.zoom)();
@@ -253,7 +250,7 @@ export function placeSymbols(draw: DrawContext, layer: CompiledLayer, tiles: rea
     const text = textOf(layer, draw.zoom, feature);
     const rings = decoded.rings();
     const placement = layer.property<string>('symbol-placement', draw.zoom)(feature);
-    const found = placement !== 'point' && feature.type === 2
+    const found = placement !== 'point' && feature.type === LINE
       ? rings.flatMap((ring) => lineSymbols(sc, feature, text, tile, ring))
       : pointAnchors(feature, rings).filter((anchor) => insideTile(tile, anchor)).flatMap((anchor) => pointSymbol(sc, feature, text, anchor) ?? []);
     for (const { symbol, boxes } of found) {

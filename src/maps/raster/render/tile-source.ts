@@ -7,17 +7,26 @@ import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { gunzipSync } from 'node:zlib';
 import type { MbtilesReader } from '../../../dataset/mbtiles.js';
+import { FeatureSignatures } from './feature-signatures.js';
+import type { CompiledLayer } from './style-layers.js';
 import type { Viewport } from './viewport.js';
 
 export const ARCHIVE_MAX_ZOOM = 14;
+/** The vector tile geometry types. */
+export const POINT = 1;
+export const LINE = 2;
+export const POLYGON = 3;
 
 export type Rings = { x: number; y: number }[][];
 
-/** A feature of a placed tile, decoded once however many style layers read it. */
+/**
+ * A feature of a placed tile, decoded once however many style layers read it, with the number of
+ * its signature (feature-signatures.ts).
+ */
 export class TileFeature {
   private canvasRings: Rings | null = null;
 
-  constructor(readonly feature: VectorTileFeature, private readonly tile: PlacedTile) {}
+  constructor(readonly feature: VectorTileFeature, private readonly tile: PlacedTile, readonly signature: number) {}
 
   /** The geometry in canvas pixels. */
   rings(): Rings {
@@ -32,18 +41,37 @@ export class TileFeature {
 
 export class PlacedTile {
   private readonly decoded = new Map<string, TileFeature[]>();
+  /** Features passing a filter, by the layers' filter key (layers often share a filter, e.g. a road and its casing). */
+  private readonly passingByFilter = new Map<string, TileFeature[]>();
 
-  /** `left`, `top`: canvas position of the tile's top-left corner; `size`: its side, in device pixels. */
-  constructor(readonly tile: VectorTile, readonly left: number, readonly top: number, readonly size: number) {}
+  /**
+   * `left`, `top`: canvas position of the tile's top-left corner; `size`: its side, in device pixels;
+   * `signatures`: shared by the tiles of the render.
+   */
+  constructor(readonly tile: VectorTile, readonly left: number, readonly top: number, readonly size: number, private readonly signatures: FeatureSignatures) {}
+
+  /** The features of the layer's source layer that pass its filter, in tile order. */
+  passing(layer: CompiledLayer): TileFeature[] {
+    let found = this.passingByFilter.get(layer.filterKey);
+    if (found === undefined) {
+      const passes = this.signatures.filter(layer);
+      found = this.features(layer.sourceLayer).filter(({ feature, signature }) => passes(feature, signature));
+      this.passingByFilter.set(layer.filterKey, found);
+    }
+    return found;
+  }
 
   /** The features of a source layer (none where the tile lacks it). */
-  features(sourceLayer: string | undefined): TileFeature[] {
+  private features(sourceLayer: string | undefined): TileFeature[] {
     const name = sourceLayer ?? '';
     let features = this.decoded.get(name);
     if (features === undefined) {
       const layer = this.tile.layers[name];
       features = [];
-      for (let i = 0; i < (layer?.length ?? 0); i++) features.push(new TileFeature(layer!.feature(i), this));
+      for (let i = 0; i < (layer?.length ?? 0); i++) {
+        const feature = layer!.feature(i);
+        features.push(new TileFeature(feature, this, this.signatures.of(feature)));
+      }
       this.decoded.set(name, features);
     }
     return features;
@@ -56,6 +84,7 @@ export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTi
   const count = 2 ** z;
   const size = viewport.worldSize / count;
   const placed: PlacedTile[] = [];
+  const signatures = new FeatureSignatures(viewport.zoom);
   const firstY = Math.max(0, Math.floor(viewport.top / size));
   const lastY = Math.min(count - 1, Math.floor((viewport.top + viewport.height) / size));
   const firstX = Math.floor(viewport.left / size);
@@ -66,7 +95,7 @@ export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTi
       const stored = archive.tile(z, x, y);
       if (stored === null) continue;
       const tile = new VectorTile(new PbfReader(gunzipSync(stored.data)));
-      placed.push(new PlacedTile(tile, column * size - viewport.left, y * size - viewport.top, size));
+      placed.push(new PlacedTile(tile, column * size - viewport.left, y * size - viewport.top, size, signatures));
     }
   }
   return placed;

@@ -17,6 +17,8 @@ export interface Viewport {
   /** Canvas size in device pixels. */
   width: number;
   height: number;
+  /** Device pixels on each side of the canvas that are cut away: drawn only to place labels across them. */
+  buffer: number;
 }
 
 const MERCATOR_LAT_LIMIT = 85.051129;
@@ -47,6 +49,7 @@ export function metatileViewport(job: MetatileJob, buffer: number): Viewport {
     top: job.y * tileDevice - buffer,
     width: side + 2 * buffer,
     height: side + 2 * buffer,
+    buffer,
   };
 }
 
@@ -55,7 +58,7 @@ export function staticViewport(job: StaticMapJob): Viewport {
   const [cx, cy] = worldPixel(worldSize, job.center[0], job.center[1]);
   const width = Math.round(job.width * job.pixelRatio);
   const height = Math.round(job.height * job.pixelRatio);
-  return { zoom: job.zoom, pixelRatio: job.pixelRatio, worldSize, left: cx - width / 2, top: cy - height / 2, width, height };
+  return { zoom: job.zoom, pixelRatio: job.pixelRatio, worldSize, left: cx - width / 2, top: cy - height / 2, width, height, buffer: 0 };
 }
 
 /** Canvas pixel of a longitude and latitude in the viewport. */
