@@ -24,6 +24,8 @@ export interface WrkResult {
   requestsPerSec: number;
   /** Milliseconds. */
   latency: { p50: number; p75: number; p90: number; p99: number; max: number };
+  /** Bytes received per second, headers included (wrk's Transfer/sec). */
+  bytesPerSec: number;
   /** Responses with a status outside 2xx/3xx. */
   non2xx: number;
   socketErrors: { connect: number; read: number; write: number; timeout: number };
@@ -45,6 +47,7 @@ export function wrkVersion(): string {
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_BYTES: Record<string, number> = { B: 1, KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3, TB: 1024 ** 4 };
 
 /** `1.23ms` → 1.23; `850.00us` → 0.85. */
 function toMs(text: string): number {
@@ -59,6 +62,9 @@ function need(re: RegExp, text: string, what: string): RegExpExecArray {
   return m;
 }
 
+/** `1.05GB` (wrk's binary units) → bytes. */
+const transferBytes = (m: RegExpExecArray) => Number(m[1]) * UNIT_BYTES[m[2]!]!;
+
 export function parseWrk(raw: string): WrkResult {
   const pct = (p: number) => toMs(need(new RegExp(`^\\s+${p}%\\s+(\\S+)`, 'm'), raw, `${p}% latency`)[1]!);
   const totals = need(/^\s+(\d+) requests in ([\d.]+)(us|ms|s|m|h),/m, raw, 'request total');
@@ -68,6 +74,7 @@ export function parseWrk(raw: string): WrkResult {
     requests: Number(totals[1]),
     durationS: toMs(`${totals[2]}${totals[3]}`) / 1000,
     requestsPerSec: Number(need(/^Requests\/sec:\s+([\d.]+)/m, raw, 'Requests/sec')[1]),
+    bytesPerSec: transferBytes(need(/^Transfer\/sec:\s+([\d.]+)(B|KB|MB|GB|TB)/m, raw, 'Transfer/sec')),
     latency: { p50: pct(50), p75: pct(75), p90: pct(90), p99: pct(99), max: toMs(latencyLine[1]!) },
     non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(raw)?.[1] ?? 0),
     socketErrors: {

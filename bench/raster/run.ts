@@ -26,7 +26,8 @@ import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { STYLES } from '../../core/maps/style-catalog.js';
 import { worldPixel } from '../../src/maps/raster/render/viewport.js';
 import type { ServerChild } from '../lib/child.js';
-import { fmtInt, fmtMs, markdownTable, publishReport } from '../lib/report.js';
+import { measureCpu } from '../lib/cpu.js';
+import { fmtInt, fmtMs, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { seededRandom, writeWrkScript } from '../lib/request-list.js';
 import { runWrk } from '../lib/wrk.js';
 import { measureTilesUnderLoad, medianWrk } from '../routing/tiles-under-load.js';
@@ -142,16 +143,20 @@ async function main(): Promise<void> {
     ] as const;
     for (const [name, paths, script] of cachedLists) {
       writeWrkScript(script, paths.map((p) => `/api/v1${p}?key=${key}`));
-      const result = await runWrk({ url: `${base}/styles`, connections: 50, durationS, script, headers: { 'Accept-Encoding': 'gzip' } });
+      const { value: result, processSeconds } = await measureCpu(server.pid, undefined, () =>
+        runWrk({ url: `${base}/styles`, connections: 50, durationS, script, headers: { 'Accept-Encoding': 'gzip' } }),
+      );
       if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers outside 2xx/3xx`);
-      cachedRows.push([name, String(paths.length), fmtInt(result.requestsPerSec), fmtMs(result.latency.p50), fmtMs(result.latency.p99)]);
+      const cpuPerTile = processSeconds === null ? '–' : fmtUs(processSeconds / result.requests);
+      const kbPerAnswer = (result.bytesPerSec / result.requestsPerSec / 1024).toFixed(1);
+      cachedRows.push([name, String(paths.length), kbPerAnswer, fmtInt(result.requestsPerSec), fmtMs(result.latency.p50), fmtMs(result.latency.p99), cpuPerTile]);
     }
     sections.push([
       '## Cached tiles beside vector tiles',
       '',
-      `\`wrk -t1 -c50 -d${durationS}s\` cycling through the paths, same server (2 threads), not pinned.`,
+      `\`wrk -t1 -c50 -d${durationS}s\` cycling through the paths, same server (2 threads), not pinned. KB per answer: wrk's bytes received (headers included) per request; the rates also differ by what the kernel copies, so the server's CPU per tile (all its threads, from /proc) is the like-for-like figure.`,
       '',
-      markdownTable(['tiles', 'paths', 'tiles/s', 'p50', 'p99'], cachedRows, ['l', 'r', 'r', 'r', 'r']),
+      markdownTable(['tiles', 'paths', 'KB per answer', 'tiles/s', 'p50', 'p99', 'server CPU per tile'], cachedRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
     ]);
 
     const random = seededRandom(13);
