@@ -142,7 +142,7 @@ function centerOf(bounds: Bounds): [number, number, number] {
 }
 
 /** The dataset `current` points at, or null. */
-function currentDatasetId(dataDir: string): string | null {
+export function currentDatasetId(dataDir: string): string | null {
   try {
     return basename(readlinkSync(paths.current(dataDir)));
   } catch {
@@ -151,7 +151,7 @@ function currentDatasetId(dataDir: string): string | null {
 }
 
 /** Points DATA/current at the dataset: a new link renamed over the old one, so readers see one or the other. */
-function switchCurrent(dataDir: string, id: string): void {
+export function switchCurrent(dataDir: string, id: string): void {
   const link = paths.current(dataDir);
   const next = `${link}.${id}.new`;
   rmSync(next, { force: true });

@@ -24,7 +24,11 @@ with_bench=false
 extra=()
 for arg in "$@"; do
   case $arg in
-    --test) extra+=("${TEST_PACKAGES[@]}") ;;
+    --test)
+      extra+=("${TEST_PACKAGES[@]}")
+      # The cluster tests start a redis-server of their own (beside the machine's Redis, untouched).
+      command -v redis-server >/dev/null || extra+=(redis-server)
+      ;;
     --bench) extra+=("${BENCH_PACKAGES[@]}") && with_bench=true ;;
     *) echo "setup: unknown option $arg; use --test and/or --bench" >&2 && exit 2 ;;
   esac

@@ -1,4 +1,7 @@
-/** Starts a Waymark node: opens the store in the data folder, listens, and flushes usage on a timer. */
+/**
+ * Starts a Waymark node: opens the control-plane store (the SQLite file of the data folder, or Redis
+ * with WAYMARK_REDIS_URL), listens, and flushes usage on a timer.
+ */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApp } from './app.js';
@@ -7,7 +10,11 @@ import { listenForChanges } from '../core/change-channel.js';
 import { takePidLock } from '../core/pid-lock.js';
 import { systemClock, type Clock } from './clock.js';
 import { databaseFile } from './config/index.js';
+import { redisSettingsFromEnv, type RedisSettings } from '../data-pipeline/queue/settings.js';
+import { joinCluster } from './cluster/node.js';
+import { RedisStore } from './control-plane/redis/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';
+import type { ControlStore } from './control-plane/store.js';
 import { DatasetHolder } from './dataset/index.js';
 import { listen } from './http/server.js';
 import { createLogging, type Logging } from './observability/logger.js';
@@ -30,21 +37,23 @@ export interface StartOptions {
   services?: ServiceRoute[];
   /** Operator API settings; by default from WAYMARK_OPERATOR_TOKEN and WAYMARK_REDIS_URL. */
   operator?: OperatorOptions;
+  /** The cluster's Redis, holding the control plane; by default WAYMARK_REDIS_URL, null for the embedded SQLite store. */
+  redis?: RedisSettings | null;
 }
 
 export interface Waymark {
   url: string;
   port: number;
-  store: SqliteStore;
+  store: ControlStore;
   datasets: DatasetHolder;
   /** Stops listening, writes pending usage and closes the store. */
   close(): Promise<void>;
 }
 
 /**
- * One server per data folder: quotas are enforced by in-memory counters, which two processes on
- * one SQLite file would not share (use Redis to run several nodes). The same process may serve a
- * folder again after closing it.
+ * One server per data folder on the embedded store: quotas are enforced by in-memory counters,
+ * which two processes on one SQLite file would not share (with Redis, any number of nodes may serve
+ * one folder). The same process may serve a folder again after closing it.
  */
 function lockDataDir(dataDir: string): () => void {
   return takePidLock(join(dataDir, 'serve.lock'), (pid) =>
@@ -57,11 +66,13 @@ function lockDataDir(dataDir: string): () => void {
 export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const operatorOptions = options.operator ?? operatorOptionsFromEnv();
   mkdirSync(options.dataDir, { recursive: true });
-  const unlock = lockDataDir(options.dataDir);
+  const redis = options.redis === undefined ? redisSettingsFromEnv() : options.redis;
+  const unlock = redis ? () => {} : lockDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
   const logging = options.logging ?? createLogging();
   const { logger } = logging;
-  const store = new SqliteStore(databaseFile(options.dataDir), { now: () => clock.now() });
+  const now = () => clock.now();
+  const store: ControlStore = redis ? await RedisStore.open(redis, { now }) : new SqliteStore(databaseFile(options.dataDir), { now });
   const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
   datasets.start();
   const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
@@ -76,6 +87,9 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     throw error;
   }
   const stopServingStore = store.serve();
+  const cluster = redis
+    ? await joinCluster(redis, { url: `${host}:${server.port}`, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger })
+    : null;
   const changes = await listenForChanges(databaseFile(options.dataDir), {
     directory: () => store.directory.sync(),
     dataset: () => datasets.reload(),
@@ -93,6 +107,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     async close() {
       clearInterval(flushTimer);
       server.close();
+      await cluster?.leave();
       await operator.close();
       stopServingStore();
       await new Promise((resolve) => changes.close(resolve));

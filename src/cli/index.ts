@@ -5,14 +5,16 @@ import { importCommand } from './import.js';
 import { keyCreate } from './key-create.js';
 import { keyList } from './key-list.js';
 import { keyRevoke } from './key-revoke.js';
+import { migrate } from './migrate.js';
 import { orgSetTier } from './org-set-tier.js';
 import { printError, printOutcome } from './output.js';
 import { serve } from './serve.js';
+import { status } from './status.js';
 import { usage } from './usage.js';
 import { userCreate } from './user-create.js';
 import { worker } from './worker.js';
 
-const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage, importCommand, worker];
+const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage, importCommand, worker, status, migrate];
 const COMMON_FLAGS = '[--data DIR] [--json]';
 
 /** `name synopsis extra`, without doubled spaces where a part is empty. */

@@ -1,9 +1,15 @@
-/** Opening the control-plane store of a data folder for one command, and finding organizations in it. */
+/**
+ * Opening the control-plane store for one command — the data folder's SQLite file, or the cluster's
+ * Redis with WAYMARK_REDIS_URL — and finding organizations in it.
+ */
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CreatedPaths } from '../../core/created-paths.js';
 import { databaseFile } from '../config/index.js';
+import { redisSettingsFromEnv } from '../../data-pipeline/queue/settings.js';
+import { RedisStore } from '../control-plane/redis/index.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
+import type { ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
 import type { Organization } from '../control-plane/types.js';
 import { CliError } from './command.js';
@@ -13,16 +19,25 @@ import { waymarkCommand } from './invocation.js';
 const SQLITE_FILE_SUFFIXES = ['', '-wal', '-shm', '-journal'];
 
 /**
- * Runs `work` with the store of the data folder and closes it after. SQLite lets this run beside a
- * server on the same folder; the server sees the changes on its next request. Only commands that
- * create accounts (`create: true`) may create the database; when such a command fails (a bad
- * email, say), the database and folders it created go again.
+ * Runs `work` with the store and closes it after. Servers see the changes on their next request:
+ * SQLite lets this run beside a server on the same folder, and Redis tells every node. Only
+ * commands that create accounts (`create: true`) may create the SQLite database; when such a
+ * command fails (a bad email, say), the database and folders it created go again.
  */
 export async function withStore<T>(
   dataDir: string,
-  work: (store: SqliteStore) => Promise<T>,
+  work: (store: ControlStore) => Promise<T>,
   options: { create: boolean } = { create: false },
 ): Promise<T> {
+  const redis = redisSettingsFromEnv();
+  if (redis) {
+    const store = await RedisStore.open(redis);
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  }
   const file = databaseFile(dataDir);
   const created = new CreatedPaths();
   if (!existsSync(file)) {
@@ -45,7 +60,7 @@ export async function withStore<T>(
   return result;
 }
 
-export async function findOrg(store: SqliteStore, name: string): Promise<Organization> {
+export async function findOrg(store: ControlStore, name: string): Promise<Organization> {
   const org = await store.findOrgByName(name.trim());
   if (!org) {
     throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "${waymarkCommand()} user create --org NAME"`);

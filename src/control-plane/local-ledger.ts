@@ -67,8 +67,8 @@ export class LocalLedger implements QuotaLedger {
   }
 
   release(reservation: Reservation): void {
-    const { counter, units } = reservation as LocalReservation;
-    counter.reserved -= units;
+    const { granted, counter, units } = reservation as LocalReservation;
+    if (granted) counter.reserved -= units;
   }
 
   used(orgId: string, service: Service, month: string): number {

@@ -18,12 +18,14 @@ export function checkOperatorToken(token: string): string {
   return token;
 }
 
-/** Returns a check that throws 401 unless the request carries the token (hashing first makes lengths irrelevant to timing). */
-export function operatorAuth(token: string): (req: Request) => void {
+/**
+ * Returns a check of an `Authorization` header that throws 401 unless it carries the token (hashing
+ * first makes lengths irrelevant to timing).
+ */
+export function operatorTokenCheck(token: string): (authorization: string | undefined) => void {
   const expected = digest(token);
-  return (req) => {
-    const header = req.header('authorization') ?? '';
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  return (authorization) => {
+    const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (given === undefined) {
       throw new ApiError(401, 'the operator API needs "Authorization: Bearer <WAYMARK_OPERATOR_TOKEN>"', { 'WWW-Authenticate': 'Bearer realm="waymark-operator"' });
     }
@@ -31,4 +33,10 @@ export function operatorAuth(token: string): (req: Request) => void {
       throw new ApiError(401, 'wrong operator token', { 'WWW-Authenticate': 'Bearer realm="waymark-operator", error="invalid_token"' });
     }
   };
+}
+
+/** Returns a check that throws 401 unless the request carries the token. */
+export function operatorAuth(token: string): (req: Request) => void {
+  const check = operatorTokenCheck(token);
+  return (req) => check(req.header('authorization'));
 }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ServiceRoute } from '../../src/gateway/index.js';
 import { ManualClock } from '../../src/clock.js';
+import type { SqliteStore } from '../../src/control-plane/sqlite/index.js';
 import { SERVICES } from '../../src/control-plane/types.js';
 import { json } from '../../src/http/reply.js';
 import { silentLogging } from '../../src/observability/logger.js';
@@ -32,6 +33,8 @@ export interface Account {
 }
 
 export interface TestServer extends Waymark {
+  /** Tests run on the embedded store. */
+  store: SqliteStore;
   dataDir: string;
   clock: ManualClock;
   /** Signs up a new user (and organization) through the dashboard API. */
@@ -56,6 +59,7 @@ export async function startTestServer(
     publicUrl: options.publicUrl,
     logging: silentLogging(),
     services: options.services ?? testRoutes,
+    redis: null,
   });
 
   const dashboard = (account: Account | null, method: string, path: string, body?: unknown) =>
@@ -70,6 +74,7 @@ export async function startTestServer(
 
   return {
     ...waymark,
+    store: waymark.store as SqliteStore,
     dataDir,
     clock,
     dashboard,

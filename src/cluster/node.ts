@@ -1,0 +1,50 @@
+/**
+ * What an API node does in a cluster (WAYMARK_REDIS_URL set), besides using the Redis store:
+ * warns when Redis is not set up to keep its counts, announces itself for `waymark status`, and
+ * (with the operator token, which downloads need) follows the datasets the workers offer, so a
+ * node without a shared folder fetches each new dataset from the worker that built it.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { Redis } from 'ioredis';
+import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
+import { checkRedisDurability } from '../control-plane/redis/durability.js';
+import { followDatasetOffers } from '../dataset/follow.js';
+import type { DatasetHolder } from '../dataset/index.js';
+import type { Logger } from '../observability/logger.js';
+import { announceNode } from './registry.js';
+
+export interface ClusterMembership {
+  nodeId: string;
+  leave(): Promise<void>;
+}
+
+export interface NodeSettings {
+  /** Where the node listens (host:port), as `waymark status` shows it. */
+  url: string;
+  dataDir: string;
+  datasets: DatasetHolder;
+  /** The operator token; without it the node does not follow dataset offers. */
+  operatorToken: string | undefined;
+  logger: Logger;
+}
+
+export async function joinCluster(settings: RedisSettings, node: NodeSettings): Promise<ClusterMembership> {
+  const redis = new Redis(settings.url, { maxRetriesPerRequest: 1 });
+  redis.on('error', () => {}); // The store reports Redis being away; this connection only retries.
+  for (const warning of await checkRedisDurability(redis)) node.logger.warn({ redis: settings.prefix }, warning);
+  const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const stopAnnouncing = announceNode(redis, settings.prefix, { id: nodeId, url: node.url, dataset: () => node.datasets.current()?.id ?? null });
+  const follower =
+    node.operatorToken === undefined
+      ? null
+      : await followDatasetOffers(settings, node.dataDir, { token: node.operatorToken, logger: node.logger, onSwitched: () => node.datasets.reload() });
+  return {
+    nodeId,
+    async leave() {
+      await follower?.close();
+      await stopAnnouncing();
+      redis.disconnect();
+    },
+  };
+}

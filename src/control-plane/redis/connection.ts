@@ -1,0 +1,55 @@
+/** Connections to the control plane's Redis, and how their failures surface. */
+import { Redis } from 'ioredis';
+import { redactedUrl, type RedisSettings } from '../../../data-pipeline/queue/settings.js';
+import { StoreUnavailable } from '../store.js';
+
+/** A command waits at most this long for its reply; a hung server then reads as down. */
+const COMMAND_TIMEOUT_MS = 2000;
+const CONNECT_TIMEOUT_MS = 5000;
+const MAX_RECONNECT_DELAY_MS = 2000;
+
+/**
+ * The connection for commands: auto-pipelined for throughput; while disconnected, commands fail at
+ * once (no offline queue, no retries) so that requests get a 503 instead of waiting. It reconnects
+ * by itself, backing off up to two seconds.
+ */
+export function commandConnection(settings: RedisSettings): Redis {
+  return withQuietErrors(
+    new Redis(settings.url, {
+      lazyConnect: true,
+      enableAutoPipelining: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: COMMAND_TIMEOUT_MS,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    }),
+  );
+}
+
+/** The connection that listens for changes; ioredis subscribes it again after a reconnect. */
+export function subscriberConnection(settings: RedisSettings): Redis {
+  return withQuietErrors(
+    new Redis(settings.url, {
+      lazyConnect: true,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    }),
+  );
+}
+
+/** Connection errors show as StoreUnavailable and `directory.unavailable()`; the events themselves need no log line each retry. */
+function withQuietErrors(client: Redis): Redis {
+  client.on('error', () => {});
+  return client;
+}
+
+/** Replies that mean the server cannot serve right now rather than that a command is wrong. */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b/;
+
+/** A Redis failure as the store reports it: StoreUnavailable unless it is a command's own error (a bug). */
+export function storeError(error: unknown, settings: RedisSettings): Error {
+  if (error instanceof Error && error.name === 'ReplyError' && !TRANSIENT_REPLY.test(error.message)) return error;
+  const reason = error instanceof Error ? error.message : String(error);
+  return new StoreUnavailable(`the control-plane Redis at ${redactedUrl(settings.url)} is unavailable: ${reason}`);
+}

@@ -1,0 +1,121 @@
+/**
+ * The in-memory directory of keys and organizations over Redis. It loads every record at start;
+ * each key or organization write is published on the changes channel (`key <hash>`, `org <id>`)
+ * and every node's subscriber re-reads that record. A subscriber that was disconnected may have
+ * missed messages, so keys are not served again until a full reload after the reconnect.
+ */
+import type { Redis } from 'ioredis';
+import type { Directory } from '../store.js';
+import type { ApiKeyRecord, Organization } from '../types.js';
+import type { ControlKeys } from './keys.js';
+import { isPresent, toKey, toOrg } from './records.js';
+
+/** A change message: which record to re-read. */
+export type Change = `key ${string}` | `org ${string}`;
+
+export class RedisDirectory implements Directory {
+  private keys = new Map<string, ApiKeyRecord>();
+  private orgs = new Map<string, Organization>();
+  private subscribed = false;
+  /** Until a full load completes after (re)connecting, what was loaded may be out of date. */
+  private loaded = false;
+  private reloading: Promise<void> | null = null;
+  /** Changes seen while a full load runs; re-read after it, as the load may have read them before. */
+  private changedDuringReload: Change[] = [];
+
+  constructor(
+    private readonly client: Redis,
+    private readonly names: ControlKeys,
+  ) {}
+
+  /** Subscribes to the changes channel, then loads everything; again after each reconnect. */
+  async listen(subscriber: Redis): Promise<void> {
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.names.changes) void this.apply(message as Change).catch(() => this.sync());
+    });
+    subscriber.on('close', () => {
+      this.subscribed = false;
+      this.loaded = false;
+    });
+    await subscriber.connect();
+    await this.resubscribe(subscriber);
+    // Registered after the first load: 'ready' fires on each reconnect, before ioredis has resubscribed.
+    subscriber.on('ready', () => void this.resubscribe(subscriber).catch(() => {}));
+  }
+
+  private async resubscribe(subscriber: Redis): Promise<void> {
+    await subscriber.subscribe(this.names.changes);
+    this.subscribed = true;
+    await this.reload();
+  }
+
+  unavailable(): string | null {
+    if (!this.subscribed) return 'the connection to the control-plane Redis is down';
+    if (!this.loaded) return 'reloading keys and organizations after reconnecting to Redis';
+    return null;
+  }
+
+  /** Starts a full reload in the background; failures leave `unavailable()` set until the next one. */
+  sync(): void {
+    void this.reload().catch(() => {});
+  }
+
+  keyByHash(hash: string): ApiKeyRecord | undefined {
+    return this.keys.get(hash);
+  }
+
+  org(id: string): Organization | undefined {
+    return this.orgs.get(id);
+  }
+
+  /** This node's own write, applied before the write's promise resolves. */
+  putKey(key: ApiKeyRecord): void {
+    this.keys.set(key.hash, key);
+    this.noteChange(`key ${key.hash}`);
+  }
+
+  putOrg(org: Organization): void {
+    this.orgs.set(org.id, org);
+    this.noteChange(`org ${org.id}`);
+  }
+
+  private noteChange(change: Change): void {
+    if (this.reloading) this.changedDuringReload.push(change);
+  }
+
+  /** Re-reads the record a change message names. */
+  private async apply(change: Change): Promise<void> {
+    this.noteChange(change);
+    const [kind, id] = change.split(' ') as ['key' | 'org', string];
+    if (kind === 'key') {
+      const hash = await this.client.hgetall(this.names.key(id));
+      if (isPresent(hash)) this.keys.set(id, toKey(hash));
+    } else {
+      const hash = await this.client.hgetall(this.names.org(id));
+      if (isPresent(hash)) this.orgs.set(id, toOrg(hash));
+    }
+  }
+
+  /** Loads every key and organization; concurrent calls share one load. */
+  reload(): Promise<void> {
+    this.reloading ??= this.loadAll().finally(() => {
+      this.reloading = null;
+    });
+    return this.reloading;
+  }
+
+  private async loadAll(): Promise<void> {
+    this.changedDuringReload = [];
+    const [orgIds, keyHashes] = await Promise.all([this.client.smembers(this.names.orgs), this.client.smembers(this.names.keys)]);
+    const [orgs, keys] = await Promise.all([
+      Promise.all(orgIds.map((id) => this.client.hgetall(this.names.org(id)))),
+      Promise.all(keyHashes.map((hash) => this.client.hgetall(this.names.key(hash)))),
+    ]);
+    this.orgs = new Map(orgs.filter(isPresent).map((h) => [h.id!, toOrg(h)]));
+    this.keys = new Map(keys.filter(isPresent).map((h) => [h.hash!, toKey(h)]));
+    const changed = this.changedDuringReload;
+    this.changedDuringReload = [];
+    await Promise.all(changed.map((change) => this.apply(change)));
+    this.loaded = this.subscribed;
+  }
+}

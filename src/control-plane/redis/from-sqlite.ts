@@ -1,0 +1,79 @@
+/** Copying an embedded (SQLite) control plane into Redis: `waymark migrate --to-redis`. */
+import Database from 'better-sqlite3';
+import type { Redis } from 'ioredis';
+import { toInvitation, toKey, toOrg, type InvitationRow, type KeyRow, type OrgRow } from '../sqlite/rows.js';
+import { dayUsageField, type ControlKeys } from './keys.js';
+import { invitationFields, keyFields, orgFields, userFields } from './records.js';
+
+export interface MigrationCounts {
+  organizations: number;
+  users: number;
+  keys: number;
+  invitations: number;
+  sessions: number;
+  usageRows: number;
+}
+
+/** Whether any control-plane key exists under the prefix. */
+export async function holdsControlPlane(client: Redis, names: ControlKeys): Promise<boolean> {
+  let cursor = '0';
+  do {
+    const [next, found] = await client.scan(cursor, 'MATCH', names.all, 'COUNT', 1000);
+    if (found.length > 0) return true;
+    cursor = next;
+  } while (cursor !== '0');
+  return false;
+}
+
+/**
+ * Writes every record of the SQLite file (in creation order, so that listings keep theirs), the
+ * unexpired sessions and all recorded usage, in one MULTI: all of it or nothing.
+ */
+export async function copySqliteToRedis(file: string, client: Redis, names: ControlKeys, nowIso: string): Promise<MigrationCounts> {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const tx = client.multi();
+  try {
+    const orgs = db.prepare<[], OrgRow>('SELECT * FROM organizations ORDER BY created_at, rowid').all().map(toOrg);
+    for (const org of orgs) tx.hset(names.org(org.id), orgFields(org)).sadd(names.orgs, org.id).hset(names.orgNames, org.name.toLowerCase(), org.id);
+
+    const users = db
+      .prepare<[], { id: string; email: string; password_hash: string; org_id: string; created_at: string }>('SELECT * FROM users ORDER BY created_at, rowid')
+      .all();
+    for (const u of users) {
+      const user = { id: u.id, email: u.email, orgId: u.org_id, createdAt: u.created_at, passwordHash: u.password_hash };
+      tx.hset(names.user(user.id), userFields(user)).hset(names.emails, user.email.toLowerCase(), user.id).rpush(names.orgUsers(user.orgId), user.id);
+    }
+
+    const keys = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid').all().map(toKey);
+    for (const key of keys) {
+      tx.hset(names.key(key.hash), keyFields(key)).hset(names.keyIds, key.id, key.hash).sadd(names.keys, key.hash).rpush(names.orgKeys(key.orgId), key.hash);
+    }
+
+    const invitations = db.prepare<[], InvitationRow>('SELECT * FROM invitations ORDER BY created_at, rowid').all().map(toInvitation);
+    for (const invitation of invitations) {
+      tx.hset(names.invitation(invitation.hash), invitationFields(invitation))
+        .hset(names.invitationIds, invitation.id, invitation.hash)
+        .rpush(names.orgInvitations(invitation.orgId), invitation.hash);
+    }
+
+    const sessions = db
+      .prepare<[string], { hash: string; user_id: string; expires_at: string }>('SELECT * FROM sessions WHERE expires_at > ?')
+      .all(nowIso);
+    for (const s of sessions) {
+      const key = names.session(s.hash);
+      tx.hset(key, { hash: s.hash, userId: s.user_id, expiresAt: s.expires_at }).pexpireat(key, Date.parse(s.expires_at));
+    }
+
+    const usage = db.prepare<[], { org_id: string; service: string; day: string; key_id: string; count: number }>('SELECT * FROM usage_daily').all();
+    for (const u of usage) {
+      tx.hincrby(names.dayUsage(u.org_id, u.day), dayUsageField(u.service, u.key_id), u.count).hincrby(names.monthUsage(u.org_id, u.day.slice(0, 7)), u.service, u.count);
+    }
+    await tx.exec();
+    return { organizations: orgs.length, users: users.length, keys: keys.length, invitations: invitations.length, sessions: sessions.length, usageRows: usage.length };
+  } catch (error) {
+    tx.discard();
+    throw error;
+  } finally {
+    db.close();
+  }
+}

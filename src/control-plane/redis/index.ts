@@ -1,0 +1,366 @@
+/**
+ * The control plane in Redis, for running several server nodes on one store. Records are hashes
+ * (keys.ts names them); multi-record writes are Lua scripts (scripts.ts), atomic across nodes;
+ * quota counters are exact (ledger.ts); every node keeps the directory of keys and organizations
+ * in memory, kept current through a changes channel (directory.ts).
+ */
+import type { Redis } from 'ioredis';
+import type { RedisSettings } from '../../../data-pipeline/queue/settings.js';
+import { newId } from '../ids.js';
+import { OrgNameTaken, StoreConflict, type ControlStore } from '../store.js';
+import {
+  SERVICES,
+  type ApiKeyRecord,
+  type DailyUsage,
+  type InvitationRecord,
+  type KeyUsage,
+  type Organization,
+  type Service,
+  type SessionRecord,
+  type Tier,
+  type User,
+  type UserWithPassword,
+} from '../types.js';
+import { commandConnection, storeError, subscriberConnection } from './connection.js';
+import { RedisDirectory, type Change } from './directory.js';
+import { controlKeys, type ControlKeys } from './keys.js';
+import { RedisLedger } from './ledger.js';
+import {
+  fromPairs,
+  invitationFields,
+  isPresent,
+  keyFields,
+  orgFields,
+  toInvitation,
+  toKey,
+  toOrg,
+  toUser,
+  userFields,
+  type Hash,
+} from './records.js';
+import { defineScripts, type Scripts } from './scripts.js';
+import { daysBetween, summarizeDays } from './usage.js';
+
+const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
+
+/** Emails are unique in any letter case, as in SQLite (COLLATE NOCASE). */
+const emailField = (email: string) => email.toLowerCase();
+
+export class RedisStore implements ControlStore {
+  readonly directory: RedisDirectory;
+  readonly ledger: RedisLedger;
+  private readonly client: Redis;
+  private readonly subscriber: Redis;
+  private readonly names: ControlKeys;
+  private readonly scripts: Scripts;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly settings: RedisSettings,
+    options: { now?: () => number } = {},
+  ) {
+    this.now = options.now ?? Date.now;
+    this.names = controlKeys(settings.prefix);
+    this.client = commandConnection(settings);
+    this.subscriber = subscriberConnection(settings);
+    this.scripts = defineScripts(this.client);
+    this.directory = new RedisDirectory(this.client, this.names);
+    this.ledger = new RedisLedger(this.client, this.scripts, this.names, (error) => storeError(error, settings));
+  }
+
+  /** Connects, subscribes to changes and loads the directory; the server awaits it before listening. */
+  static async open(settings: RedisSettings, options: { now?: () => number } = {}): Promise<RedisStore> {
+    const store = new RedisStore(settings, options);
+    try {
+      await store.client.connect();
+      await store.directory.listen(store.subscriber);
+    } catch (error) {
+      store.subscriber.disconnect();
+      store.client.disconnect();
+      throw storeError(error, settings);
+    }
+    return store;
+  }
+
+  /** The command connection, e.g. for `checkRedisDurability`. */
+  get redis(): Redis {
+    return this.client;
+  }
+
+  /** Runs Redis work, reporting connection failures as StoreUnavailable. */
+  private async guarded<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw error instanceof StoreConflict ? error : storeError(error, this.settings);
+    }
+  }
+
+  /** Tells every node's directory to re-read a record this node wrote. */
+  private announce(change: Change): Promise<unknown> {
+    return this.client.publish(this.names.changes, change);
+  }
+
+  private newUser(email: string, passwordHash: string, orgId: string, createdAt: string): UserWithPassword {
+    return { id: newId('usr'), email, orgId, createdAt, passwordHash };
+  }
+
+  private emailTaken(email: string): StoreConflict {
+    return new StoreConflict(`a user with the email ${email} already exists`);
+  }
+
+  createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
+    return this.guarded(async () => {
+      const now = new Date(this.now()).toISOString();
+      const org: Organization = { id: newId('org'), name: input.orgName, tier: 'free', customQuotas: {}, createdAt: now };
+      const user = this.newUser(input.email, input.passwordHash, org.id, now);
+      const n = this.names;
+      const outcome = await this.scripts.createUserWithOrg(
+        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id)],
+        [emailField(user.email), org.name.toLowerCase(), org.id, user.id, JSON.stringify(orgFields(org)), JSON.stringify(userFields(user))],
+      );
+      if (outcome === 'org-name-taken') throw new OrgNameTaken(input.orgName);
+      if (outcome === 'email-taken') throw this.emailTaken(input.email);
+      this.directory.putOrg(org);
+      await this.announce(`org ${org.id}`);
+      return { user: withoutPassword(user), org };
+    });
+  }
+
+  createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }> {
+    return this.guarded(async () => {
+      const user = this.newUser(input.email, input.passwordHash, input.orgId, new Date(this.now()).toISOString());
+      const n = this.names;
+      const [outcome, orgPairs] = (await this.scripts.createUserInOrg(
+        [n.emails, n.org(input.orgId), n.user(user.id), n.orgUsers(input.orgId)],
+        [emailField(user.email), user.id, JSON.stringify(userFields(user))],
+      )) as [string, string[]?];
+      if (outcome === 'no-org') throw new StoreConflict(`no organization ${input.orgId}`);
+      if (outcome === 'email-taken') throw this.emailTaken(input.email);
+      return { user: withoutPassword(user), org: toOrg(fromPairs(orgPairs!)) };
+    });
+  }
+
+  findUserByEmail(email: string): Promise<UserWithPassword | null> {
+    return this.guarded(async () => {
+      const id = await this.client.hget(this.names.emails, emailField(email));
+      if (!id) return null;
+      const hash = await this.client.hgetall(this.names.user(id));
+      return isPresent(hash) ? toUser(hash) : null;
+    });
+  }
+
+  getUser(id: string): Promise<User | null> {
+    return this.guarded(async () => {
+      const hash = await this.client.hgetall(this.names.user(id));
+      return isPresent(hash) ? withoutPassword(toUser(hash)) : null;
+    });
+  }
+
+  listUsers(orgId: string): Promise<User[]> {
+    return this.guarded(async () => {
+      const ids = await this.client.lrange(this.names.orgUsers(orgId), 0, -1);
+      const hashes = await Promise.all(ids.map((id) => this.client.hgetall(this.names.user(id))));
+      return hashes.filter(isPresent).map((h) => withoutPassword(toUser(h)));
+    });
+  }
+
+  getOrg(id: string): Promise<Organization | null> {
+    return this.guarded(async () => {
+      const hash = await this.client.hgetall(this.names.org(id));
+      return isPresent(hash) ? toOrg(hash) : null;
+    });
+  }
+
+  findOrgByName(name: string): Promise<Organization | null> {
+    return this.guarded(async () => {
+      const id = await this.client.hget(this.names.orgNames, name.toLowerCase());
+      return id ? this.getOrg(id) : null;
+    });
+  }
+
+  setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
+    return this.guarded(async () => {
+      // Without new custom quotas the limits depend on the stored ones: retry if they change meanwhile.
+      for (;;) {
+        const current = await this.client.hgetall(this.names.org(orgId));
+        if (!isPresent(current)) throw new StoreConflict(`no organization ${orgId}`);
+        const org: Organization = { ...toOrg(current), tier, ...(customQuotas && { customQuotas }) };
+        const basedOn = customQuotas ? '' : current.customQuotas!;
+        const outcome = await this.scripts.setTier([this.names.org(orgId)], [basedOn, JSON.stringify(orgFields(org))]);
+        if (outcome === 'no-org') throw new StoreConflict(`no organization ${orgId}`);
+        if (outcome === 'ok') {
+          this.directory.putOrg(org);
+          await this.announce(`org ${org.id}`);
+          return org;
+        }
+      }
+    });
+  }
+
+  createSession(session: SessionRecord): Promise<void> {
+    return this.guarded(async () => {
+      const key = this.names.session(session.hash);
+      await this.client.multi().hset(key, { ...session }).pexpireat(key, Date.parse(session.expiresAt)).exec();
+    });
+  }
+
+  findSession(hash: string, nowIso: string): Promise<SessionRecord | null> {
+    return this.guarded(async () => {
+      const h = await this.client.hgetall(this.names.session(hash));
+      return isPresent(h) && h.expiresAt! > nowIso ? { hash: h.hash!, userId: h.userId!, expiresAt: h.expiresAt! } : null;
+    });
+  }
+
+  deleteSession(hash: string): Promise<void> {
+    return this.guarded(async () => {
+      await this.client.del(this.names.session(hash));
+    });
+  }
+
+  insertKey(key: ApiKeyRecord): Promise<void> {
+    return this.guarded(async () => {
+      const n = this.names;
+      await this.client
+        .multi()
+        .hset(n.key(key.hash), keyFields(key))
+        .hset(n.keyIds, key.id, key.hash)
+        .sadd(n.keys, key.hash)
+        .rpush(n.orgKeys(key.orgId), key.hash)
+        .exec();
+      this.directory.putKey(key);
+      await this.announce(`key ${key.hash}`);
+    });
+  }
+
+  listKeys(orgId: string): Promise<ApiKeyRecord[]> {
+    return this.guarded(async () => {
+      const hashes = await this.client.lrange(this.names.orgKeys(orgId), 0, -1);
+      const records = await Promise.all(hashes.map((hash) => this.client.hgetall(this.names.key(hash))));
+      const pendingUse = this.ledger.pendingKeyUses();
+      return records.filter(isPresent).map((h) => {
+        const key = toKey(h);
+        const pending = pendingUse.get(key.id);
+        return pending === undefined ? key : { ...key, lastUsedAt: new Date(pending).toISOString() };
+      });
+    });
+  }
+
+  revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null> {
+    return this.guarded(async () => {
+      const hash = await this.client.hget(this.names.keyIds, keyId);
+      if (!hash) return null;
+      const pairs = (await this.scripts.revokeKey([this.names.key(hash)], [orgId, keyId, atIso])) as string[] | null;
+      if (!pairs) return null;
+      const key = toKey(fromPairs(pairs));
+      this.directory.putKey(key);
+      await this.announce(`key ${key.hash}`);
+      return key;
+    });
+  }
+
+  insertInvitation(invitation: InvitationRecord): Promise<void> {
+    return this.guarded(async () => {
+      const n = this.names;
+      await this.client
+        .multi()
+        .hset(n.invitation(invitation.hash), invitationFields(invitation))
+        .hset(n.invitationIds, invitation.id, invitation.hash)
+        .rpush(n.orgInvitations(invitation.orgId), invitation.hash)
+        .exec();
+    });
+  }
+
+  listInvitations(orgId: string): Promise<InvitationRecord[]> {
+    return this.guarded(async () => {
+      const hashes = await this.client.lrange(this.names.orgInvitations(orgId), 0, -1);
+      const records = await Promise.all(hashes.map((hash) => this.client.hgetall(this.names.invitation(hash))));
+      // Newest first, and the later-made first among equal times (sort is stable).
+      return records
+        .filter(isPresent)
+        .map(toInvitation)
+        .reverse()
+        .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+    });
+  }
+
+  findInvitation(hash: string): Promise<InvitationRecord | null> {
+    return this.guarded(async () => {
+      const h = await this.client.hgetall(this.names.invitation(hash));
+      return isPresent(h) ? toInvitation(h) : null;
+    });
+  }
+
+  revokeInvitation(orgId: string, invitationId: string, atIso: string): Promise<InvitationRecord | null> {
+    return this.guarded(async () => {
+      const hash = await this.client.hget(this.names.invitationIds, invitationId);
+      if (!hash) return null;
+      const pairs = (await this.scripts.revokeInvitation([this.names.invitation(hash)], [orgId, invitationId, atIso])) as string[] | null;
+      return pairs ? toInvitation(fromPairs(pairs)) : null;
+    });
+  }
+
+  acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null> {
+    return this.guarded(async () => {
+      const orgId = await this.client.hget(this.names.invitation(input.hash), 'orgId');
+      if (!orgId) return null;
+      const user = this.newUser(input.email, input.passwordHash, orgId, input.nowIso);
+      const n = this.names;
+      const [outcome, orgPairs] = (await this.scripts.acceptInvitation(
+        [n.invitation(input.hash), n.emails, n.org(orgId), n.user(user.id), n.orgUsers(orgId)],
+        [input.nowIso, orgId, emailField(user.email), user.id, JSON.stringify(userFields(user))],
+      )) as [string, string[]?];
+      if (outcome === 'unusable') return null;
+      if (outcome === 'email-taken') throw this.emailTaken(input.email);
+      return { user: withoutPassword(user), org: toOrg(fromPairs(orgPairs!)) };
+    });
+  }
+
+  /** The day-usage hashes of the range, oldest first. */
+  private usageDays(orgId: string, fromDay: string, toDay: string): Promise<{ day: string; usage: Hash }[]> {
+    return this.guarded(() =>
+      Promise.all(daysBetween(fromDay, toDay).map(async (day) => ({ day, usage: await this.client.hgetall(this.names.dayUsage(orgId, day)) }))),
+    );
+  }
+
+  async usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]> {
+    const byKey = new Map<string, Record<Service, number>>();
+    for (const { keyId, service, count } of summarizeDays(await this.usageDays(orgId, fromDay, toDay))) {
+      if (!keyId) continue;
+      let used = byKey.get(keyId);
+      if (!used) byKey.set(keyId, (used = { maps: 0, geocoding: 0, routing: 0 }));
+      used[service] += count;
+    }
+    return [...byKey].map(([keyId, used]) => ({ keyId, used }));
+  }
+
+  async usageByDay(orgId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
+    const byDay = new Map<string, DailyUsage>();
+    for (const { day, service, count } of summarizeDays(await this.usageDays(orgId, fromDay, toDay))) {
+      const id = `${day}|${service}`;
+      const entry = byDay.get(id);
+      if (entry) entry.count += count;
+      else byDay.set(id, { day, service, count });
+    }
+    return [...byDay.values()].sort((a, b) => a.day.localeCompare(b.day) || SERVICES.indexOf(a.service) - SERVICES.indexOf(b.service));
+  }
+
+  flush(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  /** Every node serves from `open()` on (subscribed and loaded); there is nothing more to start. */
+  serve(): () => void {
+    return () => {};
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      this.subscriber.disconnect();
+      // QUIT lets commands in flight (a release) finish first.
+      await this.client.quit().catch(() => this.client.disconnect());
+    }
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Names of the control plane's Redis keys, all under `<prefix>:cp:` so that they never meet the
+ * import queue's (BullMQ's) keys under the same prefix.
+ */
+export type ControlKeys = ReturnType<typeof controlKeys>;
+
+export function controlKeys(prefix: string) {
+  const base = `${prefix}:cp:`;
+  return {
+    /** Pattern matching every control-plane key (for SCAN). */
+    all: `${base}*`,
+    /** Pub/sub channel of key and organization writes: `key <hash>` or `org <id>`. */
+    changes: `${base}changes`,
+
+    org: (id: string) => `${base}org:${id}`,
+    /** Set of every organization id. */
+    orgs: `${base}orgs`,
+    /** Hash: lower-cased organization name → organization id. */
+    orgNames: `${base}org-names`,
+
+    user: (id: string) => `${base}user:${id}`,
+    /** Hash: lower-cased email → user id. */
+    emails: `${base}emails`,
+    /** List of the organization's user ids, oldest first. */
+    orgUsers: (orgId: string) => `${base}org-users:${orgId}`,
+
+    key: (hash: string) => `${base}key:${hash}`,
+    /** Set of every key hash. */
+    keys: `${base}keys`,
+    /** Hash: key id → key hash. */
+    keyIds: `${base}key-ids`,
+    /** List of the organization's key hashes, oldest first. */
+    orgKeys: (orgId: string) => `${base}org-keys:${orgId}`,
+
+    invitation: (hash: string) => `${base}invitation:${hash}`,
+    /** Hash: invitation id → token hash. */
+    invitationIds: `${base}invitation-ids`,
+    /** List of the organization's invitation hashes, oldest first. */
+    orgInvitations: (orgId: string) => `${base}org-invitations:${orgId}`,
+
+    /** Expires with the session (PEXPIREAT). */
+    session: (hash: string) => `${base}session:${hash}`,
+
+    /** Hash of a month's units per service: the quota counters. */
+    monthUsage: (orgId: string, month: string) => `${base}used:${orgId}:${month}`,
+    /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
+    dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
+  };
+}
+
+/** Field of a day-usage hash; keyId '' stands for usage not tied to a key. */
+export const dayUsageField = (service: string, keyId: string) => `${service}|${keyId}`;
