@@ -100,7 +100,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   });
 
   for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...routingRoutes(deps.datasets), ...(deps.services ?? [])]) {
-    const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler);
+    const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler, route.units);
     publicRoute(route.path, guarded);
   }
 

@@ -3,7 +3,9 @@ import test from 'ava';
 import type { Service, Tier } from '../src/control-plane/types.js';
 import { customer, serve } from './helpers/fixtures.js';
 import { assertError, call, rateLimit } from './helpers/http.js';
-import type { TestServer } from './helpers/server.js';
+import { testRoutes, type TestServer } from './helpers/server.js';
+import { ApiError } from '../src/http/errors.js';
+import type { Request } from '../src/http/request.js';
 
 const NOVEMBER = '2026-11-15';
 const NEXT_MONTH = '2026-12-01T00:00:00.000Z';
@@ -203,4 +205,24 @@ test('concurrent failures release their reservations, so later requests are serv
   const served = await Promise.all(Array.from({ length: 30 }, () => call(base)));
   t.is(served.filter((a) => a.status === 200).length, 10);
   t.is(await usedOf(server, key.value, 'geocoding'), 5_000);
+});
+
+test('a route that costs several units reserves them up front: whole or refused, reported and released as such', async (t) => {
+  const unitsOf = (req: Request) => {
+    const units = Number(req.query.get('units'));
+    if (!Number.isInteger(units) || units < 1) throw new ApiError(400, 'units must be a positive whole number');
+    return units;
+  };
+  const server = await serve(t, { services: [...testRoutes, { path: '/test/heavy', service: 'routing', units: unitsOf, handler: testRoutes[2]!.handler }] });
+  const { account, key } = await customer(server);
+  seed(server, account.orgId, 'routing', 4_990);
+  const url = (units: number | string, status = 200) => `${server.url}/api/v1/test/heavy?key=${key.value}&units=${units}&status=${status}`;
+  assertError(t, await call(url('x')), 400);
+  const heavy = await call(url(7));
+  t.is(heavy.status, 200);
+  t.is(rateLimit(heavy.headers).remaining, '3');
+  t.is((await call(url(4))).status, 429, 'four units do not fit in the three left');
+  t.is((await call(url(3, 500))).status, 500, 'a failure');
+  t.is((await call(url(3))).status, 200, 'its three units were released');
+  t.is(await usedOf(server, key.value, 'routing'), 5_000);
 });

@@ -27,6 +27,11 @@ export interface ServiceRoute {
   service: Service;
   /** False for routes that need the service's scope but cost nothing (styles, TileJSON, fonts…). */
   metered?: boolean;
+  /**
+   * Units a request costs, reserved before the handler runs (default 1); it may throw the request's
+   * 400, which then costs nothing. E.g. a matrix: one unit per started 100 elements.
+   */
+  units?: (req: Request) => number;
   handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
 }
 
@@ -40,6 +45,8 @@ const scopeMessage = (service: Service) =>
   `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`;
 const REVOKED_MESSAGE = 'this API key has been revoked; create a new one in the API Keys area of the dashboard';
 const keysUnavailable = (reason: string) => new ApiError(503, `API keys cannot be checked right now (${reason}); try again shortly`, { 'Retry-After': '1' });
+
+const ONE_UNIT = () => 1;
 
 /** A metered request whose store could not be reached: refused, never served unmetered. */
 function storeFailure(error: unknown): never {
@@ -111,8 +118,8 @@ export class Gateway {
     };
   }
 
-  /** Wraps a service handler with authentication, scope check and metering of `service`. */
-  meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
+  /** Wraps a service handler with authentication, scope check and metering of `service` (`unitsOf`: what a request costs). */
+  meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>, unitsOf: (req: Request) => number = ONE_UNIT): Handler {
     return (req) => {
       const caller = this.authenticate(req);
       const nowMs = this.clock.now();
@@ -125,8 +132,9 @@ export class Gateway {
         const used = ledger.used(org.id, service, period.month);
         return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
       }
-      const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units: 1 });
-      const run = (granted: Reservation) => this.runReserved(req, caller, service, granted, period.resetIso, nowMs, handler);
+      const units = unitsOf(req);
+      const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
+      const run = (granted: Reservation) => this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
       return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
     };
   }
@@ -136,6 +144,7 @@ export class Gateway {
     req: Request,
     caller: Caller,
     service: Service,
+    units: number,
     reservation: Reservation,
     resetIso: string,
     nowMs: number,
@@ -156,7 +165,7 @@ export class Gateway {
       } else {
         ledger.release(reservation);
       }
-      Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? 1 : 0), resetIso));
+      Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? units : 0), resetIso));
       return reply;
     };
     const fail = (error: unknown): Reply => {
