@@ -1,11 +1,12 @@
 /**
- * The Piscina task of the routing pool: directions and isochrones. Each thread lays views over the
+ * The Piscina task of the routing pool: directions, isochrones and matrices. Each thread lays views over the
  * graphs the main thread loaded into shared memory (workerData), so a graph is in memory once.
  */
 import { workerData } from 'piscina';
 import type { TravelMode } from '../core/routing/network.js';
 import { answerDirections } from '../src/routing/answer/directions.js';
 import { answerIsochrone } from '../src/routing/answer/isochrone.js';
+import { answerMatrix } from '../src/routing/answer/matrix.js';
 import type { RoutingAnswer, RoutingTask } from '../src/routing/answer/task.js';
 import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 
@@ -16,5 +17,12 @@ for (const [mode, buffer] of Object.entries(shared)) graphs.set(mode as TravelMo
 export default function routingTask(task: RoutingTask): RoutingAnswer {
   const graph = graphs.get(task.params.mode);
   if (graph === undefined) throw new Error(`no ${task.params.mode} graph in this pool`);
-  return task.kind === 'directions' ? answerDirections(graph, task.params) : answerIsochrone(graph, task.params);
+  switch (task.kind) {
+    case 'directions':
+      return answerDirections(graph, task.params);
+    case 'isochrone':
+      return answerIsochrone(graph, task.params);
+    case 'matrix':
+      return answerMatrix(graph, task.params);
+  }
 }

@@ -1,7 +1,11 @@
-/** What the front end asks of a routing worker, and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+/** What the front end asks of a routing worker (directions, isochrone, matrix), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
+import type { MatrixParams } from '../sanitize/matrix.js';
 
-export type RoutingTask = { kind: 'directions'; params: DirectionsParams } | { kind: 'isochrone'; params: IsochroneParams };
+export type RoutingTask =
+  | { kind: 'directions'; params: DirectionsParams }
+  | { kind: 'isochrone'; params: IsochroneParams }
+  | { kind: 'matrix'; params: MatrixParams };
 
 /** `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points. */
 export type RoutingFailureCode = 'NoSegment' | 'NoRoute';

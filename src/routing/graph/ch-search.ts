@@ -85,7 +85,7 @@ export function searchHierarchy(graph: RoutingGraph, workspace: Workspace, sourc
  * Stall-on-demand: a node some higher node already reaches more cheaply (through an edge the other
  * search direction walks) is not on a shortest up-path, so its edges need not be relaxed.
  */
-function stalled(distance: Float64Array, known: number, first: Uint32Array, other: Uint32Array, weight: Uint32Array, node: number): boolean {
+export function stalled(distance: Float64Array, known: number, first: Uint32Array, other: Uint32Array, weight: Uint32Array, node: number): boolean {
   for (let e = first[node]!, end = first[node + 1]!; e < end; e++) {
     if (distance[other[e]!]! + weight[e]! < known) return true;
   }
@@ -93,7 +93,7 @@ function stalled(distance: Float64Array, known: number, first: Uint32Array, othe
 }
 
 /** The cheapest self-loop shortcut of `node`, or -1. */
-function selfLoop(graph: RoutingGraph, node: number): number {
+export function selfLoop(graph: RoutingGraph, node: number): number {
   let found = -1;
   for (let e = graph.upFirst[node]!, end = graph.upFirst[node + 1]!; e < end; e++) {
     if (graph.upTarget[e] === node && (found < 0 || graph.upWeight[e]! < graph.upWeight[found]!)) found = e;
@@ -128,13 +128,19 @@ function unpackEdge(graph: RoutingGraph, from: number, to: number, weight: numbe
     path.penalties.push(weight - graph.nodeWeight[to]!);
     return;
   }
+  const [first, second] = shortcutHalves(graph, from, to, middle);
+  unpackEdge(graph, from, middle, graph.downWeight[first]!, graph.downMiddle[first]!, path);
+  unpackEdge(graph, middle, to, graph.upWeight[second]!, graph.upMiddle[second]!, path);
+}
+
+/** The two edges a shortcut from → to via `middle` stands for: [down edge from → middle, up edge middle → to]. */
+export function shortcutHalves(graph: RoutingGraph, from: number, to: number, middle: number): [number, number] {
   // Both halves hang off the middle node, which ranks below both ends.
-  const { upFirst, upTarget, upWeight, upMiddle, downFirst, downSource, downWeight, downMiddle } = graph;
+  const { upFirst, upTarget, downFirst, downSource } = graph;
   let first = -1;
   for (let e = downFirst[middle]!, end = downFirst[middle + 1]!; e < end; e++) if (downSource[e] === from) first = e;
   let second = -1;
   for (let e = upFirst[middle]!, end = upFirst[middle + 1]!; e < end; e++) if (upTarget[e] === to) second = e;
   if (first < 0 || second < 0) throw new Error(`Routing graph is corrupt: shortcut ${from} → ${to} via ${middle} cannot be unpacked.`);
-  unpackEdge(graph, from, middle, downWeight[first]!, downMiddle[first]!, path);
-  unpackEdge(graph, middle, to, upWeight[second]!, upMiddle[second]!, path);
+  return [first, second];
 }

@@ -41,7 +41,7 @@ function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmR
   };
 }
 
-function osrmWaypoint(point: SnappedPoint): OsrmWaypoint {
+export function osrmWaypoint(point: SnappedPoint): OsrmWaypoint {
   return { name: point.name, location: position(point.location), distance: tenths(point.distance) };
 }
 

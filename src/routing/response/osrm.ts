@@ -76,3 +76,14 @@ export interface DirectionsBody {
   routes: OsrmRoute[];
   waypoints: OsrmWaypoint[];
 }
+
+/** OSRM's table service body: a row per source, a column per destination, null where no route. */
+export interface TableBody {
+  code: 'Ok';
+  /** Seconds; present when asked (`annotations` holds `duration`). */
+  durations?: (number | null)[][];
+  /** Metres; present when asked (`annotations` holds `distance`). */
+  distances?: (number | null)[][];
+  sources: OsrmWaypoint[];
+  destinations: OsrmWaypoint[];
+}

@@ -10,5 +10,8 @@ export const messages = {
     `invalid parameter '${name}': ${quoted(raw)} is not true, false or a whole number from 0 to ${max}`,
   badInstructionLanguage: (name: string, raw: string, supported: readonly string[]) =>
     `invalid parameter '${name}': ${quoted(raw)} is not a language of the instructions; use one of ${list(supported)}`,
+  repeatedAnnotation: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} names an annotation more than once`,
+  tooManyElements: (elements: number, max: number) =>
+    `too many matrix elements: sources × destinations is ${elements}, the limit is ${max} per request`,
   repeatedValue: (name: string, value: number) => `invalid parameter '${name}': ${value} is given more than once`,
 } as const;

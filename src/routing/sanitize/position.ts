@@ -25,3 +25,10 @@ export function requiredPosition(name: string): Sanitizer<LonLat> {
     return raw === null ? rejected(NOWHERE, messages.missing(name)) : parsePosition(name, raw);
   };
 }
+
+/** A `lat,lng|lat,lng…` list; each bad entry is named by its index (`name[i]`). */
+export function parsePositionList(name: string, raw: string): Sanitized<LonLat[]> {
+  const points = raw.split('|').map((entry, index) => parsePosition(`${name}[${index}]`, entry));
+  const errors = points.flatMap((point) => point.errors);
+  return errors.length > 0 ? rejected([], ...errors) : clean(points.map((point) => point.value));
+}

@@ -1,0 +1,40 @@
+/** The matrix on a loaded graph: every point snapped to its nearest road, then one many-to-many search. */
+import { endpointOfSnap } from '../graph/endpoint.js';
+import type { RoutingGraph } from '../graph/load.js';
+import { manyToMany } from '../graph/many-to-many.js';
+import { snap, type Snap } from '../graph/snap.js';
+import { tableBody } from '../response/table-body.js';
+import type { MatrixParams } from '../sanitize/matrix.js';
+import type { LonLat } from '../sanitize/position.js';
+import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
+
+type Snapped = { ok: true; snaps: Snap[] } | { ok: false; answer: RoutingAnswer };
+
+function snapAll(graph: RoutingGraph, name: string, points: readonly LonLat[], cache: Map<string, Snap | null>): Snapped {
+  const snaps: Snap[] = [];
+  for (const [i, [lon, lat]] of points.entries()) {
+    // A point given as both a source and a destination (OSRM's usual table) is snapped once.
+    const key = `${lon},${lat}`;
+    let snapped = cache.get(key);
+    if (snapped === undefined) cache.set(key, (snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES)));
+    if (snapped === null) {
+      return { ok: false, answer: { ok: false, code: 'NoSegment', message: `no road for ${graph.mode} within ${SNAP_RADIUS_METRES} m of ${name}[${i}] (${lat},${lon})` } };
+    }
+    snaps.push(snapped);
+  }
+  return { ok: true, snaps };
+}
+
+export function answerMatrix(graph: RoutingGraph, params: MatrixParams): RoutingAnswer {
+  const cache = new Map<string, Snap | null>();
+  const sources = snapAll(graph, 'sources', params.sources, cache);
+  if (!sources.ok) return sources.answer;
+  const destinations = snapAll(graph, 'destinations', params.destinations, cache);
+  if (!destinations.ok) return destinations.answer;
+  const costs = manyToMany(
+    graph,
+    sources.snaps.map((s) => endpointOfSnap(graph, s)),
+    destinations.snaps.map((s) => endpointOfSnap(graph, s)),
+  );
+  return { ok: true, body: JSON.stringify(tableBody(costs, sources.snaps, destinations.snaps, params.annotations)) };
+}
