@@ -1,6 +1,6 @@
 /**
  * The geocoding product behind the gateway (scope `geocoding`, one unit per request): Pelias'
- * search, autocomplete, reverse and place endpoints and the `/geocode?q=` alias, answered inline
+ * search, structured search, autocomplete, reverse and place endpoints and the `/geocode?q=` alias, answered inline
  * from the dataset's geocoder index (SQLite look-ups of a few milliseconds). See docs/GEOCODING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
@@ -14,15 +14,17 @@ import type { GeocoderIndex } from './engine/index-file.js';
 import { place } from './engine/place.js';
 import { reverse } from './engine/reverse.js';
 import { search } from './engine/search.js';
+import { structuredSearch } from './engine/structured-search.js';
 import { featureCollection } from './response/collection.js';
 import type { GeocodeFeature } from './response/feature.js';
-import { echoPlace, echoReverse, echoSearch, type QueryEcho } from './response/query-echo.js';
+import { echoPlace, echoReverse, echoSearch, echoStructured, type QueryEcho } from './response/query-echo.js';
 import {
   sanitizeAutocomplete,
   sanitizeGeocodeAlias,
   sanitizePlace,
   sanitizeReverse,
   sanitizeSearch,
+  sanitizeStructured,
   type SearchParams,
 } from './sanitize/endpoints.js';
 import type { CleanRequest } from './sanitize/compose.js';
@@ -50,6 +52,11 @@ export function geocodingRoutes(datasets: DatasetHolder, publicUrl: string | und
   const route = (path: string, handler: ServiceRoute['handler']): ServiceRoute => ({ path, service: 'geocoding', handler });
   return [
     route('/geocoding/search', searchHandler(sanitizeSearch, false)),
+    route('/geocoding/search/structured', (req) => {
+      const { params, warnings } = sanitizeStructured(req.query);
+      const found = structuredSearch(geocoder(), params);
+      return answer(req, echoStructured(params, found.parsed), found.features, warnings);
+    }),
     route('/geocoding/autocomplete', searchHandler(sanitizeAutocomplete, true)),
     route('/geocode', searchHandler(sanitizeGeocodeAlias, false)),
     route('/geocoding/reverse', (req) => {

@@ -9,9 +9,13 @@ import { houseNumberKey, houseNumberTokens } from '../../../core/geocoding/house
 import type { ParsedAddress } from './address-parser.js';
 import { parseQuery } from './address-structure.js';
 import type { Vocabulary } from './vocabulary.js';
+import type { Layer } from '../../../core/geocoding/indexed-record.js';
 
-/** pelias-parser labels whose tokens name the admin areas around a place rather than the place itself. */
-const ADMIN_LABELS = ['locality', 'region', 'country', 'postcode', 'dependency'];
+/**
+ * Labels whose tokens name the admin areas around a place rather than the place itself:
+ * pelias-parser's, and the finer fields only structured search gives (`structured-query.ts`).
+ */
+const ADMIN_LABELS = ['locality', 'region', 'country', 'postcode', 'dependency', 'neighbourhood', 'borough', 'county'];
 
 export interface QueryToken {
   text: string;
@@ -32,6 +36,8 @@ export interface QueryText {
   parsed: ParsedAddress;
   /** The house number asked for, as its key (`houseNumberKey`). */
   housenumber?: string;
+  /** The layer asked for, ranked first (structured search of admin fields only). */
+  layer?: Layer;
 }
 
 /** `tokens` with the first run of `run` replaced by `by`. */
@@ -55,7 +61,11 @@ function tokenSet(text: string | undefined): Set<string> {
 }
 
 export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
-  const parsed = parseQuery(text);
+  return analyzeParsed(text, parseQuery(text), vocabulary, autocomplete);
+}
+
+/** The tokens of `text` labelled by a parse of it already made (by the parser, or by the fields of structured search). */
+export function analyzeParsed(text: string, parsed: ParsedAddress, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
   const adminTokens = new Set(ADMIN_LABELS.flatMap((label) => [...tokenSet(parsed[label])]));
   const labels = new Map<string, string>();
   for (const [label, part] of Object.entries(parsed)) for (const token of tokenSet(part)) if (!labels.has(token)) labels.set(token, label);

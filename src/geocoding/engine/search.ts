@@ -7,7 +7,7 @@
  */
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
 import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
-import type { SearchParams } from '../sanitize/endpoints.js';
+import type { SearchOptions, SearchParams } from '../sanitize/endpoints.js';
 import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
@@ -64,8 +64,10 @@ interface Retrieval {
   fallback: boolean;
 }
 
-/** Admin parts the data may lack a name for ("Kodiak, AK": the data has no US regions). */
-const OUTER_ADMIN = ['country', 'region', 'dependency'];
+/** Admin parts the data may lack a name for ("Kodiak, AK": the data has no US regions; no layer holds counties). */
+const OUTER_ADMIN = ['country', 'region', 'dependency', 'county'];
+/** Parts inside the locality that structured search may give (the data may name them otherwise or not at all). */
+const INNER_ADMIN = ['locality', 'borough', 'neighbourhood'];
 
 /**
  * Parts of the query left out in turn, after the typo corrections: the region and country; the
@@ -75,9 +77,9 @@ const OUTER_ADMIN = ['country', 'region', 'dependency'];
 const RELAXATIONS: readonly { drop: readonly string[]; fallback: boolean }[] = [
   { drop: OUTER_ADMIN, fallback: false },
   { drop: [...OUTER_ADMIN, 'postcode'], fallback: false },
-  { drop: [...OUTER_ADMIN, 'postcode', 'locality'], fallback: false },
+  { drop: [...OUTER_ADMIN, 'postcode', ...INNER_ADMIN], fallback: false },
   { drop: [...OUTER_ADMIN, 'postcode', 'housenumber'], fallback: true },
-  { drop: [...OUTER_ADMIN, 'postcode', 'locality', 'housenumber'], fallback: true },
+  { drop: [...OUTER_ADMIN, 'postcode', ...INNER_ADMIN, 'housenumber'], fallback: true },
 ];
 
 /**
@@ -106,7 +108,7 @@ function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrie
   if (tokens.length > 1) yield { tokens, required: tokens, any: true, fallback: true };
 }
 
-function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchParams): Scored | undefined {
+function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchOptions): Scored | undefined {
   const match = matchText(retrieval.tokens, row.name_text, row.admin_text);
   if (match.nameHits === 0) return undefined;
   let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
@@ -120,6 +122,7 @@ function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval
   } else if (row.layer === 'address') {
     points -= 0.3;
   }
+  if (query.layer !== undefined && row.layer === query.layer) points += 1;
   if (isFallback) confidence = Math.min(confidence, 0.6);
   let distanceKm: number | undefined;
   if (params.focusPoint) {
@@ -172,14 +175,18 @@ function interpolated(index: GeocoderIndex, ranked: readonly Scored[], query: Qu
   return undefined;
 }
 
-function focusBox(params: SearchParams): Box | undefined {
+function focusBox(params: SearchOptions): Box | undefined {
   const focus = params.focusPoint;
   if (!focus) return undefined;
   return { west: focus.lon - FOCUS_BOX_DEGREES, east: focus.lon + FOCUS_BOX_DEGREES, south: focus.lat - FOCUS_BOX_DEGREES, north: focus.lat + FOCUS_BOX_DEGREES };
 }
 
 export function search(index: GeocoderIndex, params: SearchParams, autocomplete: boolean): SearchAnswer {
-  const query = analyzeQuery(params.text, index.vocabulary, autocomplete);
+  return searchQuery(index, analyzeQuery(params.text, index.vocabulary, autocomplete), params);
+}
+
+/** The answer to a query already analyzed: of a search text, or of the fields of structured search. */
+export function searchQuery(index: GeocoderIndex, query: QueryText, params: SearchOptions): SearchAnswer {
   const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
   const box = focusBox(params);
   const scored: Scored[] = [];

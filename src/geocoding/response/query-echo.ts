@@ -1,5 +1,5 @@
 /** The `geocoding.query` block of a response: the parameter values actually used, under Pelias' names. */
-import type { PlaceParams, ReverseParams, SearchParams } from '../sanitize/endpoints.js';
+import type { PlaceParams, ReverseParams, SearchOptions, SearchParams, StructuredParams } from '../sanitize/endpoints.js';
 import type { Language } from '../sanitize/lang.js';
 
 /** How many candidates the index is asked for per result wanted (room for deduplication), as Pelias. */
@@ -23,9 +23,9 @@ function langEcho(lang: Language) {
   };
 }
 
-export function echoSearch(params: SearchParams, parse?: ParseEcho): QueryEcho {
+/** The parameters search and structured search share. */
+function echoSearchOptions(params: SearchOptions): QueryEcho {
   return {
-    text: params.text,
     size: params.size,
     layers: params.layers,
     sources: params.sources,
@@ -34,8 +34,20 @@ export function echoSearch(params: SearchParams, parse?: ParseEcho): QueryEcho {
     ...(params.boundaryCountry && { 'boundary.country': params.boundaryCountry.alpha3 }),
     lang: langEcho(params.lang),
     querySize: params.size * QUERY_SIZE_PADDING,
-    ...parse,
   };
+}
+
+export function echoSearch(params: SearchParams, parse?: ParseEcho): QueryEcho {
+  return { text: params.text, ...echoSearchOptions(params), ...parse };
+}
+
+/** The engine's labels of a structured query under the names Pelias' structured `parsed_text` uses. */
+const STRUCTURED_ECHO_NAMES: Record<string, string> = { housenumber: 'number', locality: 'city', region: 'state', postcode: 'postalcode' };
+
+/** Structured search echoes no text: `parsed_text` holds the fields, `address` split into number and street. */
+export function echoStructured(params: StructuredParams, parsed: Record<string, string>): QueryEcho {
+  const parsedText = Object.fromEntries(Object.entries(parsed).map(([label, value]) => [STRUCTURED_ECHO_NAMES[label] ?? label, value]));
+  return { parsed_text: parsedText, ...echoSearchOptions(params) };
 }
 
 export function echoReverse(params: ReverseParams): QueryEcho {

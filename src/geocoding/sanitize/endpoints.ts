@@ -9,12 +9,13 @@ import { sanitizeLayers } from './layers.js';
 import { sanitizePoint } from './point.js';
 import { sanitizeSize } from './size.js';
 import { sanitizeSources } from './sources.js';
+import { sanitizeStructuredAddress, STRUCTURED_FIELDS } from './structured.js';
 import { sanitizeText } from './text.js';
 
 /** The parameters of all geocoding endpoints; each may be given once. */
 const GEOCODING_PARAMETERS = [
   'text', 'q', 'size', 'layers', 'sources', 'boundary.country', 'lang',
-  'focus.point.lat', 'focus.point.lon', 'point.lat', 'point.lon', 'ids',
+  'focus.point.lat', 'focus.point.lon', 'point.lat', 'point.lon', 'ids', ...STRUCTURED_FIELDS,
 ] as const;
 
 const search = {
@@ -27,6 +28,9 @@ const search = {
   lang: sanitizeLang,
 };
 const autocomplete = search;
+const { text: _text, ...searchOptions } = search;
+/** Structured search: the address fields instead of `text`, and search's other parameters. */
+const structured = { address: sanitizeStructuredAddress, ...searchOptions };
 const geocodeAlias = { ...search, text: sanitizeQ };
 const reverse = {
   point: sanitizePoint,
@@ -39,6 +43,9 @@ const reverse = {
 const place = { ids: sanitizeIds, lang: sanitizeLang };
 
 export type SearchParams = CleanParams<typeof search>;
+/** What search and structured search share: everything but what is searched for. */
+export type SearchOptions = CleanParams<typeof searchOptions>;
+export type StructuredParams = CleanParams<typeof structured>;
 export type ReverseParams = CleanParams<typeof reverse>;
 export type PlaceParams = CleanParams<typeof place>;
 
@@ -50,5 +57,7 @@ export const sanitizeAutocomplete = (query: URLSearchParams): CleanRequest<Searc
 /** `/geocode?q=`: search with the text in `q`. */
 export const sanitizeGeocodeAlias = (query: URLSearchParams): CleanRequest<SearchParams> =>
   sanitize(query, geocodeAlias, GEOCODING_PARAMETERS);
+/** `/search/structured`: Pelias' address fields plus search's size, layers, sources, focus, boundary and lang. */
+export const sanitizeStructured = (query: URLSearchParams): CleanRequest<StructuredParams> => sanitize(query, structured, GEOCODING_PARAMETERS);
 export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse, GEOCODING_PARAMETERS);
 export const sanitizePlace = (query: URLSearchParams): CleanRequest<PlaceParams> => sanitize(query, place, GEOCODING_PARAMETERS);

@@ -26,5 +26,7 @@ export const messages = {
     `invalid parameter '${name}': ${quoted(raw)} is not a GID <source>:<layer>:<id> with source one of ${list(sources)} and layer one of ${list(layers)}`,
   tooMany: (name: string, max: number) => `invalid parameter '${name}': at most ${max} values`,
   both: (first: string, second: string) => `invalid parameters '${first}' and '${second}': give only one of them`,
+  noneOf: (names: readonly string[]) => `missing parameter: at least one of the following fields is required: ${list(names)}`,
+  alone: (name: string) => `invalid parameter '${name}': ${name}-only inputs are not supported; add another field`,
   clamped: (name: string, max: number) => `invalid parameter '${name}': maximum value is ${max}, used ${max}`,
 } as const;
