@@ -67,53 +67,53 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const operatorOptions = options.operator ?? operatorOptionsFromEnv();
   mkdirSync(options.dataDir, { recursive: true });
   const redis = options.redis === undefined ? redisSettingsFromEnv() : options.redis;
-  const unlock = redis ? () => {} : lockDataDir(options.dataDir);
   const clock = options.clock ?? systemClock;
   const logging = options.logging ?? createLogging();
   const { logger } = logging;
   const now = () => clock.now();
-  const store: ControlStore = redis ? await RedisStore.open(redis, { now }) : new SqliteStore(databaseFile(options.dataDir), { now });
-  const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
-  datasets.start();
-  const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
-  const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator });
   const host = options.host ?? '127.0.0.1';
-  let server;
+  // What has been started, undone in reverse order by close() — or at once when a later step fails.
+  const started: (() => unknown)[] = [];
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      for (const undo of started.reverse()) await undo();
+    })());
   try {
-    server = await listen(handle, { host, port: options.port ?? 8080 });
+    if (!redis) started.push(lockDataDir(options.dataDir));
+    const store: ControlStore = redis ? await RedisStore.open(redis, { now }) : new SqliteStore(databaseFile(options.dataDir), { now });
+    started.push(() => store.close());
+    const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
+    datasets.start();
+    started.push(() => datasets.stop());
+    const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
+    started.push(() => operator.close());
+    const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator });
+    const server = await listen(handle, { host, port: options.port ?? 8080 });
+    started.push(() => server.close());
+    started.push(store.serve());
+    const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+    const url = `http://${urlHost}:${server.port}`;
+    if (redis) {
+      const cluster = await joinCluster(redis, { url, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
+      started.push(() => cluster.leave());
+    } else {
+      // Other processes on this machine (the CLI, an import) announce their writes to the serving
+      // node; on Redis, changes come through Redis and several nodes may serve one folder.
+      const changes = await listenForChanges(databaseFile(options.dataDir), {
+        directory: () => store.directory.sync(),
+        dataset: () => datasets.reload(),
+      });
+      started.push(() => new Promise((resolve) => changes.close(resolve)));
+    }
+    const flushTimer = setInterval(() => {
+      store.flush().catch((error: unknown) => logger.error({ err: error }, 'usage flush failed; will retry'));
+    }, options.usageFlushMs ?? 1000);
+    flushTimer.unref();
+    started.push(() => clearInterval(flushTimer));
+    return { url, port: server.port, store, datasets, close: stop };
   } catch (error) {
-    await store.close();
-    unlock();
+    await stop();
     throw error;
   }
-  const stopServingStore = store.serve();
-  const cluster = redis
-    ? await joinCluster(redis, { url: `${host}:${server.port}`, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger })
-    : null;
-  const changes = await listenForChanges(databaseFile(options.dataDir), {
-    directory: () => store.directory.sync(),
-    dataset: () => datasets.reload(),
-  });
-  const flushTimer = setInterval(() => {
-    store.flush().catch((error: unknown) => logger.error({ err: error }, 'usage flush failed; will retry'));
-  }, options.usageFlushMs ?? 1000);
-  flushTimer.unref();
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
-  return {
-    url: `http://${urlHost}:${server.port}`,
-    port: server.port,
-    store,
-    datasets,
-    async close() {
-      clearInterval(flushTimer);
-      server.close();
-      await cluster?.leave();
-      await operator.close();
-      stopServingStore();
-      await new Promise((resolve) => changes.close(resolve));
-      datasets.stop();
-      await store.close();
-      unlock();
-    },
-  };
 }

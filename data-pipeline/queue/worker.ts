@@ -17,9 +17,18 @@ import { throttleProgress } from './throttle.js';
 export const LOCKED_RETRY_MS = 15_000;
 /**
  * A worker holds a job's lock for this long and renews it halfway; a job whose lock lapses is taken
- * as stalled and run again. Generous, so a CPU-heavy stretch of an import never looks like a crash.
+ * as stalled and run again by another worker. Generous by default, so a CPU-heavy stretch of an
+ * import never looks like a crash; WAYMARK_JOB_LOCK_MS shortens it (see src/cli/worker.ts).
  */
-const JOB_LOCK_MS = 120_000;
+export const DEFAULT_JOB_LOCK_MS = 120_000;
+/** BullMQ's default interval of the check for stalled jobs; shorter job locks check more often. */
+const MAX_STALLED_CHECK_MS = 30_000;
+
+/** How the worker holds its jobs. */
+export interface WorkerOptions {
+  /** The job lock's duration in ms (DEFAULT_JOB_LOCK_MS unless given). */
+  jobLockMs?: number;
+}
 
 /** Runs one job. */
 function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger): Processor<ImportJobData, ImportResult> {
@@ -57,13 +66,21 @@ function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger
   };
 }
 
-export function startImportWorker(settings: RedisSettings, dataDir: string, logger: Logger): Worker<ImportJobData, ImportResult> {
+export function startImportWorker(
+  settings: RedisSettings,
+  dataDir: string,
+  logger: Logger,
+  { jobLockMs = DEFAULT_JOB_LOCK_MS }: WorkerOptions = {},
+): Worker<ImportJobData, ImportResult> {
   const folderLock = new FolderLock(settings, dataDir);
   const worker = new Worker<ImportJobData, ImportResult>(IMPORT_QUEUE_NAME, importProcessor(dataDir, folderLock, logger), {
     connection: redisConnection(settings),
     prefix: settings.prefix,
     concurrency: 1,
-    lockDuration: JOB_LOCK_MS,
+    lockDuration: jobLockMs,
+    // A lapsed lock is noticed by the next check (one that saw the job active before): at most about
+    // jobLockMs + 2 checks after the worker holding it died.
+    stalledInterval: Math.min(MAX_STALLED_CHECK_MS, Math.round(jobLockMs / 2)),
   });
   worker.on('active', (job) => logger.info({ jobId: job.id, osm: job.data.osm, world: job.data.world, attempt: job.attemptsMade + 1 }, 'import started'));
   worker.on('completed', (job, result) => logger.info({ jobId: job.id, dataset: result.datasetId, tiles: result.tiles, seconds: result.seconds }, 'import completed'));

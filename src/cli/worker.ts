@@ -1,34 +1,70 @@
 /**
  * `waymark worker`: consumes the BullMQ import queue (WAYMARK_REDIS_URL) for the data folder it is
  * started with, logging JSON lines, until SIGINT or SIGTERM: the first signal stops taking jobs and
- * lets a running import finish, a second one aborts it (the job is retried later).
+ * lets a running import finish, a second one aborts it (the job is retried later). With
+ * WAYMARK_WORKER_URL it also serves its datasets to nodes without a shared folder (src/dataset/offer.ts).
  */
 import { probeRedis, redactedUrl } from '../../data-pipeline/queue/settings.js';
-import { startImportWorker } from '../../data-pipeline/queue/worker.js';
+import { DEFAULT_JOB_LOCK_MS, startImportWorker } from '../../data-pipeline/queue/worker.js';
+import { startDatasetOffers, type OfferSettings } from '../dataset/offer.js';
 import { createLogging } from '../observability/logger.js';
-import type { Command } from './command.js';
+import { checkOperatorToken } from '../operator/auth.js';
+import { wholeNumber } from './args.js';
+import { UsageError, type Command } from './command.js';
 import { requireRedis } from './queue-redis.js';
+
+/** Where this worker offers its datasets (WAYMARK_WORKER_URL, WAYMARK_WORKER_HOST), or null when it does not. */
+function offerSettingsFromEnv(): OfferSettings | null {
+  const url = process.env.WAYMARK_WORKER_URL?.trim();
+  if (!url) return null;
+  if (!URL.canParse(url) || new URL(url).protocol !== 'http:') {
+    throw new UsageError(`WAYMARK_WORKER_URL must be an http:// URL where other machines reach this worker, not ${JSON.stringify(url)}`);
+  }
+  const token = process.env.WAYMARK_OPERATOR_TOKEN;
+  if (!token) throw new UsageError('WAYMARK_WORKER_URL needs WAYMARK_OPERATOR_TOKEN: datasets are only served to holders of the operator token');
+  try {
+    return { url, host: process.env.WAYMARK_WORKER_HOST?.trim() || '0.0.0.0', token: checkOperatorToken(token) };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** WAYMARK_JOB_LOCK_MS: how long a job's lock outlives a worker that stopped renewing it (a crash). */
+function jobLockMsFromEnv(): number {
+  const raw = process.env.WAYMARK_JOB_LOCK_MS?.trim();
+  return raw ? wholeNumber(raw, 'WAYMARK_JOB_LOCK_MS', 1_000, 3_600_000) : DEFAULT_JOB_LOCK_MS;
+}
 
 export const worker: Command = {
   name: 'worker',
   summary:
     'Runs import jobs from the BullMQ queue on WAYMARK_REDIS_URL (key prefix WAYMARK_REDIS_PREFIX, default "waymark"), one at a ' +
     'time, into the data folder; jobs for another data folder fail. Stops on SIGINT/SIGTERM once the running import ' +
-    'has finished (a second signal aborts it; the job is tried again later), then exits 0.',
+    'has finished (a second signal aborts it; the job is tried again later), then exits 0. With WAYMARK_WORKER_URL ' +
+    '(and WAYMARK_OPERATOR_TOKEN) it serves the datasets it builds to nodes without a shared folder. A job whose worker ' +
+    `died is run again by another worker once its lock lapses: WAYMARK_JOB_LOCK_MS (ms, default ${DEFAULT_JOB_LOCK_MS}; ` +
+    'the lock is renewed halfway, so keep it well above the longest pause of an import).',
   synopsis: '',
   flags: [],
   async run(input) {
     const settings = requireRedis('waymark worker');
+    const offerSettings = offerSettingsFromEnv();
+    const jobLockMs = jobLockMsFromEnv();
     await probeRedis(settings);
     const { logger } = createLogging();
-    const importWorker = startImportWorker(settings, input.dataDir, logger);
-    logger.info({ dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix }, 'worker waiting for import jobs');
+    const offers = offerSettings && (await startDatasetOffers(settings, input.dataDir, offerSettings, logger));
+    const importWorker = startImportWorker(settings, input.dataDir, logger, { jobLockMs });
+    if (offers) importWorker.on('completed', (_job, result) => void offers.offerDataset(result.datasetId));
+    logger.info({ dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs }, 'worker waiting for import jobs');
     await new Promise<void>((resolve) => {
       let signals = 0;
       const stop = (signal: NodeJS.Signals) => {
         if (++signals === 1) {
           logger.info({ signal }, 'stopping: no new jobs; a running import finishes first (send the signal again to abort it)');
-          importWorker.close().then(resolve, resolve);
+          importWorker
+            .close()
+            .then(() => offers?.close())
+            .then(resolve, resolve);
         } else {
           logger.warn({ signal }, 'aborting the running import');
           importWorker.cancelAllJobs('the worker was stopped');

@@ -1,0 +1,212 @@
+/**
+ * A Waymark cluster of real child processes for the multi-node tests: API nodes (`waymark serve`)
+ * and import workers (`waymark worker`) on one Redis key prefix of the test's own, a Redis server
+ * of the test's own (for restarting it), and the `waymark` CLI against the same Redis. Every child
+ * is SIGKILLed and every key under the prefix deleted when the test ends, whatever its outcome.
+ */
+import type { ExecutionContext } from 'ava';
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { gunzipSync } from 'node:zlib';
+import { spawnWaymark, waymark, type Run } from './cli.js';
+import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './queue.js';
+
+export const OPERATOR_TOKEN = 'operator-token-for-cluster-tests-0123456789';
+
+/** A started child process, its stdout kept line by line. */
+export interface Child {
+  process: ChildProcess;
+  lines: string[];
+  /** Resolves with the first stdout line matching `pattern`; rejects (with stderr) if none comes within `ms`. */
+  line(pattern: RegExp, ms?: number): Promise<string>;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+function track(t: ExecutionContext, process: ChildProcess): Child {
+  const lines: string[] = [];
+  const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
+  const exited = once(process, 'exit').then(() => undefined);
+  createInterface({ input: process.stdout! }).on('line', (line) => {
+    lines.push(line);
+    for (const wait of waiting.filter((w) => w.pattern.test(line))) {
+      waiting.splice(waiting.indexOf(wait), 1);
+      wait.resolve(line);
+    }
+  });
+  // Kept for a failure's message; drained so that a chatty child never blocks on a full pipe.
+  let stderr = '';
+  process.stderr!.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString().replaceAll('\0', '')).slice(-4000)));
+  const kill = async (signal: NodeJS.Signals = 'SIGKILL') => {
+    if (process.exitCode === null && process.signalCode === null) process.kill(signal);
+    await exited;
+  };
+  t.teardown(() => kill());
+  return {
+    process,
+    lines,
+    kill,
+    line(pattern, ms = 20_000) {
+      const seen = lines.find((line) => pattern.test(line));
+      if (seen !== undefined) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const fail = (why: string) => () => reject(new Error(`${process.spawnargs.slice(1, 3).join(' ')} ${why} before printing ${pattern}; stderr: ${stderr}`));
+        const timer = setTimeout(fail(`waited ${ms} ms`), ms);
+        waiting.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
+        void exited.then(() => (clearTimeout(timer), fail(`exited (${process.exitCode ?? process.signalCode})`)()));
+      });
+    },
+  };
+}
+
+/** A free TCP port on loopback (free when asked; nothing holds it after). */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+/** A redis-server of the test's own, stopped and started again on the same port and folder; every write is fsynced (AOF, always). */
+export interface OwnRedis {
+  url: string;
+  start(): Promise<void>;
+  /** SIGTERM, as a service manager stops it; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+export async function ownRedis(t: ExecutionContext, dir: string): Promise<OwnRedis> {
+  const port = await freePort();
+  let current: Child | undefined;
+  const redis: OwnRedis = {
+    url: `redis://127.0.0.1:${port}`,
+    async start() {
+      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
+      current = track(t, spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+      await current.line(/Ready to accept connections/);
+    },
+    stop: async () => current?.kill('SIGTERM'),
+  };
+  await redis.start();
+  return redis;
+}
+
+/** An API node: `waymark serve --port 0`, its URL read from its banner. */
+export interface ApiNode extends Child {
+  url: string;
+}
+
+export interface Cluster {
+  redisUrl: string;
+  prefix: string;
+  /** The WAYMARK_* environment of every process of the cluster. */
+  env: Record<string, string>;
+  startNode(): Promise<ApiNode>;
+  /** A worker logging at info level ("import started", "import completed"). */
+  startWorker(env?: Record<string, string>): Promise<Child>;
+  /** `waymark ARGS --data DIR` against the cluster's Redis. */
+  cli(args: string[]): Promise<Run>;
+  /** `waymark ARGS --json`, parsed; throws with stderr on a non-zero exit. */
+  cliJson(args: string[]): Promise<any>;
+}
+
+let counter = 0;
+
+/** A cluster on a data folder; nodes and workers are started by the test. */
+export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_URL): Cluster {
+  const prefix = `${TEST_PREFIX_ROOT}-cluster-${++counter}`;
+  const env = { WAYMARK_REDIS_URL: redisUrl, WAYMARK_REDIS_PREFIX: prefix, WAYMARK_OPERATOR_TOKEN: OPERATOR_TOKEN, WAYMARK_LOG_LEVEL: 'warn' };
+  // Registered first, so it runs last: after every child has been killed.
+  t.teardown(() => deleteKeys(`${prefix}:*`).catch(() => {}));
+  const cli = (args: string[]) => waymark([...args, '--data', dataDir], env);
+  return {
+    redisUrl,
+    prefix,
+    env,
+    cli,
+    async startNode() {
+      const node = track(t, spawnWaymark(['serve', '--port', '0', '--data', dataDir], env));
+      const banner = await node.line(/^Waymark is listening on /);
+      return { ...node, url: /listening on (http:\/\/\S+)/.exec(banner)![1]! };
+    },
+    async startWorker(extra = {}) {
+      const worker = track(t, spawnWaymark(['worker', '--data', dataDir], { ...env, WAYMARK_LOG_LEVEL: 'info', ...extra }));
+      await worker.line(/worker waiting for import jobs/);
+      return worker;
+    },
+    async cliJson(args) {
+      const run = await cli([...args, '--json']);
+      if (run.code !== 0) throw new Error(`waymark ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+      return JSON.parse(run.stdout);
+    },
+  };
+}
+
+/** An organization with a key, made with the CLI; Enterprise with `maps=N` quotas when given. */
+export async function cliCustomer(cluster: Cluster, quota?: string): Promise<{ org: string; key: string }> {
+  const org = `org-${cluster.prefix}-${++counter}`;
+  await cluster.cliJson(['user', 'create', '--email', `${org}@example.com`, '--password', 'correct horse battery', '--org', org]);
+  if (quota) await cluster.cliJson(['org', 'set-tier', '--org', org, '--tier', 'enterprise', '--quota', quota]);
+  const key = await cluster.cliJson(['key', 'create', '--org', org, '--name', 'load', '--scopes', 'maps']);
+  return { org, key: key.value as string };
+}
+
+/** `waymark usage` of a service: the units counted this month. */
+export async function usedUnits(cluster: Cluster, org: string, service = 'maps'): Promise<number> {
+  return (await cluster.cliJson(['usage', '--org', org])).services[service].used;
+}
+
+/** The largest stored tile of the served dataset: its XYZ path and its bytes as a client gets them (inflated). */
+export function largestTile(dataDir: string): { path: string; bytes: Buffer } {
+  const db = new Database(join(dataDir, 'current', 'tiles.mbtiles'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db
+      .prepare('SELECT zoom_level AS z, tile_column AS x, tile_row AS tmsY, tile_data AS data FROM tiles ORDER BY length(tile_data) DESC LIMIT 1')
+      .get() as { z: number; x: number; tmsY: number; data: Buffer };
+    const y = 2 ** row.z - 1 - row.tmsY; // MBTiles rows count from the south.
+    return { path: `/api/v1/tiles/shortbread/${row.z}/${row.x}/${y}.pbf`, bytes: gunzipSync(row.data) };
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls `probe` every 100 ms until it returns a value other than undefined; throws once `ms` have passed. */
+export async function within<T>(ms: number, what: string, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The dashboard API of a node, as a browser uses it: a session cookie and the CSRF header. */
+export interface DashboardSession {
+  orgId: string;
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+export async function signUp(nodeUrl: string, email: string): Promise<DashboardSession> {
+  const res = await fetch(`${nodeUrl}/dashboard/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'correct horse battery' }),
+  });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+  const { csrfToken, organization } = (await res.json()) as { csrfToken: string; organization: { id: string } };
+  const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+  return {
+    orgId: organization.id,
+    call: (method, path, body) =>
+      fetch(`${nodeUrl}/dashboard/api${path}`, {
+        method,
+        headers: { cookie, 'x-csrf-token': csrfToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+  };
+}
