@@ -1,5 +1,5 @@
 /**
- * The Piscina task of the routing pool: directions, isochrones and matrices. Each thread lays views over the
+ * The Piscina task of the routing pool: directions, isochrones, matrices and nearest roads. Each thread lays views over the
  * graphs the main thread loaded into shared memory (workerData), so a graph is in memory once.
  */
 import { workerData } from 'piscina';
@@ -7,6 +7,7 @@ import type { TravelMode } from '../core/routing/network.js';
 import { answerDirections } from '../src/routing/answer/directions.js';
 import { answerIsochrone } from '../src/routing/answer/isochrone.js';
 import { answerMatrix } from '../src/routing/answer/matrix.js';
+import { answerNearest } from '../src/routing/answer/nearest.js';
 import type { RoutingAnswer, RoutingTask } from '../src/routing/answer/task.js';
 import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 
@@ -24,5 +25,7 @@ export default function routingTask(task: RoutingTask): RoutingAnswer {
       return answerIsochrone(graph, task.params);
     case 'matrix':
       return answerMatrix(graph, task.params);
+    case 'nearest':
+      return answerNearest(graph, task.params);
   }
 }

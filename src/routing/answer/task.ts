@@ -1,11 +1,13 @@
-/** What the front end asks of a routing worker (directions, isochrone, matrix), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
+import type { NearestParams } from './nearest.js';
 
 export type RoutingTask =
   | { kind: 'directions'; params: DirectionsParams }
   | { kind: 'isochrone'; params: IsochroneParams }
-  | { kind: 'matrix'; params: MatrixParams };
+  | { kind: 'matrix'; params: MatrixParams }
+  | { kind: 'nearest'; params: NearestParams };
 
 /** `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points. */
 export type RoutingFailureCode = 'NoSegment' | 'NoRoute';

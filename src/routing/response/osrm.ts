@@ -87,3 +87,9 @@ export interface TableBody {
   sources: OsrmWaypoint[];
   destinations: OsrmWaypoint[];
 }
+
+/** OSRM's nearest service body: the nearest road position (Waymark answers the one nearest). */
+export interface NearestBody {
+  code: 'Ok';
+  waypoints: OsrmWaypoint[];
+}

@@ -1,0 +1,77 @@
+/**
+ * OSRM requests turned into the parameters of Waymark's own endpoints: the path's coordinates
+ * become `origin`/`waypoints`/`destination` or `sources`/`destinations`, OSRM's options of the same
+ * name pass through, and Waymark's checks run on the result; every refusal carries OSRM's code.
+ */
+import { quoted } from '../../geocoding/sanitize/messages.js';
+import type { Request } from '../../http/request.js';
+import type { NearestParams } from '../answer/nearest.js';
+import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
+import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
+import { MAX_WAYPOINTS } from '../sanitize/points.js';
+import { parsePosition } from '../sanitize/position.js';
+import { osrmError, withOsrmCode } from './errors.js';
+import { parseOsrmPath } from './path.js';
+import { checkOsrmQuery, onlyValue, type SharedOptions } from './query.js';
+
+export type OsrmRequest<P> = SharedOptions & { params: P };
+
+/** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
+const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview'] as const;
+
+export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
+  const { query } = req;
+  const shared = checkOsrmQuery('route', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  if (positions.length < 2) throw osrmError('InvalidValue', 'a route needs at least two coordinates');
+  if (positions.length > MAX_WAYPOINTS + 2) throw osrmError('TooBig', `too many coordinates: a route takes at most ${MAX_WAYPOINTS + 2}`);
+  onlyValue(query, 'annotations', ['false'], 'routes carry no annotations');
+  // Each leg is searched on its own, so a route may turn round at a waypoint: OSRM's continue_straight=false.
+  onlyValue(query, 'continue_straight', ['default', 'false'], 'a route may turn round at a waypoint');
+  const directions = new URLSearchParams({ mode, origin: positions[0]!, destination: positions[positions.length - 1]! });
+  if (positions.length > 2) directions.set('waypoints', positions.slice(1, -1).join('|'));
+  for (const name of ROUTE_OPTIONS) {
+    const value = query.get(name);
+    if (value !== null) directions.set(name, value);
+  }
+  return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params) };
+}
+
+/** `sources` / `destinations` of OSRM's table: `all` (the default) or indexes into the coordinates, `;`-separated. */
+function pickCoordinates(query: URLSearchParams, name: string, positions: readonly string[]): string[] {
+  const raw = query.get(name) ?? 'all';
+  if (raw === 'all') return [...positions];
+  return raw.split(';').map((entry) => {
+    const index = /^\d{1,6}$/.test(entry) ? Number(entry) : NaN;
+    if (!(index < positions.length)) {
+      throw osrmError('InvalidValue', `invalid parameter '${name}': ${quoted(entry)} is not the index of one of the ${positions.length} coordinates`);
+    }
+    return positions[index]!;
+  });
+}
+
+export function osrmTableRequest(req: Request): OsrmRequest<MatrixParams> {
+  const { query } = req;
+  const shared = checkOsrmQuery('table', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  const sources = pickCoordinates(query, 'sources', positions);
+  const destinations = pickCoordinates(query, 'destinations', positions);
+  withOsrmCode('TooBig', () => checkElementCount(sources.length * destinations.length));
+  // OSRM's default is durations only.
+  const annotations = query.get('annotations') ?? 'duration';
+  const matrix = new URLSearchParams({ mode, sources: sources.join('|'), destinations: destinations.join('|'), annotations });
+  return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeMatrix(matrix)) };
+}
+
+export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
+  const { query } = req;
+  const shared = checkOsrmQuery('nearest', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  if (positions.length !== 1) throw osrmError('InvalidValue', `nearest takes exactly one coordinate, not ${positions.length}`);
+  const number = query.get('number');
+  if (number !== null && number !== '1') {
+    if (!/^\d+$/.test(number) || Number(number) < 1) throw osrmError('InvalidValue', `invalid parameter 'number': ${quoted(number)} is not a whole number from 1`);
+    throw osrmError('InvalidOptions', `unsupported parameter 'number': only 1 is supported (Waymark answers the one nearest road)`);
+  }
+  return { ...shared, params: { mode, point: parsePosition('coordinate 0', positions[0]!).value } };
+}

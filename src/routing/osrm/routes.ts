@@ -1,0 +1,63 @@
+/**
+ * OSRM's own HTTP API beside `/directions` and `/matrix`: `/osrm/{route,table,nearest}/v1/{profile}/{coordinates}`,
+ * answered by the same engine tasks with OSRM's bodies and error codes. Each request is checked in
+ * the gateway's `units`, so a refused one costs nothing. See docs/ROUTING.md.
+ */
+import type { DatasetHolder } from '../../dataset/index.js';
+import type { ServiceRoute } from '../../gateway/index.js';
+import type { Reply } from '../../http/reply.js';
+import type { Request } from '../../http/request.js';
+import type { RoutingTask } from '../answer/task.js';
+import { oncePerRequest, poolFor, runTask } from '../run.js';
+import { matrixUnits } from '../sanitize/matrix.js';
+import { OSRM_ERROR_STATUS } from './errors.js';
+import { osrmNearestRequest, osrmRouteRequest, osrmTableRequest, type OsrmRequest } from './requests.js';
+
+/** The body fields `skip_waypoints=true` leaves out, per task. */
+const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {
+  directions: ['waypoints'],
+  matrix: ['sources', 'destinations'],
+  nearest: ['waypoints'],
+  isochrone: [],
+};
+
+function withoutFields(reply: Reply, fields: readonly string[]): Reply {
+  const body = JSON.parse(reply.body as string) as Record<string, unknown>;
+  for (const field of fields) delete body[field];
+  return { ...reply, body: JSON.stringify(body) };
+}
+
+async function answerOsrm(datasets: DatasetHolder, request: OsrmRequest<unknown>, task: RoutingTask): Promise<Reply> {
+  const reply = await runTask(poolFor(datasets, task.params.mode), task, OSRM_ERROR_STATUS);
+  return request.skipWaypoints ? withoutFields(reply, WAYPOINT_FIELDS[task.kind]) : reply;
+}
+
+export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
+  const route = oncePerRequest(osrmRouteRequest);
+  const table = oncePerRequest(osrmTableRequest);
+  const nearest = oncePerRequest(osrmNearestRequest);
+  return [
+    {
+      path: '/osrm/route/v1/:profile/:coords',
+      service: 'routing',
+      units: (req: Request) => (route(req), 1),
+      handler: (req: Request) => answerOsrm(datasets, route(req), { kind: 'directions', params: route(req).params }),
+    },
+    {
+      path: '/osrm/table/v1/:profile/:coords',
+      service: 'routing',
+      // As /matrix: one unit per started 100 elements.
+      units: (req: Request) => {
+        const { sources, destinations } = table(req).params;
+        return matrixUnits(sources.length * destinations.length);
+      },
+      handler: (req: Request) => answerOsrm(datasets, table(req), { kind: 'matrix', params: table(req).params }),
+    },
+    {
+      path: '/osrm/nearest/v1/:profile/:coords',
+      service: 'routing',
+      units: (req: Request) => (nearest(req), 1),
+      handler: (req: Request) => answerOsrm(datasets, nearest(req), { kind: 'nearest', params: nearest(req).params }),
+    },
+  ];
+}

@@ -1,0 +1,105 @@
+// Leaflet Routing Machine in headless Chromium, configured only with Waymark's OSRM route service URL
+// and a key as a request parameter: it routes between two Monaco points through
+// /api/v1/osrm/route/v1 and shows the itinerary (a list of instructions), with no console error and
+// every request answered. Leaflet and the plugin come from node_modules, served to the page by the
+// browser's request routing (no CDN).
+import test from 'ava';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import type { Route } from 'playwright-core';
+import { browserTest } from './helpers/browser.js';
+import { writeRoutingDataset } from './helpers/routing.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { sharedFile } from './helpers/shared-data.js';
+
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+/** On the API's origin, under a path the server does not have (the browser answers it); see geocoder.browser.test.ts. */
+const PAGE_PATH = '/osrm-test-page';
+/** Folders of node_modules the page loads its scripts, styles and images from. */
+const PACKAGES: Record<string, string> = {
+  leaflet: join(process.cwd(), 'node_modules', 'leaflet', 'dist'),
+  lrm: join(process.cwd(), 'node_modules', 'leaflet-routing-machine', 'dist'),
+};
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json' };
+
+let server: TestServer | undefined;
+let key = '';
+let dataDir = '';
+
+test.before(async () => {
+  if (!existsSync(MONACO)) return;
+  dataDir = mkdtempSync(join(tmpdir(), 'waymark-osrm-browser-'));
+  await writeRoutingDataset(dataDir, [MONACO], ['driving'], [7.4, 43.72, 7.44, 43.76]);
+  server = await startTestServer({ dataDir });
+  key = (await server.createKey(await server.signUp(), { scopes: ['routing'] })).value;
+});
+
+test.after.always(async () => {
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function pageHtml(serviceUrl: string, apiKey: string): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>Routing</title>
+<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="lrm/leaflet-routing-machine.css">
+<style>html, body, #map { height: 100%; margin: 0 }</style></head>
+<body><div id="map"></div>
+<script src="leaflet/leaflet.js"></script><script src="lrm/leaflet-routing-machine.js"></script>
+<script>
+  const map = L.map('map').setView([43.735, 7.42], 14);
+  window.routesFound = [];
+  L.Routing.control({
+    // The casino and Fontvieille.
+    waypoints: [L.latLng(43.7394, 7.4276), L.latLng(43.7302, 7.4154)],
+    router: L.Routing.osrmv1({ serviceUrl: ${JSON.stringify(serviceUrl)}, requestParameters: { key: ${JSON.stringify(apiKey)} } }),
+  }).on('routesfound', (e) => window.routesFound.push(e.routes.map((r) => ({ distance: r.summary.totalDistance, instructions: r.instructions.length }))))
+    .on('routingerror', (e) => console.error('routing error: ' + JSON.stringify(e.error)))
+    .addTo(map);
+</script></body></html>`;
+}
+
+/** Answers the page's own requests: the page itself, and files of the packages in node_modules. */
+async function servePage(route: Route, html: string): Promise<void> {
+  const pathname = new URL(route.request().url()).pathname.slice(PAGE_PATH.length);
+  if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
+  const [, pkg, ...rest] = pathname.split('/');
+  const root = PACKAGES[pkg ?? ''];
+  const file = root === undefined ? undefined : normalize(join(root, ...rest));
+  if (file === undefined || !file.startsWith(root!) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+  return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+}
+
+browserTest('Leaflet Routing Machine routes between two Monaco points through the OSRM route service and lists the itinerary', async (t, browser) => {
+  if (server === undefined) return t.fail(`test data missing: ${MONACO}`);
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+  const apiCalls: string[] = [];
+  page.on('response', (response) => {
+    if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
+    if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) apiCalls.push(new URL(response.url()).pathname);
+  });
+  await page.route(`${server.url}${PAGE_PATH}/**`, (route) => servePage(route, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key)));
+  await page.goto(`${server.url}${PAGE_PATH}/`);
+
+  // The itinerary: a table of instructions, one row each, ending with the arrival.
+  const rows = page.locator('.leaflet-routing-container .leaflet-routing-alt table tr');
+  await rows.first().waitFor({ timeout: 30_000 });
+  const instructions = await rows.allInnerTexts();
+  t.true(instructions.length >= 3, instructions.join(' | '));
+  t.regex(instructions[0]!, /Head/);
+  t.regex(instructions[instructions.length - 1]!, /You have arrived/);
+  const summary = await page.locator('.leaflet-routing-alt h3').first().innerText();
+  t.regex(summary, /\d+(\.\d+)? km|\d+ m/);
+  const found = await page.evaluate(() => (globalThis as unknown as { routesFound: { distance: number; instructions: number }[][] }).routesFound);
+  t.true(found.length >= 1 && found[0]![0]!.distance > 1000 && found[0]![0]!.distance < 5000, JSON.stringify(found));
+  t.true(apiCalls.length >= 1 && apiCalls.every((path) => path.startsWith('/api/v1/osrm/route/v1/driving/')), apiCalls.join(', '));
+  // The route line is drawn.
+  t.true((await page.locator('path.leaflet-interactive').count()) >= 1);
+  t.deepEqual(problems, []);
+  await page.close();
+});
