@@ -39,6 +39,7 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY src/dashboard/web ./src/dashboard/web
+COPY src/protobuf/schemas ./src/protobuf/schemas
 USER waymark
 VOLUME /data
 EXPOSE 8080

@@ -19,6 +19,7 @@ import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
 import { geocodingRoutes } from './geocoding/index.js';
 import { mapsRoutes } from './maps/index.js';
+import { ProtobufBodies } from './protobuf/index.js';
 import { routingRoutes } from './routing/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -99,10 +100,14 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
   });
 
+  // Protobuf bodies wrap the service handler inside the gateway, so both formats are metered alike.
+  const protobufBodies = new ProtobufBodies();
   for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...routingRoutes(deps.datasets), ...(deps.services ?? [])]) {
-    const guarded = route.metered === false ? gateway.scoped(route.service, route.handler) : gateway.meter(route.service, route.handler, route.units);
+    const handler = protobufBodies.wrap(route.path, route.handler);
+    const guarded = route.metered === false ? gateway.scoped(route.service, handler) : gateway.meter(route.service, handler, route.units);
     publicRoute(route.path, guarded);
   }
+  for (const route of protobufBodies.schemaRoutes()) publicRoute(route.path, route.handler);
 
   registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now(), originOf });
   registerDashboardStatic(router);

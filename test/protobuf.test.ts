@@ -1,0 +1,278 @@
+// Protobuf bodies on real data (Monaco: a driving graph and a geocoder index built from the OSM
+// extract), through the real server: every endpoint answers the same request as JSON and as
+// protobuf; the protobuf is decoded with protobufjs from the schemas the server publishes (not the
+// local files), mapped back to JSON as docs/API.md describes, and must equal the JSON answer.
+// Both cost one unit; `format` other than json/pbf is a 400; errors stay JSON.
+import test, { type ExecutionContext } from 'ava';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import protobuf from 'protobufjs';
+import { paths } from '../core/dataset-layout.js';
+import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
+import { call, errorBodyFault } from './helpers/http.js';
+import { latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { dataTest, sharedFile } from './helpers/shared-data.js';
+
+const MONACO = sharedFile('osm', 'monaco.osm.pbf');
+const CASINO: LonLat = [7.4275372, 43.7399476];
+const STADE: LonLat = [7.4142063, 43.7271149];
+const PORT: LonLat = [7.4251594, 43.7352572];
+const PROTOBUF = 'application/x-protobuf';
+
+let server: TestServer;
+let key: string;
+let dataDir: string;
+let schemas: protobuf.Root;
+
+/** The published schemas in one protobufjs root: each file fetched, `google/protobuf/*` from protobufjs' copies. */
+async function fetchSchemas(base: string): Promise<protobuf.Root> {
+  const listing = (await call(`${base}/api/v1/schemas/`)).body as { schemas: { name: string; url: string }[] };
+  const root = new protobuf.Root();
+  const published = new Set(listing.schemas.map((s) => s.name));
+  for (const { url } of listing.schemas) {
+    const parsed = protobuf.parse(await (await fetch(`${base}${url}`)).text(), root, { keepCase: true });
+    for (const imported of parsed.imports ?? []) {
+      const common = protobuf.common.get(imported);
+      if (common) root.addJSON(common.nested!);
+      else if (!published.has(imported)) throw new Error(`schema import ${imported} is not published`);
+    }
+  }
+  root.resolveAll();
+  return root;
+}
+
+// Serial tests: the metering checks read the organization's one quota counter.
+test.before(async () => {
+  if (!existsSync(MONACO)) return;
+  dataDir = mkdtempSync(join(tmpdir(), 'waymark-protobuf-'));
+  const dir = await writeRoutingDataset(dataDir, [MONACO], ['driving'], [7.349, 43.7148, 7.491, 43.77]);
+  await buildGeocoderIndex({ osmFiles: [MONACO], wofDirs: [], oaFiles: [], geonames: false }, paths.geocoder(dir), () => {});
+  const manifest = JSON.parse(readFileSync(paths.manifest(dir), 'utf8'));
+  writeFileSync(paths.manifest(dir), JSON.stringify({ ...manifest, inputs: ['osm:monaco.osm.pbf'] }));
+  server = await startTestServer({ dataDir });
+  const account = await server.signUp();
+  await server.store.setTier(account.orgId, 'pro');
+  key = (await server.createKey(account)).value;
+  schemas = await fetchSchemas(server.url);
+});
+
+test.after.always(async () => {
+  await server?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The documented mapping back to JSON (docs/API.md, "Protobuf bodies"), written from the docs.
+
+/** waymark.Geometry → GeoJSON geometry. */
+function geoJson(g: { type: string; coordinates: number[]; lengths: number[]; parts: number[] }): unknown {
+  const positions: number[][] = [];
+  for (let i = 0; i < g.coordinates.length; i += 2) positions.push([g.coordinates[i]!, g.coordinates[i + 1]!]);
+  let next = 0;
+  const take = <T>(list: T[], count: number) => list.slice(next, (next += count));
+  const lines = () => g.lengths.map((length) => take(positions, length));
+  switch (g.type) {
+    case 'Point':
+      return { type: g.type, coordinates: positions[0] };
+    case 'LineString':
+      return { type: g.type, coordinates: positions };
+    case 'MultiLineString':
+    case 'Polygon':
+      return { type: g.type, coordinates: lines() };
+    case 'MultiPolygon': {
+      const rings = lines();
+      next = 0;
+      return { type: g.type, coordinates: g.parts.map((count) => take(rings, count)) };
+    }
+  }
+  throw new Error(`unknown geometry type ${g.type}`);
+}
+
+/** google.protobuf.Value → JSON. */
+function valueJson(v: any): unknown {
+  if ('nullValue' in v) return null;
+  if ('numberValue' in v) return v.numberValue;
+  if ('stringValue' in v) return v.stringValue;
+  if ('boolValue' in v) return v.boolValue;
+  if ('listValue' in v) return (v.listValue.values ?? []).map(valueJson);
+  return structJson(v.structValue);
+}
+const structJson = (s: any): unknown => Object.fromEntries(Object.entries(s.fields ?? {}).map(([k, v]) => [k, valueJson(v)]));
+
+/** Repeated fields the JSON leaves out when empty. */
+const OMITTED_WHEN_EMPTY = new Set(['warnings', 'bbox']);
+
+/** A decoded message (toObject with defaults) → the JSON answer it stands for. */
+function toJson(type: protobuf.Type, object: any): any {
+  switch (type.fullName) {
+    case '.waymark.Geometry':
+      return geoJson(object);
+    case '.waymark.RouteGeometry':
+      return object.polyline ?? geoJson(object.geojson);
+    case '.waymark.Matrix': {
+      const rows: (number | null)[][] = [];
+      for (let i = 0; i < object.values.length; i += object.columns) rows.push(object.values.slice(i, i + object.columns).map((v: number) => (Number.isNaN(v) ? null : v)));
+      return rows;
+    }
+    case '.google.protobuf.Struct':
+      return structJson(object);
+  }
+  const json: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(object)) {
+    const field = type.fields[name]!;
+    if (field.repeated && OMITTED_WHEN_EMPTY.has(name) && (value as unknown[]).length === 0) continue;
+    const sub = field.resolvedType;
+    if (!(sub instanceof protobuf.Type)) json[name] = value;
+    else json[name] = field.repeated ? (value as unknown[]).map((v) => toJson(sub, v)) : toJson(sub, value);
+  }
+  return json;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const url = (path: string, query: string) => `${server.url}/api/v1${path}?${query}&key=${key}`;
+
+interface Pair {
+  json: any;
+  decoded: any;
+  pbfBytes: Uint8Array;
+}
+
+/** The same request as JSON and as protobuf (Accept), both checked for status, type and one unit each. */
+async function fetchBoth(t: ExecutionContext, path: string, query: string, typeName: string): Promise<Pair> {
+  const json = await fetch(url(path, query));
+  t.is(json.status, 200, await json.clone().text());
+  t.regex(json.headers.get('content-type') ?? '', /^application\/json/);
+  t.is(json.headers.get('vary'), 'Accept');
+  const pbf = await fetch(url(path, query), { headers: { Accept: PROTOBUF } });
+  t.is(pbf.status, 200);
+  t.is(pbf.headers.get('content-type'), `${PROTOBUF}; messageType=${typeName}`);
+  t.is(pbf.headers.get('vary'), 'Accept');
+  // Metering: one unit each, whatever the format.
+  t.is(Number(json.headers.get('x-ratelimit-remaining')) - Number(pbf.headers.get('x-ratelimit-remaining')), 1);
+  const pbfBytes = new Uint8Array(await pbf.arrayBuffer());
+  const type = schemas.lookupType(typeName);
+  const decoded = toJson(type, type.toObject(type.decode(pbfBytes), { longs: Number, defaults: true, arrays: true }));
+  return { json: await json.json(), decoded, pbfBytes };
+}
+
+/** Routing answers are deterministic: equal after the mapping, and `format=pbf` gives the same bytes as Accept. */
+async function routingCase(t: ExecutionContext, path: string, query: string, typeName: string): Promise<any> {
+  const { json, decoded, pbfBytes } = await fetchBoth(t, path, query, typeName);
+  t.deepEqual(decoded, json);
+  const byParameter = await fetch(url(path, `${query}&format=pbf`));
+  t.is(byParameter.headers.get('content-type'), `${PROTOBUF}; messageType=${typeName}`);
+  t.deepEqual(new Uint8Array(await byParameter.arrayBuffer()), pbfBytes);
+  return json;
+}
+
+/** Geocoding answers differ only in `geocoding.timestamp` between two requests. */
+async function geocodingCase(t: ExecutionContext, path: string, query: string): Promise<any> {
+  const { json, decoded } = await fetchBoth(t, path, query, 'waymark.GeocodeResponse');
+  t.true(Math.abs(decoded.geocoding.timestamp - json.geocoding.timestamp) < 60_000);
+  t.deepEqual({ ...decoded, geocoding: { ...decoded.geocoding, timestamp: 0 } }, { ...json, geocoding: { ...json.geocoding, timestamp: 0 } });
+  t.true(json.features.length > 0, 'a case with features');
+  return json;
+}
+
+const trip = `origin=${latLng(CASINO)}&destination=${latLng(STADE)}&mode=driving`;
+
+dataTest('directions: polyline with steps, GeoJSON with steps, no overview with alternatives', [MONACO], async (t) => {
+  const steps = await routingCase(t, '/directions', `${trip}&steps=true`, 'waymark.DirectionsResponse');
+  t.true(steps.routes[0].legs[0].steps.length > 2);
+  const geojson = await routingCase(t, '/directions', `${trip}&steps=true&geometries=geojson&waypoints=${latLng(PORT)}`, 'waymark.DirectionsResponse');
+  t.is(geojson.routes[0].geometry.type, 'LineString');
+  t.is(geojson.routes[0].legs.length, 2);
+  const bare = await routingCase(t, '/directions', `${trip}&overview=false&alternatives=true`, 'waymark.DirectionsResponse');
+  t.is(bare.routes[0].geometry, undefined);
+}, true);
+
+dataTest('isochrone: polygons and outlines', [MONACO], async (t) => {
+  const areas = await routingCase(t, '/isochrone', `center=${latLng(CASINO)}&time=2,5&mode=driving`, 'waymark.IsochroneResponse');
+  t.is(areas.features.length, 2);
+  t.regex(areas.features[0].geometry.type, /Polygon/);
+  const outlines = await routingCase(t, '/isochrone', `center=${latLng(CASINO)}&time=3&mode=driving&polygons=false`, 'waymark.IsochroneResponse');
+  t.regex(outlines.features[0].geometry.type, /LineString/);
+}, true);
+
+dataTest('matrix: durations and distances, and one annotation', [MONACO], async (t) => {
+  const points = [CASINO, STADE, PORT].map(latLng).join('|');
+  const both = await routingCase(t, '/matrix', `sources=${points}&destinations=${points}&mode=driving`, 'waymark.MatrixResponse');
+  t.is(both.durations.length, 3);
+  t.is(both.distances[0].length, 3);
+  const one = await routingCase(t, '/matrix', `sources=${points}&destinations=${latLng(PORT)}&mode=driving&annotations=distance`, 'waymark.MatrixResponse');
+  t.is(one.durations, undefined);
+}, true);
+
+dataTest('geocoding: search, autocomplete, the /geocode alias, structured search, reverse and place', [MONACO], async (t) => {
+  const found = await geocodingCase(t, '/geocoding/search', 'text=Casino%20de%20Monte-Carlo&lang=fr');
+  await geocodingCase(t, '/geocoding/autocomplete', 'text=Stade%20Lou');
+  await geocodingCase(t, '/geocode', 'q=Port%20Hercule');
+  await geocodingCase(t, '/geocoding/search/structured', 'address=Avenue%20de%20Monte-Carlo&locality=Monaco');
+  const near = await geocodingCase(t, '/geocoding/reverse', `point.lat=${CASINO[1]}&point.lon=${CASINO[0]}&size=5`);
+  t.true(near.features.every((f: any) => typeof f.properties.distance === 'number'));
+  await geocodingCase(t, '/geocoding/place', `ids=${found.features.map((f: any) => f.properties.gid).slice(0, 3).join(',')}`);
+}, true);
+
+dataTest('a search with a warning and none found: warnings and an empty list survive', [MONACO], async (t) => {
+  const query = 'text=zzzqqqxxnotaplace&size=100';
+  const { json, decoded } = await fetchBoth(t, '/geocoding/search', query, 'waymark.GeocodeResponse');
+  t.deepEqual(json.features, []);
+  t.deepEqual(decoded.features, []);
+  t.deepEqual(decoded.geocoding.warnings, json.geocoding.warnings);
+  t.deepEqual(decoded.bbox, json.bbox);
+}, true);
+
+dataTest('format=json and the Accept weights: JSON unless protobuf is preferred', [MONACO], async (t) => {
+  const type = async (query: string, accept?: string) =>
+    (await fetch(url('/directions', `${trip}${query}`), accept ? { headers: { Accept: accept } } : {})).headers.get('content-type') ?? '';
+  t.regex(await type('&format=json', PROTOBUF), /^application\/json/);
+  t.regex(await type('', '*/*'), /^application\/json/);
+  t.regex(await type('', `application/json, ${PROTOBUF};q=0.5`), /^application\/json/);
+  t.regex(await type('', `application/json;q=0.9, ${PROTOBUF}`), /^application\/x-protobuf/);
+  t.regex(await type('', 'application/protobuf'), /^application\/x-protobuf/);
+}, true);
+
+dataTest('format=xml, or format twice, is a 400 naming the parameter, not metered', [MONACO], async (t) => {
+  for (const query of ['format=xml', 'format=pbf&format=json']) {
+    const before = await fetch(url('/directions', trip));
+    const bad = await call(url('/directions', `${trip}&${query}`), { headers: { Accept: PROTOBUF } });
+    t.is(bad.status, 400);
+    t.is(errorBodyFault(bad), null);
+    t.regex(bad.body.message, /format/);
+    t.is(bad.headers.get('x-ratelimit-remaining'), before.headers.get('x-ratelimit-remaining'));
+  }
+}, true);
+
+dataTest('errors stay JSON when protobuf is asked for', [MONACO], async (t) => {
+  const headers = { Accept: PROTOBUF };
+  const badParameter = await call(url('/directions', 'origin=91,0&destination=0,0&format=pbf'), { headers });
+  t.is(badParameter.status, 400);
+  t.regex(badParameter.headers.get('content-type') ?? '', /^application\/json/);
+  t.is(errorBodyFault(badParameter), null);
+  const inTheSea = await call(url('/directions', `origin=43.60,7.60&destination=${latLng(CASINO)}&mode=driving`), { headers });
+  t.is(inTheSea.status, 422);
+  t.regex(inTheSea.headers.get('content-type') ?? '', /^application\/json/);
+  t.is(inTheSea.body.code, 'NoSegment');
+  const noKey = await call(`${server.url}/api/v1/geocoding/search?text=Monaco&format=pbf`, { headers });
+  t.is(noKey.status, 401);
+  t.regex(noKey.headers.get('content-type') ?? '', /^application\/json/);
+}, true);
+
+dataTest('the schemas are public, cacheable and list the message of each endpoint', [MONACO], async (t) => {
+  const listing = await call(`${server.url}/api/v1/schemas/`);
+  t.is(listing.status, 200);
+  t.regex(listing.headers.get('cache-control') ?? '', /public, max-age=\d+/);
+  t.deepEqual(listing.body.schemas.map((s: any) => s.name), ['geocoding.proto', 'geometry.proto', 'routing.proto']);
+  t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
+  for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
+  const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
+  t.is(file.status, 200);
+  t.regex(file.headers.get('content-type') ?? '', /^text\/plain/);
+  t.regex(await file.text(), /message DirectionsResponse/);
+  const again = await fetch(`${server.url}/api/v1/schemas/routing.proto`, { headers: { 'If-None-Match': file.headers.get('etag')! } });
+  t.is(again.status, 304);
+  t.is((await fetch(`${server.url}/api/v1/schemas/secret.proto`)).status, 404);
+}, true);
