@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ProgressReporter } from './features.js';
+import { ESM_WORKER_EXEC_ARGV } from '../core/worker-exec-argv.js';
 
 type Progress = Parameters<ProgressReporter>[0];
 
@@ -33,6 +34,7 @@ export interface PoolHeap {
 export function pipelinePool<Task, Result>(workerUrl: URL, threads: number, heap: PoolHeap = {}): Piscina<Task, Result> {
   return new Piscina<Task, Result>({
     filename: workerUrl.href,
+    execArgv: [...ESM_WORKER_EXEC_ARGV],
     minThreads: threads,
     maxThreads: threads,
     resourceLimits: {

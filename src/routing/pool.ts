@@ -8,6 +8,7 @@ import { paths } from '../../core/dataset-layout.js';
 import type { TravelMode } from '../../core/routing/network.js';
 import type { RoutingAnswer, RoutingTask } from './answer/task.js';
 import { loadRoutingGraph } from './graph/load.js';
+import { ESM_WORKER_EXEC_ARGV } from '../../core/worker-exec-argv.js';
 
 const WORKER = new URL('../../workers/routing.js', import.meta.url).href;
 /** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
@@ -23,6 +24,7 @@ export class RoutingPool {
     this.modes = new Set(modes);
     this.pool = new Piscina({
       filename: WORKER,
+      execArgv: [...ESM_WORKER_EXEC_ARGV],
       workerData: { graphs },
       minThreads: threads,
       maxThreads: threads,

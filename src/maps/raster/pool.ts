@@ -9,6 +9,7 @@ import type { Dataset, DatasetHolder } from '../../dataset/index.js';
 import { ApiError } from '../../http/errors.js';
 import { currentDataset } from '../dataset-files.js';
 import type { RasterAnswer, RasterJob } from './job.js';
+import { ESM_WORKER_EXEC_ARGV } from '../../../core/worker-exec-argv.js';
 
 const WORKER = new URL('../../../workers/raster.js', import.meta.url).href;
 /** Jobs waiting per thread before new ones are refused (503): rendering is slow, a long queue only adds latency. */
@@ -35,7 +36,7 @@ export class RasterPool {
     // queue while no thread is free), so the bound on waiting jobs is kept here.
     // Threads stay alive: each keeps its opened archives, sprites, fonts and compiled styles, which
     // a new thread would have to build again (Piscina ends idle threads above minThreads at once).
-    this.pool = new Piscina({ filename: worker, minThreads: threads, maxThreads: threads, idleTimeout: Infinity, niceIncrement: RENDER_NICENESS });
+    this.pool = new Piscina({ filename: worker, execArgv: [...ESM_WORKER_EXEC_ARGV], minThreads: threads, maxThreads: threads, idleTimeout: Infinity, niceIncrement: RENDER_NICENESS });
     this.maxJobs = threads * (1 + QUEUE_PER_THREAD);
   }
 
