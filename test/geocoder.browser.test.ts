@@ -3,31 +3,23 @@
 // as a marker with its label, with no console error and every request answered. Leaflet and the plugin come from
 // node_modules, served to the page by the browser's request routing (no CDN).
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import type { Page, Route } from 'playwright-core';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { paths } from '../core/dataset-layout.js';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { browserTest } from './helpers/browser.js';
+import { packageDist, routePackagePage } from './helpers/package-page.js';
 import { writeTestDataset } from './helpers/dataset.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const WOF_MC = sharedFile('wof', 'mc');
-/**
- * Where the page is served: on the API's origin, under a path the server does not have (the browser
- * answers it). Chromium's local network access checks refuse a page of another origin, served by
- * the browser itself, fetching from a loopback server.
- */
+/** Where the page is served on the API's origin (helpers/package-page.ts). */
 const PAGE_PATH = '/geocoder-test-page';
-/** Folders of node_modules the page loads its scripts, styles and marker images from. */
-const PACKAGES: Record<string, string> = {
-  leaflet: join(process.cwd(), 'node_modules', 'leaflet', 'dist'),
-  geocoder: join(process.cwd(), 'node_modules', 'leaflet-control-geocoder', 'dist'),
-};
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json' };
+const PACKAGES = { leaflet: packageDist('leaflet'), geocoder: packageDist('leaflet-control-geocoder') };
 
 let server: TestServer | undefined;
 let key = '';
@@ -64,17 +56,6 @@ function pageHtml(serviceUrl: string, apiKey: string): string {
 </script></body></html>`;
 }
 
-/** Answers the page's own requests: the page itself, and files of the packages in node_modules. */
-async function servePage(route: Route, html: string): Promise<void> {
-  const pathname = new URL(route.request().url()).pathname.slice(PAGE_PATH.length);
-  if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-  const [, pkg, ...rest] = pathname.split('/');
-  const root = PACKAGES[pkg ?? ''];
-  const file = root === undefined ? undefined : normalize(join(root, ...rest));
-  if (file === undefined || !file.startsWith(root!) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-  return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
-}
-
 /** The markers on the map: position and popup text. */
 const markers = (page: Page) =>
   page.evaluate(() => {
@@ -100,8 +81,7 @@ browserTest("leaflet-control-geocoder's Pelias geocoder finds a Monaco address a
     if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
     if (response.url().startsWith(server!.url)) apiCalls.push(new URL(response.url()).pathname);
   });
-  await page.route(`${server.url}${PAGE_PATH}/**`, (route) => servePage(route, pageHtml(`${server!.url}/api/v1/geocoding`, key)));
-  await page.goto(`${server.url}${PAGE_PATH}/`);
+  await page.goto(await routePackagePage(page, server.url, PAGE_PATH, pageHtml(`${server!.url}/api/v1/geocoding`, key), PACKAGES));
 
   const input = page.locator('.leaflet-control-geocoder-form input');
   await input.fill('7 Rue du Gabian, Monaco');

@@ -4,24 +4,19 @@
 // every request answered. Leaflet and the plugin come from node_modules, served to the page by the
 // browser's request routing (no CDN).
 import test from 'ava';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize } from 'node:path';
-import type { Route } from 'playwright-core';
+import { join } from 'node:path';
 import { browserTest } from './helpers/browser.js';
+import { packageDist, routePackagePage } from './helpers/package-page.js';
 import { writeRoutingDataset } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
-/** On the API's origin, under a path the server does not have (the browser answers it); see geocoder.browser.test.ts. */
+/** Where the page is served on the API's origin (helpers/package-page.ts). */
 const PAGE_PATH = '/osrm-test-page';
-/** Folders of node_modules the page loads its scripts, styles and images from. */
-const PACKAGES: Record<string, string> = {
-  leaflet: join(process.cwd(), 'node_modules', 'leaflet', 'dist'),
-  lrm: join(process.cwd(), 'node_modules', 'leaflet-routing-machine', 'dist'),
-};
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json' };
+const PACKAGES = { leaflet: packageDist('leaflet'), lrm: packageDist('leaflet-routing-machine') };
 
 let server: TestServer | undefined;
 let key = '';
@@ -60,17 +55,6 @@ function pageHtml(serviceUrl: string, apiKey: string): string {
 </script></body></html>`;
 }
 
-/** Answers the page's own requests: the page itself, and files of the packages in node_modules. */
-async function servePage(route: Route, html: string): Promise<void> {
-  const pathname = new URL(route.request().url()).pathname.slice(PAGE_PATH.length);
-  if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
-  const [, pkg, ...rest] = pathname.split('/');
-  const root = PACKAGES[pkg ?? ''];
-  const file = root === undefined ? undefined : normalize(join(root, ...rest));
-  if (file === undefined || !file.startsWith(root!) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
-  return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
-}
-
 browserTest('Leaflet Routing Machine routes between two Monaco points through the OSRM route service and lists the itinerary', async (t, browser) => {
   if (server === undefined) return t.fail(`test data missing: ${MONACO}`);
   const page = await browser.newPage();
@@ -83,8 +67,7 @@ browserTest('Leaflet Routing Machine routes between two Monaco points through th
     if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
     if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) apiCalls.push(new URL(response.url()).pathname);
   });
-  await page.route(`${server.url}${PAGE_PATH}/**`, (route) => servePage(route, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key)));
-  await page.goto(`${server.url}${PAGE_PATH}/`);
+  await page.goto(await routePackagePage(page, server.url, PAGE_PATH, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key), PACKAGES));
 
   // The itinerary: a table of instructions, one row each, ending with the arrival.
   const rows = page.locator('.leaflet-routing-container .leaflet-routing-alt table tr');

@@ -1,0 +1,31 @@
+/**
+ * A test page for a browser library (Leaflet and a plugin) served by the browser itself on the API
+ * server's origin, under a path the server does not have: Chromium's local-network checks refuse
+ * a page of another origin fetching from a loopback server. The page's scripts, styles and images
+ * come from the packages' folders in node_modules (no CDN).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
+import type { Page } from 'playwright-core';
+
+const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json' };
+
+/** The `dist` folder of an installed package, for `packages` below. */
+export const packageDist = (name: string) => join(process.cwd(), 'node_modules', name, 'dist');
+
+/**
+ * Makes `page` answer `<origin><path>/` with `html`, and `<origin><path>/<alias>/<file>` with that
+ * file of `packages[alias]`; returns the page's URL.
+ */
+export async function routePackagePage(page: Page, origin: string, path: string, html: string, packages: Record<string, string>): Promise<string> {
+  await page.route(`${origin}${path}/**`, (route) => {
+    const pathname = new URL(route.request().url()).pathname.slice(path.length);
+    if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: html });
+    const [, alias, ...rest] = pathname.split('/');
+    const root = packages[alias ?? ''];
+    const file = root === undefined ? undefined : normalize(join(root, ...rest));
+    if (file === undefined || !file.startsWith(root!) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body: readFileSync(file) });
+  });
+  return `${origin}${path}/`;
+}
