@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { paths } from '../core/dataset-layout.js';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { browserTest } from './helpers/browser.js';
-import { packageDist, routePackagePage } from './helpers/package-page.js';
+import { leafletPage, packageDist, routePackagePage } from './helpers/package-page.js';
 import { writeTestDataset } from './helpers/dataset.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { sharedFile } from './helpers/shared-data.js';
@@ -41,19 +41,13 @@ test.after.always(async () => {
 });
 
 function pageHtml(serviceUrl: string, apiKey: string): string {
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>Geocoder</title>
-<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="geocoder/Control.Geocoder.css">
-<style>html, body, #map { height: 100%; margin: 0 }</style></head>
-<body><div id="map"></div>
-<script src="leaflet/leaflet.js"></script><script src="geocoder/Control.Geocoder.js"></script>
-<script>
+  return leafletPage('Geocoder', { css: 'geocoder/Control.Geocoder.css', js: 'geocoder/Control.Geocoder.js' }, `
   const map = L.map('map').setView([43.7384, 7.4246], 13);
   // The gateway takes the key as \`key\`; the plugin's apiKey option would send it as api_key.
   const geocoder = L.Control.Geocoder.pelias({ serviceUrl: ${JSON.stringify(serviceUrl)}, geocodingQueryParams: { key: ${JSON.stringify(apiKey)} } });
   L.Control.geocoder({ geocoder, collapsed: false, suggestMinLength: 100 }).addTo(map);
   window.testMap = map;
-</script></body></html>`;
+`);
 }
 
 /** The markers on the map: position and popup text. */

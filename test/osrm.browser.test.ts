@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { browserTest } from './helpers/browser.js';
-import { packageDist, routePackagePage } from './helpers/package-page.js';
+import { leafletPage, packageDist, routePackagePage } from './helpers/package-page.js';
 import { writeRoutingDataset } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { sharedFile } from './helpers/shared-data.js';
@@ -36,13 +36,7 @@ test.after.always(async () => {
 });
 
 function pageHtml(serviceUrl: string, apiKey: string): string {
-  return `<!doctype html>
-<html><head><meta charset="utf-8"><title>Routing</title>
-<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="lrm/leaflet-routing-machine.css">
-<style>html, body, #map { height: 100%; margin: 0 }</style></head>
-<body><div id="map"></div>
-<script src="leaflet/leaflet.js"></script><script src="lrm/leaflet-routing-machine.js"></script>
-<script>
+  return leafletPage('Routing', { css: 'lrm/leaflet-routing-machine.css', js: 'lrm/leaflet-routing-machine.js' }, `
   const map = L.map('map').setView([43.735, 7.42], 14);
   window.routesFound = [];
   L.Routing.control({
@@ -52,7 +46,7 @@ function pageHtml(serviceUrl: string, apiKey: string): string {
   }).on('routesfound', (e) => window.routesFound.push(e.routes.map((r) => ({ distance: r.summary.totalDistance, instructions: r.instructions.length }))))
     .on('routingerror', (e) => console.error('routing error: ' + JSON.stringify(e.error)))
     .addTo(map);
-</script></body></html>`;
+`);
 }
 
 browserTest('Leaflet Routing Machine routes between two Monaco points through the OSRM route service and lists the itinerary', async (t, browser) => {

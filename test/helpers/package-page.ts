@@ -29,3 +29,14 @@ export async function routePackagePage(page: Page, origin: string, path: string,
   });
   return `${origin}${path}/`;
 }
+
+/** A full-window Leaflet map page loading Leaflet and a plugin (paths under the page), then running `script`. */
+export function leafletPage(title: string, plugin: { css: string; js: string }, script: string): string {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${title}</title>
+<link rel="stylesheet" href="leaflet/leaflet.css"><link rel="stylesheet" href="${plugin.css}">
+<style>html, body, #map { height: 100%; margin: 0 }</style></head>
+<body><div id="map"></div>
+<script src="leaflet/leaflet.js"></script><script src="${plugin.js}"></script>
+<script>${script}</script></body></html>`;
+}
