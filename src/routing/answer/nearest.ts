@@ -1,16 +1,9 @@
 /** OSRM's nearest service on a loaded graph: the point snapped to the nearest road of the mode. */
-import type { TravelMode } from '../../../core/routing/network.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { snap } from '../graph/snap.js';
 import { osrmWaypoint } from '../response/directions-body.js';
 import type { NearestBody } from '../response/osrm.js';
-import type { LonLat } from '../sanitize/position.js';
-import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
-
-export interface NearestParams {
-  mode: TravelMode;
-  point: LonLat;
-}
+import { SNAP_RADIUS_METRES, type NearestParams, type RoutingAnswer } from './task.js';
 
 export function answerNearest(graph: RoutingGraph, params: NearestParams): RoutingAnswer {
   const [lon, lat] = params.point;

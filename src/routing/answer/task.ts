@@ -1,7 +1,14 @@
 /** What the front end asks of a routing worker (directions, isochrone, matrix, nearest), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
-import type { NearestParams } from './nearest.js';
+import type { TravelMode } from '../../../core/routing/network.js';
+import type { LonLat } from '../sanitize/position.js';
+
+/** The road nearest a point, for OSRM's `nearest` service. */
+export interface NearestParams {
+  mode: TravelMode;
+  point: LonLat;
+}
 
 export type RoutingTask =
   | { kind: 'directions'; params: DirectionsParams }

@@ -5,7 +5,7 @@
  */
 import { quoted } from '../../geocoding/sanitize/messages.js';
 import type { Request } from '../../http/request.js';
-import type { NearestParams } from '../answer/nearest.js';
+import type { NearestParams } from '../answer/task.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
