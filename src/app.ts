@@ -89,7 +89,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   publicRoute('/usage/current', async (req) => {
     let orgId: string;
     if (findKey(req) !== null) {
-      orgId = gateway.authenticate(req).org.id;
+      orgId = (await gateway.authenticate(req)).org.id;
     } else {
       const session = await sessions.current(req);
       if (!session) throw new ApiError(401, 'sign in to the dashboard or pass an API key of your organization');

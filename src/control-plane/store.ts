@@ -105,6 +105,12 @@ export interface Directory {
   unavailable(): string | null;
   keyByHash(hash: string): ApiKeyRecord | undefined;
   org(id: string): Organization | undefined;
+  /**
+   * A networked store's look-up of a key this directory has not received yet (made through another
+   * node a moment ago), with its organization; what it finds is added to the directory. Absent
+   * where the directory cannot lag behind the store.
+   */
+  findMissingKey?(hash: string): Promise<{ key: ApiKeyRecord; org: Organization } | undefined>;
 }
 
 /** What the gateway asks the ledger for: `units` of `service` this month for a key of an organization. */

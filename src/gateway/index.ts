@@ -43,6 +43,7 @@ export interface GatewayEvents {
 const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
 const scopeMessage = (service: Service) =>
   `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`;
+const unknownKey = () => new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
 const REVOKED_MESSAGE = 'this API key has been revoked; create a new one in the API Keys area of the dashboard';
 const keysUnavailable = (reason: string) => new ApiError(503, `API keys cannot be checked right now (${reason}); try again shortly`, { 'Retry-After': '1' });
 
@@ -71,14 +72,27 @@ export class Gateway {
     this.periods = new PeriodTracker(clock);
   }
 
-  /** The active key and organization a request authenticates as; throws the 400/401 otherwise. */
-  authenticate(req: Request): Caller {
-    const unavailable = this.store.directory.unavailable();
+  /**
+   * The active key and organization a request authenticates as; throws the 400/401 otherwise. A
+   * promise only for a key the directory lacks, which a networked store may still know.
+   */
+  authenticate(req: Request): Caller | Promise<Caller> {
+    const { directory } = this.store;
+    const unavailable = directory.unavailable();
     if (unavailable !== null) throw keysUnavailable(unavailable);
     const value = findKey(req);
     if (value === null) throw new ApiError(401, `an API key is required: ${KEY_HELP}`);
-    const key = this.store.directory.keyByHash(this.hashOf(value));
-    if (!key) throw new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
+    const hash = this.hashOf(value);
+    const key = directory.keyByHash(hash);
+    if (key) return this.callerOf(key);
+    if (!directory.findMissingKey) throw unknownKey();
+    return directory.findMissingKey(hash).then((found) => {
+      if (!found) throw unknownKey();
+      return this.callerOf(found.key);
+    }, storeFailure);
+  }
+
+  private callerOf(key: ApiKeyRecord): Caller {
     if (key.status === 'revoked') throw new ApiError(401, REVOKED_MESSAGE);
     const org = this.store.directory.org(key.orgId);
     if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');
@@ -111,10 +125,13 @@ export class Gateway {
 
   /** Wraps a handler that needs `service`'s scope but is not metered (no quota, no usage, no headers). */
   scoped(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
-    return (req) => {
-      const caller = this.authenticate(req);
+    const run = (req: Request, caller: Caller) => {
       if (!caller.key.scopes.includes(service)) throw new ApiError(403, scopeMessage(service));
       return handler(req, caller);
+    };
+    return (req) => {
+      const caller = this.authenticate(req);
+      return caller instanceof Promise ? caller.then((found) => run(req, found)) : run(req, caller);
     };
   }
 
@@ -122,21 +139,32 @@ export class Gateway {
   meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>, unitsOf: (req: Request) => number = ONE_UNIT): Handler {
     return (req) => {
       const caller = this.authenticate(req);
-      const nowMs = this.clock.now();
-      const period = this.periods.now(nowMs);
-      const { org, key } = caller;
-      const ledger = this.store.ledger;
-      if (!key.scopes.includes(service)) {
-        const limit = quotaOf(org, service);
-        const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
-        const used = ledger.used(org.id, service, period.month);
-        return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
-      }
-      const units = unitsOf(req);
-      const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
-      const run = (granted: Reservation) => this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
-      return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
+      return caller instanceof Promise ? caller.then((found) => this.meterCaller(req, found, service, handler, unitsOf)) : this.meterCaller(req, caller, service, handler, unitsOf);
     };
+  }
+
+  /** Scope check, then a reservation of the request's units, then the handler. */
+  private meterCaller(
+    req: Request,
+    caller: Caller,
+    service: Service,
+    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
+    unitsOf: (req: Request) => number,
+  ): Reply | Promise<Reply> {
+    const nowMs = this.clock.now();
+    const period = this.periods.now(nowMs);
+    const { org, key } = caller;
+    const ledger = this.store.ledger;
+    if (!key.scopes.includes(service)) {
+      const limit = quotaOf(org, service);
+      const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
+      const used = ledger.used(org.id, service, period.month);
+      return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
+    }
+    const units = unitsOf(req);
+    const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
+    const run = (granted: Reservation) => this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
+    return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
   }
 
   /** Runs the handler on a reservation (or refuses), and settles the reservation by the answer. */

@@ -68,6 +68,18 @@ export class RedisDirectory implements Directory {
     return this.orgs.get(id);
   }
 
+  async findMissingKey(hash: string): Promise<{ key: ApiKeyRecord; org: Organization } | undefined> {
+    const keyHash = await this.client.hgetall(this.names.key(hash));
+    if (!isPresent(keyHash)) return undefined;
+    const key = toKey(keyHash);
+    const orgHash = await this.client.hgetall(this.names.org(key.orgId));
+    if (!isPresent(orgHash)) return undefined;
+    const org = toOrg(orgHash);
+    this.keys.set(hash, key);
+    this.orgs.set(org.id, org);
+    return { key, org };
+  }
+
   /** This node's own write, applied before the write's promise resolves. */
   putKey(key: ApiKeyRecord): void {
     this.keys.set(key.hash, key);
