@@ -8,21 +8,15 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import net from 'node:net';
-import { basename, dirname, join } from 'node:path';
 
 export type ChangeTopic = 'directory' | 'dataset';
 export type ChangeHandlers = Record<ChangeTopic, () => void | Promise<void>>;
 
 const NOTIFY_TIMEOUT_MS = 10_000;
 
-/**
- * Linux abstract socket name (leading NUL: no file, nothing stale after a crash), from the
- * database's real path; its folder is resolved rather than the file, which a node on the Redis
- * store never creates.
- */
+/** Linux abstract socket name (leading NUL: no file, nothing stale after a crash). */
 function channelName(dbFile: string): string {
-  const realPath = join(realpathSync(dirname(dbFile)), basename(dbFile));
-  return `\0waymark-${createHash('sha256').update(realPath).digest('hex').slice(0, 32)}`;
+  return `\0waymark-${createHash('sha256').update(realpathSync(dbFile)).digest('hex').slice(0, 32)}`;
 }
 
 /** Answers each writer's announcement after running the topic's handler. */

@@ -14,7 +14,8 @@
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import
  */
-import { join } from 'node:path';
+import { readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 export const DATASET_FORMAT_VERSION = 1;
 /** The vector tileset every dataset serves; its schema is Shortbread 1.0. */
@@ -63,3 +64,21 @@ export const paths = {
   glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
   sprites: (datasetDir: string) => join(datasetDir, 'sprites'),
 };
+
+/** The dataset `current` points at, or null. */
+export function currentDatasetId(dataDir: string): string | null {
+  try {
+    return basename(readlinkSync(paths.current(dataDir)));
+  } catch {
+    return null;
+  }
+}
+
+/** Points DATA/current at the dataset: a new link renamed over the old one, so readers see one or the other. */
+export function switchCurrent(dataDir: string, id: string): void {
+  const link = paths.current(dataDir);
+  const next = `${link}.${id}.new`;
+  rmSync(next, { force: true });
+  symlinkSync(join('datasets', id), next);
+  renameSync(next, link);
+}

@@ -8,13 +8,13 @@
  * cancellation deletes the half-built folder and whatever else the import added to the data folder.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { announceChange } from '../core/change-channel.js';
 import { buildStyleAssets } from './assets/index.js';
 import { throwIfAborted } from './abort.js';
 import { CreatedPaths } from '../core/created-paths.js';
-import { DATASET_FORMAT_VERSION, paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
+import { currentDatasetId, DATASET_FORMAT_VERSION, paths, switchCurrent, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { download, isUrl } from './download.js';
 import type { ProgressReporter } from './features.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
@@ -139,24 +139,6 @@ function centerOf(bounds: Bounds): [number, number, number] {
   const span = Math.max(east - west, north - south, 1e-6);
   const zoom = Math.max(0, Math.min(MAX_ZOOM, Math.floor(Math.log2(360 / span))));
   return [(west + east) / 2, (south + north) / 2, Math.max(zoom, 2)];
-}
-
-/** The dataset `current` points at, or null. */
-export function currentDatasetId(dataDir: string): string | null {
-  try {
-    return basename(readlinkSync(paths.current(dataDir)));
-  } catch {
-    return null;
-  }
-}
-
-/** Points DATA/current at the dataset: a new link renamed over the old one, so readers see one or the other. */
-export function switchCurrent(dataDir: string, id: string): void {
-  const link = paths.current(dataDir);
-  const next = `${link}.${id}.new`;
-  rmSync(next, { force: true });
-  symlinkSync(join('datasets', id), next);
-  renameSync(next, link);
 }
 
 /** Deletes every dataset but the new and the previous one (a server may still finish requests on it), and leftovers of crashed imports. */

@@ -81,7 +81,8 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     })());
   try {
     if (!redis) started.push(lockDataDir(options.dataDir));
-    const store: ControlStore = redis ? await RedisStore.open(redis, { now }) : new SqliteStore(databaseFile(options.dataDir), { now });
+    const redisStore = redis ? await RedisStore.open(redis, { now }) : null;
+    const store: ControlStore = redisStore ?? new SqliteStore(databaseFile(options.dataDir), { now });
     started.push(() => store.close());
     const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
     datasets.start();
@@ -94,8 +95,8 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     started.push(store.serve());
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
     const url = `http://${urlHost}:${server.port}`;
-    if (redis) {
-      const cluster = await joinCluster(redis, { url, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
+    if (redis && redisStore) {
+      const cluster = await joinCluster(redis, redisStore.redis, { url, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
       started.push(() => cluster.leave());
     } else {
       // Other processes on this machine (the CLI, an import) announce their writes to the serving

@@ -31,7 +31,8 @@ export async function withStore<T>(
 ): Promise<T> {
   const redis = redisSettingsFromEnv();
   if (redis) {
-    const store = await RedisStore.open(redis);
+    // Commands read and write records only; none needs every key loaded into a directory.
+    const store = await RedisStore.open(redis, { directory: false });
     try {
       return await work(store);
     } finally {

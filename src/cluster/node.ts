@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
 import { followDatasetOffers } from '../dataset/follow.js';
@@ -29,9 +29,8 @@ export interface NodeSettings {
   logger: Logger;
 }
 
-export async function joinCluster(settings: RedisSettings, node: NodeSettings): Promise<ClusterMembership> {
-  const redis = new Redis(settings.url, { maxRetriesPerRequest: 1 });
-  redis.on('error', () => {}); // The store reports Redis being away; this connection only retries.
+/** `redis`: the store's command connection (RedisStore.redis), which the node's announcements share. */
+export async function joinCluster(settings: RedisSettings, redis: Redis, node: NodeSettings): Promise<ClusterMembership> {
   for (const warning of await checkRedisDurability(redis)) node.logger.warn({ redis: settings.prefix }, warning);
   const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const stopAnnouncing = announceNode(redis, settings.prefix, { id: nodeId, url: node.url, dataset: () => node.datasets.current()?.id ?? null });
@@ -44,7 +43,6 @@ export async function joinCluster(settings: RedisSettings, node: NodeSettings): 
     async leave() {
       await follower?.close();
       await stopAnnouncing();
-      redis.disconnect();
     },
   };
 }

@@ -107,10 +107,10 @@ export interface Directory {
   org(id: string): Organization | undefined;
   /**
    * A networked store's look-up of a key this directory has not received yet (made through another
-   * node a moment ago), with its organization; what it finds is added to the directory. Absent
-   * where the directory cannot lag behind the store.
+   * node a moment ago); found, it is added to the directory with its organization. Absent where
+   * the directory cannot lag behind the store.
    */
-  findMissingKey?(hash: string): Promise<{ key: ApiKeyRecord; org: Organization } | undefined>;
+  findMissingKey?(hash: string): Promise<ApiKeyRecord | undefined>;
 }
 
 /** What the gateway asks the ledger for: `units` of `service` this month for a key of an organization. */

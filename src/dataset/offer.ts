@@ -9,8 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { Redis } from 'ioredis';
-import { paths } from '../../core/dataset-layout.js';
-import { currentDatasetId } from '../../data-pipeline/import.js';
+import { currentDatasetId, paths } from '../../core/dataset-layout.js';
 import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
 import { ApiError, errorBody, notFound } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';

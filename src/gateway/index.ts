@@ -88,7 +88,7 @@ export class Gateway {
     if (!directory.findMissingKey) throw unknownKey();
     return directory.findMissingKey(hash).then((found) => {
       if (!found) throw unknownKey();
-      return this.callerOf(found.key);
+      return this.callerOf(found);
     }, storeFailure);
   }
 

@@ -16,7 +16,7 @@ import { KEYED_DOCUMENT_CACHE } from './http-caching.js';
 import { allReferencedAssets } from '../../core/maps/style-catalog.js';
 import { unknownTileset } from './tiles.js';
 
-const WORLD_BOUNDS = [-180, -85.051129, 180, 85.051129];
+export const WORLD_BOUNDS = [-180, -85.051129, 180, 85.051129];
 
 /** The dataset's vector layers, then the style-drawn layers it lacks, spanning its zoom range. */
 function vectorLayers({ manifest }: Dataset, styleLayers: readonly string[]): VectorLayerInfo[] {

@@ -82,7 +82,8 @@ function readTile(dataset: Dataset, cache: TileCache<TileAnswer> | null, z: numb
   return answer;
 }
 
-export function tileHandler(datasets: DatasetHolder, cache = datasetTileCache<TileAnswer>(datasets)): (req: Request) => Reply {
+export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
+  const cache = datasetTileCache<TileAnswer>(datasets);
   return (req) => {
     const { tileset, z: zParam, x: xParam, y: yParam } = req.params;
     if (tileset !== TILESET_ID) throw unknownTileset(tileset!);

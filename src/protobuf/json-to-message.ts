@@ -112,7 +112,7 @@ function fieldValue(field: protobuf.Field, value: Json, path: string): unknown {
 }
 
 /** The JSON object `value` as the plain object of message `type`. */
-export function messageObject(type: protobuf.Type, value: Json, path = type.name): Record<string, unknown> {
+function messageObject(type: protobuf.Type, value: Json, path = type.name): Record<string, unknown> {
   const object: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(asObject(value, path))) {
     const field = type.fields[key];

@@ -10,6 +10,7 @@ export type BodyFormat = 'json' | 'pbf';
 
 const FORMATS: readonly BodyFormat[] = ['json', 'pbf'];
 const PROTOBUF_TYPES = new Set(['application/x-protobuf', 'application/protobuf']);
+const JSON_TYPES = new Set(['application/json']);
 
 /** The weight (`q`) the Accept header gives to any of `types`, 0 when it names none of them. */
 function weightOf(accept: string, types: ReadonlySet<string>): number {
@@ -35,5 +36,5 @@ export function requestedFormat(req: Request): BodyFormat {
   const accept = req.header('accept');
   if (accept === undefined) return 'json';
   const protobufWeight = weightOf(accept, PROTOBUF_TYPES);
-  return protobufWeight > 0 && protobufWeight >= weightOf(accept, new Set(['application/json'])) ? 'pbf' : 'json';
+  return protobufWeight > 0 && protobufWeight >= weightOf(accept, JSON_TYPES) ? 'pbf' : 'json';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 
-export const SCHEMA_DIR = join(PACKAGE_ROOT, 'src', 'protobuf', 'schemas');
+const SCHEMA_DIR = join(PACKAGE_ROOT, 'src', 'protobuf', 'schemas');
 
 export interface SchemaFile {
   name: string;

@@ -8,7 +8,7 @@ import type { RoutingTask } from './answer/task.js';
 import type { RoutingPool } from './pool.js';
 
 /** No road near a point, or no route between points: the request is well-formed but cannot be answered. */
-export const UNROUTABLE = 422;
+const UNROUTABLE = 422;
 
 export function poolFor(datasets: DatasetHolder, mode: string): RoutingPool {
   const pool = currentDataset(datasets).routing;

@@ -7,6 +7,7 @@ import { StoreUnavailable } from '../store.js';
 const COMMAND_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_MS = 5000;
 const MAX_RECONNECT_DELAY_MS = 2000;
+const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS);
 
 /**
  * The connection for commands: auto-pipelined for throughput; while disconnected, commands fail at
@@ -22,7 +23,7 @@ export function commandConnection(settings: RedisSettings): Redis {
       maxRetriesPerRequest: 0,
       commandTimeout: COMMAND_TIMEOUT_MS,
       connectTimeout: CONNECT_TIMEOUT_MS,
-      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      retryStrategy: reconnectDelay,
     }),
   );
 }
@@ -33,7 +34,7 @@ export function subscriberConnection(settings: RedisSettings): Redis {
     new Redis(settings.url, {
       lazyConnect: true,
       connectTimeout: CONNECT_TIMEOUT_MS,
-      retryStrategy: (attempt) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      retryStrategy: reconnectDelay,
     }),
   );
 }

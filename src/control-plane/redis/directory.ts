@@ -68,7 +68,7 @@ export class RedisDirectory implements Directory {
     return this.orgs.get(id);
   }
 
-  async findMissingKey(hash: string): Promise<{ key: ApiKeyRecord; org: Organization } | undefined> {
+  async findMissingKey(hash: string): Promise<ApiKeyRecord | undefined> {
     const keyHash = await this.client.hgetall(this.names.key(hash));
     if (!isPresent(keyHash)) return undefined;
     const key = toKey(keyHash);
@@ -77,7 +77,7 @@ export class RedisDirectory implements Directory {
     const org = toOrg(orgHash);
     this.keys.set(hash, key);
     this.orgs.set(org.id, org);
-    return { key, org };
+    return key;
   }
 
   /** This node's own write, applied before the write's promise resolves. */
@@ -109,7 +109,7 @@ export class RedisDirectory implements Directory {
   }
 
   /** Loads every key and organization; concurrent calls share one load. */
-  reload(): Promise<void> {
+  private reload(): Promise<void> {
     this.reloading ??= this.loadAll().finally(() => {
       this.reloading = null;
     });

@@ -1,5 +1,6 @@
 /** Whether the Redis the control plane lives in keeps acknowledged writes across a crash. */
 import type { Redis } from 'ioredis';
+import { fromPairs } from './records.js';
 
 /**
  * Why the server's Redis might lose acknowledged writes (usage counts, revocations) on a crash:
@@ -13,13 +14,12 @@ export async function checkRedisDurability(client: Redis): Promise<string[]> {
   } catch (error) {
     return [`could not check the Redis persistence settings (${(error as Error).message}); make sure AOF is on (appendonly yes, appendfsync everysec)`];
   }
-  const setting = new Map<string, string>();
-  for (let i = 0; i + 1 < config.length; i += 2) setting.set(config[i]!, config[i + 1]!);
+  const setting = fromPairs(config);
   const warnings: string[] = [];
-  if (setting.get('appendonly') !== 'yes') {
+  if (setting.appendonly !== 'yes') {
     warnings.push('Redis runs without AOF (appendonly is not yes): a restart loses usage counts and account changes since the last snapshot');
   }
-  const fsync = setting.get('appendfsync');
+  const fsync = setting.appendfsync;
   if (fsync !== 'everysec' && fsync !== 'always') {
     warnings.push(`Redis appendfsync is ${fsync ?? 'unknown'}, not everysec or always: a crash may lose more than a second of writes`);
   }

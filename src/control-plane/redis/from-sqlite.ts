@@ -1,7 +1,7 @@
 /** Copying an embedded (SQLite) control plane into Redis: `waymark migrate --to-redis`. */
 import Database from 'better-sqlite3';
 import type { Redis } from 'ioredis';
-import { toInvitation, toKey, toOrg, type InvitationRow, type KeyRow, type OrgRow } from '../sqlite/rows.js';
+import { toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from '../sqlite/rows.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
 import { invitationFields, keyFields, orgFields, userFields } from './records.js';
 
@@ -36,11 +36,8 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
     const orgs = db.prepare<[], OrgRow>('SELECT * FROM organizations ORDER BY created_at, rowid').all().map(toOrg);
     for (const org of orgs) tx.hset(names.org(org.id), orgFields(org)).sadd(names.orgs, org.id).hset(names.orgNames, org.name.toLowerCase(), org.id);
 
-    const users = db
-      .prepare<[], { id: string; email: string; password_hash: string; org_id: string; created_at: string }>('SELECT * FROM users ORDER BY created_at, rowid')
-      .all();
-    for (const u of users) {
-      const user = { id: u.id, email: u.email, orgId: u.org_id, createdAt: u.created_at, passwordHash: u.password_hash };
+    const users = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, rowid').all().map(toUser);
+    for (const user of users) {
       tx.hset(names.user(user.id), userFields(user)).hset(names.emails, user.email.toLowerCase(), user.id).rpush(names.orgUsers(user.orgId), user.id);
     }
 

@@ -68,12 +68,16 @@ export class RedisStore implements ControlStore {
     this.ledger = new RedisLedger(this.client, this.scripts, this.names, (error) => storeError(error, settings));
   }
 
-  /** Connects, subscribes to changes and loads the directory; the server awaits it before listening. */
-  static async open(settings: RedisSettings, options: { now?: () => number } = {}): Promise<RedisStore> {
+  /**
+   * Connects, subscribes to changes and loads the directory; the server awaits it before listening.
+   * `directory: false` skips the subscription and the load, for a command that only reads and
+   * writes records (the CLI): its directory stays empty.
+   */
+  static async open(settings: RedisSettings, options: { now?: () => number; directory?: boolean } = {}): Promise<RedisStore> {
     const store = new RedisStore(settings, options);
     try {
       await store.client.connect();
-      await store.directory.listen(store.subscriber);
+      if (options.directory !== false) await store.directory.listen(store.subscriber);
     } catch (error) {
       store.subscriber.disconnect();
       store.client.disconnect();

@@ -31,7 +31,7 @@ export function fromPairs(pairs: string[]): Hash {
 }
 
 /** Field of the organization's limit for a service, -1 meaning unlimited; read by the reserve script. */
-export const quotaField = (service: Service) => `quota:${service}`;
+const quotaField = (service: Service) => `quota:${service}`;
 
 /** The organization with the limits in force precomputed, so that the reserve script reads them directly. */
 export function orgFields(org: Organization): Hash {

@@ -1,4 +1,5 @@
 /** Reading usage reports out of the day-usage hashes. */
+import { dayKey } from '../../clock.js';
 import type { Service } from '../types.js';
 import type { Hash } from './records.js';
 
@@ -6,7 +7,7 @@ import type { Hash } from './records.js';
 export function daysBetween(fromDay: string, toDay: string): string[] {
   const days: string[] = [];
   for (let ms = Date.parse(`${fromDay}T00:00:00Z`); ms <= Date.parse(`${toDay}T00:00:00Z`); ms += 86_400_000) {
-    days.push(new Date(ms).toISOString().slice(0, 10));
+    days.push(dayKey(ms));
   }
   return days;
 }

@@ -22,24 +22,8 @@ import {
 } from '../types.js';
 import { announceChange } from '../../../core/change-channel.js';
 import { SqliteDirectory } from './directory.js';
-import { toInvitation, toKey, toOrg, type InvitationRow, type KeyRow, type OrgRow } from './rows.js';
+import { toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from './rows.js';
 import { migrate } from './schema.js';
-
-interface UserRow {
-  id: string;
-  email: string;
-  password_hash: string;
-  org_id: string;
-  created_at: string;
-}
-
-const toUser = (row: UserRow): UserWithPassword => ({
-  id: row.id,
-  email: row.email,
-  orgId: row.org_id,
-  createdAt: row.created_at,
-  passwordHash: row.password_hash,
-});
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
 

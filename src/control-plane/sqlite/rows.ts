@@ -1,5 +1,5 @@
 /** Conversions between SQLite rows and control-plane records. */
-import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Service, Tier } from '../types.js';
+import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Service, Tier, UserWithPassword } from '../types.js';
 
 export interface OrgRow {
   id: string;
@@ -9,6 +9,22 @@ export interface OrgRow {
   created_at: string;
   rev: number;
 }
+
+export interface UserRow {
+  id: string;
+  email: string;
+  password_hash: string;
+  org_id: string;
+  created_at: string;
+}
+
+export const toUser = (row: UserRow): UserWithPassword => ({
+  id: row.id,
+  email: row.email,
+  orgId: row.org_id,
+  createdAt: row.created_at,
+  passwordHash: row.password_hash,
+});
 
 export interface KeyRow {
   id: string;

@@ -13,7 +13,7 @@ import type { Layer } from '../../../core/geocoding/indexed-record.js';
 
 /**
  * Labels whose tokens name the admin areas around a place rather than the place itself:
- * pelias-parser's, and the finer fields only structured search gives (`structured-query.ts`).
+ * pelias-parser's, and the finer fields only structured search gives (`structured-search.ts`).
  */
 const ADMIN_LABELS = ['locality', 'region', 'country', 'postcode', 'dependency', 'neighbourhood', 'borough', 'county'];
 

@@ -1,19 +1,17 @@
 /** A rendered picture as it is answered: its bytes, an ETag (MD5 of the bytes) and its headers encoded once; 304 on a matching If-None-Match. */
-import { createHash } from 'node:crypto';
 import { presetHeaders, type PresetHeaders, type Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
+import { assetFile, type AssetFile } from '../dataset-files.js';
 import { assetCacheControl, notModified } from '../http-caching.js';
 import type { RasterFormat } from './job.js';
 
-export interface ImageAnswer {
-  data: Uint8Array;
-  etag: string;
+export interface ImageAnswer extends AssetFile {
   headers: readonly PresetHeaders[];
   notModified: readonly PresetHeaders[];
 }
 
 export function imageAnswer(data: Uint8Array, format: RasterFormat): ImageAnswer {
-  const etag = `"${createHash('md5').update(data).digest('hex')}"`;
+  const { etag } = assetFile(data);
   return { data, etag, headers: [presetHeaders({ 'Content-Type': `image/${format}`, ETag: etag })], notModified: [presetHeaders({ ETag: etag })] };
 }
 

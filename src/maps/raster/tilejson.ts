@@ -10,12 +10,11 @@ import { callerKey } from '../absolute-urls.js';
 import { currentDataset } from '../dataset-files.js';
 import { KEYED_DOCUMENT_CACHE } from '../http-caching.js';
 import { styleOfSlug } from '../styles.js';
-import { sanitizeFormat, sanitizeScale } from './sanitize/picture.js';
+import { WORLD_BOUNDS } from '../tilejson.js';
+import { FORMAT_EXTENSIONS, sanitizeFormat, sanitizeScale } from './sanitize/picture.js';
 import { sanitizeLang } from './sanitize/style.js';
 import { MAX_ZOOM } from './sanitize/view.js';
 
-const WORLD_BOUNDS = [-180, -85.051129, 180, 85.051129];
-const EXTENSIONS = { png: 'png', webp: 'webp', jpeg: 'jpg' } as const;
 const tileJsonParameters = { lang: sanitizeLang, scale: sanitizeScale, format: sanitizeFormat };
 
 export function rasterTileJsonHandler(datasets: DatasetHolder, apiBase: (req: Request) => string): (req: Request) => Reply {
@@ -23,7 +22,7 @@ export function rasterTileJsonHandler(datasets: DatasetHolder, apiBase: (req: Re
     const style = styleOfSlug(req.params.slug!);
     const { params } = sanitize(req.query, tileJsonParameters, Object.keys(tileJsonParameters));
     const { manifest } = currentDataset(datasets);
-    const extension = EXTENSIONS[params.format];
+    const extension = FORMAT_EXTENSIONS[params.format];
     const lang = params.lang === 'local' ? '' : `&lang=${params.lang}`;
     const tileUrl = `${apiBase(req)}/styles/${style.slug}/tiles/{z}/{x}/{y}${params.scale === 2 ? '@2x' : ''}.${extension}?key=${callerKey(req)}${lang}`;
     const body = {

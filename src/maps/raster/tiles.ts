@@ -18,7 +18,7 @@ import type { RasterDiskCache } from './disk-cache.js';
 import { imageAnswer, imageReply, type ImageAnswer } from './image-answer.js';
 import type { RasterFormat } from './job.js';
 import type { RasterPool } from './pool.js';
-import { EXTENSION_FORMATS } from './sanitize/picture.js';
+import { EXTENSION_FORMATS, FORMAT_EXTENSIONS } from './sanitize/picture.js';
 import { sanitizeLang } from './sanitize/style.js';
 import { MAX_ZOOM } from './sanitize/view.js';
 import { renderedStyle } from './style-documents.js';
@@ -36,7 +36,6 @@ interface TileRequest {
   y: number;
   pixelRatio: 1 | 2;
   format: RasterFormat;
-  extension: string;
 }
 
 function coordinate(raw: string, name: string, max: number, at: string): number {
@@ -58,11 +57,11 @@ export function parseTileRequest(req: Request): TileRequest {
   const y = coordinate(name[1]!, 'y', last, ` at zoom ${z}`);
   // Most tile requests name no language; they skip parsing the query.
   const language = req.queryAll('lang').length === 0 ? labelLanguage(null) : sanitize(req.query, { lang: sanitizeLang }, ['lang']).params.lang;
-  return { style, language, z, x, y, pixelRatio: name[2] ? 2 : 1, format, extension: name[3]! };
+  return { style, language, z, x, y, pixelRatio: name[2] ? 2 : 1, format };
 }
 
 /** The tile's name in the caches, relative to the dataset: style, language, z/x/y, scale and format. */
-const tileKey = (t: TileRequest, x: number, y: number) => `${t.style.slug}/${t.language}/${t.z}/${x}/${y}@${t.pixelRatio}x.${t.extension}`;
+const tileKey = (t: TileRequest, x: number, y: number) => `${t.style.slug}/${t.language}/${t.z}/${x}/${y}@${t.pixelRatio}x.${FORMAT_EXTENSIONS[t.format]}`;
 
 const memoryKeyOf = (dataset: Dataset, key: string) => `${dataset.id}/raster/${key}`;
 
@@ -77,7 +76,9 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
   /** Metatile jobs under way, by dataset and metatile key: later requests for any of their tiles wait for them. */
   const inFlight = new Map<string, Promise<Map<string, ImageAnswer>>>();
 
-  const renderMetatile = (dataset: Dataset, pool: RasterPool, t: TileRequest): Promise<Map<string, ImageAnswer>> => {
+  /** Takes the pool only on a miss of both caches, so a warm disk cache starts no render thread. */
+  const renderMetatile = (t: TileRequest): Promise<Map<string, ImageAnswer>> => {
+    const { dataset, pool } = pools();
     const size = Math.min(METATILE, 2 ** t.z);
     const mx = t.x - (t.x % size);
     const my = t.y - (t.y % size);
@@ -105,15 +106,14 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
 
   /** A tile missing from the memory cache: from the disk cache, else from its metatile's job. */
   const readOrRender = async (req: Request, t: TileRequest, key: string): Promise<Reply> => {
-    const { dataset, pool } = pools();
-    const memoryKey = memoryKeyOf(dataset, key);
+    const dataset = currentDataset(datasets);
     const stored = await disk.read(dataset, key);
     let answer: ImageAnswer | undefined;
     if (stored !== null) {
       answer = imageAnswer(stored, t.format);
-      memory?.set(memoryKey, answer, stored.byteLength);
+      memory?.set(memoryKeyOf(dataset, key), answer, stored.byteLength);
     }
-    answer ??= (await renderMetatile(dataset, pool, t)).get(key);
+    answer ??= (await renderMetatile(t)).get(key);
     if (answer === undefined) throw new ApiError(500, `the renderer's metatile lacks tile ${t.z}/${t.x}/${t.y}`);
     return imageReply(req, answer);
   };

@@ -3,6 +3,7 @@
  * and which it refuses as unsupported (named in a 400), plus the ones every service shares.
  */
 import { quoted } from '../../geocoding/sanitize/messages.js';
+import { flag } from '../sanitize/choice.js';
 import { osrmError } from './errors.js';
 
 export type OsrmService = 'route' | 'table' | 'nearest';
@@ -38,12 +39,11 @@ export interface SharedOptions {
   skipWaypoints: boolean;
 }
 
-/** A `true`/`false` OSRM option; `fallback` when absent. */
-export function osrmFlag(query: URLSearchParams, name: string, fallback: boolean): boolean {
-  const raw = query.get(name);
-  if (raw === null) return fallback;
-  if (raw !== 'true' && raw !== 'false') throw osrmError('InvalidValue', `invalid parameter '${name}': ${quoted(raw)} is not true or false`);
-  return raw === 'true';
+/** A `true`/`false` OSRM option (Waymark's `flag` check, with OSRM's code); `fallback` when absent. */
+function osrmFlag(query: URLSearchParams, name: string, fallback: boolean): boolean {
+  const { value, errors } = flag(name, fallback)(query);
+  if (errors.length > 0) throw osrmError('InvalidValue', errors.join('; '));
+  return value;
 }
 
 /** An OSRM option Waymark takes only with the value that matches what it does (`why` says what it does). */

@@ -154,16 +154,18 @@ export function drawCircle(draw: DrawContext, layer: CompiledLayer, tile: Placed
     const { feature } = decoded;
     const r = radius(feature) * draw.pixelRatio;
     const stroke = strokeWidth(feature) * draw.pixelRatio;
+    const fill = css(color(feature));
+    const outline = stroke > 0 ? css(strokeColor(feature)) : '';
     draw.ctx.globalAlpha = opacity(feature);
     for (const ring of decoded.rings()) {
       for (const p of ring) {
         draw.ctx.beginPath();
         draw.ctx.arc(p.x, p.y, r, 0, 2 * Math.PI);
-        draw.ctx.fillStyle = css(color(feature));
+        draw.ctx.fillStyle = fill;
         draw.ctx.fill();
         if (stroke > 0) {
           draw.ctx.lineWidth = stroke;
-          draw.ctx.strokeStyle = css(strokeColor(feature));
+          draw.ctx.strokeStyle = outline;
           draw.ctx.stroke();
         }
       }

@@ -4,7 +4,7 @@
  * at its size with its overlays and attribution.
  */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import type { MetatileJob, RasterAnswer, RasterFormat, RasterJob, StaticMapJob } from '../job.js';
+import type { MetatileJob, RasterAnswer, RasterFormat, RasterJob, RenderedTile, StaticMapJob } from '../job.js';
 import { drawAttribution, drawOverlays } from '../overlays.js';
 import { encodePng } from './png.js';
 import { renderViewport } from './render.js';
@@ -36,7 +36,7 @@ async function renderMetatile(job: MetatileJob): Promise<RasterAnswer> {
   const picture = await renderViewport(job.datasetDir, job.style, viewport);
   const side = job.tileSize * job.pixelRatio;
   const across = Math.min(job.metatile, 2 ** job.z);
-  const tiles: { x: number; y: number; image: Uint8Array }[] = [];
+  const tiles: RenderedTile[] = [];
   for (let row = 0; row < across; row++) {
     for (let column = 0; column < across; column++) {
       const area = { left: buffer + column * side, top: buffer + row * side, width: side, height: side };

@@ -227,9 +227,12 @@ function pointAnchors(feature: VectorTileFeature, rings: Rings): { x: number; y:
   if (feature.type === POINT) return rings.flat();
   const ring = rings[0] ?? [];
   if (ring.length === 0) return [];
+  if (feature.type === LINE) {
+    const line = new MeasuredLine(ring);
+    return [line.at(line.length / 2)];
+  }
   const xs = ring.map((p) => p.x);
   const ys = ring.map((p) => p.y);
-  if (feature.type === LINE) return [new MeasuredLine(ring).at(new MeasuredLine(ring).length / 2)];
   return [{ x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 }];
 }
 

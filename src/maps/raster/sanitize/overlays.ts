@@ -11,7 +11,8 @@ import { clean, rejected, type Sanitizer } from '../../../geocoding/sanitize/san
 import type { StaticMarker, StaticPath } from '../job.js';
 import { parseColor } from './color.js';
 import { messages } from './messages.js';
-import { MAX_LATITUDE, mapPosition } from './view.js';
+import { MAX_LATITUDE } from '../render/viewport.js';
+import { mapPosition } from './view.js';
 
 export const MAX_MARKERS = 50;
 export const MAX_PATHS = 5;

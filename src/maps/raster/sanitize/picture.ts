@@ -26,6 +26,8 @@ export const sanitizeScale: Sanitizer<1 | 2> = (query) => {
 
 /** The file extensions of raster pictures, and the format each names (`jpg` is JPEG). */
 export const EXTENSION_FORMATS: Readonly<Record<string, RasterFormat>> = { png: 'png', webp: 'webp', jpg: 'jpeg' };
+/** The file extension of each format. */
+export const FORMAT_EXTENSIONS = Object.fromEntries(Object.entries(EXTENSION_FORMATS).map(([extension, format]) => [format, extension])) as Readonly<Record<RasterFormat, string>>;
 
 const formatWord = oneOf('format', Object.keys(EXTENSION_FORMATS), 'png');
 export const sanitizeFormat: Sanitizer<RasterFormat> = (query) => {

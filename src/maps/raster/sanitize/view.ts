@@ -2,11 +2,10 @@
 import { decimalInRange } from '../../../geocoding/sanitize/number.js';
 import { clean, rejected, type Sanitized, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
 import { NOWHERE, parsePosition, type LonLat } from '../../../routing/sanitize/position.js';
+import { MAX_LATITUDE } from '../render/viewport.js';
 import { messages } from './messages.js';
 
 export const MAX_ZOOM = 20;
-/** Web Mercator's latitude limit: nothing beyond it is on a map. */
-export const MAX_LATITUDE = 85.051129;
 
 export type Bounds = [minLon: number, minLat: number, maxLon: number, maxLat: number];
 export type View = { kind: 'center'; center: [number, number]; zoom: number } | { kind: 'bbox'; bounds: Bounds } | { kind: 'fit' };
