@@ -77,7 +77,13 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     router.add('GET', `/v1${path}`, handler, { public: true });
   };
 
+  // Liveness: the process answers (cheap, never touches the store or the dataset). Readiness: it
+  // serves the dataset `current` points at; 503 when that one cannot be opened (the image's health check).
   router.add('GET', '/healthz', () => json(200, { status: 'ok' }), { public: false });
+  router.add('GET', '/readyz', () => {
+    const { ready, ...detail } = deps.datasets.readiness();
+    return json(ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', ...detail }, { 'Cache-Control': 'no-store' });
+  }, { public: false });
   router.add('GET', '/attribution', attributionPage(deps.datasets), { public: false });
   router.add('GET', '/metrics', async () => ({
     status: 200,

@@ -1,5 +1,6 @@
 /** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
 import { configFromEnv, dataDirFromEnv, MAX_THREADS, type Config } from '../config/index.js';
+import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
 import type { Waymark } from '../serve.js';
 import type { Command, CommandInput } from './command.js';
 import { shellWord, waymarkCommand } from './invocation.js';
@@ -35,12 +36,26 @@ function stopOnSignals(waymark: Waymark, asJson: boolean): void {
   process.on('SIGTERM', stop);
 }
 
+/**
+ * The command line to print for account commands: WAYMARK_CLI_HINT where this process cannot tell
+ * (the image sets `docker exec <container> waymark`: the host's shell runs it so), else the form this
+ * process was started with.
+ */
+export const cliHint = (env: NodeJS.ProcessEnv = process.env) => env.WAYMARK_CLI_HINT?.trim() || waymarkCommand();
+
+/** Where it listens, in addresses that work: 127.0.0.1 on this machine, and the node's address for others when it listens on every interface. */
+export function listeningOn(host: string, port: number, localUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!listensEverywhere(host)) return localUrl;
+  return `every interface, port ${port}: ${localUrl} on this machine, ${advertisedUrl(host, port, env)} from others`;
+}
+
 function banner(waymark: Waymark, config: Config): Outcome {
   const dashboardUrl = `${config.publicUrl ?? waymark.url}/dashboard/`;
   const dataFlag = config.dataDir === dataDirFromEnv() ? '' : ` --data ${shellWord(config.dataDir)}`;
-  const cli = waymarkCommand();
+  const cli = cliHint();
+  const nodeUrl = advertisedUrl(config.host, waymark.port);
   const lines = [
-    `Waymark is listening on ${waymark.url} (data: ${config.dataDir})`,
+    `Waymark is listening on ${listeningOn(config.host, waymark.port, waymark.url)} (data: ${config.dataDir})`,
     ...(config.publicUrl ? [`Public URL: ${config.publicUrl}`] : []),
     `Dashboard: ${dashboardUrl}`,
     'To get an API key, sign up in the dashboard, or run:',
@@ -50,7 +65,7 @@ function banner(waymark: Waymark, config: Config): Outcome {
   ];
   return {
     text: lines.join('\n'),
-    json: { url: waymark.url, publicUrl: config.publicUrl ?? null, dashboardUrl, dataDir: config.dataDir },
+    json: { url: waymark.url, nodeUrl, publicUrl: config.publicUrl ?? null, dashboardUrl, dataDir: config.dataDir },
   };
 }
 
@@ -59,7 +74,8 @@ export const serve: Command = {
   summary:
     'Runs the API and the dashboard on the dataset and database in the data folder, until SIGINT or SIGTERM ' +
     '(which write buffered usage, then exit 0). Also reads WAYMARK_HOST, WAYMARK_PORT, WAYMARK_PUBLIC_URL, ' +
-    'WAYMARK_USAGE_FLUSH_MS and WAYMARK_THREADS; flags override them.',
+    'WAYMARK_USAGE_FLUSH_MS and WAYMARK_THREADS; flags override them. WAYMARK_NODE_URL is the address `waymark status` ' +
+    'shows for the node (default: its listening address, with 0.0.0.0 replaced by the machine\'s name).',
   synopsis: '[--port 8080] [--host 127.0.0.1] [--threads N]',
   flags: ['port', 'host', 'threads'],
   async run(input) {

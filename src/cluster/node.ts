@@ -12,6 +12,7 @@ import { checkRedisDurability } from '../control-plane/redis/durability.js';
 import { followDatasetOffers } from '../dataset/follow.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import type { Logger } from '../observability/logger.js';
+import { advertisedUrl } from './address.js';
 import { announceNode } from './registry.js';
 
 export interface ClusterMembership {
@@ -20,8 +21,10 @@ export interface ClusterMembership {
 }
 
 export interface NodeSettings {
-  /** Where the node listens (host:port), as `waymark status` shows it. */
+  /** Where the node answers on this machine (http://host:port). */
   url: string;
+  /** The address it listens on (0.0.0.0: every interface); `waymark status` shows advertisedUrl() of it. */
+  listenHost?: string;
   dataDir: string;
   datasets: DatasetHolder;
   /** The operator token; without it the node does not follow dataset offers. */
@@ -33,7 +36,9 @@ export interface NodeSettings {
 export async function joinCluster(settings: RedisSettings, redis: Redis, node: NodeSettings): Promise<ClusterMembership> {
   for (const warning of await checkRedisDurability(redis)) node.logger.warn({ redis: settings.prefix }, warning);
   const nodeId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  const stopAnnouncing = announceNode(redis, settings.prefix, { id: nodeId, url: node.url, dataset: () => node.datasets.current()?.id ?? null });
+  const listening = new URL(node.url);
+  const url = advertisedUrl(node.listenHost ?? listening.hostname.replace(/^\[|\]$/g, ''), Number(listening.port));
+  const stopAnnouncing = announceNode(redis, settings.prefix, { id: nodeId, url, dataset: () => node.datasets.current()?.id ?? null });
   const follower =
     node.operatorToken === undefined
       ? null

@@ -14,7 +14,7 @@ const NODE_FORGOTTEN_AFTER_MS = 10 * 60_000;
 
 export interface NodeRecord {
   id: string;
-  /** Where the node listens, as it was started (host:port). */
+  /** Where other machines reach the node (src/cluster/address.ts: WAYMARK_NODE_URL, or its listening address). */
   url: string;
   host: string;
   pid: number;

@@ -5,7 +5,7 @@
  * is closed a minute later.
  */
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import type { Logger } from '../observability/logger.js';
 import { GeocoderIndex } from '../geocoding/engine/index-file.js';
@@ -54,9 +54,20 @@ function closeDataset(dataset: Dataset): void {
   void dataset.routing?.close();
 }
 
+/** Whether the node serves what `current` points at (`/readyz`, the image's health check). */
+export interface Readiness {
+  ready: boolean;
+  /** The dataset served, or null before the first import. */
+  dataset: string | null;
+  /** Why the dataset `current` points at is not served: it could not be opened. */
+  error?: string;
+}
+
 export class DatasetHolder {
   private dataset: Dataset | null = null;
   private linkTarget: string | null = null;
+  /** The last dataset that failed to open, until one opens: a server that keeps answering with the previous one (or none) is not healthy. */
+  private openFailure: { dataset: string; message: string } | null = null;
   private timer: NodeJS.Timeout | undefined;
   private readonly switchListeners: (() => void)[] = [];
 
@@ -69,6 +80,13 @@ export class DatasetHolder {
 
   current(): Dataset | null {
     return this.dataset;
+  }
+
+  /** Ready unless the dataset `current` points at could not be opened; no dataset yet is ready (nothing is broken, the dashboard serves). */
+  readiness(): Readiness {
+    const dataset = this.dataset?.id ?? null;
+    if (this.openFailure === null) return { ready: true, dataset };
+    return { ready: false, dataset, error: `cannot open dataset ${this.openFailure.dataset}: ${this.openFailure.message}` };
   }
 
   /** Calls `listener` each time another dataset is swapped in (or the holder stops), e.g. to empty caches. */
@@ -95,11 +113,13 @@ export class DatasetHolder {
     } catch (error) {
       this.logger.error({ err: error, dataset: target }, 'cannot open the new dataset; still serving the previous one');
       this.linkTarget = target; // Not retried until the link moves again.
+      this.openFailure = { dataset: basename(target), message: (error as Error).message.split('\n')[0]! };
       return;
     }
     const previous = this.dataset;
     this.dataset = next;
     this.linkTarget = target;
+    this.openFailure = null;
     this.switched();
     this.logger.info({ dataset: next.id, inputs: next.manifest.inputs }, 'serving dataset');
     if (previous) setTimeout(() => closeDataset(previous), CLOSE_OLD_AFTER_MS).unref();

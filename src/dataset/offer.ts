@@ -104,6 +104,11 @@ export async function startDatasetOffers(redis: RedisSettings, dataDir: string, 
 function serveDatasets(dataDir: string, token: string, digests: Map<string, TarDigest>, logger: Logger): Server {
   const authorize = operatorTokenCheck(token);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // The container's health check (docs/cluster/compose.yaml): the worker's event loop answers; no token needed.
+    if (req.method === 'GET' && req.url === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}');
+      return;
+    }
     authorize(req.headers.authorization);
     const id = /^\/datasets\/([^/]+)\.tar$/.exec(new URL(req.url ?? '/', 'http://worker').pathname)?.[1];
     if (req.method !== 'GET' || id === undefined || !isDatasetId(id)) throw notFound('the worker serves GET /datasets/<id>.tar');
