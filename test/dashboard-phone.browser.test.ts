@@ -2,8 +2,8 @@
  * The dashboard on phone-width screens (390 and 360 CSS pixels) in a real browser: every page —
  * sign-in, sign-up, joining by invitation, API Keys, Usage, Billing, Team, Map playground — fits
  * the width (no horizontal page scroll), keeps a compact header whose Sign out button is on
- * screen, and keeps its navigation and main controls inside the viewport. A full-page screenshot
- * of each goes to a temporary folder named in the test's log.
+ * screen, and keeps its navigation and main controls inside the viewport; so do the key edit and
+ * roll dialogs. A full-page screenshot of each goes to a temporary folder named in the test's log.
  */
 import type { ExecutionContext } from 'ava';
 import { mkdtempSync } from 'node:fs';
@@ -91,11 +91,32 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
     await page.getByLabel('Name', { exact: true }).fill(`Phone ${check.width}`);
     await page.getByRole('button', { name: 'Create key' }).click();
     await page.locator('#new-key-value').waitFor();
+    const keyForm = page.locator('#create-key-form');
     await checkDashboardPage(check, page, '04-keys', {
       'the Copy button': page.getByRole('button', { name: 'Copy' }),
       'the new key': page.locator('#new-key-value'),
+      'the Allowed origins field': keyForm.getByLabel('Allowed origins'),
+      'the Allowed IPs field': keyForm.getByLabel('Allowed IPs'),
+      'the Expires field': keyForm.getByLabel('Expires'),
       'the Create key button': page.getByRole('button', { name: 'Create key' }),
     });
+    await page.getByRole('button', { name: `Edit key Phone ${check.width}` }).click();
+    const edit = page.getByRole('dialog', { name: `Edit key “Phone ${check.width}”` });
+    await checkPage(check, page, '05-edit-dialog', {
+      'the dialog': edit,
+      'the Allowed origins field': edit.getByLabel('Allowed origins'),
+      'the Expires field': edit.getByLabel('Expires'),
+      'the Save changes button': edit.getByRole('button', { name: 'Save changes' }),
+    });
+    await edit.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: `Roll key Phone ${check.width}` }).click();
+    const roll = page.getByRole('dialog', { name: `Roll key “Phone ${check.width}”` });
+    await checkPage(check, page, '05-roll-dialog', {
+      'the dialog': roll,
+      'the stop-now choice': roll.getByRole('radio', { name: /stop the old value now/ }),
+      'the Roll key button': roll.getByRole('button', { name: 'Roll key' }),
+    });
+    await roll.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: `Revoke key Phone ${check.width}` }).click();
     const dialog = page.getByRole('dialog');
     await checkPage(check, page, '05-revoke-dialog', {
@@ -120,6 +141,7 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
     await page.locator('#new-invitation-url').waitFor();
     await page.locator('#invitations-table tbody tr').first().waitFor();
     await checkDashboardPage(check, page, '08-team', {
+      'the invitation Role menu': page.locator('#create-invitation-form').getByLabel('Role'),
       'the Copy button': page.getByRole('button', { name: 'Copy' }),
       'the invitation link': page.locator('#new-invitation-url'),
     });

@@ -1,7 +1,7 @@
 /**
- * Joining an organization by invitation, in a real browser: a member makes a single-use link in
- * the Team area and copies it; a second person opens it, sees the organization's name, signs up and
- * lands among its keys; the link then refuses a third person; a revoked link refuses too; and
+ * Joining an organization by invitation, in a real browser: an owner makes a single-use link for
+ * an admin in the Team area and copies it; a second person opens it, sees the organization's name,
+ * signs up as an admin and lands among its keys; the link then refuses a third person; a revoked link refuses too; and
  * whoever types a taken organization name at the ordinary sign-up is told to ask for an invitation.
  * Screenshots go to test-artifacts/invitations/.
  */
@@ -36,9 +36,10 @@ async function fillSignUp(page: Page, email: string, organization?: string): Pro
   await form.getByRole('button', { name: 'Create account' }).click();
 }
 
-/** Makes an invitation link in the Team area; returns the link shown once. */
-async function createInvitationLink(page: Page): Promise<string> {
+/** Makes an invitation link in the Team area (for a member unless `role` says otherwise); returns the link shown once. */
+async function createInvitationLink(page: Page, role = 'Member'): Promise<string> {
   await page.getByRole('link', { name: 'Team' }).click();
+  await page.locator('#create-invitation-form').getByLabel('Role').selectOption({ label: role });
   await page.getByRole('button', { name: 'Create invitation link' }).click();
   const link = page.locator('#new-invitation-url');
   await link.filter({ hasText: '#invitation=' }).waitFor();
@@ -62,7 +63,8 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   await pageA.getByRole('button', { name: 'Create key' }).click();
   await pageA.locator('#keys-table tbody tr', { hasText: 'acme production' }).waitFor();
 
-  const url = await createInvitationLink(pageA);
+  // An admin sees every key of the organization (a member only the keys it created).
+  const url = await createInvitationLink(pageA, 'Admin');
   t.regex(url, /\/dashboard\/#invitation=wmi_[A-Za-z0-9_-]{43}$/);
   t.regex(await pageA.locator('#new-invitation .warning').innerText(), /will not be shown again.*works once.*expires in 7 days/s);
   await pageA.locator('#new-invitation').getByRole('button', { name: 'Copy' }).click();
@@ -71,6 +73,7 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   const row = invitationRow(pageA, url);
   await row.waitFor();
   t.regex(await row.innerText(), /Pending/);
+  t.is(await row.locator('.invitation-role').innerText(), 'Admin');
   t.regex(await row.innerText(), /ann@acme\.example/);
   t.regex(await pageA.locator('#members-table').innerText(), /ann@acme\.example/);
   await screenshot(pageA, '01-invitation-created');
@@ -93,10 +96,11 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   t.false(pageB.url().includes('invitation'), `the token stays in the address bar: ${pageB.url()}`);
   await screenshot(pageB, '03-joined');
 
-  // A sees B among the members and the link accepted by B, with nothing left to revoke.
+  // A sees B among the members, as an admin, and the link accepted by B, with nothing left to revoke.
   await pageA.getByRole('link', { name: 'API Keys' }).click();
   await pageA.getByRole('link', { name: 'Team' }).click();
   await pageA.locator('#members-table', { hasText: 'bob@acme.example' }).waitFor();
+  t.is(await pageA.getByLabel('Role of bob@acme.example').inputValue(), 'admin');
   await row.filter({ hasText: 'Accepted' }).waitFor();
   t.regex(await row.locator('.accepted-by').innerText(), /bob@acme\.example/);
   t.is(await row.getByRole('button', { name: /Revoke/ }).count(), 0);
@@ -133,7 +137,7 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   await Promise.all([contextA.close(), contextB.close(), contextC.close()]);
 }
 
-browserTest('a member invites someone into the organization with a single-use link', async (t, browser) => {
+browserTest('an owner invites someone into the organization with a single-use link', async (t, browser) => {
   const server = await startTestServer();
   try {
     await invitationJourney(t, browser, server);

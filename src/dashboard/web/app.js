@@ -1,4 +1,5 @@
-// Waymark dashboard: sign-in, invitations, API keys, usage, billing, team and map playground over the same-origin JSON API.
+// Waymark dashboard: sign-in, invitations, API keys (with origin, address and expiry restrictions, edits and rolls), usage, billing,
+// the team and its roles, and the map playground over the same-origin JSON API. What the page offers follows the role's powers (`user.powers`).
 
 const API = '/dashboard/api';
 const SERVICES = ['maps', 'geocoding', 'routing'];
@@ -6,6 +7,10 @@ const SERVICE_LABELS = { maps: 'Maps', geocoding: 'Geocoding', routing: 'Routing
 const TIER_LABELS = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
 const STATUS_LABELS = { active: 'Active', revoked: 'Revoked', pending: 'Pending', accepted: 'Accepted', expired: 'Expired' };
 const VIEWS = ['keys', 'usage', 'billing', 'team', 'playground'];
+/** The roles, most powerful first; what each may do comes from the server (`user.powers`). */
+const ROLES = ['owner', 'admin', 'member'];
+const ROLE_LABELS = { owner: 'Owner', admin: 'Admin', member: 'Member' };
+const withArticle = (role) => `${role === 'member' ? 'a' : 'an'} ${role}`;
 const DAY_MS = 86_400_000;
 
 const PLANS = [
@@ -62,6 +67,29 @@ const formatLimit = (limit) => (limit === null ? 'unlimited' : formatNumber(limi
 
 /** `2026-11-15T12:03:00.000Z` → `2026-11-15 12:03` (the tables say the times are UTC). */
 const formatTime = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : 'Never');
+
+/** What the signed-in member's role allows (`plan`, `roles`, `invitations`, `allKeys`), as the server says. */
+const can = (power) => Boolean(session?.user.powers?.[power]);
+
+const pad2 = (n) => String(n).padStart(2, '0');
+
+/** An instant as a `datetime-local` value in the browser's time zone (`2027-01-31T13:00`); '' for none. */
+function localInputValue(iso) {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}T${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+}
+
+/** A `datetime-local` value (the browser's time zone) as an ISO instant in UTC; null when empty. */
+function isoFromLocalInput(value) {
+  if (!value) return null;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) throw new Error('Enter the expiry as a date and a time.');
+  return d.toISOString();
+}
+
+/** Origins or addresses typed one per line or comma-separated. */
+const listFromText = (text) => text.split(/[\s,]+/).filter(Boolean);
 
 const monthName = (iso) => new Date(iso).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
@@ -235,6 +263,7 @@ function signedIn(data) {
 /** Takes the dashboard and every secret it showed off the page. */
 function leaveDashboard() {
   session = null;
+  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close();
   $('#app-view').hidden = true;
   $('#account').hidden = true;
   clearSecrets();
@@ -260,6 +289,7 @@ async function resumeSession() {
 
 function renderAccount() {
   $('#account-org').textContent = session.organization.name;
+  $('#account').dataset.role = session.user.role;
   $('#account-org').hidden = session.organization.name === session.user.email;
   $('#account-tier').textContent = TIER_LABELS[session.organization.tier];
   $('#account-tier').dataset.tier = session.organization.tier;
@@ -386,9 +416,10 @@ function onHashChange() {
   showView();
 }
 
-/** Re-reads the organization: an operator may have changed its tier or quotas meanwhile. */
+/** Re-reads the member and the organization: an owner may have changed the role, an operator the tier or quotas. */
 async function refreshAccount() {
-  const { organization } = await api('GET', '/me');
+  const { user, organization } = await api('GET', '/me');
+  session.user = user;
   session.organization = organization;
   renderAccount();
 }
@@ -399,7 +430,12 @@ async function refreshAccount() {
 const newestFirst = (keys) => [...keys].reverse();
 
 async function loadKeys() {
-  const { keys } = await api('GET', '/keys');
+  // Admins and owners see every key: each says who made it.
+  const [{ keys }, team] = await Promise.all([api('GET', '/keys'), can('allKeys') ? api('GET', '/members') : null]);
+  keyMakers = new Map((team?.members ?? []).map((member) => [member.id, member.email]));
+  const scope = $('#keys-scope');
+  scope.textContent = can('allKeys') ? '' : `You see and manage the keys you created. As ${withArticle(session.user.role)}, ask an admin or owner of the organization about its other keys.`;
+  scope.hidden = can('allKeys');
   renderKeys(keys);
 }
 
@@ -411,17 +447,63 @@ function keyStatusBadge(key) {
   return statusBadge(key.status, key.revokedAt ? `Revoked ${formatTime(key.revokedAt)} UTC` : null);
 }
 
+const isPast = (iso) => iso !== null && Date.parse(iso) <= Date.now();
+
+/** A key's origins, addresses, expiry and, after a roll, until when its previous value works. */
+function keyRestrictions(key) {
+  const list = (items, anything) => (items.length ? items.map((item) => el('code', { text: item })) : [el('span', { class: 'muted', text: anything })]);
+  const item = (kind, label, ...content) => el('li', { 'data-restriction': kind }, el('span', { class: 'restriction-label', text: label }), ' ', ...content);
+  const expiry = key.expiresAt === null ? el('span', { class: 'muted', text: 'Never' }) : `${isPast(key.expiresAt) ? 'Expired' : ''} ${formatTime(key.expiresAt)} UTC`.trim();
+  const items = [
+    item('origins', 'Origins', ...list(key.allowedOrigins, 'Any origin')),
+    item('ips', 'IPs', ...list(key.allowedIps, 'Any IP')),
+    item('expires', 'Expires', expiry),
+  ];
+  if (key.status === 'active' && key.previousHashExpiresAt && !isPast(key.previousHashExpiresAt)) {
+    items.push(item('previous', 'Previous value', `works until ${formatTime(key.previousHashExpiresAt)} UTC`));
+  }
+  return el('ul', { class: 'restriction-list' }, ...items);
+}
+
+/** A time in a table cell that may wrap between the date and the time of day, never inside either. */
+function timeCell(iso) {
+  const [day, time] = formatTime(iso).split(' ');
+  return el('td', { class: 'time' }, el('span', { text: day }), ...(time ? [' ', el('span', { text: time })] : []));
+}
+
+function keyActions(key) {
+  if (key.status !== 'active') return '';
+  const edit = el('button', { type: 'button', class: 'button secondary small', 'aria-label': `Edit key ${key.name}`, text: 'Edit' });
+  edit.addEventListener('click', () => openEditKey(key));
+  const roll = el('button', { type: 'button', class: 'button secondary small', 'aria-label': `Roll key ${key.name}`, text: 'Roll' });
+  roll.addEventListener('click', () => openRollKey(key));
+  return el('div', { class: 'row-actions' }, edit, roll, revokeButton(`Revoke key ${key.name}`, () => confirmRevokeKey(key)));
+}
+
+/** Who made each key, by member id (filled for admins and owners, who see every key). */
+let keyMakers = new Map();
+
+function keyNameCell(key) {
+  const maker = key.createdBy && key.createdBy !== session.user.id ? keyMakers.get(key.createdBy) : null;
+  // A narrow column breaks the email after its "@" rather than inside a word.
+  const at = maker ? maker.lastIndexOf('@') + 1 : 0;
+  const byMaker = maker ? el('span', { class: 'key-maker' }, `by ${maker.slice(0, at)}`, el('wbr'), maker.slice(at)) : '';
+  return el('td', {}, el('span', { class: 'key-name', text: key.name }), byMaker);
+}
+
 function keyRow(key) {
+  const expired = key.status === 'active' && isPast(key.expiresAt);
   return el(
     'tr',
-    { 'data-key-id': key.id, 'data-status': key.status },
-    el('td', { class: 'key-name', text: key.name }),
+    { 'data-key-id': key.id, 'data-status': expired ? 'expired' : key.status },
+    keyNameCell(key),
     el('td', {}, el('code', { class: 'hint', text: key.hint })),
     el('td', {}, scopeChips(key.scopes)),
-    el('td', { class: 'time', text: formatTime(key.createdAt) }),
-    el('td', { class: 'time', text: formatTime(key.lastUsedAt) }),
-    el('td', { class: 'key-status' }, keyStatusBadge(key)),
-    el('td', { class: 'actions' }, key.status === 'active' ? revokeButton(`Revoke key ${key.name}`, () => confirmRevokeKey(key)) : ''),
+    el('td', { class: 'key-restrictions' }, keyRestrictions(key)),
+    timeCell(key.createdAt),
+    timeCell(key.lastUsedAt),
+    el('td', { class: 'key-status' }, expired ? statusBadge('expired', `Expired ${formatTime(key.expiresAt)} UTC`) : keyStatusBadge(key)),
+    el('td', { class: 'actions' }, keyActions(key)),
   );
 }
 
@@ -431,11 +513,86 @@ function renderKeys(keys) {
   $('#keys-empty').hidden = keys.length > 0;
 }
 
-function showNewKey(key, value) {
+/** Shows a key's value once: a new key's, or (`rolled`) a rolled key's new one, with until when the old one works. */
+function showNewKey(key, value, rolled = false) {
   createdKeyValues.set(key.id, value);
+  $('#new-key-intro').textContent = rolled ? 'The new value of key' : 'Your new key';
   $('#new-key-name').textContent = key.name;
   $('#new-key-playground').hidden = !key.scopes.includes('maps');
+  const grace = $('#new-key-grace');
+  grace.hidden = !rolled;
+  grace.textContent = !rolled
+    ? ''
+    : key.previousHashExpiresAt
+      ? `The old value keeps working until ${formatTime(key.previousHashExpiresAt)} UTC: change your applications over before then.`
+      : 'The old value has stopped working.';
   showSecret($('#new-key'), value, key.id);
+}
+
+/** The restrictions typed in the key form, as the API takes them (empty lists for any; a null expiry for never). */
+function restrictionsOf(form) {
+  return {
+    allowedOrigins: listFromText(form.elements.allowedOrigins.value),
+    allowedIps: listFromText(form.elements.allowedIps.value),
+    expiresAt: isoFromLocalInput(form.elements.expiresAt.value),
+  };
+}
+
+const checkedScopes = (form) => [...form.querySelectorAll('input[name="scopes"]:checked')].map((box) => box.value);
+
+/** Says which time zone the expiry fields are in. */
+function describeTimeZone() {
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  for (const hint of document.querySelectorAll('.expires-hint')) hint.textContent = `In your time zone${zone ? ` (${zone})` : ''}; listed in UTC. Empty: never.`;
+}
+
+/** The key the edit dialog is open for. */
+let editedKey = null;
+
+function openEditKey(key) {
+  editedKey = key;
+  const form = $('#edit-key-form');
+  form.reset();
+  $('#edit-key-title').textContent = `Edit key “${key.name}”`;
+  form.elements.name.value = key.name;
+  for (const box of form.querySelectorAll('input[name="scopes"]')) box.checked = key.scopes.includes(box.value);
+  form.elements.allowedOrigins.value = key.allowedOrigins.join('\n');
+  form.elements.allowedIps.value = key.allowedIps.join('\n');
+  form.elements.expiresAt.value = localInputValue(key.expiresAt);
+  $('.form-error', form).textContent = '';
+  $('#edit-key-dialog').showModal();
+  form.elements.name.focus();
+}
+
+const sameList = (a, b) => a.length === b.length && a.every((item, i) => item === b[i]);
+
+/** What the edit form changes of the key: only the fields edited, so an untouched (even past) expiry is left alone. */
+function keyEdits(form, key) {
+  const changes = {};
+  const name = form.elements.name.value.trim();
+  if (name !== key.name) changes.name = name;
+  const scopes = checkedScopes(form);
+  if (scopes.length === 0) throw new Error('Choose at least one scope.');
+  if (!sameList([...scopes].sort(), [...key.scopes].sort())) changes.scopes = scopes;
+  const origins = listFromText(form.elements.allowedOrigins.value);
+  if (!sameList(origins, key.allowedOrigins)) changes.allowedOrigins = origins;
+  const ips = listFromText(form.elements.allowedIps.value);
+  if (!sameList(ips, key.allowedIps)) changes.allowedIps = ips;
+  if (form.elements.expiresAt.value !== localInputValue(key.expiresAt)) changes.expiresAt = isoFromLocalInput(form.elements.expiresAt.value);
+  return changes;
+}
+
+/** The key the roll dialog is open for. */
+let rolledKey = null;
+
+function openRollKey(key) {
+  rolledKey = key;
+  const form = $('#roll-key-form');
+  form.reset();
+  $('#roll-key-title').textContent = `Roll key “${key.name}”`;
+  $('.form-error', form).textContent = '';
+  $('#roll-key-dialog').showModal();
+  $('input[name="grace"]:checked', form).focus();
 }
 
 /** Prepares the key form for a playground key: named so, with the Maps scope only. */
@@ -450,14 +607,51 @@ function setUpKeys() {
     event.preventDefault();
     const form = event.currentTarget;
     submitting(form, async () => {
-      const scopes = [...form.querySelectorAll('input[name="scopes"]:checked')].map((box) => box.value);
+      const scopes = checkedScopes(form);
       if (scopes.length === 0) throw new Error('Choose at least one scope.');
-      const { key, value } = await api('POST', '/keys', { name: form.elements.name.value, scopes });
+      const { allowedOrigins, allowedIps, expiresAt } = restrictionsOf(form);
+      const body = { name: form.elements.name.value, scopes };
+      if (allowedOrigins.length) body.allowedOrigins = allowedOrigins;
+      if (allowedIps.length) body.allowedIps = allowedIps;
+      if (expiresAt) body.expiresAt = expiresAt;
+      const { key, value } = await api('POST', '/keys', body);
       form.reset();
       showNewKey(key, value);
       await loadKeys();
     });
   });
+  describeTimeZone();
+  const editDialog = $('#edit-key-dialog');
+  $('#edit-key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const key = editedKey;
+    submitting(form, async () => {
+      const changes = keyEdits(form, key);
+      if (Object.keys(changes).length > 0) {
+        const { key: updated } = await api('PATCH', `/keys/${encodeURIComponent(key.id)}`, changes);
+        showBanner(`The key “${updated.name}” has been updated.`, 'success');
+      }
+      editDialog.close();
+      await loadKeys();
+    });
+  });
+  const rollDialog = $('#roll-key-dialog');
+  $('#roll-key-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const key = rolledKey;
+    submitting(form, async () => {
+      const grace = $('input[name="grace"]:checked', form).value;
+      const { key: rolled, value } = await api('POST', `/keys/${encodeURIComponent(key.id)}/roll`, { grace });
+      rollDialog.close();
+      showNewKey(rolled, value, true);
+      await loadKeys();
+    });
+  });
+  for (const dialog of [editDialog, rollDialog]) {
+    $('button[value="cancel"]', dialog).addEventListener('click', () => dialog.close());
+  }
   $('#create-maps-key').addEventListener('click', () => {
     prepareMapsKeyForm();
     // The link's own navigation shows the keys view first; then the form can take the focus.
@@ -606,8 +800,20 @@ function dayBars(day, x, slot, y) {
 
 // ---------------------------------------------------------------- billing
 
+/** Whether the page offers plan changes: to owners, and not on an Enterprise plan (the operator's to set). */
+const mayChoosePlan = () => can('plan') && session.organization.tier !== 'enterprise';
+
 function renderBilling() {
   const current = session.organization.tier;
+  const note = $('#plan-note');
+  if (current === 'enterprise') {
+    note.textContent = 'Your organization is on an Enterprise plan: your Waymark operator sets it and its quotas. Ask them to change it.';
+  } else if (!can('plan')) {
+    note.textContent = `Only an owner of the organization can change its plan; you are ${withArticle(session.user.role)}.`;
+  } else {
+    note.textContent = '';
+  }
+  note.hidden = note.textContent === '';
   $('#plans').replaceChildren(...PLANS.map((plan) => planCard(plan, current)));
   const quotas = session.organization.quotas;
   $('#current-quotas').replaceChildren(
@@ -620,6 +826,7 @@ function planAction(plan, current) {
   if (plan.tier === 'enterprise') {
     return el('p', { class: 'plan-contact' }, el('strong', { text: 'Contact us' }), ' — Enterprise plans are not self-serve; ask your Waymark operator.');
   }
+  if (!mayChoosePlan()) return '';
   const button = el('button', { type: 'button', class: `button ${plan.tier === 'pro' ? 'primary' : 'secondary'}`, text: `Switch to ${TIER_LABELS[plan.tier]}` });
   button.addEventListener('click', () => changeTier(plan.tier, button));
   return button;
@@ -655,7 +862,31 @@ async function changeTier(tier, button) {
 // ---------------------------------------------------------------- team
 
 async function loadTeam() {
-  await Promise.all([loadMembers(), loadInvitations()]);
+  const { role } = session.user;
+  $('#team-role').replaceChildren(
+    'You are ',
+    el('strong', { text: withArticle(role) }),
+    ` of ${session.organization.name}: `,
+    can('roles')
+      ? 'you choose the plan and the members\' roles, and manage every key and the invitations.'
+      : can('invitations')
+        ? 'you manage every key and the invitations. An owner chooses the plan and the members\' roles.'
+        : 'you see the usage and manage the keys you created. Ask an admin or owner to invite someone.',
+  );
+  const invites = can('invitations');
+  for (const part of ['#create-invitation-form', '#invitations-card']) $(part).hidden = !invites;
+  if (!invites) clearSecret($('#new-invitation'));
+  else fillInvitationRoles();
+  await Promise.all([loadMembers(), invites ? loadInvitations() : null]);
+}
+
+/** The roles the member may give in an invitation: up to their own (the server refuses more). */
+function fillInvitationRoles() {
+  const select = $('#create-invitation-form select[name="role"]');
+  const chosen = select.value || 'member';
+  const grantable = ROLES.slice(ROLES.indexOf(session.user.role));
+  select.replaceChildren(...grantable.map((role) => el('option', { value: role, selected: role === chosen }, ROLE_LABELS[role])));
+  if (!grantable.includes(chosen)) select.value = 'member';
 }
 
 async function loadMembers() {
@@ -663,9 +894,48 @@ async function loadMembers() {
   $('#members-table tbody').replaceChildren(...members.map(memberRow));
 }
 
+function roleBadge(role) {
+  return el('span', { class: `role ${role}`, text: ROLE_LABELS[role] });
+}
+
+/** An owner's role menu for a member; a refused change (the last owner, say) is shown and undone. */
+function roleSelect(member) {
+  const select = el(
+    'select',
+    { class: 'role-select', 'aria-label': `Role of ${member.email}` },
+    ...ROLES.map((role) => el('option', { value: role, selected: role === member.role }, ROLE_LABELS[role])),
+  );
+  select.addEventListener('change', async () => {
+    const role = select.value;
+    select.disabled = true;
+    try {
+      const { member: changed } = await api('PUT', `/members/${encodeURIComponent(member.id)}/role`, { role });
+      member.role = changed.role;
+      clearErrors();
+      showBanner(`${changed.email} is now ${withArticle(changed.role)}.`, 'success');
+      // One's own role changed: the page shows what the new role allows.
+      if (changed.id === session.user.id) showView();
+      else await loadMembers();
+    } catch (e) {
+      if (e.status === 401 && session) return signedOut('Your session has ended. Please sign in again.');
+      select.value = member.role;
+      showBanner(e.message, 'error');
+    } finally {
+      select.disabled = false;
+    }
+  });
+  return select;
+}
+
 function memberRow(member) {
   const you = member.id === session.user.id ? el('span', { class: 'muted', text: ' (you)' }) : '';
-  return el('tr', {}, el('td', {}, member.email, you), el('td', { class: 'time', text: formatTime(member.createdAt) }));
+  return el(
+    'tr',
+    { 'data-member-id': member.id, 'data-role': member.role },
+    el('td', { class: 'member-email' }, member.email, you),
+    el('td', { class: 'member-role' }, can('roles') ? roleSelect(member) : roleBadge(member.role)),
+    el('td', { class: 'time', text: formatTime(member.createdAt) }),
+  );
 }
 
 async function loadInvitations() {
@@ -685,6 +955,7 @@ function invitationRow(invitation) {
     'tr',
     { 'data-invitation-id': invitation.id, 'data-status': invitation.status },
     el('td', {}, el('code', { class: 'hint', text: invitation.hint })),
+    el('td', { class: 'invitation-role' }, roleBadge(invitation.role)),
     el('td', { class: 'invitation-status' }, invitationStatusBadge(invitation)),
     el('td', { class: 'time', text: formatTime(invitation.createdAt) }),
     el('td', { class: 'time', text: formatTime(invitation.expiresAt) }),
@@ -717,8 +988,9 @@ function confirmRevokeInvitation(invitation) {
 function setUpTeam() {
   $('#create-invitation-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    submitting(event.currentTarget, async () => {
-      const { invitation, url } = await api('POST', '/invitations', {});
+    const form = event.currentTarget;
+    submitting(form, async () => {
+      const { invitation, url } = await api('POST', '/invitations', { role: form.elements.role.value });
       $('#new-invitation-expires').textContent = formatTime(invitation.expiresAt);
       showSecret($('#new-invitation'), url, invitation.id);
       await loadInvitations();
