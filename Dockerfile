@@ -2,17 +2,27 @@
 #   docker build -t waymark .
 #   docker run -p 8080:8080 -v waymark-data:/data waymark
 #   docker run -v waymark-data:/data waymark user create --email you@example.com --password '…' --org ORG
+# Where Docker Hub cannot be reached, or the npm registry only through a proxy that re-signs TLS:
+# docs/OPERATIONS.md, "The image, tested" (build arguments EXTRA_CA_CERTS and NODE_HEADERS_DIR).
 
-# Build stage: all dependencies (dev ones for the TypeScript compiler), the compiled program, then
-# only the production dependencies kept. python3, make and g++ build better-sqlite3 when no
+# Build stage: the locked dependencies (dev ones for the TypeScript compiler), the compiled program,
+# then only the production dependencies kept. python3, make and g++ build better-sqlite3 when no
 # prebuilt binary fits.
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
+# EXTRA_CA_CERTS: PEM certificates npm must also trust (a TLS-re-signing proxy). NODE_HEADERS_DIR: a
+# folder with include/node, for node-gyp where it cannot download Node's headers. Both stay in this stage.
+ARG EXTRA_CA_CERTS=
+ARG NODE_HEADERS_DIR=
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+# npm ci installs exactly the lock file, and fails when package.json and the lock disagree.
+RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" >/tmp/extra-ca.pem && export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi \
+ && if [ -n "$NODE_HEADERS_DIR" ]; then export npm_config_nodedir="$NODE_HEADERS_DIR"; fi \
+ && npm ci --no-audit --no-fund \
+ && rm -f /tmp/extra-ca.pem
 COPY tsconfig.json ./
 COPY core ./core
 COPY src ./src
@@ -31,20 +41,26 @@ RUN apt-get update \
  && mkdir /data \
  && chown waymark:waymark /data
 WORKDIR /app
+# WAYMARK_CLI_HINT: the command line `serve` prints for account commands; inside the image it is
+# `waymark` on the PATH, which a shell on the Docker host reaches through `docker exec`.
 ENV NODE_ENV=production \
     WAYMARK_DATA=/data \
-    WAYMARK_HOST=0.0.0.0
+    WAYMARK_HOST=0.0.0.0 \
+    WAYMARK_CLI_HINT="docker exec <container> waymark"
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY src/dashboard/web ./src/dashboard/web
 COPY src/protobuf/schemas ./src/protobuf/schemas
+RUN ln -s /app/bin/waymark.js /usr/local/bin/waymark
 USER waymark
 VOLUME /data
 EXPOSE 8080
 # `waymark serve` handles SIGTERM itself (writes buffered usage, then exits 0), so `docker stop` is clean.
+# /readyz, not /healthz: healthy means serving, so a dataset that cannot be opened makes it unhealthy.
+# A `waymark worker` container checks its own port instead (docs/cluster/compose.yaml).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.WAYMARK_PORT || 8080}/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "bin/waymark.js"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.WAYMARK_PORT || 8080}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["waymark"]
 CMD ["serve"]
