@@ -138,7 +138,9 @@ function formatAddress(words: ArrayLike<number>): string {
 
 /** The canonical text of an IPv4 or IPv6 address (IPv4-mapped IPv6 as IPv4), or null when it is not one. */
 export function normalizeAddress(text: string): string | null {
-  return parseAddress(text, scratch) ? formatAddress(scratch) : null;
+  if (!parseAddress(text, scratch)) return null;
+  // Dotted-quad text that parses is canonical already (leading zeros are refused): no new string.
+  return text.includes(':') ? formatAddress(scratch) : text;
 }
 
 interface Range {
