@@ -13,6 +13,8 @@ import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
 import { Gateway, type ServiceRoute } from './gateway/index.js';
 import { ApiError } from './http/errors.js';
+import { CidrSet } from './http/cidr.js';
+import { clientAddressResolver } from './http/client-address.js';
 import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
@@ -37,6 +39,8 @@ export interface AppDeps {
   services?: ServiceRoute[];
   /** The operator API (`/operator/*`), when this node offers one. */
   operator?: OperatorApi;
+  /** Reverse proxies whose X-Forwarded-For names the client (`WAYMARK_TRUSTED_PROXIES`); none by default. */
+  trustedProxies?: CidrSet;
 }
 
 const CORS_HEADERS = {
@@ -63,12 +67,18 @@ function notFoundMessage(req: Request, isApi: boolean): string {
   return `${asked}; the API is served under /api/v1 and the dashboard at /dashboard/`;
 }
 
-export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Promise<Reply>; gateway: Gateway } {
+export function createApp(deps: AppDeps): {
+  handle: (req: Request) => Reply | Promise<Reply>;
+  gateway: Gateway;
+  /** The client's address, through trusted proxies' X-Forwarded-For (http/client-address.ts). */
+  clientAddressOf: (req: Request) => string;
+} {
   const { store, clock, logging, metrics } = deps;
   const { logger } = logging;
   const originOf = publicOriginResolver(deps.publicUrl);
+  const clientAddressOf = clientAddressResolver(deps.trustedProxies ?? CidrSet.parse([]));
   const billingUrl = (req: Request) => `${originOf(req) ?? ''}/dashboard/#billing`;
-  const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) });
+  const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) }, clientAddressOf);
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
   const router = new Router();
 
@@ -115,7 +125,7 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
   }
   for (const route of protobufBodies.schemaRoutes()) publicRoute(route.path, route.handler);
 
-  registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now(), originOf });
+  registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now(), originOf, clientAddressOf });
   registerDashboardStatic(router);
   deps.operator?.register(router);
 
@@ -167,5 +177,5 @@ export function createApp(deps: AppDeps): { handle: (req: Request) => Reply | Pr
     return finish(req, started, route.public, result);
   };
 
-  return { handle, gateway };
+  return { handle, gateway, clientAddressOf };
 }

@@ -9,13 +9,14 @@ import type { ServiceRoute } from './gateway/index.js';
 import { listenForChanges } from '../core/change-channel.js';
 import { takePidLock } from '../core/pid-lock.js';
 import { systemClock, type Clock } from './clock.js';
-import { databaseFile } from './config/index.js';
+import { databaseFile, trustedProxiesFromEnv } from './config/index.js';
 import { redisSettingsFromEnv, type RedisSettings } from '../data-pipeline/queue/settings.js';
 import { joinCluster } from './cluster/node.js';
 import { RedisStore } from './control-plane/redis/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';
 import type { ControlStore } from './control-plane/store.js';
 import { DatasetHolder } from './dataset/index.js';
+import type { CidrSet } from './http/cidr.js';
 import { listen } from './http/server.js';
 import { createLogging, type Logging } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -39,6 +40,8 @@ export interface StartOptions {
   operator?: OperatorOptions;
   /** The cluster's Redis, holding the control plane; by default WAYMARK_REDIS_URL, null for the embedded SQLite store. */
   redis?: RedisSettings | null;
+  /** Reverse proxies whose X-Forwarded-For names the client; by default WAYMARK_TRUSTED_PROXIES. */
+  trustedProxies?: CidrSet;
 }
 
 export interface Waymark {
@@ -67,6 +70,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
   const operatorOptions = options.operator ?? operatorOptionsFromEnv();
   mkdirSync(options.dataDir, { recursive: true });
   const redis = options.redis === undefined ? redisSettingsFromEnv() : options.redis;
+  const trustedProxies = options.trustedProxies ?? trustedProxiesFromEnv();
   const clock = options.clock ?? systemClock;
   const logging = options.logging ?? createLogging();
   const { logger } = logging;
@@ -89,7 +93,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     started.push(() => datasets.stop());
     const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
     started.push(() => operator.close());
-    const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator });
+    const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator, trustedProxies });
     const server = await listen(handle, { host, port: options.port ?? 8080 });
     started.push(() => server.close());
     started.push(store.serve());

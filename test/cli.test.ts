@@ -71,7 +71,7 @@ const get = (url: string, key: string) => fetch(`${url}?key=${key}`);
 test('--help lists every command; no command or an unknown one prints the usage and exits 2', async (t) => {
   const help = await waymark(['--help']);
   t.is(help.code, 0);
-  for (const command of ['serve', 'import', 'worker', 'user create', 'org set-tier', 'key create', 'key list', 'key revoke', 'usage']) {
+  for (const command of ['serve', 'import', 'worker', 'user create', 'org members', 'org set-role', 'org set-tier', 'key create', 'key list', 'key update', 'key roll', 'key revoke', 'usage']) {
     t.regex(help.stdout, new RegExp(`waymark ${command}( |$)`, "m"), command);
   }
   for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['--data', 'x']]) {
@@ -82,14 +82,14 @@ test('--help lists every command; no command or an unknown one prints the usage 
   }
   const commandHelp = await waymark(['key', 'create', '--help']);
   t.is(commandHelp.code, 0);
-  t.regex(commandHelp.stdout, /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--data DIR\] \[--json\]\n/);
+  t.regex(commandHelp.stdout, /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--allowed-origins LIST\] \[--allowed-ips LIST\] \[--expires ISO\] \[--data DIR\] \[--json\]\n/);
 });
 
 test('a group of commands (key, user, org) lists its subcommands: with --help on stdout, exit 0; alone, or with an unknown subcommand, on stderr after the error, exit 2', async (t) => {
   const groups: [string, string[]][] = [
-    ['key', ['key create --org NAME --name N [--scopes maps,geocoding,routing]', 'key list --org NAME', 'key revoke --org NAME --id ID']],
-    ['user', ['user create --email E --password P [--org NAME]']],
-    ['org', ['org set-tier --org NAME --tier']],
+    ['key', ['key create --org NAME --name N [--scopes maps,geocoding,routing]', 'key list --org NAME', 'key update --org NAME --id ID', 'key roll --org NAME --id ID [--grace DURATION]', 'key revoke --org NAME --id ID']],
+    ['user', ['user create --email E --password P [--org NAME] [--role owner|admin|member]']],
+    ['org', ['org members --org NAME', 'org set-role --org NAME --email E --role owner|admin|member', 'org set-tier --org NAME --tier']],
   ];
   for (const [group, synopses] of groups) {
     const help = await waymark([group, '--help']);
@@ -162,7 +162,7 @@ test('hints name the command as it was run: npx (also for npm inside the checkou
 test('user create makes a user and its organization, or joins an existing one', async (t) => {
   const data = dataFolder(t);
   const first = await ok(t, data, ['user', 'create', '--email', 'Ann@Example.com', '--password', PASSWORD, '--org', 'Acme']);
-  t.regex(first, /^Created user ann@example\.com \(usr_\w+\) in organization Acme \(org_\w+, Free tier\)\.\n$/);
+  t.regex(first, /^Created user ann@example\.com \(usr_\w+\), owner of organization Acme \(org_\w+, Free tier\)\.\n$/);
 
   const second = await okJson<{ user: { id: string; email: string; orgId: string }; organization: { id: string; name: string; tier: string; quotas: unknown } }>(
     t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'Acme'],
@@ -186,13 +186,13 @@ test('key create prints the value once; key list never shows values; key revoke 
 
   const human = await ok(t, data, ['key', 'create', '--org', 'Acme', '--name', 'web app']);
   const [summary, value, warning, rest] = human.split('\n');
-  t.regex(summary!, /^Created key "web app" \(key_\w+\) for Acme, scopes maps, geocoding, routing:$/);
+  t.regex(summary!, /^Created key "web app" \(key_\w+\) for Acme, scopes maps, geocoding, routing; any origin, any address, no expiry:$/);
   t.regex(value!, /^wmk_[0-9A-Za-z]{38}$/);
   t.regex(warning!, /cannot be shown again/);
   t.is(rest, '');
 
   const created = await okJson<KeyCreated>(t, data, ['key', 'create', '--org', 'Acme', '--name', 'tiles', '--scopes', 'routing,maps']);
-  t.deepEqual(Object.keys(created), ['id', 'value', 'name', 'scopes']);
+  t.deepEqual(Object.keys(created), ['id', 'value', 'name', 'scopes', 'allowedOrigins', 'allowedIps', 'expiresAt']);
   t.is(created.name, 'tiles');
   t.deepEqual(created.scopes, ['maps', 'routing']);
 
@@ -204,8 +204,8 @@ test('key create prints the value once; key list never shows values; key revoke 
   t.is(listed[1]!.id, created.id);
   t.is(listed[1]!.hint, `${created.value.slice(0, 8)}…${created.value.slice(-4)}`);
   const table = await ok(t, data, ['key', 'list', '--org', 'Acme']);
-  t.regex(table, /^ID +NAME +HINT +SCOPES +STATUS +CREATED +LAST USED\n/);
-  t.regex(table, new RegExp(`${created.id} +tiles +wmk_\\w{4}… *\\w{4} +maps,routing +active +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +never\\n`));
+  t.regex(table, /^ID +NAME +HINT +SCOPES +STATUS +RESTRICTIONS +CREATED +LAST USED\n/);
+  t.regex(table, new RegExp(`${created.id} +tiles +wmk_\\w{4}… *\\w{4} +maps,routing +active +any origin, any address, no expiry +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +never\\n`));
   for (const output of [table, JSON.stringify(listed)]) {
     t.false(output.includes(value!));
     t.false(output.includes(created.value));

@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { createKey } from '../src/control-plane/accounts.js';
 import { RedisStore } from '../src/control-plane/redis/index.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
-import { OrgNameTaken, StoreConflict, type ControlStore } from '../src/control-plane/store.js';
+import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore } from '../src/control-plane/store.js';
 import { quotaOf } from '../src/control-plane/tiers.js';
 import type { ApiKeyRecord, InvitationRecord, Organization, Service } from '../src/control-plane/types.js';
 
@@ -106,6 +106,7 @@ function invitation(orgId: string, createdBy: string, overrides: Partial<Invitat
     orgId,
     hash: `hash-of-${id}`,
     hint: 'wmi_…',
+    role: 'member',
     createdBy,
     createdAt: iso(NOW),
     expiresAt: iso(NOW + 86_400_000),
@@ -125,7 +126,7 @@ contract('a sign-up creates a user and a Free organization, found by id, email a
   const [store] = await backend.open(t);
   const { user, org } = await signUp(store);
   t.like(org, { name: 'acme', tier: 'free', customQuotas: {}, createdAt: iso(NOW) });
-  t.like(user, { email: 'owner@acme.example', orgId: org.id, createdAt: iso(NOW) });
+  t.like(user, { email: 'owner@acme.example', orgId: org.id, role: 'owner', createdAt: iso(NOW) });
   t.false('passwordHash' in user);
   t.deepEqual(await store.getUser(user.id), user);
   t.deepEqual(await store.findUserByEmail('Owner@ACME.example'), { ...user, passwordHash: 'hash' });
@@ -145,18 +146,77 @@ contract('a taken email is a conflict, a taken organization name (any case) is O
   const taken = await t.throwsAsync(store.createUserWithOrg({ email: 'new@example.com', passwordHash: 'x', orgName: 'AcMe' }), { instanceOf: OrgNameTaken });
   t.is(taken?.orgName, 'AcMe');
   t.is(await store.findUserByEmail('new@example.com'), null);
-  await t.throwsAsync(store.createUserInOrg({ email: 'OWNER@acme.example', passwordHash: 'x', orgId: org.id }), { instanceOf: StoreConflict });
+  await t.throwsAsync(store.createUserInOrg({ email: 'OWNER@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' }), { instanceOf: StoreConflict });
 });
 
 contract('members join an existing organization and are listed oldest first', async (t, backend) => {
   const [store] = await backend.open(t);
   const { user: owner, org } = await signUp(store);
-  const { user: second, org: joined } = await store.createUserInOrg({ email: 'b@acme.example', passwordHash: 'x', orgId: org.id });
-  const { user: third } = await store.createUserInOrg({ email: 'c@acme.example', passwordHash: 'x', orgId: org.id });
+  const { user: second, org: joined } = await store.createUserInOrg({ email: 'b@acme.example', passwordHash: 'x', orgId: org.id, role: 'admin' });
+  const { user: third } = await store.createUserInOrg({ email: 'c@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' });
   t.deepEqual(joined, org);
   t.deepEqual(await store.listUsers(org.id), [owner, second, third]);
+  t.deepEqual([owner, second, third].map((u) => u.role), ['owner', 'admin', 'member']);
   t.deepEqual(await store.listUsers('org_none'), []);
-  await t.throwsAsync(store.createUserInOrg({ email: 'd@example.com', passwordHash: 'x', orgId: 'org_none' }), { instanceOf: StoreConflict });
+  await t.throwsAsync(store.createUserInOrg({ email: 'd@example.com', passwordHash: 'x', orgId: 'org_none', role: 'member' }), { instanceOf: StoreConflict });
+});
+
+contract('roles change within the organization only, and at least one owner always remains', async (t, backend) => {
+  const [store, other] = await backend.open(t);
+  const { user: owner, org } = await signUp(store);
+  const { org: elsewhere } = await signUp(store, 'elsewhere');
+  const { user: member } = await store.createUserInOrg({ email: 'm@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' });
+  await t.throwsAsync(store.setRole(org.id, owner.id, 'admin'), { instanceOf: LastOwner });
+  t.is(await store.setRole(elsewhere.id, member.id, 'owner'), null);
+  t.is(await store.setRole(org.id, 'usr_none', 'owner'), null);
+  t.deepEqual(await store.setRole(org.id, member.id, 'owner'), { ...member, role: 'owner' });
+  // Two owners: either may step down, through any store, but not both.
+  t.like(await other.setRole(org.id, owner.id, 'member'), { id: owner.id, role: 'member' });
+  await t.throwsAsync(store.setRole(org.id, member.id, 'admin'), { instanceOf: LastOwner });
+  t.deepEqual((await store.listUsers(org.id)).map((u) => u.role), ['member', 'owner']);
+  t.is((await store.getUser(owner.id))?.role, 'member');
+});
+
+contract('concurrent demotions of two owners leave one owner', async (t, backend) => {
+  const [a, b] = await backend.open(t);
+  const { user: first, org } = await signUp(a);
+  const { user: second } = await a.createUserInOrg({ email: 'o2@acme.example', passwordHash: 'x', orgId: org.id, role: 'owner' });
+  const outcomes = await Promise.allSettled([a.setRole(org.id, first.id, 'member'), b.setRole(org.id, second.id, 'member')]);
+  t.is(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
+  t.is((await a.listUsers(org.id)).filter((u) => u.role === 'owner').length, 1);
+});
+
+contract('a key is edited and rolled; the directory finds it by both values until it is rolled again', async (t, backend) => {
+  const [writer, server] = await backend.open(t);
+  const { org } = await signUp(writer);
+  const { org: other } = await signUp(writer, 'other');
+  const { key } = await createKey(writer, org.id, { name: 'web', allowedOrigins: ['https://app.example.com'], expiresAt: iso(NOW + 86_400_000) }, NOW);
+  t.like(key, { allowedOrigins: ['https://app.example.com'], allowedIps: [], expiresAt: iso(NOW + 86_400_000), createdBy: null });
+  t.deepEqual(await writer.listKeys(org.id), [key]);
+
+  t.is(await writer.updateKey(other.id, key.id, { name: 'stolen' }), null);
+  const edited = await writer.updateKey(org.id, key.id, { name: 'web app', allowedIps: ['10.0.0.0/8'], expiresAt: null });
+  t.deepEqual(edited, { ...key, name: 'web app', allowedIps: ['10.0.0.0/8'], expiresAt: null });
+  t.deepEqual(await writer.updateKey(org.id, key.id, {}), edited);
+  t.true(await eventually(backend, server, () => server.directory.keyByHash(key.hash)?.name === 'web app'));
+
+  const until = iso(NOW + 3_600_000);
+  const rolled = await writer.rollKey(org.id, key.id, { hash: 'hash-2', hint: 'wmk_two…', previousHashExpiresAt: until });
+  t.deepEqual(rolled, { ...edited!, hash: 'hash-2', hint: 'wmk_two…', previousHash: key.hash, previousHashExpiresAt: until });
+  t.deepEqual(await writer.listKeys(org.id), [rolled]);
+  t.true(await eventually(backend, server, () => server.directory.keyByHash('hash-2')?.id === key.id));
+  t.is(server.directory.keyByHash(key.hash)?.hash, 'hash-2');
+
+  const again = await writer.rollKey(org.id, key.id, { hash: 'hash-3', hint: 'wmk_three…', previousHashExpiresAt: null });
+  t.like(again, { hash: 'hash-3', previousHash: null, previousHashExpiresAt: null });
+  t.true(await eventually(backend, server, () => server.directory.keyByHash('hash-3')?.id === key.id));
+  t.is(server.directory.keyByHash(key.hash), undefined);
+  t.is(server.directory.keyByHash('hash-2'), undefined);
+  t.like(await reserve(server, org, again!), { granted: true });
+
+  t.like(await writer.revokeKey(org.id, key.id, iso(NOW)), { status: 'revoked', hash: 'hash-3' });
+  t.is(await writer.rollKey(org.id, key.id, { hash: 'hash-4', hint: 'x', previousHashExpiresAt: null }), null);
+  t.is(await writer.updateKey(org.id, key.id, { name: 'x' }), null);
 });
 
 contract('a tier change sets the limit reservations are checked against; custom quotas stay unless replaced', async (t, backend) => {
@@ -257,8 +317,14 @@ contract('an invitation admits one user; expired, revoked and used invitations a
   await t.throwsAsync(store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'owner@acme.example', passwordHash: 'x' }), { instanceOf: StoreConflict });
   const accepted = await store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'new@acme.example', passwordHash: 'x' });
   t.deepEqual(accepted?.org, org);
-  t.like(accepted?.user, { email: 'new@acme.example', orgId: org.id, createdAt: later });
+  t.like(accepted?.user, { email: 'new@acme.example', orgId: org.id, role: 'member', createdAt: later });
   t.like(await store.findInvitation(older.hash), { acceptedBy: accepted?.user.id, acceptedAt: later });
+  const forAdmin = invitation(org.id, owner.id, { role: 'admin' });
+  await store.insertInvitation(forAdmin);
+  t.like(await store.findInvitation(forAdmin.hash), { role: 'admin' });
+  const admin = await store.acceptInvitation({ hash: forAdmin.hash, nowIso: later, email: 'admin@acme.example', passwordHash: 'x' });
+  t.is(admin?.user.role, 'admin');
+  t.is((await store.getUser(admin!.user.id))?.role, 'admin');
   t.is(await store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'again@acme.example', passwordHash: 'x' }), null);
   t.is(await store.acceptInvitation({ hash: expired.hash, nowIso: later, email: 'late@acme.example', passwordHash: 'x' }), null);
 

@@ -78,7 +78,8 @@ test('an invitation link admits one person into the organization that made it', 
     orgId: owner.orgId,
     email: 'colleague@acme.example',
   };
-  t.deepEqual(await keyNames(server, colleague), ['acme production']);
+  // A member sees the keys it made, not the owner's.
+  t.deepEqual(await keyNames(server, colleague), []);
 
   // Used once: a second person is refused, and nobody is created.
   const again = await signupBody(server, { email: 'third@evil.example', password: PASSWORD, invitation: token });

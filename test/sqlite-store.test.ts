@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createKey } from '../src/control-plane/accounts.js';
 import { hashKey } from '../src/control-plane/keys.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
+import { SCHEMA_STEPS } from '../src/control-plane/sqlite/schema.js';
 import type { ApiKeyRecord } from '../src/control-plane/types.js';
 
 function tempFile(t: { teardown(fn: () => void): void }): string {
@@ -72,19 +73,26 @@ test('a file from a newer schema is refused with a clear error', async (t) => {
   t.throws(() => new SqliteStore(file), { message: /newer Waymark/ });
 });
 
-test('a file of schema 1 (before invitations) is upgraded in place, keeping its accounts', async (t) => {
-  const file = tempFile(t);
-  const store = new SqliteStore(file);
-  const { user } = await store.createUserWithOrg({ email: 'old@example.com', passwordHash: 'x', orgName: 'old' });
-  await store.close();
-  const Database = (await import('better-sqlite3')).default;
-  const db = new Database(file);
-  db.exec('DROP TABLE invitations');
-  db.pragma('user_version = 1');
-  db.close();
+for (const version of [1, 2]) {
+  test(`a file of schema ${version} is upgraded in place, keeping its accounts: the oldest user of each organization owns it, the others are admins`, async (t) => {
+    const file = tempFile(t);
+    const Database = (await import('better-sqlite3')).default;
+    const old = new Database(file);
+    for (const step of SCHEMA_STEPS.slice(0, version)) old.exec(step);
+    old.pragma(`user_version = ${version}`);
+    old.exec(`
+      INSERT INTO organizations VALUES ('org_a', 'Old', 'free', '{}', '2026-01-01T00:00:00.000Z', 1);
+      INSERT INTO users VALUES ('usr_2', 'second@example.com', 'x', 'org_a', '2026-01-02T00:00:00.000Z');
+      INSERT INTO users VALUES ('usr_1', 'first@example.com', 'x', 'org_a', '2026-01-01T00:00:00.000Z');
+      INSERT INTO api_keys VALUES ('key_a', 'org_a', 'k', 'wmk_…', 'hash-a', 'maps', 'active', '2026-01-01T00:00:00.000Z', NULL, NULL, 2);
+      UPDATE meta SET value = '2' WHERE key = 'revision';
+    `);
+    old.close();
 
-  const upgraded = new SqliteStore(file);
-  t.teardown(() => upgraded.close());
-  t.is((await upgraded.findUserByEmail('old@example.com'))?.id, user.id);
-  t.deepEqual(await upgraded.listInvitations(user.orgId), []);
-});
+    const upgraded = new SqliteStore(file);
+    t.teardown(() => upgraded.close());
+    t.deepEqual((await upgraded.listUsers('org_a')).map((u) => [u.id, u.role]), [['usr_1', 'owner'], ['usr_2', 'admin']]);
+    t.like(upgraded.directory.keyByHash('hash-a'), { id: 'key_a', createdBy: null, allowedOrigins: [], allowedIps: [], expiresAt: null, previousHash: null });
+    t.deepEqual(await upgraded.listInvitations('org_a'), []);
+  });
+}

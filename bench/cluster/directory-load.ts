@@ -24,7 +24,7 @@ async function writeCustomers(client: Redis, prefix: string, keys: number): Prom
   }
   for (let k = 0; k < keys; k++) {
     const hash = k.toString(16).padStart(64, '0');
-    const key = { id: `key_${k}`, orgId: `org_${k % orgs}`, name: 'bench', hint: 'wmk_…', hash, scopes: ['maps' as const], status: 'active' as const, createdAt: '2026-11-01T00:00:00Z', lastUsedAt: null, revokedAt: null };
+    const key = { id: `key_${k}`, orgId: `org_${k % orgs}`, name: 'bench', hint: 'wmk_…', hash, scopes: ['maps' as const], status: 'active' as const, createdBy: null, allowedOrigins: [], allowedIps: [], expiresAt: null, previousHash: null, previousHashExpiresAt: null, createdAt: '2026-11-01T00:00:00Z', lastUsedAt: null, revokedAt: null };
     batch.hset(names.key(hash), keyFields(key)).sadd(names.keys, hash);
     if (k % BATCH === BATCH - 1) {
       await batch.exec();

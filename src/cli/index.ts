@@ -5,7 +5,11 @@ import { importCommand } from './import.js';
 import { keyCreate } from './key-create.js';
 import { keyList } from './key-list.js';
 import { keyRevoke } from './key-revoke.js';
+import { keyRoll } from './key-roll.js';
+import { keyUpdate } from './key-update.js';
 import { migrate } from './migrate.js';
+import { orgMembers } from './org-members.js';
+import { orgSetRole } from './org-set-role.js';
 import { orgSetTier } from './org-set-tier.js';
 import { printError, printOutcome } from './output.js';
 import { serve } from './serve.js';
@@ -14,7 +18,23 @@ import { usage } from './usage.js';
 import { userCreate } from './user-create.js';
 import { worker } from './worker.js';
 
-const COMMANDS: readonly Command[] = [serve, userCreate, orgSetTier, keyCreate, keyList, keyRevoke, usage, importCommand, worker, status, migrate];
+const COMMANDS: readonly Command[] = [
+  serve,
+  userCreate,
+  orgMembers,
+  orgSetRole,
+  orgSetTier,
+  keyCreate,
+  keyList,
+  keyUpdate,
+  keyRoll,
+  keyRevoke,
+  usage,
+  importCommand,
+  worker,
+  status,
+  migrate,
+];
 const COMMON_FLAGS = '[--data DIR] [--json]';
 
 /** `name synopsis extra`, without doubled spaces where a part is empty. */

@@ -1,12 +1,15 @@
 /** `waymark key list`: an organization's keys, without their values. */
 import { keyView } from '../control-plane/accounts.js';
 import type { Command } from './command.js';
+import { keyRestrictionsText } from './key-restrictions.js';
 import { formatInstant, formatTable } from './output.js';
 import { findOrg, withStore } from './store.js';
 
 export const keyList: Command = {
   name: 'key list',
-  summary: "Lists an organization's API keys: id, name, hint, scopes, status, created and last used. Key values are never shown.",
+  summary:
+    "Lists an organization's API keys: id, name, hint, scopes, status, restrictions, created and last used. Key values are never shown; " +
+    '--json gives allowedOrigins, allowedIps and expiresAt in full.',
   synopsis: '--org NAME',
   flags: ['org'],
   run: (input) =>
@@ -17,8 +20,8 @@ export const keyList: Command = {
         keys.length === 0
           ? `${org.name} has no API keys; create one with "waymark key create --org ${org.name} --name NAME".`
           : formatTable(
-              ['ID', 'NAME', 'HINT', 'SCOPES', 'STATUS', 'CREATED', 'LAST USED'],
-              keys.map((k) => [k.id, k.name, k.hint, k.scopes.join(','), k.status, formatInstant(k.createdAt), formatInstant(k.lastUsedAt)]),
+              ['ID', 'NAME', 'HINT', 'SCOPES', 'STATUS', 'RESTRICTIONS', 'CREATED', 'LAST USED'],
+              keys.map((k) => [k.id, k.name, k.hint, k.scopes.join(','), k.status, keyRestrictionsText(k), formatInstant(k.createdAt), formatInstant(k.lastUsedAt)]),
             );
       return { text, json: keys.map(keyView) };
     }),

@@ -62,7 +62,8 @@ export async function withStore<T>(
 }
 
 export async function findOrg(store: ControlStore, name: string): Promise<Organization> {
-  const org = await store.findOrgByName(name.trim());
+  // Names are stored NFKC-normalized (accounts.ts cleanOrgName).
+  const org = await store.findOrgByName(name.trim().normalize('NFKC'));
   if (!org) {
     throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "${waymarkCommand()} user create --org NAME"`);
   }

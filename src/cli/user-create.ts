@@ -7,10 +7,10 @@ import { organizationJson, withStore } from './store.js';
 export const userCreate: Command = {
   name: 'user create',
   summary:
-    'Creates a user who can sign in to the dashboard. The user joins the organization --org, which is created ' +
-    '(Free tier) when new; without --org, the organization is named after the email.',
-  synopsis: '--email E --password P [--org NAME]',
-  flags: ['email', 'password', 'org'],
+    'Creates a user who can sign in to the dashboard. The user joins the organization --org as a member (or --role), ' +
+    'or, when the organization is new (Free tier), becomes its owner; without --org, the organization is named after the email.',
+  synopsis: '--email E --password P [--org NAME] [--role owner|admin|member]',
+  flags: ['email', 'password', 'org', 'role'],
   run: (input) =>
     withStore(
       input.dataDir,
@@ -19,9 +19,10 @@ export const userCreate: Command = {
           email: input.required('email'),
           password: input.required('password'),
           organization: input.flag('org'),
+          role: input.flag('role'),
         });
         return {
-          text: `Created user ${user.email} (${user.id}) in organization ${org.name} (${org.id}, ${TIER_LABELS[org.tier]} tier).`,
+          text: `Created user ${user.email} (${user.id}), ${user.role} of organization ${org.name} (${org.id}, ${TIER_LABELS[org.tier]} tier).`,
           json: { user, organization: organizationJson(org) },
         };
       },

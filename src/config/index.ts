@@ -1,6 +1,7 @@
 /** Settings from `WAYMARK_*` environment variables; command-line flags override them. */
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
+import { CidrError, CidrSet } from '../http/cidr.js';
 
 export interface Config {
   dataDir: string;
@@ -11,6 +12,8 @@ export interface Config {
   usageFlushMs: number;
   /** Worker threads for CPU-heavy work (routing, rendering), for the compute pool. */
   threads: number;
+  /** Reverse proxies whose X-Forwarded-For is believed (`WAYMARK_TRUSTED_PROXIES`); empty by default. */
+  trustedProxies: CidrSet;
 }
 
 export const MAX_THREADS = 1024;
@@ -42,7 +45,19 @@ export function configFromEnv(): Config {
     publicUrl,
     usageFlushMs: intFromEnv('WAYMARK_USAGE_FLUSH_MS', 1000, 10, 60_000),
     threads: intFromEnv('WAYMARK_THREADS', availableParallelism(), 1, MAX_THREADS),
+    trustedProxies: trustedProxiesFromEnv(),
   };
+}
+
+/** `WAYMARK_TRUSTED_PROXIES`: comma-separated IP addresses and CIDR ranges (`10.0.0.0/8, ::1`). */
+export function trustedProxiesFromEnv(): CidrSet {
+  const entries = (process.env.WAYMARK_TRUSTED_PROXIES ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    return CidrSet.parse(entries);
+  } catch (error) {
+    if (!(error instanceof CidrError)) throw error;
+    throw new Error(`WAYMARK_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR ranges: ${error.message}`);
+  }
 }
 
 /** The default bound of the in-memory tile cache: a few thousand typical vector tiles. */

@@ -1,19 +1,25 @@
 /**
- * Account operations shared by the dashboard and the CLI: sign-up, credential checks and key
- * creation, with the validation messages both show.
+ * Account operations shared by the dashboard and the CLI: sign-up, credential checks, roles and
+ * keys, with the validation messages both show.
  */
+import { AccountError } from './account-error.js';
+import { parseAllowedIps, parseAllowedOrigins, parseExpiry, parseGrace } from './key-restrictions.js';
 import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newId } from './ids.js';
 import { OrgNameTaken, StoreConflict, type ControlStore } from './store.js';
-import { SERVICES, TIERS, type ApiKeyRecord, type Organization, type Service, type Tier, type User } from './types.js';
+import { ROLES, SERVICES, TIERS, type ApiKeyRecord, type KeyChanges, type Organization, type Role, type Service, type Tier, type User } from './types.js';
 
-/** A request to change accounts that is invalid as given; its message says what to fix. */
-export class AccountError extends Error {}
+export { AccountError };
 
 /** Half of a UTF-16 pair without its other half: JSON can carry one, SQLite cannot store it. */
 const LONE_SURROGATE = /\p{Cs}/u;
+const CONTROL = /\p{Cc}/u;
+/** Control and format characters (zero-width spaces, direction marks): invisible in a name. */
+const INVISIBLE = /[\p{Cc}\p{Cf}]/u;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{1,63}$/;
+/** RFC 5321's limit on a forward path, less its angle brackets. */
+const MAX_EMAIL_LENGTH = 254;
 export const MIN_PASSWORD_LENGTH = 8;
 const MAX_PASSWORD_LENGTH = 1024;
 const MAX_NAME_LENGTH = 100;
@@ -22,14 +28,28 @@ function cleanName(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new AccountError(`${what} is required`);
   const name = value.trim();
   if (name.length > MAX_NAME_LENGTH) throw new AccountError(`${what} must be at most ${MAX_NAME_LENGTH} characters`);
-  if (/[\u0000-\u001f\u007f]/.test(name)) throw new AccountError(`${what} must not contain control characters`);
+  if (CONTROL.test(name)) throw new AccountError(`${what} must not contain control characters`);
   if (LONE_SURROGATE.test(name)) throw new AccountError(`${what} must be valid Unicode text`);
   return name;
 }
 
+/**
+ * An organization name as shown in invitations: NFKC-normalized, so full-width and other
+ * compatibility look-alikes fold into the plain letters (and then meet the case-insensitive
+ * uniqueness check), and without invisible characters.
+ */
+export function cleanOrgName(value: unknown): string {
+  const name = cleanName(typeof value === 'string' ? value.normalize('NFKC') : value, 'organization');
+  if (INVISIBLE.test(name)) throw new AccountError('organization must not contain invisible (format or control) characters');
+  return name;
+}
+
 export function validateEmail(value: unknown): string {
-  if (typeof value !== 'string' || !EMAIL.test(value.trim()) || LONE_SURROGATE.test(value)) throw new AccountError('a valid email address is required');
-  return value.trim().toLowerCase();
+  const email = typeof value === 'string' ? value.trim() : '';
+  if (!EMAIL.test(email) || CONTROL.test(email) || LONE_SURROGATE.test(email) || email.length > MAX_EMAIL_LENGTH) {
+    throw new AccountError(`a valid email address is required (at most ${MAX_EMAIL_LENGTH} characters, no control characters)`);
+  }
+  return email.toLowerCase();
 }
 
 function validatePassword(value: unknown): string {
@@ -55,6 +75,11 @@ export function parseScopes(value: unknown): Service[] {
   return SERVICES.filter((s) => scopes.has(s));
 }
 
+export function parseRole(value: unknown): Role {
+  if (!ROLES.includes(value as Role)) throw new AccountError(`unknown role ${JSON.stringify(value)}; roles are ${ROLES.join(', ')}`);
+  return value as Role;
+}
+
 export function parseTier(value: unknown): Tier {
   const tier = typeof value === 'string' ? value.toLowerCase() : value;
   if (!TIERS.includes(tier as Tier)) throw new AccountError(`unknown tier ${JSON.stringify(value)}; tiers are ${TIERS.join(', ')}`);
@@ -75,7 +100,7 @@ export async function newCredentials(
 
 /** The organization name asked for, or the email when none is given. */
 const orgNameOf = (organization: unknown, email: string): string =>
-  organization === undefined || organization === null || organization === '' ? email : cleanName(organization, 'organization');
+  organization === undefined || organization === null || organization === '' ? email : cleanOrgName(organization);
 
 /**
  * Dashboard sign-up: a user and always a new organization (named after the email when no name is
@@ -95,44 +120,85 @@ export async function signUp(
   }
 }
 
-/** The operator's way to add a user (`waymark user create`): joins the organization if it exists, else creates it. */
+/**
+ * The operator's way to add a user (`waymark user create`): joins the organization if it exists
+ * (as a member unless `role` says otherwise), else creates it with the user as its owner.
+ */
 export async function addUser(
   store: ControlStore,
-  input: { email: unknown; password: unknown; organization?: unknown },
+  input: { email: unknown; password: unknown; organization?: unknown; role?: unknown },
 ): Promise<{ user: User; org: Organization }> {
-  const credentials = await newCredentials(store, input);
-  const orgName = orgNameOf(input.organization, credentials.email);
+  const role = input.role === undefined ? undefined : parseRole(input.role);
+  const orgName = orgNameOf(input.organization, validateEmail(input.email));
   const org = await store.findOrgByName(orgName);
-  return org ? store.createUserInOrg({ ...credentials, orgId: org.id }) : store.createUserWithOrg({ ...credentials, orgName });
+  if (!org && role !== undefined && role !== 'owner') {
+    throw new AccountError(`there is no organization ${JSON.stringify(orgName)}; a new organization's first user is its owner`);
+  }
+  const credentials = await newCredentials(store, input);
+  return org ? store.createUserInOrg({ ...credentials, orgId: org.id, role: role ?? 'member' }) : store.createUserWithOrg({ ...credentials, orgName });
 }
+
+/** Verified in place of a missing user's hash (made once, on first need), so that an unknown email costs what a wrong password does. */
+let dummyPasswordHash: Promise<string> | undefined;
 
 /** The user whose credentials these are, or null. */
 export async function checkCredentials(store: ControlStore, email: unknown, password: unknown): Promise<User | null> {
   if (typeof email !== 'string' || typeof password !== 'string' || password.length > MAX_PASSWORD_LENGTH) return null;
   const user = await store.findUserByEmail(email.trim().toLowerCase());
-  if (!user || !(await verifyPassword(password, user.passwordHash))) return null;
+  // The answer's timing must not tell which emails have an account.
+  const hash = user?.passwordHash ?? (await (dummyPasswordHash ??= hashPassword('the password of no account')));
+  if (!(await verifyPassword(password, hash)) || !user) return null;
   const { passwordHash: _, ...rest } = user;
   return rest;
 }
 
-/** Creates a key; the returned value is the only time the full key exists outside the caller. */
+/** What a key is made or edited with, as the dashboard's JSON or the CLI's flags give it. */
+export interface KeyInput {
+  name?: unknown;
+  scopes?: unknown;
+  allowedOrigins?: unknown;
+  allowedIps?: unknown;
+  expiresAt?: unknown;
+}
+
+/** The checked changes of a key edit; fields left out (undefined) stay as they are. */
+export function keyChanges(input: KeyInput, now: number): KeyChanges {
+  const changes: KeyChanges = {};
+  if (input.name !== undefined) changes.name = cleanName(input.name, 'a key name');
+  if (input.scopes !== undefined) changes.scopes = parseScopes(input.scopes);
+  if (input.allowedOrigins !== undefined) changes.allowedOrigins = input.allowedOrigins === null ? [] : parseAllowedOrigins(input.allowedOrigins);
+  if (input.allowedIps !== undefined) changes.allowedIps = input.allowedIps === null ? [] : parseAllowedIps(input.allowedIps);
+  if (input.expiresAt !== undefined) changes.expiresAt = parseExpiry(input.expiresAt, now);
+  return changes;
+}
+
+/**
+ * Creates a key (`createdBy`: the dashboard member who makes it, null for the operator); the
+ * returned value is the only time the full key exists outside the caller.
+ */
 export async function createKey(
   store: ControlStore,
   orgId: string,
-  input: { name: unknown; scopes?: unknown },
+  input: KeyInput,
   now: number,
+  createdBy: string | null = null,
 ): Promise<{ key: ApiKeyRecord; value: string }> {
-  const name = cleanName(input.name, 'a key name');
-  const scopes = parseScopes(input.scopes);
+  const changes = keyChanges({ ...input, name: input.name ?? null }, now);
   const value = generateKey();
   const key: ApiKeyRecord = {
     id: newId('key'),
     orgId,
-    name,
+    name: changes.name!,
     hint: keyHint(value),
     hash: hashKey(value),
-    scopes,
+    scopes: changes.scopes ?? [...SERVICES],
     status: 'active',
+    createdBy,
+    allowedOrigins: changes.allowedOrigins ?? [],
+    allowedIps: changes.allowedIps ?? [],
+    expiresAt: changes.expiresAt ?? null,
+    previousHash: null,
+    previousHashExpiresAt: null,
     createdAt: new Date(now).toISOString(),
     lastUsedAt: null,
     revokedAt: null,
@@ -141,7 +207,25 @@ export async function createKey(
   return { key, value };
 }
 
-/** The public view of a key record: everything but its hash. */
-export function keyView({ hash: _, ...view }: ApiKeyRecord): Omit<ApiKeyRecord, 'hash'> {
+/**
+ * Gives an active key a new value; the old one keeps working for the grace period (`grace` as
+ * `parseGrace` reads it; 24 h when absent, 0 for not at all). Null when there is no such key.
+ */
+export async function rollKey(
+  store: ControlStore,
+  orgId: string,
+  keyId: string,
+  grace: unknown,
+  now: number,
+): Promise<{ key: ApiKeyRecord; value: string } | null> {
+  const graceMs = parseGrace(grace);
+  const value = generateKey();
+  const previousHashExpiresAt = graceMs === 0 ? null : new Date(now + graceMs).toISOString();
+  const key = await store.rollKey(orgId, keyId, { hash: hashKey(value), hint: keyHint(value), previousHashExpiresAt });
+  return key && { key, value };
+}
+
+/** The public view of a key record: everything but its hashes. */
+export function keyView({ hash: _, previousHash: __, ...view }: ApiKeyRecord): Omit<ApiKeyRecord, 'hash' | 'previousHash'> {
   return view;
 }

@@ -8,7 +8,7 @@ import { AccountError, newCredentials } from './accounts.js';
 import { newId } from './ids.js';
 import { secretHint } from './keys.js';
 import type { ControlStore } from './store.js';
-import type { InvitationRecord, InvitationStatus, Organization, User } from './types.js';
+import type { InvitationRecord, InvitationStatus, Organization, Role, User } from './types.js';
 
 const TOKEN_PREFIX = 'wmi_';
 const TOKEN_PATTERN = /^wmi_[A-Za-z0-9_-]{43}$/;
@@ -24,10 +24,11 @@ export function invitationStatus(invitation: InvitationRecord, nowIso: string): 
   return invitation.expiresAt > nowIso ? 'pending' : 'expired';
 }
 
-/** Makes an invitation into the member's organization; the token exists only in the returned value. */
+/** Makes an invitation into the member's organization, for `role`; the token exists only in the returned value. */
 export async function createInvitation(
   store: ControlStore,
   member: User,
+  role: Role,
   now: number,
 ): Promise<{ invitation: InvitationRecord; token: string }> {
   const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -36,6 +37,7 @@ export async function createInvitation(
     orgId: member.orgId,
     hash: hashToken(token),
     hint: secretHint(token, TOKEN_PREFIX),
+    role,
     createdBy: member.id,
     createdAt: new Date(now).toISOString(),
     expiresAt: new Date(now + INVITATION_TTL_MS).toISOString(),

@@ -6,12 +6,15 @@
  * gateway calls on every request are synchronous and in memory: the `directory` (key and
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
+import type { SignInLimiter } from './sign-ins.js';
 import type {
   ApiKeyRecord,
   DailyUsage,
   InvitationRecord,
+  KeyChanges,
   KeyUsage,
   Organization,
+  Role,
   Service,
   SessionRecord,
   Tier,
@@ -31,21 +34,40 @@ export class OrgNameTaken extends StoreConflict {
   }
 }
 
+/** A role change would leave the organization without an owner. */
+export class LastOwner extends StoreConflict {
+  constructor() {
+    super('an organization keeps at least one owner: make another member an owner first');
+  }
+}
+
+/** A rolled key's new value (only its hash and hint are stored) and until when the old one works. */
+export interface KeyRoll {
+  hash: string;
+  hint: string;
+  /** Null: the old value stops at once. */
+  previousHashExpiresAt: string | null;
+}
+
 export interface ControlStore {
   readonly directory: Directory;
   readonly ledger: QuotaLedger;
+  /** The sign-in throttle's counters, shared by every process or node on the store. */
+  readonly signIns: SignInLimiter;
 
   /**
-   * Creates a user and a new organization (Free tier). StoreConflict when the email is taken, and
-   * OrgNameTaken when an organization of that name exists, in any letter case.
+   * Creates a user, the owner, and a new organization (Free tier). StoreConflict when the email is
+   * taken, and OrgNameTaken when an organization of that name exists, in any letter case.
    */
   createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
   /** Creates a user in an existing organization; StoreConflict when the email is taken. */
-  createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }>;
+  createUserInOrg(input: { email: string; passwordHash: string; orgId: string; role: Role }): Promise<{ user: User; org: Organization }>;
   findUserByEmail(email: string): Promise<UserWithPassword | null>;
   getUser(id: string): Promise<User | null>;
   /** The members of an organization, oldest first. */
   listUsers(orgId: string): Promise<User[]>;
+  /** Sets a member's role; null when there is no such member; LastOwner when no owner would remain. */
+  setRole(orgId: string, userId: string, role: Role): Promise<User | null>;
 
   getOrg(id: string): Promise<Organization | null>;
   /** The organization of that name, in any letter case. */
@@ -61,6 +83,10 @@ export interface ControlStore {
   listKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** Revokes an active key of the organization; null when there is no such key. */
   revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null>;
+  /** Edits an active key of the organization; null when there is no such key. */
+  updateKey(orgId: string, keyId: string, changes: KeyChanges): Promise<ApiKeyRecord | null>;
+  /** Gives an active key of the organization a new value; null when there is no such key. */
+  rollKey(orgId: string, keyId: string, roll: KeyRoll): Promise<ApiKeyRecord | null>;
 
   insertInvitation(invitation: InvitationRecord): Promise<void>;
   /** The organization's invitations, newest first. */
@@ -111,6 +137,8 @@ export interface Directory {
    * the directory cannot lag behind the store.
    */
   findMissingKey?(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** A networked store's fresh read of a key (by id) a reservation found stale; undefined when gone. */
+  refreshKey?(keyId: string): Promise<ApiKeyRecord | undefined>;
 }
 
 /** What the gateway asks the ledger for: `units` of `service` this month for a key of an organization. */
@@ -137,6 +165,12 @@ export interface Reservation {
   used: number;
   limit: number | null;
   revoked?: boolean;
+  /**
+   * Set by a networked store whose record of the key is newer than the caller's directory (an
+   * edit or roll made through another node a moment ago): the caller refreshes the key
+   * (`Directory.refreshKey`) and checks its restrictions again before serving.
+   */
+  stale?: boolean;
 }
 
 /**

@@ -18,10 +18,19 @@ export interface Organization {
   createdAt: string;
 }
 
+/**
+ * What a member may do in its organization, each role including the ones after it: an owner sets
+ * the plan and the members' roles; an admin manages every key and the invitations; a member sees
+ * usage and manages the keys it created itself.
+ */
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
 export interface User {
   id: string;
   email: string;
   orgId: string;
+  role: Role;
   createdAt: string;
 }
 
@@ -41,10 +50,24 @@ export interface ApiKeyRecord {
   hash: string;
   scopes: Service[];
   status: KeyStatus;
+  /** Id of the member who made it in the dashboard; null when made by the operator (CLI). */
+  createdBy: string | null;
+  /** Web origins allowed to use it (`https://app.example.com`, `https://*.example.com`); empty: any. */
+  allowedOrigins: string[];
+  /** Client addresses allowed to use it, as IPv4/IPv6 CIDRs; empty: any. */
+  allowedIps: string[];
+  /** The instant it stops working; null: never. */
+  expiresAt: string | null;
+  /** Hash of the value it had before its last roll, still accepted until `previousHashExpiresAt`. */
+  previousHash: string | null;
+  previousHashExpiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
+
+/** What an edit of a key may change; an absent field stays as it is. */
+export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'allowedOrigins' | 'allowedIps' | 'expiresAt'>>;
 
 /**
  * A single-use invitation into an organization, made by one of its members. Only the SHA-256 of
@@ -57,6 +80,8 @@ export interface InvitationRecord {
   hash: string;
   /** Non-secret display form of the token, e.g. `wmi_AbCd…wxyz`. */
   hint: string;
+  /** The role the person who accepts it gets. */
+  role: Role;
   /** Id of the member who made it. */
   createdBy: string;
   createdAt: string;

@@ -14,11 +14,14 @@ import { errorReply, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import type { Handler } from '../http/router.js';
 import { findKey } from './credentials.js';
+import { KeyPolicy, policyOf } from './key-policy.js';
 import { PeriodTracker, rateLimitHeaders } from './rate-limit.js';
 
 export interface Caller {
   key: ApiKeyRecord;
   org: Organization;
+  /** SHA-256 of the key value the request carried: the key's current one, or its previous one during a roll's grace. */
+  valueHash: string;
 }
 
 /** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
@@ -68,15 +71,18 @@ export class Gateway {
     /** The dashboard's billing page as the caller reaches it. */
     private readonly billingUrl: (req: Request) => string,
     private readonly events: GatewayEvents = {},
+    /** The client's address for keys restricted to addresses (through trusted proxies). */
+    private readonly clientAddressOf: (req: Request) => string = (req) => req.remoteAddress,
   ) {
     this.periods = new PeriodTracker(clock);
   }
 
   /**
-   * The active key and organization a request authenticates as; throws the 400/401 otherwise. A
-   * promise only for a key the directory lacks, which a networked store may still know.
+   * The active key and organization a request authenticates as, where the key's restrictions allow
+   * it; throws the 400/401/403 otherwise. A promise only for a key the directory lacks, which a
+   * networked store may still know.
    */
-  authenticate(req: Request): Caller | Promise<Caller> {
+  authenticate(req: Request, service?: Service): Caller | Promise<Caller> {
     const { directory } = this.store;
     const unavailable = directory.unavailable();
     if (unavailable !== null) throw keysUnavailable(unavailable);
@@ -84,19 +90,56 @@ export class Gateway {
     if (value === null) throw new ApiError(401, `an API key is required: ${KEY_HELP}`);
     const hash = this.hashOf(value);
     const key = directory.keyByHash(hash);
-    if (key) return this.callerOf(key);
+    if (key) return this.callerOf(key, hash, req, service);
     if (!directory.findMissingKey) throw unknownKey();
     return directory.findMissingKey(hash).then((found) => {
       if (!found) throw unknownKey();
-      return this.callerOf(found);
+      return this.callerOf(found, hash, req, service);
     }, storeFailure);
   }
 
-  private callerOf(key: ApiKeyRecord): Caller {
+  /** The caller a key makes once its status, restrictions and (when given) scope are checked; throws the refusal. */
+  private checkedCaller(key: ApiKeyRecord, valueHash: string, req: Request, service?: Service): Caller {
     if (key.status === 'revoked') throw new ApiError(401, REVOKED_MESSAGE);
+    if (KeyPolicy.restricts(key)) policyOf(key).check(key, valueHash, req, this.clock.now(), this.clientAddressOf);
+    if (service !== undefined && !key.scopes.includes(service)) throw new ApiError(403, scopeMessage(service));
     const org = this.store.directory.org(key.orgId);
     if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');
-    return { key, org };
+    return { key, org, valueHash };
+  }
+
+  /**
+   * As checkedCaller; but on a networked store a refusal is confirmed on a fresh read of the key
+   * first, for the rule may have been lifted through another node a moment ago and this node's
+   * directory learn it only an instant later. Refusals are the rare path; answers stay in memory.
+   */
+  private callerOf(key: ApiKeyRecord, valueHash: string, req: Request, service?: Service): Caller | Promise<Caller> {
+    try {
+      return this.checkedCaller(key, valueHash, req, service);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !this.store.directory.refreshKey) throw error;
+      return this.refreshedCaller(key.id, valueHash, req, service);
+    }
+  }
+
+  /** The caller with its key re-read from a networked store and checked again. */
+  private async refreshedCaller(keyId: string, valueHash: string, req: Request, service?: Service): Promise<Caller> {
+    const key = await this.store.directory.refreshKey!(keyId).catch(storeFailure);
+    if (!key) throw unknownKey();
+    return this.checkedCaller(key, valueHash, req, service);
+  }
+
+  /**
+   * For a reservation the store found stale (the key was edited or rolled through another node a
+   * moment ago): the caller re-read and checked again; a refusal gives the units back.
+   */
+  private async refreshedReservation(req: Request, caller: Caller, service: Service, reservation: Reservation): Promise<Caller> {
+    try {
+      return await this.refreshedCaller(caller.key.id, caller.valueHash, req, service);
+    } catch (error) {
+      this.store.ledger.release(reservation);
+      throw error;
+    }
   }
 
   /** SHA-256 of a well-formed key; throws the 401 for a malformed one without any look-up. */
@@ -125,13 +168,9 @@ export class Gateway {
 
   /** Wraps a handler that needs `service`'s scope but is not metered (no quota, no usage, no headers). */
   scoped(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
-    const run = (req: Request, caller: Caller) => {
-      if (!caller.key.scopes.includes(service)) throw new ApiError(403, scopeMessage(service));
-      return handler(req, caller);
-    };
     return (req) => {
-      const caller = this.authenticate(req);
-      return caller instanceof Promise ? caller.then((found) => run(req, found)) : run(req, caller);
+      const caller = this.authenticate(req, service);
+      return caller instanceof Promise ? caller.then((found) => handler(req, found)) : handler(req, caller);
     };
   }
 
@@ -143,19 +182,23 @@ export class Gateway {
     };
   }
 
-  /** Scope check, then a reservation of the request's units, then the handler. */
+  /** Scope check (confirmed on a fresh read before a refusal, see callerOf), then a reservation of the request's units, then the handler. */
   private meterCaller(
     req: Request,
     caller: Caller,
     service: Service,
     handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
     unitsOf: (req: Request) => number,
+    fresh = false,
   ): Reply | Promise<Reply> {
     const nowMs = this.clock.now();
     const period = this.periods.now(nowMs);
     const { org, key } = caller;
     const ledger = this.store.ledger;
     if (!key.scopes.includes(service)) {
+      if (!fresh && this.store.directory.refreshKey) {
+        return this.refreshedCaller(key.id, caller.valueHash, req).then((again) => this.meterCaller(req, again, service, handler, unitsOf, true));
+      }
       const limit = quotaOf(org, service);
       const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
       const used = ledger.used(org.id, service, period.month);
@@ -163,7 +206,10 @@ export class Gateway {
     }
     const units = unitsOf(req);
     const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
-    const run = (granted: Reservation) => this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
+    const run = (granted: Reservation): Reply | Promise<Reply> =>
+      granted.stale && this.store.directory.refreshKey
+        ? this.refreshedReservation(req, caller, service, granted).then((fresh) => this.runReserved(req, fresh, service, units, granted, period.resetIso, nowMs, handler))
+        : this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
     return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
   }
 

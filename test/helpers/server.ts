@@ -6,10 +6,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
 import type { ServiceRoute } from '../../src/gateway/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { SqliteStore } from '../../src/control-plane/sqlite/index.js';
 import { SERVICES } from '../../src/control-plane/types.js';
+import { CidrSet } from '../../src/http/cidr.js';
 import { json } from '../../src/http/reply.js';
 import { silentLogging } from '../../src/observability/logger.js';
 import { startWaymark, type Waymark } from '../../src/serve.js';
@@ -33,14 +35,14 @@ export interface Account {
 }
 
 export interface TestServer extends Waymark {
-  /** Tests run on the embedded store. */
+  /** The embedded store, unless the server was started on Redis (`options.redis`). */
   store: SqliteStore;
   dataDir: string;
   clock: ManualClock;
   /** Signs up a new user (and organization) through the dashboard API. */
   signUp(email?: string, organization?: string): Promise<Account>;
   /** Creates a key through the dashboard API and returns its value. */
-  createKey(account: Account, body?: { name?: string; scopes?: string[] }): Promise<{ id: string; value: string }>;
+  createKey(account: Account, body?: Record<string, unknown>): Promise<{ id: string; value: string }>;
   /** Calls the dashboard API as the account, with its cookie and CSRF token. */
   dashboard(account: Account, method: string, path: string, body?: unknown): Promise<Response>;
 }
@@ -48,7 +50,7 @@ export interface TestServer extends Waymark {
 let counter = 0;
 
 export async function startTestServer(
-  options: { now?: string; services?: ServiceRoute[]; dataDir?: string; publicUrl?: string } = {},
+  options: { now?: string; services?: ServiceRoute[]; dataDir?: string; publicUrl?: string; redis?: RedisSettings; trustedProxies?: CidrSet } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'waymark-test-'));
   const clock = new ManualClock(Date.parse(options.now ?? '2026-11-15T12:00:00Z'));
@@ -59,7 +61,8 @@ export async function startTestServer(
     publicUrl: options.publicUrl,
     logging: silentLogging(),
     services: options.services ?? testRoutes,
-    redis: null,
+    redis: options.redis ?? null,
+    trustedProxies: options.trustedProxies ?? CidrSet.parse([]),
   });
 
   const dashboard = (account: Account | null, method: string, path: string, body?: unknown) =>
@@ -86,7 +89,7 @@ export async function startTestServer(
       return { cookie, csrfToken: body.csrfToken, orgId: body.organization.id, email };
     },
     async createKey(account, body = {}) {
-      const res = await dashboard(account, 'POST', '/keys', { name: body.name ?? 'test key', scopes: body.scopes });
+      const res = await dashboard(account, 'POST', '/keys', { ...body, name: body.name ?? 'test key' });
       if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
       const created = (await res.json()) as { key: { id: string }; value: string };
       return { id: created.key.id, value: created.value };

@@ -5,16 +5,19 @@
  * missed messages, so keys are not served again until a full reload after the reconnect.
  */
 import type { Redis } from 'ioredis';
+import { KeyIndex } from '../key-index.js';
 import type { Directory } from '../store.js';
 import type { ApiKeyRecord, Organization } from '../types.js';
 import type { ControlKeys } from './keys.js';
-import { isPresent, toKey, toOrg } from './records.js';
+import { isPresent, toKey, toOrg, type Hash } from './records.js';
 
 /** A change message: which record to re-read. */
 export type Change = `key ${string}` | `org ${string}`;
 
 export class RedisDirectory implements Directory {
-  private keys = new Map<string, ApiKeyRecord>();
+  private keys = new KeyIndex();
+  /** The `version` of each key's record as read (by key id); reservations compare it with the store's. */
+  private versions = new Map<string, string>();
   private orgs = new Map<string, Organization>();
   private subscribed = false;
   /** Until a full load completes after (re)connecting, what was loaded may be out of date. */
@@ -61,7 +64,7 @@ export class RedisDirectory implements Directory {
   }
 
   keyByHash(hash: string): ApiKeyRecord | undefined {
-    return this.keys.get(hash);
+    return this.keys.byValueHash(hash);
   }
 
   org(id: string): Organization | undefined {
@@ -71,18 +74,35 @@ export class RedisDirectory implements Directory {
   async findMissingKey(hash: string): Promise<ApiKeyRecord | undefined> {
     const keyHash = await this.client.hgetall(this.names.key(hash));
     if (!isPresent(keyHash)) return undefined;
-    const key = toKey(keyHash);
-    const orgHash = await this.client.hgetall(this.names.org(key.orgId));
+    const orgHash = await this.client.hgetall(this.names.org(keyHash.orgId!));
     if (!isPresent(orgHash)) return undefined;
     const org = toOrg(orgHash);
-    this.keys.set(hash, key);
     this.orgs.set(org.id, org);
+    return this.putHash(keyHash);
+  }
+
+  async refreshKey(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const hash = await this.client.hget(this.names.keyIds, keyId);
+    const keyHash = hash === null ? {} : await this.client.hgetall(this.names.key(hash));
+    return isPresent(keyHash) ? this.putHash(keyHash) : undefined;
+  }
+
+  versionOf(keyId: string): string {
+    return this.versions.get(keyId) ?? '0';
+  }
+
+  /** A key's record as read from Redis; its `version` is kept beside it (0 for a record from before versions). */
+  private putHash(fields: Hash): ApiKeyRecord {
+    const key = toKey(fields);
+    this.keys.put(key);
+    this.versions.set(key.id, fields.version ?? '0');
     return key;
   }
 
   /** This node's own write, applied before the write's promise resolves. */
-  putKey(key: ApiKeyRecord): void {
-    this.keys.set(key.hash, key);
+  putKey(key: ApiKeyRecord, version: string): void {
+    this.keys.put(key);
+    this.versions.set(key.id, version);
     this.noteChange(`key ${key.hash}`);
   }
 
@@ -101,7 +121,7 @@ export class RedisDirectory implements Directory {
     const [kind, id] = change.split(' ') as ['key' | 'org', string];
     if (kind === 'key') {
       const hash = await this.client.hgetall(this.names.key(id));
-      if (isPresent(hash)) this.keys.set(id, toKey(hash));
+      if (isPresent(hash)) this.putHash(hash);
     } else {
       const hash = await this.client.hgetall(this.names.org(id));
       if (isPresent(hash)) this.orgs.set(id, toOrg(hash));
@@ -124,7 +144,9 @@ export class RedisDirectory implements Directory {
       Promise.all(keyHashes.map((hash) => this.client.hgetall(this.names.key(hash)))),
     ]);
     this.orgs = new Map(orgs.filter(isPresent).map((h) => [h.id!, toOrg(h)]));
-    this.keys = new Map(keys.filter(isPresent).map((h) => [h.hash!, toKey(h)]));
+    this.keys = new KeyIndex();
+    this.versions = new Map();
+    for (const h of keys) if (isPresent(h)) this.putHash(h);
     const changed = this.changedDuringReload;
     this.changedDuringReload = [];
     await Promise.all(changed.map((change) => this.apply(change)));

@@ -39,7 +39,10 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
     const users = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, rowid').all().map(toUser);
     for (const user of users) {
       tx.hset(names.user(user.id), userFields(user)).hset(names.emails, user.email.toLowerCase(), user.id).rpush(names.orgUsers(user.orgId), user.id);
+      if (user.role === 'owner') tx.sadd(names.orgOwners(user.orgId), user.id);
     }
+    // The file's schema gave every user a role already.
+    tx.set(names.rolesUpgraded, '1');
 
     const keys = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid').all().map(toKey);
     for (const key of keys) {

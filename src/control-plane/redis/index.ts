@@ -7,14 +7,16 @@
 import type { Redis } from 'ioredis';
 import type { RedisSettings } from '../../../data-pipeline/queue/settings.js';
 import { newId } from '../ids.js';
-import { OrgNameTaken, StoreConflict, type ControlStore } from '../store.js';
+import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
 import {
   SERVICES,
   type ApiKeyRecord,
   type DailyUsage,
   type InvitationRecord,
+  type KeyChanges,
   type KeyUsage,
   type Organization,
+  type Role,
   type Service,
   type SessionRecord,
   type Tier,
@@ -25,6 +27,7 @@ import { commandConnection, storeError, subscriberConnection } from './connectio
 import { RedisDirectory, type Change } from './directory.js';
 import { controlKeys, type ControlKeys } from './keys.js';
 import { RedisLedger } from './ledger.js';
+import { RedisSignIns } from './sign-ins.js';
 import {
   fromPairs,
   invitationFields,
@@ -39,9 +42,16 @@ import {
   type Hash,
 } from './records.js';
 import { defineScripts, type Scripts } from './scripts.js';
+import { upgradeRoles } from './upgrade.js';
 import { daysBetween, summarizeDays } from './usage.js';
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
+
+/** A key record of no consequence, to convert the fields of a partial change with `keyFields`. */
+const BLANK_KEY: ApiKeyRecord = toKey({ id: '', orgId: '', name: '', hint: '', hash: '', scopes: '', status: 'active', createdAt: '' });
+
+/** The `version` field of a new key's hash; each later write of the key counts up from it. */
+const FIRST_VERSION = '1';
 
 /** Emails are unique in any letter case, as in SQLite (COLLATE NOCASE). */
 const emailField = (email: string) => email.toLowerCase();
@@ -49,6 +59,7 @@ const emailField = (email: string) => email.toLowerCase();
 export class RedisStore implements ControlStore {
   readonly directory: RedisDirectory;
   readonly ledger: RedisLedger;
+  readonly signIns: RedisSignIns;
   private readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly names: ControlKeys;
@@ -65,7 +76,8 @@ export class RedisStore implements ControlStore {
     this.subscriber = subscriberConnection(settings);
     this.scripts = defineScripts(this.client);
     this.directory = new RedisDirectory(this.client, this.names);
-    this.ledger = new RedisLedger(this.client, this.scripts, this.names, (error) => storeError(error, settings));
+    this.ledger = new RedisLedger(this.client, this.scripts, this.names, (error) => storeError(error, settings), (keyId) => this.directory.versionOf(keyId));
+    this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
   }
 
   /**
@@ -77,6 +89,7 @@ export class RedisStore implements ControlStore {
     const store = new RedisStore(settings, options);
     try {
       await store.client.connect();
+      await upgradeRoles(store.client, store.names);
       if (options.directory !== false) await store.directory.listen(store.subscriber);
     } catch (error) {
       store.subscriber.disconnect();
@@ -105,8 +118,8 @@ export class RedisStore implements ControlStore {
     return this.client.publish(this.names.changes, change);
   }
 
-  private newUser(email: string, passwordHash: string, orgId: string, createdAt: string): UserWithPassword {
-    return { id: newId('usr'), email, orgId, createdAt, passwordHash };
+  private newUser(email: string, passwordHash: string, orgId: string, role: Role, createdAt: string): UserWithPassword {
+    return { id: newId('usr'), email, orgId, role, createdAt, passwordHash };
   }
 
   private emailTaken(email: string): StoreConflict {
@@ -117,10 +130,10 @@ export class RedisStore implements ControlStore {
     return this.guarded(async () => {
       const now = new Date(this.now()).toISOString();
       const org: Organization = { id: newId('org'), name: input.orgName, tier: 'free', customQuotas: {}, createdAt: now };
-      const user = this.newUser(input.email, input.passwordHash, org.id, now);
+      const user = this.newUser(input.email, input.passwordHash, org.id, 'owner', now);
       const n = this.names;
       const outcome = await this.scripts.createUserWithOrg(
-        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id)],
+        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id), n.orgOwners(org.id)],
         [emailField(user.email), org.name.toLowerCase(), org.id, user.id, JSON.stringify(orgFields(org)), JSON.stringify(userFields(user))],
       );
       if (outcome === 'org-name-taken') throw new OrgNameTaken(input.orgName);
@@ -131,12 +144,12 @@ export class RedisStore implements ControlStore {
     });
   }
 
-  createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }> {
+  createUserInOrg(input: { email: string; passwordHash: string; orgId: string; role: Role }): Promise<{ user: User; org: Organization }> {
     return this.guarded(async () => {
-      const user = this.newUser(input.email, input.passwordHash, input.orgId, new Date(this.now()).toISOString());
+      const user = this.newUser(input.email, input.passwordHash, input.orgId, input.role, new Date(this.now()).toISOString());
       const n = this.names;
       const [outcome, orgPairs] = (await this.scripts.createUserInOrg(
-        [n.emails, n.org(input.orgId), n.user(user.id), n.orgUsers(input.orgId)],
+        [n.emails, n.org(input.orgId), n.user(user.id), n.orgUsers(input.orgId), n.orgOwners(input.orgId)],
         [emailField(user.email), user.id, JSON.stringify(userFields(user))],
       )) as [string, string[]?];
       if (outcome === 'no-org') throw new StoreConflict(`no organization ${input.orgId}`);
@@ -166,6 +179,14 @@ export class RedisStore implements ControlStore {
       const ids = await this.client.lrange(this.names.orgUsers(orgId), 0, -1);
       const hashes = await Promise.all(ids.map((id) => this.client.hgetall(this.names.user(id))));
       return hashes.filter(isPresent).map((h) => withoutPassword(toUser(h)));
+    });
+  }
+
+  setRole(orgId: string, userId: string, role: Role): Promise<User | null> {
+    return this.guarded(async () => {
+      const outcome = (await this.scripts.setRole([this.names.user(userId), this.names.orgOwners(orgId)], [orgId, userId, role])) as string[] | string | null;
+      if (outcome === 'last-owner') throw new LastOwner();
+      return Array.isArray(outcome) ? withoutPassword(toUser(fromPairs(outcome))) : null;
     });
   }
 
@@ -227,12 +248,12 @@ export class RedisStore implements ControlStore {
       const n = this.names;
       await this.client
         .multi()
-        .hset(n.key(key.hash), keyFields(key))
+        .hset(n.key(key.hash), { ...keyFields(key), version: FIRST_VERSION })
         .hset(n.keyIds, key.id, key.hash)
         .sadd(n.keys, key.hash)
         .rpush(n.orgKeys(key.orgId), key.hash)
         .exec();
-      this.directory.putKey(key);
+      this.directory.putKey(key, FIRST_VERSION);
       await this.announce(`key ${key.hash}`);
     });
   }
@@ -251,16 +272,45 @@ export class RedisStore implements ControlStore {
   }
 
   revokeKey(orgId: string, keyId: string, atIso: string): Promise<ApiKeyRecord | null> {
+    return this.writeActiveKey(keyId, (hash) => this.scripts.revokeKey([this.names.key(hash)], [orgId, keyId, atIso]));
+  }
+
+  /** Runs a key script on the active key `keyId` of the organization; the key it wrote, or null. */
+  private writeActiveKey(keyId: string, write: (hash: string) => Promise<unknown>): Promise<ApiKeyRecord | null> {
     return this.guarded(async () => {
       const hash = await this.client.hget(this.names.keyIds, keyId);
       if (!hash) return null;
-      const pairs = (await this.scripts.revokeKey([this.names.key(hash)], [orgId, keyId, atIso])) as string[] | null;
+      const pairs = (await write(hash)) as string[] | null;
       if (!pairs) return null;
-      const key = toKey(fromPairs(pairs));
-      this.directory.putKey(key);
+      const fields = fromPairs(pairs);
+      const key = toKey(fields);
+      this.directory.putKey(key, fields.version!);
       await this.announce(`key ${key.hash}`);
       return key;
     });
+  }
+
+  updateKey(orgId: string, keyId: string, changes: KeyChanges): Promise<ApiKeyRecord | null> {
+    return this.writeActiveKey(keyId, (hash) => {
+      const fields = keyFields({ ...BLANK_KEY, ...changes });
+      const set: Record<string, string> = {};
+      const removed: string[] = [];
+      for (const field of Object.keys(changes)) {
+        if (fields[field] === undefined) removed.push(field);
+        else set[field] = fields[field];
+      }
+      return this.scripts.updateKey([this.names.key(hash)], [orgId, keyId, JSON.stringify(set), JSON.stringify(removed)]);
+    });
+  }
+
+  rollKey(orgId: string, keyId: string, roll: KeyRoll): Promise<ApiKeyRecord | null> {
+    const n = this.names;
+    return this.writeActiveKey(keyId, (hash) =>
+      this.scripts.rollKey(
+        [n.key(hash), n.key(roll.hash), n.keyIds, n.keys, n.orgKeys(orgId)],
+        [orgId, keyId, hash, roll.hash, roll.hint, roll.previousHashExpiresAt ?? ''],
+      ),
+    );
   }
 
   insertInvitation(invitation: InvitationRecord): Promise<void> {
@@ -308,15 +358,16 @@ export class RedisStore implements ControlStore {
     return this.guarded(async () => {
       const orgId = await this.client.hget(this.names.invitation(input.hash), 'orgId');
       if (!orgId) return null;
-      const user = this.newUser(input.email, input.passwordHash, orgId, input.nowIso);
+      // The role is the invitation's, which the script reads as it accepts it.
+      const user = this.newUser(input.email, input.passwordHash, orgId, 'member', input.nowIso);
       const n = this.names;
-      const [outcome, orgPairs] = (await this.scripts.acceptInvitation(
-        [n.invitation(input.hash), n.emails, n.org(orgId), n.user(user.id), n.orgUsers(orgId)],
+      const [outcome, orgPairs, role] = (await this.scripts.acceptInvitation(
+        [n.invitation(input.hash), n.emails, n.org(orgId), n.user(user.id), n.orgUsers(orgId), n.orgOwners(orgId)],
         [input.nowIso, orgId, emailField(user.email), user.id, JSON.stringify(userFields(user))],
-      )) as [string, string[]?];
+      )) as [string, string[]?, Role?];
       if (outcome === 'unusable') return null;
       if (outcome === 'email-taken') throw this.emailTaken(input.email);
-      return { user: withoutPassword(user), org: toOrg(fromPairs(orgPairs!)) };
+      return { user: withoutPassword({ ...user, role: role! }), org: toOrg(fromPairs(orgPairs!)) };
     });
   }
 

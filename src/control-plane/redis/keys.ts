@@ -23,6 +23,10 @@ export function controlKeys(prefix: string) {
     emails: `${base}emails`,
     /** List of the organization's user ids, oldest first. */
     orgUsers: (orgId: string) => `${base}org-users:${orgId}`,
+    /** Set of the organization's owners' user ids, so a role change can see the last one leave. */
+    orgOwners: (orgId: string) => `${base}org-owners:${orgId}`,
+    /** Set when the users stored before roles have been given one (upgrade.ts). */
+    rolesUpgraded: `${base}roles-upgraded`,
 
     key: (hash: string) => `${base}key:${hash}`,
     /** Set of every key hash. */
@@ -45,6 +49,11 @@ export function controlKeys(prefix: string) {
     monthUsage: (orgId: string, month: string) => `${base}used:${orgId}:${month}`,
     /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
     dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
+
+    /** Hash of an account's sign-in failures, by normalized email; expires a day after the last (sign-ins.ts). */
+    signInAccount: (email: string) => `${base}sign-in:account:${email}`,
+    /** Hash of a client address's sign-in failures in its window; expires with the window. */
+    signInAddress: (address: string) => `${base}sign-in:address:${address}`,
   };
 }
 

@@ -33,19 +33,21 @@ export class RedisLedger implements QuotaLedger {
     private readonly scripts: Scripts,
     private readonly names: ControlKeys,
     private readonly storeError: (error: unknown) => Error,
+    /** The version of a key's record the directory holds, for the reservation to compare. */
+    private readonly knownVersion: (keyId: string) => string,
   ) {}
 
   async reserve({ org, key, service, month, day, limit, units }: ReserveRequest): Promise<RedisReservation> {
-    let reply: [number, number, number];
+    let reply: [number, number, number, number];
     try {
       reply = (await this.scripts.reserve(
         [this.names.key(key.hash), this.names.org(org.id), this.names.monthUsage(org.id, month), this.names.dayUsage(org.id, day)],
-        [service, units, dayUsageField(service, key.id), limit ?? -1],
-      )) as [number, number, number];
+        [service, units, dayUsageField(service, key.id), limit ?? -1, this.knownVersion(key.id)],
+      )) as [number, number, number, number];
     } catch (error) {
       throw this.storeError(error);
     }
-    const [outcome, used, limitInForce] = reply;
+    const [outcome, used, limitInForce, stale] = reply;
     const reservation: RedisReservation = {
       granted: outcome === GRANTED,
       used,
@@ -58,6 +60,7 @@ export class RedisLedger implements QuotaLedger {
       units,
     };
     if (outcome === KEY_NOT_ACTIVE) reservation.revoked = true;
+    if (stale === 1) reservation.stale = true;
     return reservation;
   }
 

@@ -6,6 +6,7 @@ import {
   type InvitationRecord,
   type KeyStatus,
   type Organization,
+  type Role,
   type Service,
   type Tier,
   type UserWithPassword,
@@ -54,11 +55,16 @@ export const toUser = (h: Hash): UserWithPassword => ({
   id: h.id!,
   email: h.email!,
   orgId: h.orgId!,
+  // A user stored before roles, not yet upgraded (upgrade.ts), may do the least.
+  role: (h.role ?? 'member') as Role,
   createdAt: h.createdAt!,
   passwordHash: h.passwordHash!,
 });
 
-export const keyFields = (key: ApiKeyRecord): Hash => withoutNulls({ ...key, scopes: key.scopes.join(',') });
+const list = (field: string | undefined): string[] => (field ? field.split(',') : []);
+
+export const keyFields = (key: ApiKeyRecord): Hash =>
+  withoutNulls({ ...key, scopes: key.scopes.join(','), allowedOrigins: key.allowedOrigins.join(','), allowedIps: key.allowedIps.join(',') });
 
 export const toKey = (h: Hash): ApiKeyRecord => ({
   id: h.id!,
@@ -66,8 +72,14 @@ export const toKey = (h: Hash): ApiKeyRecord => ({
   name: h.name!,
   hint: h.hint!,
   hash: h.hash!,
-  scopes: h.scopes!.split(',').filter(Boolean) as Service[],
+  scopes: list(h.scopes) as Service[],
   status: h.status as KeyStatus,
+  createdBy: h.createdBy ?? null,
+  allowedOrigins: list(h.allowedOrigins),
+  allowedIps: list(h.allowedIps),
+  expiresAt: h.expiresAt ?? null,
+  previousHash: h.previousHash ?? null,
+  previousHashExpiresAt: h.previousHashExpiresAt ?? null,
   createdAt: h.createdAt!,
   lastUsedAt: h.lastUsedAt ?? null,
   revokedAt: h.revokedAt ?? null,
@@ -80,6 +92,7 @@ export const toInvitation = (h: Hash): InvitationRecord => ({
   orgId: h.orgId!,
   hash: h.hash!,
   hint: h.hint!,
+  role: (h.role ?? 'member') as Role,
   createdBy: h.createdBy!,
   createdAt: h.createdAt!,
   expiresAt: h.expiresAt!,

@@ -6,12 +6,13 @@
  * process announces a write, and on a slow timer; never per request.
  */
 import type Database from 'better-sqlite3';
+import { KeyIndex } from '../key-index.js';
 import type { Directory } from '../store.js';
 import type { ApiKeyRecord, Organization } from '../types.js';
 import { toKey, toOrg, type KeyRow, type OrgRow } from './rows.js';
 
 export class SqliteDirectory implements Directory {
-  private readonly keys = new Map<string, ApiKeyRecord>();
+  private readonly keys = new KeyIndex();
   private readonly orgs = new Map<string, Organization>();
   private revision = -1;
   private dataVersion = -1;
@@ -42,10 +43,7 @@ export class SqliteDirectory implements Directory {
     const revision = Number(this.currentRevision.get()?.value ?? 0);
     if (revision === this.revision) return;
     for (const row of this.orgsSince.all(this.revision)) this.orgs.set(row.id, toOrg(row));
-    for (const row of this.keysSince.all(this.revision)) {
-      const key = toKey(row);
-      this.keys.set(key.hash, key);
-    }
+    for (const row of this.keysSince.all(this.revision)) this.keys.put(toKey(row));
     this.revision = revision;
   }
 
@@ -56,7 +54,7 @@ export class SqliteDirectory implements Directory {
 
   /** Active and revoked keys alike, so that a revoked key gets its own message. */
   keyByHash(hash: string): ApiKeyRecord | undefined {
-    return this.keys.get(hash);
+    return this.keys.byValueHash(hash);
   }
 
   org(id: string): Organization | undefined {

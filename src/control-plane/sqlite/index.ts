@@ -5,14 +5,16 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { OrgNameTaken, StoreConflict, type ControlStore } from '../store.js';
+import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
 import {
   SERVICES,
   type ApiKeyRecord,
   type DailyUsage,
   type InvitationRecord,
+  type KeyChanges,
   type KeyUsage,
   type Organization,
+  type Role,
   type Service,
   type SessionRecord,
   type Tier,
@@ -22,8 +24,9 @@ import {
 } from '../types.js';
 import { announceChange } from '../../../core/change-channel.js';
 import { SqliteDirectory } from './directory.js';
-import { toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from './rows.js';
+import { listColumn, toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from './rows.js';
 import { migrate } from './schema.js';
+import { SqliteSignIns } from './sign-ins.js';
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
 
@@ -38,6 +41,7 @@ const FALLBACK_SYNC_MS = 1000;
 export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
+  readonly signIns: SqliteSignIns;
   private readonly db: Database.Database;
   private serving = false;
   private readonly now: () => number;
@@ -53,8 +57,11 @@ export class SqliteStore implements ControlStore {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('foreign_keys = ON');
+    // Organization names are unique in any letter case, also beyond ASCII (NOCASE folds ASCII only).
+    this.db.function('casefold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
     migrate(this.db);
     this.directory = new SqliteDirectory(this.db);
+    this.signIns = new SqliteSignIns(this.db);
     const monthUsed = this.db.prepare<[string, string, string, string], { n: number | null }>(
       'SELECT SUM(count) AS n FROM usage_daily WHERE org_id = ? AND service = ? AND day BETWEEN ? AND ?',
     );
@@ -101,13 +108,13 @@ export class SqliteStore implements ControlStore {
   }
 
   /** Inserts a user into an organization; StoreConflict when the email is taken. Call in a transaction. */
-  private insertUser(email: string, passwordHash: string, orgId: string, now: string): User {
+  private insertUser(email: string, passwordHash: string, orgId: string, role: Role, now: string): User {
     if (this.db.prepare('SELECT 1 FROM users WHERE email = ?').get(email)) {
       throw new StoreConflict(`a user with the email ${email} already exists`);
     }
-    const row: UserRow = { id: newId('usr'), email, password_hash: passwordHash, org_id: orgId, created_at: now };
+    const row: UserRow = { id: newId('usr'), email, password_hash: passwordHash, org_id: orgId, role, created_at: now };
     this.db
-      .prepare('INSERT INTO users (id, email, password_hash, org_id, created_at) VALUES (@id, @email, @password_hash, @org_id, @created_at)')
+      .prepare('INSERT INTO users (id, email, password_hash, org_id, role, created_at) VALUES (@id, @email, @password_hash, @org_id, @role, @created_at)')
       .run(row);
     return withoutPassword(toUser(row));
   }
@@ -118,7 +125,7 @@ export class SqliteStore implements ControlStore {
 
   async createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
     const created = this.db.transaction(() => {
-      if (this.db.prepare('SELECT 1 FROM organizations WHERE name = ? COLLATE NOCASE').get(input.orgName)) {
+      if (this.db.prepare('SELECT 1 FROM organizations WHERE casefold(name) = casefold(?)').get(input.orgName)) {
         throw new OrgNameTaken(input.orgName);
       }
       const now = new Date(this.now()).toISOString();
@@ -126,17 +133,31 @@ export class SqliteStore implements ControlStore {
       this.db
         .prepare('INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)')
         .run(orgRow);
-      return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, now), org: toOrg(orgRow) };
+      return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, 'owner', now), org: toOrg(orgRow) };
     })();
     await this.announce();
     return created;
   }
 
-  async createUserInOrg(input: { email: string; passwordHash: string; orgId: string }): Promise<{ user: User; org: Organization }> {
+  async createUserInOrg(input: { email: string; passwordHash: string; orgId: string; role: Role }): Promise<{ user: User; org: Organization }> {
     return this.db.transaction(() => {
       const orgRow = this.orgRow(input.orgId);
       if (!orgRow) throw new StoreConflict(`no organization ${input.orgId}`);
-      return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, new Date(this.now()).toISOString()), org: toOrg(orgRow) };
+      const user = this.insertUser(input.email, input.passwordHash, orgRow.id, input.role, new Date(this.now()).toISOString());
+      return { user, org: toOrg(orgRow) };
+    })();
+  }
+
+  async setRole(orgId: string, userId: string, role: Role): Promise<User | null> {
+    return this.db.transaction(() => {
+      const current = this.db.prepare<[string, string], UserRow>('SELECT * FROM users WHERE id = ? AND org_id = ?').get(userId, orgId);
+      if (!current) return null;
+      if (current.role === 'owner' && role !== 'owner') {
+        const owners = this.db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE org_id = ? AND role = 'owner'").get(orgId)!.n;
+        if (owners <= 1) throw new LastOwner();
+      }
+      const row = this.db.prepare<[string, string], UserRow>('UPDATE users SET role = ? WHERE id = ? RETURNING *').get(role, userId)!;
+      return withoutPassword(toUser(row));
     })();
   }
 
@@ -165,7 +186,7 @@ export class SqliteStore implements ControlStore {
   async findOrgByName(name: string): Promise<Organization | null> {
     // An exact match first: files from before names were unique in any case may hold two.
     const row = this.db
-      .prepare<[string, string], OrgRow>('SELECT * FROM organizations WHERE name = ? COLLATE NOCASE ORDER BY name = ? DESC, created_at LIMIT 1')
+      .prepare<[string, string], OrgRow>('SELECT * FROM organizations WHERE casefold(name) = casefold(?) ORDER BY name = ? DESC, created_at LIMIT 1')
       .get(name, name);
     return row ? toOrg(row) : null;
   }
@@ -206,10 +227,15 @@ export class SqliteStore implements ControlStore {
     this.db.transaction(() => {
       this.db
         .prepare(
-          `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_at, last_used_at, revoked_at, rev)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
+             previous_hash, previous_hash_expires_at, created_at, last_used_at, revoked_at, rev)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(key.id, key.orgId, key.name, key.hint, key.hash, key.scopes.join(','), key.status, key.createdAt, key.lastUsedAt, key.revokedAt, this.nextRevision());
+        .run(
+          key.id, key.orgId, key.name, key.hint, key.hash, listColumn(key.scopes), key.status, key.createdBy,
+          listColumn(key.allowedOrigins), listColumn(key.allowedIps), key.expiresAt, key.previousHash, key.previousHashExpiresAt,
+          key.createdAt, key.lastUsedAt, key.revokedAt, this.nextRevision(),
+        );
     })();
     await this.announce();
   }
@@ -239,11 +265,46 @@ export class SqliteStore implements ControlStore {
     return revoked;
   }
 
+  /** Updates an active key of the organization in one statement; the updated key, or null. */
+  private async writeActiveKey(orgId: string, keyId: string, assignments: string, values: (string | null)[]): Promise<ApiKeyRecord | null> {
+    const written = this.db.transaction(() => {
+      const row = this.db
+        .prepare<(string | number | null)[], KeyRow>(
+          `UPDATE api_keys SET ${assignments}, rev = ? WHERE id = ? AND org_id = ? AND status = 'active' RETURNING *`,
+        )
+        .get(...values, this.nextRevision(), keyId, orgId);
+      return row ? toKey(row) : null;
+    })();
+    if (written) await this.announce();
+    return written;
+  }
+
+  updateKey(orgId: string, keyId: string, changes: KeyChanges): Promise<ApiKeyRecord | null> {
+    const columns: [string, string | null][] = [];
+    if (changes.name !== undefined) columns.push(['name', changes.name]);
+    if (changes.scopes !== undefined) columns.push(['scopes', listColumn(changes.scopes)]);
+    if (changes.allowedOrigins !== undefined) columns.push(['allowed_origins', listColumn(changes.allowedOrigins)]);
+    if (changes.allowedIps !== undefined) columns.push(['allowed_ips', listColumn(changes.allowedIps)]);
+    if (changes.expiresAt !== undefined) columns.push(['expires_at', changes.expiresAt]);
+    // Nothing to change still answers whether the key exists.
+    const assignments = columns.length === 0 ? 'name = name' : columns.map(([column]) => `${column} = ?`).join(', ');
+    return this.writeActiveKey(orgId, keyId, assignments, columns.map(([, value]) => value));
+  }
+
+  rollKey(orgId: string, keyId: string, roll: KeyRoll): Promise<ApiKeyRecord | null> {
+    return this.writeActiveKey(
+      orgId,
+      keyId,
+      'previous_hash = CASE WHEN ? IS NULL THEN NULL ELSE hash END, previous_hash_expires_at = ?, hash = ?, hint = ?',
+      [roll.previousHashExpiresAt, roll.previousHashExpiresAt, roll.hash, roll.hint],
+    );
+  }
+
   async insertInvitation(invitation: InvitationRecord): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO invitations (id, org_id, hash, hint, created_by, created_at, expires_at, accepted_by, accepted_at, revoked_at)
-         VALUES (@id, @orgId, @hash, @hint, @createdBy, @createdAt, @expiresAt, @acceptedBy, @acceptedAt, @revokedAt)`,
+        `INSERT INTO invitations (id, org_id, hash, hint, role, created_by, created_at, expires_at, accepted_by, accepted_at, revoked_at)
+         VALUES (@id, @orgId, @hash, @hint, @role, @createdBy, @createdAt, @expiresAt, @acceptedBy, @acceptedAt, @revokedAt)`,
       )
       .run(invitation);
   }
@@ -279,7 +340,7 @@ export class SqliteStore implements ControlStore {
         .get(input.hash, input.nowIso);
       const orgRow = invitation && this.orgRow(invitation.org_id);
       if (!invitation || !orgRow) return null;
-      const user = this.insertUser(input.email, input.passwordHash, orgRow.id, input.nowIso);
+      const user = this.insertUser(input.email, input.passwordHash, orgRow.id, invitation.role as Role, input.nowIso);
       this.db.prepare('UPDATE invitations SET accepted_by = ?, accepted_at = ? WHERE id = ?').run(user.id, input.nowIso, invitation.id);
       return { user, org: toOrg(orgRow) };
     })();

@@ -1,5 +1,9 @@
 /** Conversions between SQLite rows and control-plane records. */
-import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Service, Tier, UserWithPassword } from '../types.js';
+import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Role, Service, Tier, UserWithPassword } from '../types.js';
+
+/** A list column: its items joined by commas (none of them holds one); '' for none. */
+export const listColumn = (items: readonly string[]): string => items.join(',');
+const fromListColumn = (column: string): string[] => column.split(',').filter(Boolean);
 
 export interface OrgRow {
   id: string;
@@ -15,6 +19,7 @@ export interface UserRow {
   email: string;
   password_hash: string;
   org_id: string;
+  role: string;
   created_at: string;
 }
 
@@ -22,6 +27,7 @@ export const toUser = (row: UserRow): UserWithPassword => ({
   id: row.id,
   email: row.email,
   orgId: row.org_id,
+  role: row.role as Role,
   createdAt: row.created_at,
   passwordHash: row.password_hash,
 });
@@ -34,6 +40,12 @@ export interface KeyRow {
   hash: string;
   scopes: string;
   status: string;
+  created_by: string | null;
+  allowed_origins: string;
+  allowed_ips: string;
+  expires_at: string | null;
+  previous_hash: string | null;
+  previous_hash_expires_at: string | null;
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
@@ -57,8 +69,14 @@ export function toKey(row: KeyRow): ApiKeyRecord {
     name: row.name,
     hint: row.hint,
     hash: row.hash,
-    scopes: row.scopes.split(',').filter(Boolean) as Service[],
+    scopes: fromListColumn(row.scopes) as Service[],
     status: row.status as KeyStatus,
+    createdBy: row.created_by,
+    allowedOrigins: fromListColumn(row.allowed_origins),
+    allowedIps: fromListColumn(row.allowed_ips),
+    expiresAt: row.expires_at,
+    previousHash: row.previous_hash,
+    previousHashExpiresAt: row.previous_hash_expires_at,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
@@ -70,6 +88,7 @@ export interface InvitationRow {
   org_id: string;
   hash: string;
   hint: string;
+  role: string;
   created_by: string;
   created_at: string;
   expires_at: string;
@@ -84,6 +103,7 @@ export function toInvitation(row: InvitationRow): InvitationRecord {
     orgId: row.org_id,
     hash: row.hash,
     hint: row.hint,
+    role: row.role as Role,
     createdBy: row.created_by,
     createdAt: row.created_at,
     expiresAt: row.expires_at,

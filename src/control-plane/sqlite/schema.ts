@@ -67,9 +67,46 @@ CREATE TABLE invitations (
 CREATE INDEX invitations_by_org ON invitations(org_id);
 `;
 
+/**
+ * Roles and restricted keys. Before roles every member could do everything: each organization's
+ * oldest user becomes its owner and the others admins, so nobody loses a key power they had.
+ */
+const V3 = `
+ALTER TABLE users ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+UPDATE users SET role = 'admin';
+UPDATE users SET role = 'owner' WHERE NOT EXISTS (
+  SELECT 1 FROM users AS older WHERE older.org_id = users.org_id
+    AND (older.created_at < users.created_at OR (older.created_at = users.created_at AND older.rowid < users.rowid))
+);
+ALTER TABLE invitations ADD COLUMN role TEXT NOT NULL DEFAULT 'member';
+ALTER TABLE api_keys ADD COLUMN created_by TEXT;
+ALTER TABLE api_keys ADD COLUMN allowed_origins TEXT NOT NULL DEFAULT '';
+ALTER TABLE api_keys ADD COLUMN allowed_ips TEXT NOT NULL DEFAULT '';
+ALTER TABLE api_keys ADD COLUMN expires_at TEXT;
+ALTER TABLE api_keys ADD COLUMN previous_hash TEXT;
+ALTER TABLE api_keys ADD COLUMN previous_hash_expires_at TEXT;
+`;
+
+/** The sign-in throttle's counters (sqlite/sign-ins.ts); times in milliseconds since the epoch. */
+const V4 = `
+CREATE TABLE sign_in_accounts (
+  account TEXT PRIMARY KEY,
+  failures INTEGER NOT NULL,
+  locked_until INTEGER NOT NULL,
+  last_failure INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sign_in_accounts_by_last_failure ON sign_in_accounts(last_failure);
+CREATE TABLE sign_in_addresses (
+  address TEXT PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  failures INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sign_in_addresses_by_window ON sign_in_addresses(window_start);
+`;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-const STEPS = [V1, V2];
-export const SCHEMA_VERSION = STEPS.length;
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4];
+export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */
 export function migrate(db: Database.Database): void {
@@ -81,7 +118,7 @@ export function migrate(db: Database.Database): void {
   }
   if (version === SCHEMA_VERSION) return;
   db.transaction(() => {
-    for (const step of STEPS.slice(version)) db.exec(step);
+    for (const step of SCHEMA_STEPS.slice(version)) db.exec(step);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
 }

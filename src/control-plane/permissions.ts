@@ -1,0 +1,34 @@
+/**
+ * Who may do what in an organization. Each role includes the powers of the roles below it: an
+ * owner sets the plan and the members' roles; an admin manages every key and the invitations; a
+ * member sees usage and manages the keys it created itself. The dashboard shows what these allow
+ * and its API refuses the rest.
+ */
+import type { ApiKeyRecord, Role, User } from './types.js';
+
+/** Lower is more powerful. */
+const RANK: Record<Role, number> = { owner: 0, admin: 1, member: 2 };
+
+export type Power = 'plan' | 'roles' | 'invitations' | 'allKeys';
+
+/** The least role that holds each power. */
+const LEAST_ROLE: Record<Power, Role> = { plan: 'owner', roles: 'owner', invitations: 'admin', allKeys: 'admin' };
+
+export const holds = (role: Role, power: Power): boolean => RANK[role] <= RANK[LEAST_ROLE[power]];
+
+/** Every power, as the dashboard page shows or hides its controls. */
+export const powersOf = (role: Role): Record<Power, boolean> => ({
+  plan: holds(role, 'plan'),
+  roles: holds(role, 'roles'),
+  invitations: holds(role, 'invitations'),
+  allKeys: holds(role, 'allKeys'),
+});
+
+/** Whether a member may see, edit, roll or revoke a key: every key for admins, its own for members. */
+export const mayManageKey = (user: User, key: ApiKeyRecord): boolean => holds(user.role, 'allKeys') || key.createdBy === user.id;
+
+/** Whether a member may give `role` to someone (an invitation): nobody grants more than they have. */
+export const mayGrant = (granter: Role, role: Role): boolean => RANK[granter] <= RANK[role];
+
+/** The least role holding a power, for the 403's message. */
+export const leastRoleFor = (power: Power): Role => LEAST_ROLE[power];

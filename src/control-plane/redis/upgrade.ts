@@ -1,0 +1,25 @@
+/**
+ * Gives the users stored before roles existed a role, once per prefix: each organization's oldest
+ * user becomes its owner and the others admins, as the SQLite schema upgrade does (before roles
+ * every member could do everything, so nobody loses a key power they had).
+ */
+import type { Redis } from 'ioredis';
+import type { ControlKeys } from './keys.js';
+
+export async function upgradeRoles(client: Redis, names: ControlKeys): Promise<void> {
+  if ((await client.exists(names.rolesUpgraded)) === 1) return;
+  for (const orgId of await client.smembers(names.orgs)) {
+    const userIds = await client.lrange(names.orgUsers(orgId), 0, -1);
+    const roles = await Promise.all(userIds.map((id) => client.hget(names.user(id), 'role')));
+    const tx = client.multi();
+    userIds.forEach((id, i) => {
+      if (roles[i] !== null) return;
+      const role = i === 0 ? 'owner' : 'admin';
+      // HSETNX: a role set meanwhile by a node already upgraded wins.
+      tx.hsetnx(names.user(id), 'role', role);
+      if (role === 'owner') tx.sadd(names.orgOwners(orgId), id);
+    });
+    await tx.exec();
+  }
+  await client.set(names.rolesUpgraded, '1');
+}
