@@ -106,7 +106,7 @@ if [[ ${SKIP_BUILD:-} != 1 ]]; then
   if [[ -n ${NODE_HEADERS_DIR:-} ]]; then build_args+=(--build-arg "NODE_HEADERS_DIR=$NODE_HEADERS_DIR"); fi
   log "docker build -t $image ."
   t0=$SECONDS
-  docker build -q -t "$image" "${build_args[@]}" . >/dev/null || fail 'docker build'
+  docker build -q -t "$image" "${build_args[@]}" . >/dev/null 2>"$work/build.log" || { tail -30 "$work/build.log" >&3; fail 'docker build'; }
   note "image built in $((SECONDS - t0)) s"
 fi
 note "image size: $(docker image inspect -f '{{.Size}}' "$image" | awk '{printf "%.0f MB", $1 / 1e6}')"
