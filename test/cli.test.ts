@@ -180,6 +180,27 @@ test('user create makes a user and its organization, or joins an existing one', 
   assertOneLineError(t, await waymark(['user', 'create', '--email', 'c@example.com', '--password', 'short', '--data', data]), 1, /at least 8 characters/);
 });
 
+test('user create gives roles (the first user of a new organization owns it); org members lists them and org set-role changes them', async (t) => {
+  const data = dataFolder(t);
+  await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
+  t.regex(await ok(t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'ａｃｍｅ']), /, member of organization Acme /);
+  t.regex(await ok(t, data, ['user', 'create', '--email', 'cy@example.com', '--password', PASSWORD, '--org', 'Acme', '--role', 'admin']), /, admin of organization Acme /);
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'dee@example.com', '--password', PASSWORD, '--org', 'New', '--role', 'member', '--data', data]), 1, /first user is its owner/);
+  assertOneLineError(t, await waymark(['user', 'create', '--email', 'dee@example.com', '--password', PASSWORD, '--org', 'Acme', '--role', 'boss', '--data', data]), 1, /unknown role/);
+
+  const table = await ok(t, data, ['org', 'members', '--org', 'Acme']);
+  t.regex(table, /^ID +EMAIL +ROLE +JOINED\n/);
+  t.regex(table, /ann@example\.com +owner /);
+  const members = await okJson<{ email: string; role: string }[]>(t, data, ['org', 'members', '--org', 'Acme']);
+  t.deepEqual(members.map((m) => [m.email, m.role]), [['ann@example.com', 'owner'], ['bob@example.com', 'member'], ['cy@example.com', 'admin']]);
+  t.false(JSON.stringify(members).includes('passwordHash'));
+
+  t.is(await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'BOB@example.com', '--role', 'owner']), 'bob@example.com is now an owner of Acme.\n');
+  t.is(await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'ann@example.com', '--role', 'member']), 'ann@example.com is now a member of Acme.\n');
+  assertOneLineError(t, await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'bob@example.com', '--role', 'admin', '--data', data]), 1, /at least one owner/);
+  assertOneLineError(t, await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'nobody@example.com', '--role', 'admin', '--data', data]), 1, /not a member of Acme/);
+});
+
 test('key create prints the value once; key list never shows values; key revoke stops a key', async (t) => {
   const data = dataFolder(t);
   await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);

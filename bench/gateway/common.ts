@@ -8,3 +8,5 @@ export const PATH = `/api/v1${ROUTE}`;
 /** The handlers serialize this on every request, as a real handler would. */
 export const BODY = { service: SERVICE, ok: true, result: { lat: 52.5163, lon: 13.3777, label: 'Pariser Platz, Berlin' } };
 export const BODY_TEXT = JSON.stringify(BODY);
+/** The web page the restricted key's requests come from: matched by a wildcard, after the exact origins miss. */
+export const RESTRICTED_ORIGIN = 'https://maps.example.org';
