@@ -100,7 +100,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
     const url = `http://${urlHost}:${server.port}`;
     if (redis && redisStore) {
-      const cluster = await joinCluster(redis, redisStore.redis, { url, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
+      const cluster = await joinCluster(redis, redisStore.redis, { url, listenHost: host, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
       started.push(() => cluster.leave());
     } else {
       // Other processes on this machine (the CLI, an import) announce their writes to the serving

@@ -8,7 +8,8 @@ import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
-import { cliHint, listeningOn } from '../src/cli/serve.js';
+import { waymarkCommand } from '../src/cli/invocation.js';
+import { listeningOn } from '../src/cli/serve.js';
 import { advertisedUrl } from '../src/cluster/address.js';
 import { startDatasetOffers } from '../src/dataset/offer.js';
 import { silentLogging } from '../src/observability/logger.js';
@@ -70,8 +71,9 @@ test('the serve banner names the addresses that work, and the CLI form WAYMARK_C
     listeningOn('0.0.0.0', 8080, 'http://127.0.0.1:8080', { WAYMARK_NODE_URL: 'http://maps-1.internal:8080' }),
     'every interface, port 8080: http://127.0.0.1:8080 on this machine, http://maps-1.internal:8080 from others',
   );
-  t.is(cliHint({ WAYMARK_CLI_HINT: 'docker exec <container> waymark' }), 'docker exec <container> waymark');
-  t.notRegex(cliHint({}), /docker/, 'without it, the form this process was started with');
+  const invocation = { script: '/app/bin/waymark.js', cwd: '/app', env: {} };
+  t.is(waymarkCommand({ ...invocation, env: { WAYMARK_CLI_HINT: ' docker exec <container> waymark ' } }), 'docker exec <container> waymark');
+  t.is(waymarkCommand(invocation), 'node bin/waymark.js', 'without it, the form this process was started with');
 });
 
 test('waymark status lists a node at WAYMARK_NODE_URL', async (t) => {

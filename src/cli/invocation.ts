@@ -5,7 +5,9 @@
  *   checkout: npx runs a checkout's own command, from any folder in it;
  * - `waymark` from a link on the PATH (a global install);
  * - else `node <the script>`, relative to the working folder when inside it (`node bin/waymark.js`),
- *   absolute otherwise.
+ *   absolute otherwise;
+ * - whatever `WAYMARK_CLI_HINT` says, where the operator types something else (the image sets
+ *   `docker exec <container> waymark`).
  */
 import { basename, delimiter, dirname, isAbsolute, relative, sep } from 'node:path';
 
@@ -29,6 +31,8 @@ function inside(from: string, path: string): string | null {
 
 /** The words that run `waymark`, e.g. `npx waymark` or `node bin/waymark.js`. */
 export function waymarkCommand({ script, cwd, env }: Invocation = thisProcess()): string {
+  const hint = env.WAYMARK_CLI_HINT?.trim();
+  if (hint) return hint;
   // npm tells what it runs in npm_command: `exec` for npx, `start`, `run-script`…
   const underNpm = env.npm_command !== undefined;
   if (basename(script) === 'waymark') {

@@ -36,13 +36,6 @@ function stopOnSignals(waymark: Waymark, asJson: boolean): void {
   process.on('SIGTERM', stop);
 }
 
-/**
- * The command line to print for account commands: WAYMARK_CLI_HINT where this process cannot tell
- * (the image sets `docker exec <container> waymark`: the host's shell runs it so), else the form this
- * process was started with.
- */
-export const cliHint = (env: NodeJS.ProcessEnv = process.env) => env.WAYMARK_CLI_HINT?.trim() || waymarkCommand();
-
 /** Where it listens, in addresses that work: 127.0.0.1 on this machine, and the node's address for others when it listens on every interface. */
 export function listeningOn(host: string, port: number, localUrl: string, env: NodeJS.ProcessEnv = process.env): string {
   if (!listensEverywhere(host)) return localUrl;
@@ -52,7 +45,7 @@ export function listeningOn(host: string, port: number, localUrl: string, env: N
 function banner(waymark: Waymark, config: Config): Outcome {
   const dashboardUrl = `${config.publicUrl ?? waymark.url}/dashboard/`;
   const dataFlag = config.dataDir === dataDirFromEnv() ? '' : ` --data ${shellWord(config.dataDir)}`;
-  const cli = cliHint();
+  const cli = waymarkCommand();
   const nodeUrl = advertisedUrl(config.host, waymark.port);
   const lines = [
     `Waymark is listening on ${listeningOn(config.host, waymark.port, waymark.url)} (data: ${config.dataDir})`,
