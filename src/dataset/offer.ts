@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { Redis } from 'ioredis';
@@ -110,7 +111,8 @@ function serveDatasets(dataDir: string, token: string, digests: Map<string, TarD
       return;
     }
     authorize(req.headers.authorization);
-    const id = /^\/datasets\/([^/]+)\.tar$/.exec(new URL(req.url ?? '/', 'http://worker').pathname)?.[1];
+    // Matched on the request target as sent: `new URL` throws on some (`//`, `http://[`), which was a 500.
+    const id = /^\/datasets\/([^/?#]+)\.tar(?:\?|$)/.exec(req.url ?? '')?.[1];
     if (req.method !== 'GET' || id === undefined || !isDatasetId(id)) throw notFound('the worker serves GET /datasets/<id>.tar');
     const digest = digests.get(id);
     if (!digest || !existsSync(paths.dataset(dataDir, id))) throw notFound(`dataset ${id} is not offered here`);
@@ -123,7 +125,12 @@ function serveDatasets(dataDir: string, token: string, digests: Map<string, TarD
       tar.child.kill(); // The client went away: stop reading.
     }
   };
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
+    // llhttp reads a request line without a version as HTTP/0.9: refused, only HTTP/1.x is served.
+    if (req.httpVersionMajor !== 1) {
+      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(errorBody(400, 'only HTTP/1.0 and HTTP/1.1 are served'));
+      return;
+    }
     handle(req, res).catch((error: unknown) => {
       if (res.headersSent) {
         if (!res.writableFinished) logger.warn({ err: error }, 'dataset download broke off');
@@ -136,4 +143,18 @@ function serveDatasets(dataDir: string, token: string, digests: Map<string, TarD
       res.writeHead(status, { ...headers, 'content-type': 'application/json' }).end(errorBody(status, (error as Error).message));
     });
   });
+  // A request node cannot parse (request line, header block, framing such as two Content-Lengths)
+  // is answered 400, or 431 for an over-large header block, with the uniform body, and the
+  // connection closed: its end is unknown, so nothing after it can be read.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = errorBody(status, status === 431 ? 'the request headers are too large' : `malformed request: ${error.message}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
+    );
+  });
+  return server;
 }

@@ -1,9 +1,20 @@
 /**
  * uWebSockets.js glue: turns each HTTP request into a `Request`, runs the application's handler
  * and writes its `Reply`. Synchronous replies are written at once; async ones after checking the
- * client has not gone away. Over-long URLs (414) and header blocks (431) are refused here with the
- * uniform error body. (uWS itself closes, without an answer, a connection whose request head is
- * over 4 KB and arrives in several reads; heads read at once reach these checks.)
+ * client has not gone away. Refused here with the uniform error body: over-long URLs (414),
+ * header blocks over `maxHeaderBytes` (431), and Content-Length headers of different values (400,
+ * connection closed; repeats of one value are accepted).
+ *
+ * What never reaches this glue, because uWebSockets.js 20.30's parser takes it for an incomplete
+ * request and waits: a request line that is not `METHOD /target HTTP/1.1` (HTTP/1.0, HTTP/0.9,
+ * HTTP/2, a NUL or space in the target, junk), more than 48 header fields, a field without a
+ * colon or with control characters, no Host. Such a connection gets no answer and is closed at
+ * uWS's idle timeout (10 s); one whose head is over 4 KB and arrives in several reads is closed
+ * at once. No uWS setting changes this, newer uWS answers HTTP/1.0 with 505 or 400, and answering
+ * it here would take a listener in front that relays every byte (measured: 11 µs more CPU per
+ * request, as much again as a whole gateway request, 12 µs). So proxies in front must speak
+ * HTTP/1.1 (nginx: `proxy_http_version 1.1`, as in docs/cluster/nginx.conf);
+ * test/protocol.test.ts keeps HTTP/1.0 and 60 header fields as known failures.
  */
 import { STATUS_CODES } from 'node:http';
 import uWS from 'uWebSockets.js';
@@ -47,13 +58,14 @@ function requestId(given: string): string {
 /** Answers that must not carry a body: a body there would be read as the start of the next answer. */
 const withoutBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
 
-function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string): void {
+/** Writes the reply; `close` also closes the connection (uWS adds `Connection: close`). */
+function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string, close = false): void {
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('X-Request-Id', id);
     if (reply.preset) for (const [name, value] of reply.preset) res.writeHeader(name, value);
     for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
-    res.end(withoutBody(method, reply.status) ? '' : reply.body);
+    res.end(withoutBody(method, reply.status) ? '' : reply.body, close);
   });
 }
 
@@ -68,6 +80,19 @@ function oversized(request: Request, maxUrlLength: number, maxHeaderBytes: numbe
     return errorReply(431, `the request headers are larger than ${maxHeaderBytes} bytes; send fewer or shorter headers`);
   }
   return null;
+}
+
+/**
+ * Whether the request has Content-Length headers of different values (`5, 6` as the glue joins
+ * them). uWS frames the body by the first one, a proxy in front may have used another: the end
+ * of the body, and so the start of the next request, is ambiguous (request smuggling, RFC 9112
+ * §6.3). Repeats of one value are allowed (RFC 9110 §8.6).
+ */
+function conflictingLength(request: Request): boolean {
+  const length = request.headers.get('content-length');
+  if (length === undefined || !length.includes(',')) return false;
+  const [first, ...rest] = length.split(',').map((value) => value.trim());
+  return rest.some((value) => value !== first);
 }
 
 export function listen(handler: AppHandler, options: ListenOptions): Promise<RunningServer> {
@@ -107,6 +132,15 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
 
     const refused = oversized(request, maxUrlLength, maxHeaderBytes);
     if (refused) return write(res, refused, id, method);
+    if (conflictingLength(request)) {
+      // Answered on the next turn of the event loop, closing the connection: whatever follows
+      // cannot be told apart from the body. Answered now, uWS would read on past the answer and
+      // serve a request hidden after the body; by the next turn it has read the rest of this
+      // packet and, if a request was there, closed the connection itself.
+      watchAbort();
+      setImmediate(() => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, true));
+      return;
+    }
     if (!METHODS_WITH_BODY.has(method)) return run();
     watchAbort();
     const chunks: Buffer[] = [];
