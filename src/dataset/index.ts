@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
+import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { GeocoderIndex } from '../geocoding/engine/index-file.js';
 import { RoutingPool } from '../routing/pool.js';
@@ -23,6 +24,7 @@ export interface Dataset {
   routing: RoutingPool | null;
 }
 
+const NO_DATASET = 'no dataset has been imported yet: the operator must run `waymark import` on this server\'s data folder';
 const CHECK_EVERY_MS = 2000;
 const CLOSE_OLD_AFTER_MS = 60_000;
 
@@ -52,6 +54,13 @@ function closeDataset(dataset: Dataset): void {
   dataset.tiles.close();
   dataset.geocoder?.close();
   void dataset.routing?.close();
+}
+
+/** The dataset a request is answered from, or the 503 telling the operator to import one. */
+export function currentDataset(datasets: DatasetHolder): Dataset {
+  const dataset = datasets.current();
+  if (!dataset) throw new ApiError(503, NO_DATASET);
+  return dataset;
 }
 
 /** Whether the node serves what `current` points at (`/readyz`, the image's health check). */

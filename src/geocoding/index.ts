@@ -4,12 +4,11 @@
  * from the dataset's geocoder index (SQLite look-ups of a few milliseconds). See docs/GEOCODING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
-import type { DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
+import { apiBaseResolver } from '../http/public-origin.js';
 import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { currentDataset } from '../maps/dataset-files.js';
-import { apiBaseResolver } from '../maps/absolute-urls.js';
 import type { GeocoderIndex } from './engine/index-file.js';
 import { place } from './engine/place.js';
 import { reverse } from './engine/reverse.js';
@@ -27,7 +26,7 @@ import {
   sanitizeStructured,
   type SearchParams,
 } from './sanitize/endpoints.js';
-import type { CleanRequest } from './sanitize/compose.js';
+import type { CleanRequest } from '../http/params/compose.js';
 
 const NO_INDEX = 'the served dataset has no geocoder index: the operator must run `waymark import` again';
 

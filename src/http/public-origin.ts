@@ -1,8 +1,9 @@
 /**
- * The origin clients reach this server at (`https://maps.example.com`), for absolute links in
- * responses: WAYMARK_PUBLIC_URL when configured, else the request's Host — or X-Forwarded-Host and
- * X-Forwarded-Proto behind a proxy.
+ * The origin clients reach this server at (`https://maps.example.com`), and the API base under it
+ * (`https://maps.example.com/api/v1`), for absolute links in responses: WAYMARK_PUBLIC_URL when
+ * configured, else the request's Host — or X-Forwarded-Host and X-Forwarded-Proto behind a proxy.
  */
+import { ApiError } from './errors.js';
 import type { Request } from './request.js';
 
 /** A host name, IPv4 or bracketed IPv6 address, with an optional port. */
@@ -27,5 +28,17 @@ export function publicOriginResolver(publicUrl: string | undefined): (req: Reque
     if (!host || !HOST.test(host)) return null;
     const proto = firstValue(req.header('x-forwarded-proto'))?.toLowerCase();
     return `${proto === 'https' ? 'https' : 'http'}://${host}`;
+  };
+}
+
+/** Builds the API base of a request (styles, TileJSON, geocoding's links); the configured public URL, when set, wins over headers. */
+export function apiBaseResolver(publicUrl: string | undefined): (req: Request) => string {
+  const originOf = publicOriginResolver(publicUrl);
+  return (req) => {
+    const origin = originOf(req);
+    if (origin === null) {
+      throw new ApiError(400, 'the Host (or X-Forwarded-Host) header must name the host this API is reached at; or set WAYMARK_PUBLIC_URL on the server');
+    }
+    return `${origin}/api/v1`;
   };
 }

@@ -1,13 +1,11 @@
 /**
- * The dataset the maps routes read (or the 503 telling the operator to import one), and the small
- * style-asset files of a dataset (glyph ranges, sprite sheets), read once and then kept in memory
+ * The small style-asset files of a dataset (glyph ranges, sprite sheets), read once and then kept in memory
  * with their ETag for as long as that dataset is served.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Dataset, DatasetHolder } from '../dataset/index.js';
-import { ApiError } from '../http/errors.js';
+import type { Dataset } from '../dataset/index.js';
 import { type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { assetCacheControl, notModified } from './http-caching.js';
@@ -16,14 +14,6 @@ export interface AssetFile {
   data: Uint8Array;
   /** Quoted MD5 of `data`. */
   etag: string;
-}
-
-const NO_DATASET = 'no dataset has been imported yet: the operator must run `waymark import` on this server\'s data folder';
-
-export function currentDataset(datasets: DatasetHolder): Dataset {
-  const dataset = datasets.current();
-  if (!dataset) throw new ApiError(503, NO_DATASET);
-  return dataset;
 }
 
 export function assetFile(data: Uint8Array): AssetFile {

@@ -4,12 +4,12 @@
  * U+04FF) is answered with a valid glyph PBF holding no glyphs, so MapLibre falls back quietly.
  */
 import { join } from 'node:path';
-import type { DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { encodeGlyphRange, RANGE_COUNT, RANGE_SIZE, rangeName } from '../../core/maps/glyph-pbf.js';
-import { assetFile, assetReply, currentDataset, DatasetFiles, type AssetFile } from './dataset-files.js';
+import { assetFile, assetReply, DatasetFiles, type AssetFile } from './dataset-files.js';
 
 const RANGE = /^(\d{1,5})-(\d{1,5})$/;
 const GLYPH_TYPE = 'application/x-protobuf';

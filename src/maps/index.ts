@@ -4,7 +4,7 @@
  */
 import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
-import { apiBaseResolver } from './absolute-urls.js';
+import { apiBaseResolver } from '../http/public-origin.js';
 import { fontHandler } from './fonts.js';
 import { rasterRoutes } from './raster/routes.js';
 import { spriteHandler } from './sprites.js';

@@ -4,11 +4,11 @@
  * `/sprites/base?key=…`.
  */
 import { join } from 'node:path';
-import type { DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { assetReply, currentDataset, DatasetFiles } from './dataset-files.js';
+import { assetReply, DatasetFiles } from './dataset-files.js';
 import { spriteFile } from '../../core/maps/style-catalog.js';
 
 const SPRITE = /^(.+?)(?:@([12])x)?$/;

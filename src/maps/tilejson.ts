@@ -7,11 +7,10 @@
  */
 import { TILESET_ID } from '../../core/dataset-layout.js';
 import type { VectorLayerInfo } from '../../core/dataset-layout.js';
-import type { Dataset, DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type Dataset, type DatasetHolder } from '../dataset/index.js';
 import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { callerKey } from './absolute-urls.js';
-import { currentDataset } from './dataset-files.js';
 import { KEYED_DOCUMENT_CACHE } from './http-caching.js';
 import { allReferencedAssets } from '../../core/maps/style-catalog.js';
 import { unknownTileset } from './tiles.js';

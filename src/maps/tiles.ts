@@ -7,12 +7,11 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { TILESET_ID } from '../../core/dataset-layout.js';
-import type { Dataset, DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type Dataset, type DatasetHolder } from '../dataset/index.js';
 import type { StoredTile } from '../dataset/mbtiles.js';
 import { ApiError } from '../http/errors.js';
 import { presetHeaders, type PresetHeaders, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { currentDataset } from './dataset-files.js';
 import { assetCacheControl, notModified } from './http-caching.js';
 import { datasetTileCache, type TileCache } from './tile-cache.js';
 

@@ -1,9 +1,8 @@
 /** What every routing route does once its parameters are checked: find the dataset's pool, run the task there, shape the reply. */
-import type { DatasetHolder } from '../dataset/index.js';
+import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { currentDataset } from '../maps/dataset-files.js';
 import type { RoutingTask } from './answer/task.js';
 import type { RoutingPool } from './pool.js';
 

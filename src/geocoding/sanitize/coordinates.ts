@@ -1,7 +1,7 @@
 /** A `<prefix>.lat` / `<prefix>.lon` pair (point, focus.point): both or neither, each a decimal number in range. */
 import { messages } from './messages.js';
-import { decimalInRange } from './number.js';
-import { clean, rejected, type Sanitized } from './sanitized.js';
+import { decimalInRange } from '../../http/params/number.js';
+import { clean, rejected, type Sanitized } from '../../http/params/sanitized.js';
 
 export interface LatLon {
   lat: number;

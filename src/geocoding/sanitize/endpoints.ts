@@ -1,6 +1,6 @@
 /** The parameter checks of each geocoding endpoint, and one function per endpoint that applies them. */
 import { sanitizeBoundaryCountry } from './boundary-country.js';
-import { sanitize, type CleanParams, type CleanRequest } from './compose.js';
+import { sanitize, type CleanParams, type CleanRequest } from '../../http/params/compose.js';
 import { sanitizeFocusPoint } from './focus-point.js';
 import { sanitizeQ } from './geocode-alias.js';
 import { sanitizeIds } from './ids.js';

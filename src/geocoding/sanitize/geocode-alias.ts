@@ -1,6 +1,6 @@
 /** `q` of the /geocode alias route: the search text under another name; `text` beside it is ambiguous. */
 import { messages } from './messages.js';
-import { rejected, type Sanitizer } from './sanitized.js';
+import { rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { searchText } from './text.js';
 
 const textOfQ = searchText('q');

@@ -1,7 +1,7 @@
 /** `ids` of place lookup: a comma list of at most 40 GIDs `<source>:<layer>:<id>`; the id may hold `/` and `:`. */
 import { LAYERS, SOURCES, gid, type Layer, type Source } from '../../../core/geocoding/indexed-record.js';
 import { messages } from './messages.js';
-import { clean, rejected, type Sanitizer } from './sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { sourceByName } from './sources.js';
 
 export const MAX_IDS = 40;

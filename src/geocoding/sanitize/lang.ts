@@ -1,7 +1,7 @@
 /** `lang`: a well-formed BCP 47 tag of a language the runtime's CLDR data knows; default `en`. */
 import { iso6393Of } from './iso639.js';
 import { messages } from './messages.js';
-import { clean, rejected, type Sanitizer } from './sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 
 export interface Language {
   /** Canonical BCP 47 tag as given (`de-CH`). */

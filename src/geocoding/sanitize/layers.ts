@@ -1,6 +1,6 @@
 /** `layers`: a comma list of place types; `coarse` stands for all admin layers; default all layers. */
 import { COARSE_LAYERS, LAYERS, type Layer } from '../../../core/geocoding/indexed-record.js';
-import { clean, type Sanitizer } from './sanitized.js';
+import { clean, type Sanitizer } from '../../http/params/sanitized.js';
 import { resolveValueList } from './value-list.js';
 
 const LAYER_MEANINGS = new Map<string, readonly Layer[]>([

@@ -1,7 +1,7 @@
 /** `point.lat` / `point.lon` of reverse geocoding: both required, latitude -90..90, longitude -180..180. */
 import { optionalLatLon, type LatLon } from './coordinates.js';
 import { messages } from './messages.js';
-import { rejected, type Sanitizer } from './sanitized.js';
+import { rejected, type Sanitizer } from '../../http/params/sanitized.js';
 
 const NOWHERE: LatLon = { lat: NaN, lon: NaN };
 

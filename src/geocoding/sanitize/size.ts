@@ -1,7 +1,7 @@
 /** `size`: how many results; default 10, at least 1, above 40 clamped to 40 with a warning. */
 import { messages } from './messages.js';
-import { wholeNumber } from './number.js';
-import { clean, rejected, type Sanitizer } from './sanitized.js';
+import { wholeNumber } from '../../http/params/number.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 
 export const DEFAULT_SIZE = 10;
 export const MAX_SIZE = 40;

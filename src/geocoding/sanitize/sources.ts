@@ -1,6 +1,6 @@
 /** `sources`: a comma list of data sources, short (osm, oa, gn, wof) or long names, normalized to long names. */
 import { SOURCE_SHORT_NAMES, SOURCES, type Source } from '../../../core/geocoding/indexed-record.js';
-import { clean, type Sanitizer } from './sanitized.js';
+import { clean, type Sanitizer } from '../../http/params/sanitized.js';
 import { resolveValueList } from './value-list.js';
 
 const SOURCE_MEANINGS = new Map<string, readonly Source[]>([

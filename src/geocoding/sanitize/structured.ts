@@ -7,7 +7,7 @@
 import { countryByCode } from '../../../core/geocoding/countries.js';
 import { tokenize } from '../../../core/geocoding/text/normalize.js';
 import { messages } from './messages.js';
-import { clean, rejected, type Sanitizer } from './sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { MAX_TEXT_LENGTH } from './text.js';
 
 /** Pelias' structured fields, finest first. */

@@ -4,7 +4,7 @@
  */
 import { tokenize } from '../../../core/geocoding/text/normalize.js';
 import { messages } from './messages.js';
-import { clean, rejected, type Sanitizer } from './sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 
 /** Longest accepted text, in characters (Unicode code points) after trimming. */
 export const MAX_TEXT_LENGTH = 200;

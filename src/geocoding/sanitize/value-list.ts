@@ -1,6 +1,6 @@
 /** Comma-separated lists of named values (layers, sources): trimmed, lower-cased, aliases resolved, unknowns refused. */
 import { messages } from './messages.js';
-import { clean, rejected, type Sanitized } from './sanitized.js';
+import { clean, rejected, type Sanitized } from '../../http/params/sanitized.js';
 
 /**
  * Resolves each comma-separated entry of `raw` through `meanings` (an entry may stand for several values),

@@ -5,9 +5,8 @@
  * thread of an aborted job and starts another), a crashed thread or a renderer error a 500.
  */
 import { Piscina } from 'piscina';
-import type { Dataset, DatasetHolder } from '../../dataset/index.js';
+import { currentDataset, type Dataset, type DatasetHolder } from '../../dataset/index.js';
 import { ApiError } from '../../http/errors.js';
-import { currentDataset } from '../dataset-files.js';
 import type { RasterAnswer, RasterJob } from './job.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../../core/worker-exec-argv.js';
 

@@ -2,12 +2,11 @@
  * GET /styles/{slug}/tiles.json?lang=&scale=&format= — TileJSON 3.0.0 of a style's raster tiles, its
  * tile URL absolute and carrying the caller's key, so Leaflet and OpenLayers add the layer from it.
  */
-import { sanitize } from '../../geocoding/sanitize/compose.js';
-import type { DatasetHolder } from '../../dataset/index.js';
+import { sanitize } from '../../http/params/compose.js';
+import { currentDataset, type DatasetHolder } from '../../dataset/index.js';
 import { json, type Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import { callerKey } from '../absolute-urls.js';
-import { currentDataset } from '../dataset-files.js';
 import { KEYED_DOCUMENT_CACHE } from '../http-caching.js';
 import { styleOfSlug } from '../styles.js';
 import { WORLD_BOUNDS } from '../tilejson.js';

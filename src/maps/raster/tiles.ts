@@ -5,14 +5,13 @@
  * whole world below), so labels are placed once across them; requests for tiles of one metatile
  * share that job, and every tile of its answer goes into both caches.
  */
-import { sanitize } from '../../geocoding/sanitize/compose.js';
-import type { Dataset, DatasetHolder } from '../../dataset/index.js';
+import { sanitize } from '../../http/params/compose.js';
+import { currentDataset, type Dataset, type DatasetHolder } from '../../dataset/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import type { LabelLanguage, StyleEntry } from '../../../core/maps/style-catalog.js';
 import { labelLanguage, styleOfSlug } from '../styles.js';
-import { currentDataset } from '../dataset-files.js';
 import { datasetTileCache } from '../tile-cache.js';
 import type { RasterDiskCache } from './disk-cache.js';
 import { imageAnswer, imageReply, type ImageAnswer } from './image-answer.js';

@@ -5,7 +5,7 @@ import { manyToMany } from '../graph/many-to-many.js';
 import { snap, type Snap } from '../graph/snap.js';
 import { tableBody } from '../response/table-body.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
-import type { LonLat } from '../sanitize/position.js';
+import type { LonLat } from '../../http/params/position.js';
 import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
 
 type Snapped = { ok: true; snaps: Snap[] } | { ok: false; answer: RoutingAnswer };

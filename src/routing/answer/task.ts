@@ -2,7 +2,7 @@
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
 import type { TravelMode } from '../../../core/routing/network.js';
-import type { LonLat } from '../sanitize/position.js';
+import type { LonLat } from '../../http/params/position.js';
 
 /** The road nearest a point, for OSRM's `nearest` service. */
 export interface NearestParams {

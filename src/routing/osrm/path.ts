@@ -3,8 +3,8 @@
  * coordinates, longitude first as OSRM writes them, turned into Waymark's `lat,lng` positions.
  */
 import { TRAVEL_MODES, type TravelMode } from '../../../core/routing/network.js';
-import { list, quoted } from '../../geocoding/sanitize/messages.js';
-import { decimalInRange } from '../../geocoding/sanitize/number.js';
+import { list, quoted } from '../../http/params/messages.js';
+import { decimalInRange } from '../../http/params/number.js';
 import { osrmError } from './errors.js';
 
 export interface OsrmPath {

@@ -2,8 +2,8 @@
  * The query parameters of OSRM's services: which ones Waymark reads, which it takes and ignores,
  * and which it refuses as unsupported (named in a 400), plus the ones every service shares.
  */
-import { quoted } from '../../geocoding/sanitize/messages.js';
-import { flag } from '../sanitize/choice.js';
+import { quoted } from '../../http/params/messages.js';
+import { flag } from '../../http/params/choice.js';
 import { osrmError } from './errors.js';
 
 export type OsrmService = 'route' | 'table' | 'nearest';

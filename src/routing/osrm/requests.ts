@@ -3,13 +3,13 @@
  * become `origin`/`waypoints`/`destination` or `sources`/`destinations`, OSRM's options of the same
  * name pass through, and Waymark's checks run on the result; every refusal carries OSRM's code.
  */
-import { quoted } from '../../geocoding/sanitize/messages.js';
+import { quoted } from '../../http/params/messages.js';
 import type { Request } from '../../http/request.js';
 import type { NearestParams } from '../answer/task.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
-import { parsePosition } from '../sanitize/position.js';
+import { parsePosition } from '../../http/params/position.js';
 import { osrmError, withOsrmCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
 import { checkOsrmQuery, onlyValue, type SharedOptions } from './query.js';

@@ -1,6 +1,6 @@
 /** `time` of isochrones: whole minutes 1–60, or a comma list of up to 4 distinct ones, returned ascending. */
-import { wholeNumber } from '../../geocoding/sanitize/number.js';
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { wholeNumber } from '../../http/params/number.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { messages } from './messages.js';
 
 export const MIN_MINUTES = 1;

@@ -1,11 +1,11 @@
 /** The parameter checks of directions and isochrones, and one function per endpoint that applies them. */
-import { sanitize, type CleanParams, type CleanRequest } from '../../geocoding/sanitize/compose.js';
-import { flag } from './choice.js';
+import { sanitize, type CleanParams, type CleanRequest } from '../../http/params/compose.js';
+import { flag } from '../../http/params/choice.js';
 import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
-import { requiredPosition } from './position.js';
+import { requiredPosition } from '../../http/params/position.js';
 import {
   sanitizeAlternatives,
   sanitizeGeometries,

@@ -1,6 +1,6 @@
 /** `generalize` of isochrones: a tolerance in metres for simplifying the contours, 0–10000; absent means none. */
-import { decimalInRange } from '../../geocoding/sanitize/number.js';
-import { clean, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { decimalInRange } from '../../http/params/number.js';
+import { clean, type Sanitizer } from '../../http/params/sanitized.js';
 
 export const MAX_GENERALIZE_METRES = 10_000;
 

@@ -4,7 +4,7 @@
  * a language without instructions is refused rather than answered in English the client did not ask for.
  */
 import languages from 'osrm-text-instructions/languages.js';
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { messages } from './messages.js';
 
 export const INSTRUCTION_LANGUAGES: readonly string[] = languages.supportedCodes;

@@ -3,11 +3,11 @@
  * and `annotations` (`duration`, `distance` or both), and the element limit. Checked in the
  * gateway's `units` too, so a refused request is never metered.
  */
-import { sanitize, type CleanParams } from '../../geocoding/sanitize/compose.js';
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { sanitize, type CleanParams } from '../../http/params/compose.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { ApiError } from '../../http/errors.js';
 import { messages } from './messages.js';
-import { parsePositionList, NOWHERE, type LonLat } from './position.js';
+import { parsePositionList, NOWHERE, type LonLat } from '../../http/params/position.js';
 import { sanitizeMode } from './route-options.js';
 
 /** Sources × destinations of one request at most. */

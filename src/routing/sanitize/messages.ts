@@ -1,11 +1,8 @@
-/** Every 400 message of the routing parameters: the geocoding ones they share, and their own; each names its parameter. */
-import { list, messages as shared, quoted } from '../../geocoding/sanitize/messages.js';
+/** Every 400 message of the routing parameters: the shared ones (src/http/params/messages.ts), and their own; each names its parameter. */
+import { list, messages as shared, quoted } from '../../http/params/messages.js';
 
 export const messages = {
   ...shared,
-  badPosition: (name: string, raw: string) =>
-    `invalid parameter '${name}': ${quoted(raw)} is not a position lat,lng in decimal degrees (e.g. 43.7384,7.4246)`,
-  badBoolean: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} is not true or false`,
   badAlternatives: (name: string, raw: string, max: number) =>
     `invalid parameter '${name}': ${quoted(raw)} is not true, false or a whole number from 0 to ${max}`,
   badInstructionLanguage: (name: string, raw: string, supported: readonly string[]) =>

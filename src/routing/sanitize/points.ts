@@ -1,7 +1,7 @@
 /** `origin`, `destination` (required) and `waypoints` (`lat,lng|lat,lng`, at most 23) of directions. */
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { messages } from './messages.js';
-import { parsePositionList, requiredPosition, type LonLat } from './position.js';
+import { parsePositionList, requiredPosition, type LonLat } from '../../http/params/position.js';
 
 export const MAX_WAYPOINTS = 23;
 

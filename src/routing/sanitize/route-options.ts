@@ -1,8 +1,8 @@
 /** How a directions body is shaped (OSRM route service options): mode, alternatives, steps, geometries, overview. */
 import { TRAVEL_MODES, type TravelMode } from '../../../core/routing/network.js';
-import { wholeNumber } from '../../geocoding/sanitize/number.js';
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
-import { flag, oneOf } from './choice.js';
+import { wholeNumber } from '../../http/params/number.js';
+import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
+import { flag, oneOf } from '../../http/params/choice.js';
 import { messages } from './messages.js';
 
 export const GEOMETRIES = ['polyline', 'polyline6', 'geojson'] as const;

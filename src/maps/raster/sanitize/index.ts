@@ -1,5 +1,5 @@
 /** The parameter checks of `/staticmap`, applied at once: every bad parameter is named in one 400. */
-import { sanitize, type CleanParams } from '../../../geocoding/sanitize/compose.js';
+import { sanitize, type CleanParams } from '../../../http/params/compose.js';
 import { ApiError } from '../../../http/errors.js';
 import { messages } from './messages.js';
 import { sanitizeMarkers, sanitizePaths } from './overlays.js';

@@ -1,10 +1,8 @@
 /** Every 400 message of the static map parameters: the shared ones, and their own; each names its parameter. */
-import { list, messages as shared, quoted } from '../../../geocoding/sanitize/messages.js';
-import { messages as routing } from '../../../routing/sanitize/messages.js';
+import { list, messages as shared, quoted } from '../../../http/params/messages.js';
 
 export const messages = {
   ...shared,
-  badPosition: routing.badPosition,
   unknownStyle: (name: string, raw: string, slugs: readonly string[]) =>
     `invalid parameter '${name}': ${quoted(raw)} is not a style; use one of ${list(slugs)}`,
   badSize: (name: string, raw: string, max: number) =>

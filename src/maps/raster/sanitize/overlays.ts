@@ -7,7 +7,7 @@
  * A path is filled when `fill` is given and its last point is its first.
  */
 import polyline from '@mapbox/polyline';
-import { clean, rejected, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
 import type { StaticMarker, StaticPath } from '../job.js';
 import { parseColor } from './color.js';
 import { messages } from './messages.js';

@@ -1,6 +1,6 @@
 /** `size=WxH` (required), `scale=1|2` and `format=png|webp|jpg` of the picture. */
-import { clean, rejected, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
-import { oneOf } from '../../../routing/sanitize/choice.js';
+import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
+import { oneOf } from '../../../http/params/choice.js';
 import type { RasterFormat } from '../job.js';
 import { messages } from './messages.js';
 

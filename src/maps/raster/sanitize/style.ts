@@ -1,6 +1,6 @@
 /** `style`: a style slug of the catalogue (required), and `lang`, the label language of the styles. */
 import { ApiError } from '../../../http/errors.js';
-import { clean, rejected, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
+import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
 import { STYLES, type LabelLanguage, type StyleEntry } from '../../../../core/maps/style-catalog.js';
 import { labelLanguage } from '../../styles.js';
 import { messages } from './messages.js';

@@ -1,7 +1,7 @@
 /** `center=lat,lng` with `zoom`, or `bbox=minLon,minLat,maxLon,maxLat`, or neither (fit to the markers and paths, checked by the endpoint). */
-import { decimalInRange } from '../../../geocoding/sanitize/number.js';
-import { clean, rejected, type Sanitized, type Sanitizer } from '../../../geocoding/sanitize/sanitized.js';
-import { NOWHERE, parsePosition, type LonLat } from '../../../routing/sanitize/position.js';
+import { decimalInRange } from '../../../http/params/number.js';
+import { clean, rejected, type Sanitized, type Sanitizer } from '../../../http/params/sanitized.js';
+import { NOWHERE, parsePosition, type LonLat } from '../../../http/params/position.js';
 import { MAX_LATITUDE } from '../render/viewport.js';
 import { messages } from './messages.js';
 

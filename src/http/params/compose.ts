@@ -1,5 +1,5 @@
 /** Runs an endpoint's list of sanitizers over a query: clean parameters and warnings, or one ApiError 400. */
-import { ApiError } from '../../http/errors.js';
+import { ApiError } from '../errors.js';
 import type { Sanitizer } from './sanitized.js';
 import { messages } from './messages.js';
 

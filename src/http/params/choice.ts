@@ -1,5 +1,5 @@
 /** Parameters that take one of a few words (mode, geometries, overview, steps, polygons), with a default. */
-import { clean, rejected, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { clean, rejected, type Sanitizer } from './sanitized.js';
 import { messages } from './messages.js';
 
 /** One of `values`, exactly as written (OSRM's words are lower case); `fallback` when absent. */

@@ -1,6 +1,6 @@
 /** Positions written `lat,lng` (origin, destination, waypoints, center), returned as [lon, lat] like the routing core. */
-import { decimalInRange } from '../../geocoding/sanitize/number.js';
-import { clean, rejected, type Sanitized, type Sanitizer } from '../../geocoding/sanitize/sanitized.js';
+import { decimalInRange } from './number.js';
+import { clean, rejected, type Sanitized, type Sanitizer } from './sanitized.js';
 import { messages } from './messages.js';
 
 export type LonLat = [number, number];

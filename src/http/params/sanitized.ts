@@ -1,4 +1,4 @@
-/** The shape every geocoding parameter sanitizer returns: a clean value plus errors and warnings, never a throw. */
+/** The shape every parameter sanitizer returns: a clean value plus errors and warnings, never a throw. */
 
 export interface Sanitized<T> {
   value: T;
