@@ -3,7 +3,7 @@
  * need is estimated from its OSM input and checked against the free space before the heavy steps.
  */
 import { statfsSync, statSync } from 'node:fs';
-import { formatBytes } from './memory-budget.js';
+import { formatBytes } from '../core/format-bytes.js';
 
 /**
  * Disk each step needs per byte of .osm.pbf input, at its peak, rounded up from the ×64 Monaco grid

@@ -10,7 +10,7 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { throwIfAborted } from './abort.js';
-import type { ProgressReporter } from './features.js';
+import type { ProgressReporter } from './progress.js';
 import { ImportInputError } from './import-errors.js';
 
 /** fetch() hides the network error (refused, DNS…) in `cause`. */

@@ -15,6 +15,3 @@ export interface TileFeature {
   geometry: Geometry;
   properties: Record<string, FeatureValue>;
 }
-
-/** Reports how far a phase of work has got; `total` is null when unknown. */
-export type ProgressReporter = (progress: { phase: string; done: number; total: number | null; unit?: string }) => void;

@@ -16,7 +16,7 @@ import { throwIfAborted } from './abort.js';
 import { CreatedPaths } from '../core/created-paths.js';
 import { currentDatasetId, DATASET_FORMAT_VERSION, paths, switchCurrent, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { download, isUrl } from './download.js';
-import type { ProgressReporter } from './features.js';
+import type { ProgressReporter } from './progress.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
 import { BuildJournal, inputsFingerprint } from './build-journal.js';
 import { checkDiskSpace, diskSpaceNeeded } from './disk-space.js';

@@ -2,5 +2,6 @@
 export { runImport, type ImportOptions, type ImportResult } from './import.js';
 export type { ImportInputs } from './input-checks.js';
 export { ImportInputError, ImportLockedError, isBadInput, isLockTaken } from './import-errors.js';
-export { formatBytes, importMemory, type MemoryBudget } from './memory-budget.js';
+export { formatBytes } from '../core/format-bytes.js';
+export { importMemory, type MemoryBudget } from './memory-budget.js';
 export { importThreads } from './threads.js';

@@ -11,7 +11,7 @@ import { access, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { throwIfAborted } from './abort.js';
 import { checkUrl, isUrl } from './download.js';
-import type { ProgressReporter } from './features.js';
+import type { ProgressReporter } from './progress.js';
 import { openAddressesHeaderProblem } from './geocoding/openaddresses.js';
 import { wofFolderProblem } from './geocoding/wof.js';
 import { ImportInputError } from './import-errors.js';

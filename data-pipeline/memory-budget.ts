@@ -5,6 +5,7 @@
  * together) stays within it whatever the input's size.
  */
 import { totalmem } from 'node:os';
+import { formatBytes } from '../core/format-bytes.js';
 
 const GiB = 1024 ** 3;
 const UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: GiB, t: 1024 ** 4 };
@@ -40,9 +41,4 @@ export function importMemory(flag?: string): MemoryBudget {
   if (bytes === null) throw new Error(`${source}: "${text}" is no amount of memory; write e.g. 2G, 1536M or 800MB`);
   if (bytes < MIN_IMPORT_MEMORY) throw new Error(`${source}: ${text} is too little; an import needs at least ${formatBytes(MIN_IMPORT_MEMORY)}`);
   return { bytes, source };
-}
-
-/** `1.5 GiB`, `800 MiB`: an amount of memory or disk as the import prints it. */
-export function formatBytes(bytes: number): string {
-  return bytes >= GiB ? `${(bytes / GiB).toFixed(1)} GiB` : `${Math.round(bytes / 1024 ** 2)} MiB`;
 }

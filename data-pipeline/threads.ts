@@ -6,7 +6,7 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { ProgressReporter } from './features.js';
+import type { ProgressReporter } from './progress.js';
 import { ESM_WORKER_EXEC_ARGV } from '../core/worker-exec-argv.js';
 
 type Progress = Parameters<ProgressReporter>[0];

@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import pino from 'pino';
 import { paths } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
-import type { RedisSettings } from '../data-pipeline/queue/settings.js';
+import type { RedisSettings } from '../core/redis.js';
 import { followDatasetOffers } from '../src/dataset/follow.js';
 import { startDatasetOffers } from '../src/dataset/offer.js';
 import { offerKey, type DatasetOffer } from '../src/dataset/transfer.js';

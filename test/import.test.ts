@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { paths, type DatasetManifest } from '../core/dataset-layout.js';
-import type { ProgressReporter } from '../data-pipeline/features.js';
+import type { ProgressReporter } from '../data-pipeline/progress.js';
 import { runImport } from '../data-pipeline/index.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

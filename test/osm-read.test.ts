@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ProgressReporter } from '../data-pipeline/features.js';
+import type { ProgressReporter } from '../data-pipeline/progress.js';
 import { osmBounds, osmFeatures, osmFileSummary, sortOsmFile } from '../data-pipeline/osm/index.js';
 import { readOsmElements } from '../data-pipeline/osm/osmium.js';
 import type { OsmElement } from '../data-pipeline/shortbread/index.js';

@@ -10,7 +10,8 @@ import { paths } from '../core/dataset-layout.js';
 import { enqueueAndFollow, ImportQueue } from '../data-pipeline/queue/client.js';
 import { FolderLock } from '../data-pipeline/queue/folder-lock.js';
 import type { ImportProgress } from '../data-pipeline/queue/job.js';
-import { IMPORT_QUEUE_NAME, redisConnection, type RedisSettings } from '../data-pipeline/queue/settings.js';
+import type { RedisSettings } from '../core/redis.js';
+import { IMPORT_QUEUE_NAME, redisConnection } from '../data-pipeline/queue/settings.js';
 import { corruptPbf, deleteKeys, eventually, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
 import { startTestServer } from './helpers/server.js';
 

@@ -11,7 +11,7 @@ import { paths } from '../core/dataset-layout.js';
 import { TRAVEL_MODES } from '../core/routing/network.js';
 import { buildRoutingGraphs } from '../data-pipeline/routing/build.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import type { ProgressReporter } from '../data-pipeline/features.js';
+import type { ProgressReporter } from '../data-pipeline/progress.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');

@@ -6,7 +6,7 @@
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import TinySDF from '@mapbox/tiny-sdf';
 import { encodeGlyphRange, RANGE_SIZE, type SdfGlyph } from '../../core/maps/glyph-pbf.js';
-import type { FontSource } from './fonts.js';
+import type { FontSource } from '../../core/maps/fonts.js';
 
 /** Ranges 0–4: U+0000–U+04FF. */
 export const DRAWN_RANGES = 5;

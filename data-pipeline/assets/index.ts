@@ -5,10 +5,10 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { paths } from '../../core/dataset-layout.js';
 import { allReferencedAssets, SPRITE_NAME, spriteFile } from '../../core/maps/style-catalog.js';
-import { FONTS } from './fonts.js';
+import { FONTS } from '../../core/maps/fonts.js';
 import { rangeName } from '../../core/maps/glyph-pbf.js';
 import { buildGlyphRanges, DRAWN_RANGES } from './glyphs.js';
 import { iconSource } from './icons.js';

@@ -4,7 +4,7 @@
  * (`PPLX`, e.g. Monte-Carlo) become neighbourhoods.
  */
 import { createRequire } from 'node:module';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { countryByCode } from '../../core/geocoding/countries.js';
 import { isValidPosition, placeGid, type PlaceRecord } from '../../core/geocoding/place-record.js';
 

@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { basename, extname } from 'node:path';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { readCsvRows } from './csv.js';
 import { isValidPosition, placeGid, type PlaceRecord } from '../../core/geocoding/place-record.js';
 

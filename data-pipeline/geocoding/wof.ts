@@ -7,7 +7,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Feature, Geometry, MultiPolygon, Polygon } from 'geojson';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import type { AdminLookup, AdminPolygon } from '../../core/geocoding/admin-lookup.js';
 import { countryByCode } from '../../core/geocoding/countries.js';
 import { ADMIN_LAYERS, isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../core/geocoding/place-record.js';

@@ -1,5 +1,6 @@
 // The OSM source of the data pipeline: checking and sorting an extract, its bounds, and its Shortbread tile features.
-import type { ProgressReporter, TileFeature } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
+import type { TileFeature } from '../features.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
 import { SHORTBREAD_LINEAR_TAGS, SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
 import type { BBox } from '../shortbread/ocean.js';

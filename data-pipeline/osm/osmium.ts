@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Feature, Geometry } from 'geojson';
 import { throwIfAborted } from '../abort.js';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import type { OsmElement, Tags } from '../shortbread/element.js';
 import { isClosed } from '../shortbread/geometry.js';
 import type { BBox } from '../shortbread/ocean.js';

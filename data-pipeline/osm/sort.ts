@@ -5,7 +5,7 @@
  * and writes the format the output's name says.
  */
 import { basename } from 'node:path';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { runOsmium } from './osmium.js';
 
 export async function sortOsmFile(input: string, output: string, onProgress: ProgressReporter, signal?: AbortSignal): Promise<void> {

@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, type JobState } from 'bullmq';
 import { isProgress, statusOfJob, type ImportJob, type ImportJobData, type ImportOptions, type ImportProgress, type ImportResult, type ImportStatus } from './job.js';
-import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME, probeRedis, redisConnection, type RedisSettings } from './settings.js';
+import { probeRedis, type RedisSettings } from '../../core/redis.js';
+import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
 
 /** The states `recent()` lists, each looked up separately so every job's state is known without another call. */
 const LISTED_STATES: readonly JobState[] = ['active', 'waiting', 'prioritized', 'delayed', 'completed', 'failed'];

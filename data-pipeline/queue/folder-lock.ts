@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { IMPORT_QUEUE_NAME, type RedisSettings } from './settings.js';
+import type { RedisSettings } from '../../core/redis.js';
+import { IMPORT_QUEUE_NAME } from './settings.js';
 
 /** The lock lapses this long after its holder stops renewing it (a crashed worker). */
 const HOLD_MS = 60_000;

@@ -4,7 +4,7 @@
  * the status the operator API and `waymark import --queue` show.
  */
 import type { Job, JobState } from 'bullmq';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import type { ImportInputs, ImportOptions, ImportResult } from '../index.js';
 
 export type { ImportOptions, ImportResult };

@@ -3,7 +3,7 @@
  * report passes when its phase changed, when its phase is done, or when the last one that passed
  * is older than the interval.
  */
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 
 export const PROGRESS_INTERVAL_MS = 250;
 

@@ -10,7 +10,8 @@ import type { Logger } from 'pino';
 import { isBadInput, isLockTaken, runImport } from '../index.js';
 import { FolderLock } from './folder-lock.js';
 import type { ImportJob, ImportJobData, ImportProgress, ImportResult } from './job.js';
-import { IMPORT_QUEUE_NAME, redisConnection, type RedisSettings } from './settings.js';
+import type { RedisSettings } from '../../core/redis.js';
+import { IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
 import { throttleProgress } from './throttle.js';
 
 /** How long a job waits before it tries again a data folder another import holds. */

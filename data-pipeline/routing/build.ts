@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import type { Piscina } from 'piscina';
 import { throwIfAborted } from '../abort.js';
 import { paths } from '../../core/dataset-layout.js';
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { importThreads, pipelinePool, runWithProgress, type WithProgressPort } from '../threads.js';
 import type { RoutingGraphStats } from './graph/write.js';
 import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';

@@ -5,7 +5,7 @@
  * segments at its junctions. Nodes shared by several files (overlapping or adjacent extracts) join
  * their ways.
  */
-import type { ProgressReporter } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
 import { TRAVEL_MODES, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
 import { RoutingObjects } from './osm-network/objects.js';
 import { readRoutingOpl } from './osm-network/osmium-opl.js';

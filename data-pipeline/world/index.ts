@@ -2,7 +2,8 @@
  * The world layer (`waymark import --world`): Natural Earth sea, borders and country names and
  * GeoNames places for zooms 0–7, so the map outside imported regions is not blank.
  */
-import type { ProgressReporter, TileFeature } from '../features.js';
+import type { ProgressReporter } from '../progress.js';
+import type { TileFeature } from '../features.js';
 import { countryFeatures, oceanFeature } from './natural-earth.js';
 import { placeFeatures } from './places.js';
 

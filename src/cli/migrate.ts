@@ -1,7 +1,7 @@
 /** `waymark migrate --to-redis`: moves the control plane of a data folder into the Redis of WAYMARK_REDIS_URL. */
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { probeRedis, redactedUrl } from '../../data-pipeline/queue/settings.js';
+import { probeRedis, redactedUrl } from '../../core/redis.js';
 import { databaseFile } from '../config/index.js';
 import { copySqliteToRedis, holdsControlPlane } from '../control-plane/redis/from-sqlite.js';
 import { controlKeys } from '../control-plane/redis/keys.js';

@@ -4,7 +4,7 @@
  * seconds while it runs. A phase that has done nothing yet leaves no line behind, so work that
  * fails at once (a bad input) shows only its error.
  */
-import type { ProgressReporter } from '../../data-pipeline/features.js';
+import type { ProgressReporter } from '../../data-pipeline/progress.js';
 
 const REDRAW_EVERY_MS = 100;
 const LINE_EVERY_MS = 5000;

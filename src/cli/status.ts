@@ -1,7 +1,8 @@
 /** `waymark status`: the cluster on WAYMARK_REDIS_URL — Redis health, the API nodes, the import workers and the queue. */
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
-import { IMPORT_QUEUE_NAME, probeRedis, redactedUrl, redisConnection, type RedisSettings } from '../../data-pipeline/queue/settings.js';
+import { probeRedis, redactedUrl, type RedisSettings } from '../../core/redis.js';
+import { IMPORT_QUEUE_NAME, redisConnection } from '../../data-pipeline/queue/settings.js';
 import { listNodes, type ListedNode } from '../cluster/registry.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
 import type { Command } from './command.js';

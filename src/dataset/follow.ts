@@ -12,8 +12,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Redis } from 'ioredis';
 import { currentDatasetId, paths, switchCurrent, type DatasetManifest } from '../../core/dataset-layout.js';
-import { formatBytes } from '../../data-pipeline/memory-budget.js';
-import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
+import { formatBytes } from '../../core/format-bytes.js';
+import type { RedisSettings } from '../../core/redis.js';
 import type { Logger } from '../observability/logger.js';
 import { offerChannel, offerKey, parseOffer, unpackDataset, type DatasetOffer } from './transfer.js';
 

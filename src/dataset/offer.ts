@@ -11,7 +11,7 @@ import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { Redis } from 'ioredis';
 import { currentDatasetId, paths } from '../../core/dataset-layout.js';
-import type { RedisSettings } from '../../data-pipeline/queue/settings.js';
+import type { RedisSettings } from '../../core/redis.js';
 import { ApiError, errorBody, notFound } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { operatorTokenCheck } from '../operator/auth.js';

@@ -7,7 +7,7 @@
  * (404). Imports go to the BullMQ queue when Redis is configured, else to a child process. Not
  * metered, no CORS.
  */
-import { redisSettingsFromEnv, type RedisSettings } from '../../data-pipeline/queue/settings.js';
+import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis.js';
 import { notFound } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Router } from '../http/router.js';

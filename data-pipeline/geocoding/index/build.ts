@@ -7,7 +7,7 @@
  * "Memory".
  */
 import { throwIfAborted } from '../../abort.js';
-import type { ProgressReporter } from '../../features.js';
+import type { ProgressReporter } from '../../progress.js';
 import { AdminLookup } from '../../../core/geocoding/admin-lookup.js';
 import { readGeonames } from '../geonames.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../openaddresses.js';

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
 import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
 import { normalizeText } from '../../../core/geocoding/text/normalize.js';
 import { MIN_FUZZY_LENGTH, trigramsOf } from '../../../core/geocoding/text/trigrams.js';
-import type { ProgressReporter } from '../../features.js';
+import type { ProgressReporter } from '../../progress.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { ADMIN_LAYERS, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { importanceOf } from './importance.js';

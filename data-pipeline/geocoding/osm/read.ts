@@ -6,7 +6,7 @@
  * waits in the file's spill until the caller asks for it; `close` deletes the spill.
  */
 import { throwIfAborted } from '../../abort.js';
-import type { ProgressReporter } from '../../features.js';
+import type { ProgressReporter } from '../../progress.js';
 import { parseOsmLines, readOsmLineBlocks } from '../../osm/osmium.js';
 import { OsmAdminAreas } from './admin-areas.js';
 import { OsmPlaces } from './places.js';

@@ -16,7 +16,7 @@
 import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import { SearchSpace } from '../../../core/routing/search-space.js';
 import { NodeHeap } from '../../../core/routing/heap.js';
-import type { ProgressReporter } from '../../features.js';
+import type { ProgressReporter } from '../../progress.js';
 import { DynamicGraph } from './dynamic-graph.js';
 import type { TurnGraph } from './edge-based.js';
 import { HierarchyEdges } from './hierarchy-edges.js';

@@ -9,7 +9,7 @@ import {
   FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, RESTRICTED_SHIFT, TRAVEL_SHIFT,
   headerBytes, sectionLayout, type RoutingGraphCounts, type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
-import type { ProgressReporter } from '../../features.js';
+import type { ProgressReporter } from '../../progress.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { contractHierarchy } from './contract.js';

@@ -1,6 +1,6 @@
 /** Connections to the control plane's Redis, and how their failures surface. */
 import { Redis } from 'ioredis';
-import { redactedUrl, type RedisSettings } from '../../../data-pipeline/queue/settings.js';
+import { redactedUrl, type RedisSettings } from '../../../core/redis.js';
 import { StoreUnavailable } from '../store.js';
 
 /** A command waits at most this long for its reply; a hung server then reads as down. */

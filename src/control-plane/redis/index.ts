@@ -5,7 +5,7 @@
  * in memory, kept current through a changes channel (directory.ts).
  */
 import type { Redis } from 'ioredis';
-import type { RedisSettings } from '../../../data-pipeline/queue/settings.js';
+import type { RedisSettings } from '../../../core/redis.js';
 import { newId } from '../ids.js';
 import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
 import {

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paths } from '../../../../core/dataset-layout.js';
 import { SPRITE_NAME, spriteFile } from '../../../../core/maps/style-catalog.js';
-import { FONTS } from '../../../../data-pipeline/assets/fonts.js';
+import { FONTS } from '../../../../core/maps/fonts.js';
 import { MbtilesReader } from '../../../dataset/mbtiles.js';
 
 export interface SpriteIcon {

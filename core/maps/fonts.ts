@@ -1,6 +1,7 @@
 /**
- * The fonts Waymark builds glyphs for: each font name the styles use (a `text-font` entry) and the
- * open TTF it is drawn from (Noto Sans, from @expo-google-fonts/noto-sans, SIL Open Font License).
+ * The fonts of Waymark's maps: each font name the styles use (a `text-font` entry) and the open TTF
+ * it is drawn from (Noto Sans, from @expo-google-fonts/noto-sans, SIL Open Font License). The import
+ * builds glyphs from them (data-pipeline/assets/), the raster renderer draws labels with them.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -1,0 +1,63 @@
+/**
+ * The process's Redis, whoever uses it (the control-plane store, the cluster, dataset offers, the
+ * import queue): its URL and key prefix (from `WAYMARK_REDIS_URL` and `WAYMARK_REDIS_PREFIX`), a
+ * one-shot reachability probe, the URL as logs may show it, and a time limit for Redis calls.
+ */
+import { Redis } from 'ioredis';
+
+export interface RedisSettings {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` */
+  url: string;
+  /** Prefix of every key (BullMQ's `prefix` for the queue); lets several deployments share one Redis. */
+  prefix: string;
+}
+
+export const DEFAULT_REDIS_PREFIX = 'waymark';
+
+/** The Redis settings of the environment, or null when `WAYMARK_REDIS_URL` is not set (embedded mode). */
+export function redisSettingsFromEnv(): RedisSettings | null {
+  const url = process.env.WAYMARK_REDIS_URL?.trim();
+  if (!url) return null;
+  if (!/^rediss?:\/\/[^/]/.test(url)) {
+    throw new Error(`WAYMARK_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(url)}`);
+  }
+  return { url, prefix: process.env.WAYMARK_REDIS_PREFIX?.trim() || DEFAULT_REDIS_PREFIX };
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactedUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+}
+
+/** Settles like `work`, or rejects with `message` once `ms` have passed (Redis calls otherwise wait while it is away). */
+export async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/**
+ * Connects once and pings, then disconnects: rejects with one clear line when Redis cannot be
+ * reached. Run it before creating BullMQ clients, which would otherwise wait (and retry) forever.
+ */
+export async function probeRedis(settings: RedisSettings): Promise<void> {
+  const client = new Redis(settings.url, { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  let cause: Error | undefined; // The socket's error (ECONNREFUSED…); connect() only says the connection closed.
+  client.on('error', (error: Error) => void (cause ??= error));
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new Error(`cannot reach Redis at ${redactedUrl(settings.url)} (WAYMARK_REDIS_URL): ${(cause ?? (error as Error)).message}`);
+  } finally {
+    client.disconnect();
+  }
+}
