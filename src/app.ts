@@ -6,6 +6,7 @@ import { attributionPage } from './attribution/index.js';
 import type { Clock } from './clock.js';
 import { StoreUnavailable, type ControlStore } from './control-plane/store.js';
 import type { DatasetHolder } from './dataset/index.js';
+import type { DatasetSource } from './dataset/source.js';
 import type { Service } from './control-plane/types.js';
 import { registerDashboardApi } from './dashboard/api.js';
 import { Sessions } from './dashboard/sessions.js';
@@ -20,9 +21,11 @@ import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
 import { geocodingRoutes } from './geocoding/index.js';
+import { geocoderIndexSource } from './geocoding/source.js';
 import { mapsRoutes } from './maps/index.js';
 import { ProtobufBodies } from './protobuf/index.js';
 import { routingRoutes } from './routing/index.js';
+import { routingPoolSource } from './routing/source.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import type { OperatorApi } from './operator/index.js';
@@ -42,6 +45,13 @@ export interface AppDeps {
   /** Reverse proxies whose X-Forwarded-For names the client (`WAYMARK_TRUSTED_PROXIES`); none by default. */
   trustedProxies?: CidrSet;
 }
+
+/**
+ * What the products open per dataset, in this order, with each dataset the DatasetHolder swaps in:
+ * geocoding its index, routing its pool of threads over the graphs. (Maps reads the dataset's tiles
+ * and files as they are, and starts its raster pool at the first raster request: src/maps/raster/pool.ts.)
+ */
+export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource];
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',

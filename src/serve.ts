@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApp } from './app.js';
+import { createApp, DATASET_SOURCES } from './app.js';
 import type { ServiceRoute } from './gateway/index.js';
 import { listenForChanges } from '../core/change-channel.js';
 import { takePidLock } from '../core/pid-lock.js';
@@ -88,7 +88,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     const redisStore = redis ? await RedisStore.open(redis, { now }) : null;
     const store: ControlStore = redisStore ?? new SqliteStore(databaseFile(options.dataDir), { now });
     started.push(() => store.close());
-    const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1);
+    const datasets = new DatasetHolder(options.dataDir, logger, options.threads ?? 1, DATASET_SOURCES);
     datasets.start();
     started.push(() => datasets.stop());
     const operator = createOperatorApi(options.dataDir, operatorOptions, logger);

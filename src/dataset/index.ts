@@ -1,35 +1,37 @@
 /**
  * The dataset a server serves, switched without a restart: `current()` is a synchronous read for
  * the request path; `reload()` (on an import's announcement, or a 2 s check of the `current` link)
- * opens the new dataset and swaps it in. Requests already holding the old one finish with it; it
- * is closed a minute later.
+ * opens the new dataset — its tiles, and what each product's source opens (source.ts) — and swaps
+ * it in. Requests already holding the old one finish with it; it is closed a minute later.
  */
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { GeocoderIndex } from '../geocoding/engine/index-file.js';
-import { RoutingPool } from '../routing/pool.js';
 import { MbtilesReader } from './mbtiles.js';
+import type { DatasetSource } from './source.js';
 
 export interface Dataset {
   id: string;
   dir: string;
   manifest: DatasetManifest;
   tiles: MbtilesReader;
-  /** Null for a dataset built before geocoding existed. */
-  geocoder: GeocoderIndex | null;
-  /** The worker pool over the routing graphs; null for a dataset without any (no OSM input). */
-  routing: RoutingPool | null;
+  /** What each source opened for this dataset; a source that opened nothing (null) is absent. */
+  opened: ReadonlyMap<DatasetSource<unknown>, unknown>;
+}
+
+/** What `source` opened for `dataset`, or null when the dataset has none of it. */
+export function openedBy<T>(dataset: Dataset, source: DatasetSource<T>): T | null {
+  return (dataset.opened.get(source) as T | undefined) ?? null;
 }
 
 const NO_DATASET = 'no dataset has been imported yet: the operator must run `waymark import` on this server\'s data folder';
 const CHECK_EVERY_MS = 2000;
 const CLOSE_OLD_AFTER_MS = 60_000;
 
-/** Opens a dataset folder, with `threads` routing workers; refuses one of another format version with a clear error. */
-export function openDataset(dir: string, threads: number): Dataset {
+/** Opens a dataset folder and every source in it (in their order); refuses one of another format version with a clear error. */
+export function openDataset(dir: string, sources: readonly DatasetSource<unknown>[], threads: number): Dataset {
   const manifest = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
   if (manifest.formatVersion !== DATASET_FORMAT_VERSION) {
     throw new Error(
@@ -37,23 +39,27 @@ export function openDataset(dir: string, threads: number): Dataset {
     );
   }
   const tiles = new MbtilesReader(paths.tiles(dir));
-  let geocoder: GeocoderIndex | null = null;
+  const opened = new Map<DatasetSource<unknown>, unknown>();
   try {
-    geocoder = existsSync(paths.geocoder(dir)) ? new GeocoderIndex(paths.geocoder(dir)) : null;
-    const modes = manifest.routingModes ?? [];
-    const routing = modes.length > 0 ? new RoutingPool(dir, modes, threads) : null;
-    return { id: manifest.id, dir, manifest, tiles, geocoder, routing };
+    for (const source of sources) {
+      const part = source.open({ dir, manifest, threads });
+      if (part !== null) opened.set(source, part);
+    }
+    return { id: manifest.id, dir, manifest, tiles, opened };
   } catch (error) {
     tiles.close();
-    geocoder?.close();
+    closeSources(opened);
     throw error;
   }
 }
 
+function closeSources(opened: ReadonlyMap<DatasetSource<unknown>, unknown>): void {
+  for (const [source, part] of opened) void source.close(part);
+}
+
 function closeDataset(dataset: Dataset): void {
   dataset.tiles.close();
-  dataset.geocoder?.close();
-  void dataset.routing?.close();
+  closeSources(dataset.opened);
 }
 
 /** The dataset a request is answered from, or the 503 telling the operator to import one. */
@@ -83,8 +89,10 @@ export class DatasetHolder {
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
-    /** Worker threads of each dataset's routing pool. */
+    /** Worker threads each dataset's sources (the routing pool) and the raster pool may start. */
     readonly threads: number,
+    /** What the products open per dataset, opened in this order with each dataset. */
+    private readonly sources: readonly DatasetSource<unknown>[],
   ) {}
 
   current(): Dataset | null {
@@ -118,7 +126,7 @@ export class DatasetHolder {
     if (target === this.linkTarget) return;
     let next: Dataset;
     try {
-      next = openDataset(target, this.threads);
+      next = openDataset(target, this.sources, this.threads);
     } catch (error) {
       this.logger.error({ err: error, dataset: target }, 'cannot open the new dataset; still serving the previous one');
       this.linkTarget = target; // Not retried until the link moves again.

@@ -4,7 +4,7 @@
  * from the dataset's geocoder index (SQLite look-ups of a few milliseconds). See docs/GEOCODING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
-import { currentDataset, type DatasetHolder } from '../dataset/index.js';
+import { currentDataset, openedBy, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import { apiBaseResolver } from '../http/public-origin.js';
 import { json, type Reply } from '../http/reply.js';
@@ -26,6 +26,7 @@ import {
   sanitizeStructured,
   type SearchParams,
 } from './sanitize/endpoints.js';
+import { geocoderIndexSource } from './source.js';
 import type { CleanRequest } from '../http/params/compose.js';
 
 const NO_INDEX = 'the served dataset has no geocoder index: the operator must run `waymark import` again';
@@ -33,7 +34,7 @@ const NO_INDEX = 'the served dataset has no geocoder index: the operator must ru
 export function geocodingRoutes(datasets: DatasetHolder, publicUrl: string | undefined): ServiceRoute[] {
   const apiBase = apiBaseResolver(publicUrl);
   const geocoder = (): GeocoderIndex => {
-    const index = currentDataset(datasets).geocoder;
+    const index = openedBy(currentDataset(datasets), geocoderIndexSource);
     if (index === null) throw new ApiError(503, NO_INDEX);
     return index;
   };

@@ -1,16 +1,17 @@
 /** What every routing route does once its parameters are checked: find the dataset's pool, run the task there, shape the reply. */
-import { currentDataset, type DatasetHolder } from '../dataset/index.js';
+import { currentDataset, openedBy, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import type { RoutingTask } from './answer/task.js';
 import type { RoutingPool } from './pool.js';
+import { routingPoolSource } from './source.js';
 
 /** No road near a point, or no route between points: the request is well-formed but cannot be answered. */
 const UNROUTABLE = 422;
 
 export function poolFor(datasets: DatasetHolder, mode: string): RoutingPool {
-  const pool = currentDataset(datasets).routing;
+  const pool = openedBy(currentDataset(datasets), routingPoolSource);
   if (pool === null || !pool.modes.has(mode)) {
     throw new ApiError(503, `the served dataset has no ${mode} routing graph: the operator must import an OSM extract (waymark import --osm)`);
   }
