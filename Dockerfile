@@ -27,7 +27,6 @@ COPY tsconfig.json ./
 COPY core ./core
 COPY src ./src
 COPY data-pipeline ./data-pipeline
-COPY workers ./workers
 RUN npm run build && npm prune --omit=dev
 
 # Runtime stage: Node, osmium-tool (reads OSM extracts for imports) and the built program, run as

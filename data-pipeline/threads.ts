@@ -1,5 +1,6 @@
 /**
- * The import's heavy work in worker threads: a Piscina pool per kind of task (workers/*.ts), a task
+ * The import's heavy work in worker threads: a Piscina pool per kind of task (the default export of
+ * a module beside the step that starts the pool: tiles/spill-osm-block.ts, tiles/cut-job.ts, routing/worker.ts), a task
  * reporting progress back over a MessagePort, and cancellation by the import's AbortSignal (Piscina
  * stops the thread running a cancelled task).
  */

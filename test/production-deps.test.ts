@@ -18,7 +18,7 @@ import { PACKAGE_ROOT } from '../core/package-root.js';
 function productionCopy(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-production-deps-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  for (const file of ['package.json', 'package-lock.json', 'bin', 'dist/src', 'dist/core', 'dist/workers', 'dist/data-pipeline', 'src/dashboard/web', 'src/protobuf/schemas']) {
+  for (const file of ['package.json', 'package-lock.json', 'bin', 'dist/src', 'dist/core', 'dist/data-pipeline', 'src/dashboard/web', 'src/protobuf/schemas']) {
     cpSync(join(PACKAGE_ROOT, file), join(dir, file), { recursive: true });
   }
   // Hard links: fast and without the space of a copy. The hidden lock file is the one file npm
@@ -39,7 +39,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = process.cwd();
-const RUNTIME = ['dist/src', 'dist/core', 'dist/workers', 'dist/data-pipeline'];
+const RUNTIME = ['dist/src', 'dist/core', 'dist/data-pipeline'];
 // Entry scripts whose top level runs a program: what they import is checked, they are not run.
 const PROGRAMS = new Set(['dist/data-pipeline/queue/child-import.js']);
 const NOT_FOUND = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED']);

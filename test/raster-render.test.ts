@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STYLES, styleDocument } from '../core/maps/style-catalog.js';
 import type { RasterAnswer, StaticMapJob } from '../src/maps/raster/job.js';
-import rasterTask from '../workers/raster.js';
+import rasterTask from '../src/maps/raster/render/job-render.js';
 import { TEST_TILES, writeTestDataset, type TestDataset } from './helpers/dataset.js';
 
 let dataDir: string;

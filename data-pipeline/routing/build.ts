@@ -1,7 +1,7 @@
 /**
  * The routing job of an import: the road network of every travel mode read from the OSM extracts
  * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset),
- * the modes built side by side in worker threads (workers/routing-graph.ts) as far as the threads
+ * the modes built side by side in worker threads (worker.ts) as far as the threads
  * and the memory budget allow.
  */
 import { mkdirSync } from 'node:fs';
@@ -16,7 +16,7 @@ import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from 
 import { graphBuildBytes, runWithinBudget } from './build-schedule.js';
 import { readRoadNetworks } from './osm-network.js';
 
-const WORKER = new URL('../../workers/routing-graph.js', import.meta.url);
+const WORKER = new URL('./worker.js', import.meta.url);
 
 /** What the worker gets: the network (its buffers transferred) and the file to write. */
 export interface RoutingGraphTask {

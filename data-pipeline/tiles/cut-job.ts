@@ -1,5 +1,5 @@
 /**
- * A tile cutter's job (run in a worker thread, workers/tile-cutter.ts): the features the spill
+ * A tile cutter's job (run in a worker thread: the cutter pool of tiler.ts runs this module's default export): the features the spill
  * stored for one tile of a zoom band, cut into that tile's subtree down to the band's last zoom.
  *
  * A job holding more than `maxBytes` of records (a dense city in one tile) is split instead: its
@@ -80,3 +80,6 @@ export function cutJob(job: CutJob): CutResult {
     releaseSegments(job.segments);
   }
 }
+
+/** The task of the tiler's cutter threads (Piscina runs a module's default export); the main thread writes the tiles it returns. */
+export default cutJob;

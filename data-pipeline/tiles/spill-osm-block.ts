@@ -1,6 +1,6 @@
 /**
- * One block of `osmium export` output spilled for the tiler, in a worker thread
- * (workers/osm-spill.ts): its lines parsed, mapped to Shortbread features and written as one run.
+ * One block of `osmium export` output spilled for the tiler, in a worker thread (the tiler's spill
+ * pool runs this module's default export): its lines parsed, mapped to Shortbread features and written as one run.
  * The coastlines found are handed back: the sea is built from all of them at the end.
  */
 import type { Position } from 'geojson';
@@ -45,3 +45,6 @@ export function spillOsmBlock(task: OsmBlockTask): OsmBlockResult {
   });
   return { segments: run.write(), layers: catalog.list(), coastlines: mapper.coastlines, objects, features };
 }
+
+/** The task of the tiler's spill threads (Piscina runs a module's default export). */
+export default spillOsmBlock;

@@ -4,7 +4,7 @@
  *
  * 1. Spill (this thread, while the features are read): each feature is stored on disk by the tiles
  *    that will cut it, per zoom band (spill.ts); only a buffer is held.
- * 2. Cut (worker threads, workers/tile-cutter.ts): one job per (band, tile) cuts, encodes and
+ * 2. Cut (worker threads running cut-job.ts): one job per (band, tile) cuts, encodes and
  *    gzips the tiles of its subtree (cut-job.ts, pyramid.ts); a job too large for its memory share
  *    splits into its children. This thread writes the tiles to the archive as jobs finish.
  */
@@ -30,8 +30,9 @@ import { SpillIndex } from './spill.js';
 
 export { MAX_ZOOM } from './pyramid.js';
 
-const CUTTER = new URL('../../workers/tile-cutter.js', import.meta.url);
-const OSM_SPILLER = new URL('../../workers/osm-spill.js', import.meta.url);
+// The modules the two pools' threads run (their default exports).
+const CUTTER = new URL('./cut-job.js', import.meta.url);
+const OSM_SPILLER = new URL('./spill-osm-block.js', import.meta.url);
 const READ_PROGRESS_EVERY = 50_000;
 /**
  * Memory of a job in a cutter thread per byte of its records: geojson-vt's projected and

@@ -1,5 +1,5 @@
 /**
- * The compute pool of a dataset: a Piscina pool of worker threads (workers/routing.ts) sharing the
+ * The compute pool of a dataset: a Piscina pool of worker threads (worker.ts) sharing the
  * dataset's routing graphs, read once into SharedArrayBuffers here. The front end awaits its
  * answers and never runs a route itself.
  */
@@ -10,7 +10,7 @@ import type { RoutingAnswer, RoutingTask } from './answer/task.js';
 import { loadRoutingGraph } from './graph/load.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../core/worker-exec-argv.js';
 
-const WORKER = new URL('../../workers/routing.js', import.meta.url).href;
+const WORKER = new URL('./worker.js', import.meta.url).href;
 /** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
 const QUEUE_PER_THREAD = 256;
 

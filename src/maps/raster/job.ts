@@ -1,5 +1,5 @@
 /**
- * What the front end asks a raster worker thread (workers/raster.ts) to draw, and what it gets
+ * What the front end asks a raster worker thread (render/job-render.ts) to draw, and what it gets
  * back: the one contract between the HTTP side (routes, parameters, caches) and the renderer.
  * Zooms are MapLibre's (a 512-px world at zoom 0), so a 256-px raster tile z/x/y is the area of
  * that tile drawn at zoom z − 1 with pixel ratio 1, and its `@2x` version at pixel ratio 2.

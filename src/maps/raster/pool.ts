@@ -1,5 +1,5 @@
 /**
- * The raster pool: Piscina threads running workers/raster.ts, one pool per served dataset, created
+ * The raster pool: Piscina threads running render/job-render.ts, one pool per served dataset, created
  * at the first raster request and closed when another dataset is swapped in. Every failure of a
  * job becomes one clean ApiError: a full queue or a job past its time limit a 503 (Piscina ends the
  * thread of an aborted job and starts another), a crashed thread or a renderer error a 500.
@@ -10,7 +10,7 @@ import { ApiError } from '../../http/errors.js';
 import type { RasterAnswer, RasterJob } from './job.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../../core/worker-exec-argv.js';
 
-const WORKER = new URL('../../../workers/raster.js', import.meta.url).href;
+const WORKER = new URL('./render/job-render.js', import.meta.url).href;
 /** Jobs waiting per thread before new ones are refused (503): rendering is slow, a long queue only adds latency. */
 const QUEUE_PER_THREAD = 32;
 /** A job running longer than this is aborted and its thread replaced. */

@@ -1,7 +1,10 @@
 /**
  * Answers a RasterJob (src/maps/raster/job.ts): a metatile is drawn once with a buffer around it and
  * cut into its tiles, so labels near tile edges are placed once and never cut; a static map is drawn
- * at its size with its overlays and attribution.
+ * at its size with its overlays and attribution. `renderJob` is the task of the raster pool's
+ * threads (pool.ts; Piscina runs a module's default export). Each thread keeps, per dataset folder,
+ * the opened MBTiles archive and sprite sheets, and the compiled styles and tinted icons (this
+ * folder), so only the first job pays for them.
  */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import type { MetatileJob, RasterAnswer, RasterFormat, RasterJob, RenderedTile, StaticMapJob } from '../job.js';
@@ -58,3 +61,6 @@ async function renderStatic(job: StaticMapJob): Promise<RasterAnswer> {
 export function renderJob(job: RasterJob): Promise<RasterAnswer> {
   return job.kind === 'metatile' ? renderMetatile(job) : renderStatic(job);
 }
+
+/** The task of the raster pool's threads (Piscina runs a module's default export). */
+export default renderJob;

@@ -1,15 +1,15 @@
 /**
- * The Piscina task of the routing pool: directions, isochrones, matrices and nearest roads. Each thread lays views over the
+ * The Piscina task of the routing pool (pool.ts): directions, isochrones, matrices and nearest roads. Each thread lays views over the
  * graphs the main thread loaded into shared memory (workerData), so a graph is in memory once.
  */
 import { workerData } from 'piscina';
-import type { TravelMode } from '../core/routing/network.js';
-import { answerDirections } from '../src/routing/answer/directions.js';
-import { answerIsochrone } from '../src/routing/answer/isochrone.js';
-import { answerMatrix } from '../src/routing/answer/matrix.js';
-import { answerNearest } from '../src/routing/answer/nearest.js';
-import type { RoutingAnswer, RoutingTask } from '../src/routing/answer/task.js';
-import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import type { TravelMode } from '../../core/routing/network.js';
+import { answerDirections } from './answer/directions.js';
+import { answerIsochrone } from './answer/isochrone.js';
+import { answerMatrix } from './answer/matrix.js';
+import { answerNearest } from './answer/nearest.js';
+import type { RoutingAnswer, RoutingTask } from './answer/task.js';
+import { openRoutingGraph, type RoutingGraph } from './graph/load.js';
 
 const shared = (workerData as { graphs: Partial<Record<TravelMode, SharedArrayBuffer>> }).graphs;
 const graphs = new Map<TravelMode, RoutingGraph>();
