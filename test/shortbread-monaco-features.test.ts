@@ -119,11 +119,11 @@ for (const row of known) {
   const { layer, where, kind, minzoom, properties } = row.cells;
   dataTest(`Monaco ${row.text}${row.comment ? ` (${row.comment})` : ''}`, [MONACO], async (t) => {
     const found = select(await monaco(), layer!, where!);
-    t.true(found.length > 0, `${row.text}: no ${layer} feature where ${where}`);
+    t.true(found.length > 0, `${row.named}: no ${layer} feature where ${where}`);
     const expected = parseProperties(properties);
     for (const feature of found) {
       const actual = Object.fromEntries(Object.keys(expected).map((key) => [key, feature.properties[key]]));
-      t.deepEqual({ minzoom: feature.minzoom, kind: feature.properties.kind, ...actual }, { minzoom: Number(minzoom), kind, ...expected }, row.text);
+      t.deepEqual({ minzoom: feature.minzoom, kind: feature.properties.kind, ...actual }, { minzoom: Number(minzoom), kind, ...expected }, row.named);
     }
   });
 }

@@ -77,10 +77,10 @@ function rules(name: string, rows: Row[]): void {
       if (shape === undefined || layer === undefined) throw new Error(`row without shape or layer: ${row.text}`);
       const found = featuresOf(shape, parsePairs(tags)).filter((f) => f.layer === layer);
       if (minzoom === undefined || minzoom === '-') {
-        t.deepEqual(found.map((f) => f.properties), [], `${row.text}: no feature in ${layer}`);
+        t.deepEqual(found.map((f) => f.properties), [], `${row.named}: no feature in ${layer}`);
         return;
       }
-      t.is(found.length, 1, `${row.text}: one feature in ${layer}`);
+      t.is(found.length, 1, `${row.named}: one feature in ${layer}`);
       const feature = found[0];
       if (feature === undefined) return;
       const expected = parseProperties(properties);
@@ -88,7 +88,7 @@ function rules(name: string, rows: Row[]): void {
       t.deepEqual(
         { minzoom: feature.minzoom, kind: feature.properties.kind, ...actual },
         { minzoom: Number(minzoom), kind, ...expected },
-        `${row.text}${row.comment ? ` (${row.comment})` : ''}`,
+        `${row.named}${row.comment ? ` (${row.comment})` : ''}`,
       );
     });
   }

@@ -2,7 +2,8 @@
  * Rule tables written as tables (OSRM's cucumber features are the model: `Given the way tags … /
  * Then routability should be` followed by a pipe table). A table is a template literal of pipe
  * rows; the first row names the columns, an empty cell is an absent value, and a row may end in a
- * `# comment` (kept for the row's title, e.g. why Waymark differs from OSRM there).
+ * `# comment` (kept for the row's title, e.g. why Waymark differs from OSRM there); `\|` is a pipe
+ * inside a cell.
  *
  *   const rows = table`
  *     | highway   | kind     | minzoom |
@@ -18,6 +19,8 @@ export interface Row {
   text: string;
   /** The row's trailing `# comment`, '' when none. */
   comment: string;
+  /** The row's filled cells as `column=value`, to say in a failure which row it is. */
+  named: string;
 }
 
 /** The rows of a pipe table (the header row excluded). */
@@ -32,7 +35,11 @@ export function table(strings: TemplateStringsArray, ...values: unknown[]): Row[
   const split = (line: string) => {
     const hash = line.lastIndexOf('|');
     const comment = line.slice(hash + 1).trim().replace(/^#\s*/, '');
-    const cells = line.slice(1, hash).split('|').map((cell) => cell.trim());
+    // `\|` is a pipe inside a cell (`hov:lanes=designated\|designated`), as in Gherkin.
+    const cells = line
+      .slice(1, hash)
+      .split(/(?<!\\)\|/)
+      .map((cell) => cell.trim().replaceAll('\\|', '|'));
     return { cells, comment, text: `| ${cells.join(' | ')} |` };
   };
   const header = split(lines[0]!).cells;
@@ -43,7 +50,10 @@ export function table(strings: TemplateStringsArray, ...values: unknown[]): Row[
     header.forEach((name, c) => {
       if (cells[c] !== '') byName[name] = cells[c]!;
     });
-    return { cells: byName, text, comment };
+    const named = Object.entries(byName)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(' ');
+    return { cells: byName, text, comment, named };
   });
 }
 
