@@ -8,6 +8,8 @@ import type { ExecutionContext } from 'ava';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { TIER_LABELS, TIER_PRICES_USD, TIER_QUOTAS } from '../src/control-plane/tiers.js';
+import { SERVICES, type Tier } from '../src/control-plane/types.js';
 import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -309,6 +311,37 @@ browserTest('a later successful action clears every error shown before', async (
     t.pass();
   } finally {
     await page.close();
+    await server.close();
+  }
+});
+
+browserTest("the billing page's plan table is the server's: tiers.ts's labels, prices and quotas", async (t, browser) => {
+  const server = await startTestServer();
+  const context = await signedInContext(browser, server.url, (await server.signUp()).cookie);
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
+    await page.goto(`${server.url}/dashboard/#billing`);
+    await page.locator('.plan').first().waitFor();
+    const shown = [];
+    for (const card of await page.locator('.plan').all()) {
+      shown.push({
+        tier: await card.getAttribute('data-tier'),
+        label: await card.locator('h2').textContent(),
+        price: await card.locator('.price').textContent(),
+        quotas: await card.locator('.plan-quotas strong').allTextContents(),
+      });
+    }
+    // Enterprise quotas are the operator's to set per organization: its card lists none.
+    const expected = (Object.keys(TIER_QUOTAS) as Tier[]).map((tier) => ({
+      tier,
+      label: TIER_LABELS[tier],
+      price: TIER_PRICES_USD[tier] === null ? 'Custom pricing' : `$${TIER_PRICES_USD[tier]} per month`,
+      quotas: SERVICES.flatMap((s) => TIER_QUOTAS[tier][s]?.toLocaleString('en-US') ?? []),
+    }));
+    t.deepEqual(shown, expected);
+  } finally {
+    await context.close();
     await server.close();
   }
 });

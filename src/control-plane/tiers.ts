@@ -9,6 +9,9 @@ export const TIER_QUOTAS: Record<Tier, Quotas> = {
 
 export const TIER_LABELS: Record<Tier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
 
+/** Monthly price in US dollars, as the billing page shows it; null: arranged with the operator. */
+export const TIER_PRICES_USD: Record<Tier, number | null> = { free: 0, pro: 49, enterprise: null };
+
 /** The limit in force for one service (null: unlimited); `quotasOf(org)[service]` without building the record. */
 export function quotaOf(org: Pick<Organization, 'tier' | 'customQuotas'>, service: Service): number | null {
   return org.tier === 'enterprise' ? (org.customQuotas[service] ?? null) : TIER_QUOTAS[org.tier][service];

@@ -1,11 +1,14 @@
 /**
- * Serves the dashboard's web app (`src/dashboard/web/`), read into memory at start, and the site's
- * `/favicon.ico`, drawn from the web app's `favicon.svg` at start.
+ * Serves the dashboard's web app (`src/dashboard/web/`: the page, its ES modules under `js/`, styles),
+ * read into memory at start, and the site's `/favicon.ico`, drawn from the web app's `favicon.svg`.
+ * Only the files found there at start have routes, so no request path can reach outside `web/`.
+ * Every file is revalidated (`no-cache` with an ETag: a 304 when unchanged): the modules import
+ * each other by plain URLs, so after an upgrade a browser must never mix cached old ones with new.
  */
 import { Resvg } from '@resvg/resvg-js';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, sep } from 'node:path';
 import { empty, type Reply } from '../http/reply.js';
 import type { Router } from '../http/router.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
@@ -68,10 +71,16 @@ function icoFromSvg(svg: Buffer, sizes: readonly number[]): Buffer {
   return Buffer.concat([header, ...entries, ...pngs]);
 }
 
+/** The files below `dir`, as paths relative to it with `/` between folders. */
+const filesBelow = (dir: string) =>
+  readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((path) => statSync(join(dir, path)).isFile())
+    .map((path) => path.split(sep).join('/'));
+
 export function registerDashboardStatic(router: Router): void {
-  for (const name of readdirSync(DASHBOARD_WEB_DIR)) {
-    serveFile(router, `/dashboard/${name}`, join(DASHBOARD_WEB_DIR, name));
-    if (name === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, name));
+  for (const path of filesBelow(DASHBOARD_WEB_DIR)) {
+    serveFile(router, `/dashboard/${path}`, join(DASHBOARD_WEB_DIR, path));
+    if (path === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, path));
   }
   serveBytes(router, '/favicon.ico', 'image/x-icon', icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES));
   for (const name of MAPLIBRE_FILES) serveFile(router, `/dashboard/vendor/maplibre-gl/${name}`, join(MAPLIBRE_DIR, name));

@@ -1,0 +1,28 @@
+// What the page remembers between events, in one place; nothing here outlives the tab.
+
+export const state = {
+  /** The signed-in session: `{ user, organization, csrfToken }`, or null. */
+  session: null,
+  /** The plan table as the server has it (`GET /plans`: tier, label, monthly price, quotas); fetched once. */
+  plans: null,
+  /** The invitation token the join form accepts (from a `#invitation=…` link), or null. */
+  pendingInvitation: null,
+  /** The view on screen. */
+  shownView: null,
+  /** What the confirmation dialog runs when its danger button is chosen. */
+  confirmedAction: null,
+  /** Who made each key, by member id (filled for admins and owners, who see every key). */
+  keyMakers: new Map(),
+  /** The key the edit or the roll dialog is open for (both are modal: one at a time). */
+  dialogKey: null,
+  /** Values of the keys created in this tab, by key id: only in this page's memory, for the playground. */
+  createdKeyValues: new Map(),
+  /** The playground's map, made on first use, and the style URL it shows. */
+  map: null,
+  shownStyleUrl: '',
+  /** The key the playground's style menu was filled with. */
+  styleMenuKey: '',
+};
+
+/** What the signed-in member's role allows (`plan`, `roles`, `invitations`, `allKeys`), as the server says. */
+export const can = (power) => Boolean(state.session?.user.powers?.[power]);
