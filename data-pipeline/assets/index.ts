@@ -25,7 +25,7 @@ export async function buildStyleAssets(
   onProgress({ phase: 'glyphs', done: 0, total, unit: 'ranges' });
   for (const [i, fontName] of fonts.entries()) {
     const font = FONTS.find((f) => f.name === fontName);
-    if (!font) throw new Error(`the styles use the font "${fontName}", which Waymark has no TTF for (data-pipeline/assets/fonts.ts)`);
+    if (!font) throw new Error(`the styles use the font "${fontName}", which Waymark has no TTF for (core/maps/fonts.ts)`);
     const dir = join(glyphsDir, fontName);
     mkdirSync(dir, { recursive: true });
     for (const [range, pbf] of buildGlyphRanges(font).entries()) writeFileSync(join(dir, `${rangeName(range)}.pbf`), pbf);
