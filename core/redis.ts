@@ -4,6 +4,7 @@
  * one-shot reachability probe, the URL as logs may show it, and a time limit for Redis calls.
  */
 import { Redis } from 'ioredis';
+import { setting } from './config.js';
 
 export interface RedisSettings {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…` */
@@ -12,16 +13,10 @@ export interface RedisSettings {
   prefix: string;
 }
 
-export const DEFAULT_REDIS_PREFIX = 'waymark';
-
 /** The Redis settings of the environment, or null when `WAYMARK_REDIS_URL` is not set (embedded mode). */
 export function redisSettingsFromEnv(): RedisSettings | null {
-  const url = process.env.WAYMARK_REDIS_URL?.trim();
-  if (!url) return null;
-  if (!/^rediss?:\/\/[^/]/.test(url)) {
-    throw new Error(`WAYMARK_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(url)}`);
-  }
-  return { url, prefix: process.env.WAYMARK_REDIS_PREFIX?.trim() || DEFAULT_REDIS_PREFIX };
+  const url = setting('redisUrl');
+  return url === undefined ? null : { url, prefix: setting('redisPrefix') };
 }
 
 /** The URL without its password, for messages and logs. */

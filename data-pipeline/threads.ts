@@ -4,10 +4,10 @@
  * reporting progress back over a MessagePort, and cancellation by the import's AbortSignal (Piscina
  * stops the thread running a cancelled task).
  */
-import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type TransferListItem } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { ProgressReporter } from './progress.js';
+import { setting } from '../core/config.js';
 import { ESM_WORKER_EXEC_ARGV } from '../core/worker-exec-argv.js';
 
 type Progress = Parameters<ProgressReporter>[0];
@@ -16,10 +16,7 @@ type Progress = Parameters<ProgressReporter>[0];
 const DEFAULT_YOUNG_GENERATION_MIB = 64;
 
 /** Threads for the import's parallel work: every core, unless `WAYMARK_IMPORT_THREADS` says fewer (or more). */
-export function importThreads(): number {
-  const set = Number(process.env.WAYMARK_IMPORT_THREADS);
-  return Number.isInteger(set) && set > 0 ? set : availableParallelism();
-}
+export const importThreads = (): number => setting('importThreads');
 
 export interface PoolHeap {
   /** A task holds one job's data; a thread's heap needs no more than the job's share of the budget. */

@@ -14,7 +14,7 @@ import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
 import { Gateway, type ServiceRoute } from './gateway/index.js';
 import { ApiError } from './http/errors.js';
-import { CidrSet } from './http/cidr.js';
+import { CidrSet } from '../core/cidr.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply.js';

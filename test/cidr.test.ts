@@ -1,6 +1,6 @@
 /** IP ranges (src/http/cidr.ts) and the client address behind trusted proxies (src/http/client-address.ts). */
 import test from 'ava';
-import { CidrError, CidrSet, normalizeAddress, normalizeCidr } from '../src/http/cidr.js';
+import { CidrError, CidrSet, normalizeAddress, normalizeCidr } from '../core/cidr.js';
 import { clientAddressResolver } from '../src/http/client-address.js';
 import { Request } from '../src/http/request.js';
 

@@ -468,5 +468,5 @@ test('serve --json prints its URLs as JSON, honours WAYMARK_* settings, and exit
   child.kill('SIGINT');
   t.is(await exited, 0);
 
-  assertOneLineError(t, await waymark(['serve', '--data', data], { WAYMARK_PORT: 'eighty' }), 1, /WAYMARK_PORT must be a whole number/);
+  assertOneLineError(t, await waymark(['serve', '--data', data], { WAYMARK_PORT: 'eighty' }), 2, /WAYMARK_PORT must be a whole number/);
 });

@@ -6,7 +6,8 @@
 import test from 'ava';
 import { tmpdir } from 'node:os';
 import { checkDiskSpace, diskSpaceNeeded } from '../data-pipeline/disk-space.js';
-import { defaultImportMemory, importMemory, MIN_IMPORT_MEMORY, parseMemorySize } from '../data-pipeline/memory-budget.js';
+import { parseMemorySize } from '../core/memory-size.js';
+import { defaultImportMemory, importMemory, MIN_IMPORT_MEMORY } from '../data-pipeline/memory-budget.js';
 import { waymark } from './helpers/cli.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 

@@ -6,7 +6,7 @@
 import test from 'ava';
 import { AccountError } from '../src/control-plane/accounts.js';
 import { normalizeOrigin, parseAllowedIps, parseAllowedOrigins, parseExpiry, parseGrace } from '../src/control-plane/key-restrictions.js';
-import { CidrSet } from '../src/http/cidr.js';
+import { CidrSet } from '../core/cidr.js';
 import { waymark } from './helpers/cli.js';
 import { serve } from './helpers/fixtures.js';
 import { STORE_KINDS, redisFor } from './helpers/backends.js';

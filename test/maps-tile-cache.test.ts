@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
 import { unlinkSync } from 'node:fs';
 import { paths } from '../core/dataset-layout.js';
-import { tileCacheBytesFromEnv } from '../src/config/index.js';
+import { DEFAULT_TILE_CACHE_MB, setting } from '../core/config.js';
 import { datasetTileCache, ENTRY_OVERHEAD_BYTES, TileCache } from '../src/maps/tile-cache.js';
 import { EMPTY_TILE, writeTestDataset, type TestDataset } from './helpers/dataset.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';
@@ -64,19 +64,11 @@ test('storing a key again replaces its value and its charge; clear empties the c
   t.is(cache.bytes, 0);
 });
 
-test.serial('WAYMARK_TILE_CACHE_MB sets the bound; 0 turns the cache off; other values are refused', (t) => {
-  const saved = process.env.WAYMARK_TILE_CACHE_MB;
-  try {
-    process.env.WAYMARK_TILE_CACHE_MB = '16';
-    t.is(tileCacheBytesFromEnv(), 16 * 1024 * 1024);
-    process.env.WAYMARK_TILE_CACHE_MB = '0';
-    t.is(tileCacheBytesFromEnv(), 0);
-    process.env.WAYMARK_TILE_CACHE_MB = 'lots';
-    t.throws(() => tileCacheBytesFromEnv(), { message: /WAYMARK_TILE_CACHE_MB must be a whole number/ });
-  } finally {
-    if (saved === undefined) delete process.env.WAYMARK_TILE_CACHE_MB;
-    else process.env.WAYMARK_TILE_CACHE_MB = saved;
-  }
+test('WAYMARK_TILE_CACHE_MB sets the bound; 0 turns the cache off; other values are refused', (t) => {
+  t.is(setting('tileCacheMb', { WAYMARK_TILE_CACHE_MB: '16' }), 16);
+  t.is(setting('tileCacheMb', { WAYMARK_TILE_CACHE_MB: '0' }), 0);
+  t.is(setting('tileCacheMb', {}), DEFAULT_TILE_CACHE_MB);
+  t.throws(() => setting('tileCacheMb', { WAYMARK_TILE_CACHE_MB: 'lots' }), { message: /WAYMARK_TILE_CACHE_MB must be a whole number/ });
 });
 
 // ---- through the server ----

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { hashKey } from '../src/control-plane/keys.js';
 import { RedisStore } from '../src/control-plane/redis/index.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
-import { databaseFile } from '../src/config/index.js';
+import { databaseFile } from '../core/config.js';
 import { waymark } from './helpers/cli.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';

@@ -18,7 +18,7 @@ import { RedisStore } from '../src/control-plane/redis/index.js';
 import { SIGN_IN_LIMITS, type SignInAttempt } from '../src/control-plane/sign-ins.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
 import type { ControlStore } from '../src/control-plane/store.js';
-import { CidrSet } from '../src/http/cidr.js';
+import { CidrSet } from '../core/cidr.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { startWaymark, type Waymark } from '../src/serve.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './helpers/queue.js';

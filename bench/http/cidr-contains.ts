@@ -4,7 +4,7 @@
  * Run: npm run build && node --expose-gc dist/bench/http/cidr-contains.js
  */
 import { BlockList, isIPv4 } from 'node:net';
-import { CidrSet } from '../../src/http/cidr.js';
+import { CidrSet } from '../../core/cidr.js';
 
 const RANGES = ['10.0.0.0/8', '192.168.0.0/16', '203.0.113.0/24', '2001:db8::/32', 'fd00::/8'];
 const ADDRESSES = ['203.0.113.77', '198.51.100.1', '2001:db8:1::5', '2a00:1450::1', '0000:0000:0000:0000:0000:ffff:cb00:714d'];

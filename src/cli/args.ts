@@ -1,20 +1,20 @@
 /** Parses a command's flags (node:util parseArgs) into its input, with the common --data and --json (index.ts handles --help). */
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
-import { dataDirFromEnv } from '../config/index.js';
+import { setting } from '../../core/config.js';
+import { parseWholeNumber } from '../../core/whole-number.js';
 import { UsageError, type Command, type CommandInput } from './command.js';
 
 /** Whether the arguments ask for help, whatever else they hold. */
 export const asksForHelp = (args: readonly string[]): boolean => args.includes('--help') || args.includes('-h');
 
-/** Parses `raw` as a whole number within the bounds; `what` names it in the error. */
-export function wholeNumber(raw: string, what: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `of at least ${min}` : `from ${min} to ${max}`;
-    throw new UsageError(`${what} must be a whole number ${range}, not ${JSON.stringify(raw)}`);
+/** Parses `raw` as a whole number within the bounds; a usage error naming `what` otherwise. */
+export function wholeNumber(raw: string, what: string, min: number, max?: number): number {
+  try {
+    return parseWholeNumber(raw, what, min, max);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  return value;
 }
 
 export function parseCommandArgs(command: Command, args: string[]): CommandInput {
@@ -46,7 +46,7 @@ export function parseCommandArgs(command: Command, args: string[]): CommandInput
   };
   const data = flag('data');
   return {
-    dataDir: data === undefined ? dataDirFromEnv() : resolve(data),
+    dataDir: data === undefined ? setting('dataDir') : resolve(data),
     json: values.json === true,
     flag,
     required(name) {

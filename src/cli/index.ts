@@ -1,4 +1,5 @@
 /** The `waymark` command line: finds the command, parses its flags, runs it and prints the outcome. */
+import { ConfigError, readSettings } from '../../core/config.js';
 import { asksForHelp, parseCommandArgs } from './args.js';
 import { CliError, UsageError, type Command } from './command.js';
 import { importCommand } from './import.js';
@@ -99,6 +100,16 @@ function withoutCommand(args: readonly string[]): { help: string; error?: string
   return asksForHelp(args) ? { help } : { help, error: `${group} needs a subcommand (${subcommands(members)})` };
 }
 
+/** Every WAYMARK_* variable checked before any command runs: a bad one is a usage error naming it. */
+function checkSettings(): void {
+  try {
+    readSettings();
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Runs the command line `args` (without `node waymark`); resolves to the exit status. */
 export async function main(args: string[]): Promise<number> {
   // Known before parsing, so that a command line too wrong to parse still gets its error as JSON.
@@ -125,6 +136,7 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   }
   try {
+    checkSettings();
     const input = parseCommandArgs(command, rest);
     printOutcome(await command.run(input), input.json);
     return 0;

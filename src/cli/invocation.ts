@@ -10,6 +10,7 @@
  *   `docker exec <container> waymark`).
  */
 import { basename, delimiter, dirname, isAbsolute, relative, sep } from 'node:path';
+import { setting } from '../../core/config.js';
 
 export interface Invocation {
   /** The script node runs (process.argv[1]): bin/waymark.js, or a `waymark` link to it. */
@@ -31,7 +32,7 @@ function inside(from: string, path: string): string | null {
 
 /** The words that run `waymark`, e.g. `npx waymark` or `node bin/waymark.js`. */
 export function waymarkCommand({ script, cwd, env }: Invocation = thisProcess()): string {
-  const hint = env.WAYMARK_CLI_HINT?.trim();
+  const hint = setting('cliHint', env);
   if (hint) return hint;
   // npm tells what it runs in npm_command: `exec` for npx, `start`, `run-script`…
   const underNpm = env.npm_command !== undefined;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { probeRedis, redactedUrl } from '../../core/redis.js';
-import { databaseFile } from '../config/index.js';
+import { databaseFile } from '../../core/config.js';
 import { copySqliteToRedis, holdsControlPlane } from '../control-plane/redis/from-sqlite.js';
 import { controlKeys } from '../control-plane/redis/keys.js';
 import { CliError, UsageError, type Command } from './command.js';

@@ -1,19 +1,29 @@
 /** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
-import { configFromEnv, dataDirFromEnv, MAX_THREADS, type Config } from '../config/index.js';
+import { MAX_THREADS, readSettings, setting } from '../../core/config.js';
 import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
 import type { Waymark } from '../serve.js';
 import type { Command, CommandInput } from './command.js';
 import { shellWord, waymarkCommand } from './invocation.js';
 import { printError, type Outcome } from './output.js';
 
-/** Environment settings overridden by the flags. */
-function serveConfig(input: CommandInput): Config {
-  const env = configFromEnv();
+/** What `serve` runs with: the environment's settings, overridden by the flags. */
+interface ServeConfig {
+  dataDir: string;
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  usageFlushMs: number;
+  threads: number;
+}
+
+function serveConfig(input: CommandInput): ServeConfig {
+  const env = readSettings();
   return {
-    ...env,
     dataDir: input.dataDir,
     host: input.flag('host') ?? env.host,
     port: input.wholeNumber('port', 0, 65535) ?? env.port,
+    publicUrl: env.publicUrl,
+    usageFlushMs: env.usageFlushMs,
     threads: input.wholeNumber('threads', 1, MAX_THREADS) ?? env.threads,
   };
 }
@@ -42,9 +52,9 @@ export function listeningOn(host: string, port: number, localUrl: string, env: N
   return `every interface, port ${port}: ${localUrl} on this machine, ${advertisedUrl(host, port, env)} from others`;
 }
 
-function banner(waymark: Waymark, config: Config): Outcome {
+function banner(waymark: Waymark, config: ServeConfig): Outcome {
   const dashboardUrl = `${config.publicUrl ?? waymark.url}/dashboard/`;
-  const dataFlag = config.dataDir === dataDirFromEnv() ? '' : ` --data ${shellWord(config.dataDir)}`;
+  const dataFlag = config.dataDir === setting('dataDir') ? '' : ` --data ${shellWord(config.dataDir)}`;
   const cli = waymarkCommand();
   const nodeUrl = advertisedUrl(config.host, waymark.port);
   const lines = [

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CreatedPaths } from '../../core/created-paths.js';
-import { databaseFile } from '../config/index.js';
+import { databaseFile } from '../../core/config.js';
 import { redisSettingsFromEnv } from '../../core/redis.js';
 import { RedisStore } from '../control-plane/redis/index.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';

@@ -8,31 +8,16 @@ import { probeRedis, redactedUrl } from '../../core/redis.js';
 import { DEFAULT_JOB_LOCK_MS, startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { startDatasetOffers, type OfferSettings } from '../dataset/offer.js';
 import { createLogging } from '../observability/logger.js';
-import { checkOperatorToken } from '../operator/auth.js';
-import { wholeNumber } from './args.js';
+import { readSettings, setting } from '../../core/config.js';
 import { UsageError, type Command } from './command.js';
 import { requireRedis } from './queue-redis.js';
 
 /** Where this worker offers its datasets (WAYMARK_WORKER_URL, WAYMARK_WORKER_HOST), or null when it does not. */
-function offerSettingsFromEnv(): OfferSettings | null {
-  const url = process.env.WAYMARK_WORKER_URL?.trim();
+function offerSettings(): OfferSettings | null {
+  const { workerUrl: url, workerHost: host, operatorToken: token } = readSettings();
   if (!url) return null;
-  if (!URL.canParse(url) || new URL(url).protocol !== 'http:') {
-    throw new UsageError(`WAYMARK_WORKER_URL must be an http:// URL where other machines reach this worker, not ${JSON.stringify(url)}`);
-  }
-  const token = process.env.WAYMARK_OPERATOR_TOKEN;
   if (!token) throw new UsageError('WAYMARK_WORKER_URL needs WAYMARK_OPERATOR_TOKEN: datasets are only served to holders of the operator token');
-  try {
-    return { url, host: process.env.WAYMARK_WORKER_HOST?.trim() || '0.0.0.0', token: checkOperatorToken(token) };
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** WAYMARK_JOB_LOCK_MS: how long a job's lock outlives a worker that stopped renewing it (a crash). */
-function jobLockMsFromEnv(): number {
-  const raw = process.env.WAYMARK_JOB_LOCK_MS?.trim();
-  return raw ? wholeNumber(raw, 'WAYMARK_JOB_LOCK_MS', 1_000, 3_600_000) : DEFAULT_JOB_LOCK_MS;
+  return { url, host, token };
 }
 
 export const worker: Command = {
@@ -48,11 +33,12 @@ export const worker: Command = {
   flags: [],
   async run(input) {
     const settings = requireRedis('waymark worker');
-    const offerSettings = offerSettingsFromEnv();
-    const jobLockMs = jobLockMsFromEnv();
+    const offering = offerSettings();
+    // WAYMARK_JOB_LOCK_MS: how long a job's lock outlives a worker that stopped renewing it (a crash).
+    const jobLockMs = setting('jobLockMs') ?? DEFAULT_JOB_LOCK_MS;
     await probeRedis(settings);
     const { logger } = createLogging();
-    const offers = offerSettings && (await startDatasetOffers(settings, input.dataDir, offerSettings, logger));
+    const offers = offering && (await startDatasetOffers(settings, input.dataDir, offering, logger));
     const importWorker = startImportWorker(settings, input.dataDir, logger, { jobLockMs });
     if (offers) importWorker.on('completed', (_job, result) => void offers.offerDataset(result.datasetId));
     logger.info({ dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs }, 'worker waiting for import jobs');

@@ -4,7 +4,7 @@
  * address ranges (CIDRs) and an expiry instant; and how long a rolled key's old value keeps working.
  * The gateway applies them (src/gateway/key-policy.ts).
  */
-import { CidrError, normalizeCidr } from '../http/cidr.js';
+import { CidrError, normalizeCidr } from '../../core/cidr.js';
 import { AccountError } from './account-error.js';
 
 /** As many as a web app's domains take; the checks run on every request of the key. */

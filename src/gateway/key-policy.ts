@@ -5,7 +5,7 @@
  * I/O. An unrestricted key costs one property read (`restricted`).
  */
 import type { ApiKeyRecord } from '../control-plane/types.js';
-import { CidrSet } from '../http/cidr.js';
+import { CidrSet } from '../../core/cidr.js';
 import { ApiError } from '../http/errors.js';
 import type { Request } from '../http/request.js';
 

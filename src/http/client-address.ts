@@ -3,7 +3,7 @@
  * and the client is in X-Forwarded-For; but anyone can send that header, so it is believed only
  * from a peer in WAYMARK_TRUSTED_PROXIES, and only as far as the chain runs through trusted hops.
  */
-import { normalizeAddress, type CidrSet } from './cidr.js';
+import { normalizeAddress, type CidrSet } from '../../core/cidr.js';
 import type { Request } from './request.js';
 
 /**

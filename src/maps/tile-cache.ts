@@ -5,7 +5,7 @@
  * (`datasetTileCache`) holds every kind of tile; keys start with the dataset id, and the cache is
  * emptied when the dataset switches, so it never answers with another dataset's tiles.
  */
-import { tileCacheBytesFromEnv } from '../config/index.js';
+import { setting } from '../../core/config.js';
 import type { DatasetHolder } from '../dataset/index.js';
 
 /** Charged per entry on top of its value's bytes: the key, the map slot, the value's objects. */
@@ -81,7 +81,7 @@ const byHolder = new WeakMap<DatasetHolder, TileCache<unknown> | null>();
 export function datasetTileCache<V>(datasets: DatasetHolder): TileCache<V> | null {
   let cache = byHolder.get(datasets);
   if (cache === undefined) {
-    const maxBytes = tileCacheBytesFromEnv();
+    const maxBytes = setting('tileCacheMb') * 1024 * 1024;
     cache = maxBytes === 0 ? null : new TileCache<unknown>(maxBytes);
     if (cache) datasets.onSwitch(cache.clear.bind(cache));
     byHolder.set(datasets, cache);

@@ -4,6 +4,7 @@
  * an object through pino on every request costs more than the rest of a cheap request.
  */
 import pino, { type Logger } from 'pino';
+import { setting } from '../../core/config.js';
 import { LineWriter } from './line-writer.js';
 
 export type { Logger };
@@ -16,7 +17,7 @@ export interface Logging {
   access(reqId: string, method: string, path: string, route: string, status: number, ms: number): void;
 }
 
-export function createLogging(level = process.env.WAYMARK_LOG_LEVEL ?? 'info'): Logging {
+export function createLogging(level = setting('logLevel')): Logging {
   const destination = new LineWriter(1);
   const logger = pino({ level, base: { service: 'waymark' } }, destination);
   if (!logger.isLevelEnabled('info')) return { logger, access: () => {} };

@@ -6,17 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../http/errors.js';
 import type { Request } from '../http/request.js';
 
-export const MIN_TOKEN_LENGTH = 16;
-
 const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** Validates the configured token; an error names the setting when it is too short to be safe. */
-export function checkOperatorToken(token: string): string {
-  if (token.length < MIN_TOKEN_LENGTH) {
-    throw new Error(`WAYMARK_OPERATOR_TOKEN must be at least ${MIN_TOKEN_LENGTH} characters long; use e.g. "openssl rand -hex 32"`);
-  }
-  return token;
-}
 
 /**
  * Returns a check of an `Authorization` header that throws 401 unless it carries the token (hashing

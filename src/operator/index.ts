@@ -7,12 +7,13 @@
  * (404). Imports go to the BullMQ queue when Redis is configured, else to a child process. Not
  * metered, no CORS.
  */
+import { setting } from '../../core/config.js';
 import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis.js';
 import { notFound } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Router } from '../http/router.js';
 import type { Logger } from '../observability/logger.js';
-import { checkOperatorToken, operatorAuth } from './auth.js';
+import { operatorAuth } from './auth.js';
 import { ChildProcessImports } from './child-runner.js';
 import { parseImportRequest } from './import-request.js';
 import { QueuedImports } from './queued-runner.js';
@@ -25,8 +26,7 @@ export interface OperatorOptions {
 }
 
 export function operatorOptionsFromEnv(): OperatorOptions {
-  const token = process.env.WAYMARK_OPERATOR_TOKEN || undefined;
-  return { token: token === undefined ? undefined : checkOperatorToken(token), redis: redisSettingsFromEnv() };
+  return { token: setting('operatorToken'), redis: redisSettingsFromEnv() };
 }
 
 export interface OperatorApi {

@@ -11,7 +11,7 @@ import type { ServiceRoute } from '../../src/gateway/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { SqliteStore } from '../../src/control-plane/sqlite/index.js';
 import { SERVICES } from '../../src/control-plane/types.js';
-import { CidrSet } from '../../src/http/cidr.js';
+import { CidrSet } from '../../core/cidr.js';
 import { json } from '../../src/http/reply.js';
 import { silentLogging } from '../../src/observability/logger.js';
 import { startWaymark, type Waymark } from '../../src/serve.js';
