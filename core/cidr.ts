@@ -132,7 +132,11 @@ function formatAddress(words: ArrayLike<number>): string {
     if (end - k > bestLength) [bestStart, bestLength] = [k, end - k];
     k = end === k ? k + 1 : end;
   }
-  const hex = (from: number, to: number) => parts.slice(from, to).map((p) => p.toString(16)).join(':');
+  const hex = (from: number, to: number) =>
+    parts
+      .slice(from, to)
+      .map((p) => p.toString(16))
+      .join(':');
   return bestStart < 0 ? hex(0, 8) : `${hex(0, bestStart)}::${hex(bestStart + bestLength, 8)}`;
 }
 
@@ -159,7 +163,9 @@ function parseRange(entry: string): Range {
   const addressText = slash < 0 ? text : text.slice(0, slash);
   const words = new Int32Array(4);
   if (!parseAddress(addressText, words)) {
-    throw new CidrError(`${quoted} is not an IPv4 or IPv6 address${slash < 0 ? ' or a range like 10.0.0.0/8 or 2001:db8::/32' : ' before its "/"'}`);
+    throw new CidrError(
+      `${quoted} is not an IPv4 or IPv6 address${slash < 0 ? ' or a range like 10.0.0.0/8 or 2001:db8::/32' : ' before its "/"'}`,
+    );
   }
   const v4 = !addressText.includes(':');
   const maxPrefix = v4 ? 32 : 128;
@@ -174,7 +180,7 @@ function parseRange(entry: string): Range {
   const bits = v4 ? 96 + prefix : prefix;
   const network = [0, 1, 2, 3].map((w) => words[w]! & maskWord(bits, w));
   if (network.some((word, w) => word !== words[w])) {
-    const suggestion = formatAddress(network) + `/${prefix}`;
+    const suggestion = `${formatAddress(network)}/${prefix}`;
     throw new CidrError(`${quoted} has bits set after its /${prefix} prefix; the range it starts is ${suggestion}`);
   }
   // An IPv4-mapped range is written as IPv4; a single address without its /32 or /128.

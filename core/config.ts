@@ -22,15 +22,31 @@ interface Variable<T> {
 }
 
 const variable = <T>(name: string, unset: () => T, read: (raw: string) => T): Variable<T> => ({ name, unset, read });
-const text = (name: string, unset: string) => variable(name, () => unset, (raw) => raw);
-const optionalText = (name: string) => variable<string | undefined>(name, () => undefined, (raw) => raw);
-const whole = (name: string, unset: () => number, min: number, max: number) => variable(name, unset, (raw) => parseWholeNumber(raw, name, min, max));
+const text = (name: string, unset: string) =>
+  variable(
+    name,
+    () => unset,
+    (raw) => raw,
+  );
+const optionalText = (name: string) =>
+  variable<string | undefined>(
+    name,
+    () => undefined,
+    (raw) => raw,
+  );
+const whole = (name: string, unset: () => number, min: number, max: number) =>
+  variable(name, unset, (raw) => parseWholeNumber(raw, name, min, max));
 
 function httpUrl(name: string, what: string) {
-  return variable<string | undefined>(name, () => undefined, (raw) => {
-    if (!/^https?:\/\/[^/]+/.test(raw) || !URL.canParse(raw)) throw new Error(`${name} must be an http(s) URL ${what}, not ${JSON.stringify(raw)}`);
-    return raw.replace(/\/+$/, '');
-  });
+  return variable<string | undefined>(
+    name,
+    () => undefined,
+    (raw) => {
+      if (!/^https?:\/\/[^/]+/.test(raw) || !URL.canParse(raw))
+        throw new Error(`${name} must be an http(s) URL ${what}, not ${JSON.stringify(raw)}`);
+      return raw.replace(/\/+$/, '');
+    },
+  );
 }
 
 /** Below this an operator token is too easy to guess. */
@@ -42,52 +58,92 @@ export const DEFAULT_REDIS_PREFIX = 'waymark';
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const VARIABLES = {
-  dataDir: variable('WAYMARK_DATA', () => resolve('./data'), (raw) => resolve(raw)),
+  dataDir: variable(
+    'WAYMARK_DATA',
+    () => resolve('./data'),
+    (raw) => resolve(raw),
+  ),
   host: text('WAYMARK_HOST', '127.0.0.1'),
   port: whole('WAYMARK_PORT', () => 8080, 0, 65535),
   publicUrl: httpUrl('WAYMARK_PUBLIC_URL', 'of the platform as its users reach it'),
   nodeUrl: httpUrl('WAYMARK_NODE_URL', 'where other machines reach this node'),
-  trustedProxies: variable<readonly string[]>('WAYMARK_TRUSTED_PROXIES', () => [], (raw) => {
-    try {
-      return raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '').map(normalizeCidr);
-    } catch (error) {
-      if (!(error instanceof CidrError)) throw error;
-      throw new Error(`WAYMARK_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR ranges: ${error.message}`);
-    }
-  }),
+  trustedProxies: variable<readonly string[]>(
+    'WAYMARK_TRUSTED_PROXIES',
+    () => [],
+    (raw) => {
+      try {
+        return raw
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry !== '')
+          .map(normalizeCidr);
+      } catch (error) {
+        if (!(error instanceof CidrError)) throw error;
+        throw new Error(`WAYMARK_TRUSTED_PROXIES must be a comma-separated list of IP addresses and CIDR ranges: ${error.message}`);
+      }
+    },
+  ),
   usageFlushMs: whole('WAYMARK_USAGE_FLUSH_MS', () => 1000, 10, 60_000),
-  logLevel: variable('WAYMARK_LOG_LEVEL', () => 'info', (raw) => {
-    if (!LOG_LEVELS.includes(raw)) throw new Error(`WAYMARK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(raw)}`);
-    return raw;
-  }),
+  logLevel: variable(
+    'WAYMARK_LOG_LEVEL',
+    () => 'info',
+    (raw) => {
+      if (!LOG_LEVELS.includes(raw))
+        throw new Error(`WAYMARK_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, not ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  ),
   threads: whole('WAYMARK_THREADS', () => availableParallelism(), 1, MAX_THREADS),
   tileCacheMb: whole('WAYMARK_TILE_CACHE_MB', () => DEFAULT_TILE_CACHE_MB, 0, 1024 * 1024),
-  redisUrl: variable<string | undefined>('WAYMARK_REDIS_URL', () => undefined, (raw) => {
-    if (!/^rediss?:\/\/[^/]/.test(raw)) throw new Error(`WAYMARK_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(raw)}`);
-    return raw;
-  }),
+  redisUrl: variable<string | undefined>(
+    'WAYMARK_REDIS_URL',
+    () => undefined,
+    (raw) => {
+      if (!/^rediss?:\/\/[^/]/.test(raw))
+        throw new Error(`WAYMARK_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  ),
   redisPrefix: text('WAYMARK_REDIS_PREFIX', DEFAULT_REDIS_PREFIX),
-  operatorToken: variable<string | undefined>('WAYMARK_OPERATOR_TOKEN', () => undefined, (raw) => {
-    if (raw.length < MIN_OPERATOR_TOKEN_LENGTH) {
-      throw new Error(`WAYMARK_OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters long; use e.g. "openssl rand -hex 32"`);
-    }
-    return raw;
-  }),
-  workerUrl: variable<string | undefined>('WAYMARK_WORKER_URL', () => undefined, (raw) => {
-    if (!URL.canParse(raw) || new URL(raw).protocol !== 'http:') {
-      throw new Error(`WAYMARK_WORKER_URL must be an http:// URL where other machines reach this worker, not ${JSON.stringify(raw)}`);
-    }
-    return raw;
-  }),
+  operatorToken: variable<string | undefined>(
+    'WAYMARK_OPERATOR_TOKEN',
+    () => undefined,
+    (raw) => {
+      if (raw.length < MIN_OPERATOR_TOKEN_LENGTH) {
+        throw new Error(
+          `WAYMARK_OPERATOR_TOKEN must be at least ${MIN_OPERATOR_TOKEN_LENGTH} characters long; use e.g. "openssl rand -hex 32"`,
+        );
+      }
+      return raw;
+    },
+  ),
+  workerUrl: variable<string | undefined>(
+    'WAYMARK_WORKER_URL',
+    () => undefined,
+    (raw) => {
+      if (!URL.canParse(raw) || new URL(raw).protocol !== 'http:') {
+        throw new Error(`WAYMARK_WORKER_URL must be an http:// URL where other machines reach this worker, not ${JSON.stringify(raw)}`);
+      }
+      return raw;
+    },
+  ),
   workerHost: text('WAYMARK_WORKER_HOST', '0.0.0.0'),
   /** Unset: the queue's default (data-pipeline/queue/worker.ts). */
-  jobLockMs: variable<number | undefined>('WAYMARK_JOB_LOCK_MS', () => undefined, (raw) => parseWholeNumber(raw, 'WAYMARK_JOB_LOCK_MS', 1_000, 3_600_000)),
+  jobLockMs: variable<number | undefined>(
+    'WAYMARK_JOB_LOCK_MS',
+    () => undefined,
+    (raw) => parseWholeNumber(raw, 'WAYMARK_JOB_LOCK_MS', 1_000, 3_600_000),
+  ),
   /** Unset: the import's default share of the machine's memory (data-pipeline/memory-budget.ts). */
-  importMemory: variable<number | undefined>('WAYMARK_IMPORT_MEMORY', () => undefined, (raw) => {
-    const bytes = parseMemorySize(raw);
-    if (bytes === null) throw new Error(`WAYMARK_IMPORT_MEMORY: "${raw}" is no amount of memory; write e.g. 2G, 1536M or 800MB`);
-    return bytes;
-  }),
+  importMemory: variable<number | undefined>(
+    'WAYMARK_IMPORT_MEMORY',
+    () => undefined,
+    (raw) => {
+      const bytes = parseMemorySize(raw);
+      if (bytes === null) throw new Error(`WAYMARK_IMPORT_MEMORY: "${raw}" is no amount of memory; write e.g. 2G, 1536M or 800MB`);
+      return bytes;
+    },
+  ),
   importThreads: whole('WAYMARK_IMPORT_THREADS', () => availableParallelism(), 1, MAX_THREADS),
   cliHint: optionalText('WAYMARK_CLI_HINT'),
   /** Read by `npm start` (scripts/start.sh): the extracts its first import takes. */

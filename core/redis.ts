@@ -44,7 +44,12 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * reached. Run it before creating BullMQ clients, which would otherwise wait (and retry) forever.
  */
 export async function probeRedis(settings: RedisSettings): Promise<void> {
-  const client = new Redis(settings.url, { lazyConnect: true, connectTimeout: CONNECT_TIMEOUT_MS, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(settings.url, {
+    lazyConnect: true,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   let cause: Error | undefined; // The socket's error (ECONNREFUSED…); connect() only says the connection closed.
   client.on('error', (error: Error) => void (cause ??= error));
   try {

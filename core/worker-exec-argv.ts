@@ -7,4 +7,6 @@
  */
 const requireLoadsEsm = (process.features as { require_module?: boolean }).require_module === true;
 
-export const ESM_WORKER_EXEC_ARGV: readonly string[] = requireLoadsEsm ? [...process.execArgv, '--no-experimental-require-module'] : process.execArgv;
+export const ESM_WORKER_EXEC_ARGV: readonly string[] = requireLoadsEsm
+  ? [...process.execArgv, '--no-experimental-require-module']
+  : process.execArgv;

@@ -51,7 +51,10 @@ export class BuildJournal {
       return null;
     }
     // Build folders are `.tmp-<id>`, and ids begin with their UTC start time: the newest sorts last.
-    for (const entry of entries.filter((name) => name.startsWith('.tmp-')).sort().reverse()) {
+    for (const entry of entries
+      .filter((name) => name.startsWith('.tmp-'))
+      .sort()
+      .reverse()) {
       const dir = join(datasetsDir, entry);
       try {
         const content = JSON.parse(readFileSync(join(dir, JOURNAL), 'utf8')) as JournalFile;

@@ -26,6 +26,8 @@ export function checkDiskSpace(dir: string, needed: number): void {
   const { bavail, bsize } = statfsSync(dir);
   const free = bavail * bsize;
   if (free < needed) {
-    throw new Error(`not enough free disk space for this import in ${dir}: it needs about ${formatBytes(needed)} (spill files, tiles, geocoder index, routing graphs), ${formatBytes(free)} is free`);
+    throw new Error(
+      `not enough free disk space for this import in ${dir}: it needs about ${formatBytes(needed)} (spill files, tiles, geocoder index, routing graphs), ${formatBytes(free)} is free`,
+    );
   }
 }

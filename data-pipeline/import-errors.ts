@@ -8,7 +8,8 @@ import { basename } from 'node:path';
 export class ImportInputError extends Error {}
 
 /** An error reading an OSM file, as bad input naming the file. */
-export const unreadableOsm = (file: string, error: unknown) => new ImportInputError(`cannot read ${basename(file)}: ${(error as Error).message}`);
+export const unreadableOsm = (file: string, error: unknown) =>
+  new ImportInputError(`cannot read ${basename(file)}: ${(error as Error).message}`);
 
 export class ImportLockedError extends Error {
   constructor(readonly pid: number) {

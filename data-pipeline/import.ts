@@ -14,7 +14,14 @@ import { announceChange } from '../core/change-channel.js';
 import { buildStyleAssets } from './assets/index.js';
 import { throwIfAborted } from './abort.js';
 import { CreatedPaths } from '../core/created-paths.js';
-import { currentDatasetId, DATASET_FORMAT_VERSION, paths, switchCurrent, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
+import {
+  currentDatasetId,
+  DATASET_FORMAT_VERSION,
+  paths,
+  switchCurrent,
+  TILESET_ID,
+  type DatasetManifest,
+} from '../core/dataset-layout.js';
 import { download, isUrl } from './download.js';
 import type { ProgressReporter } from './progress.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
@@ -64,7 +71,6 @@ const SORTED_FOLDER = 'sorted';
 /** A UTC timestamp (sortable) and a short random part: `20261115T120000Z-3fa9c1`. */
 const newDatasetId = () => `${new Date().toISOString().replace(/[-:]|\.\d+/g, '')}-${randomBytes(3).toString('hex')}`;
 
-
 /** Settles like `work` on `file`, its failure as `unreadable` unless the import was cancelled. */
 async function readingOsm<T>(file: string, work: Promise<T>, signal?: AbortSignal): Promise<T> {
   try {
@@ -113,7 +119,11 @@ async function readyOsmFiles(files: string[], build: Build): Promise<{ files: Os
   const ready: OsmSource[] = [];
   const union: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [index, file] of files.entries()) {
-    const summary = await readingOsm(file, osmFileSummary(file, { progress: { phase: `scanning ${basename(file)}`, onProgress }, signal }), signal);
+    const summary = await readingOsm(
+      file,
+      osmFileSummary(file, { progress: { phase: `scanning ${basename(file)}`, onProgress }, signal }),
+      signal,
+    );
     const [west, south, east, north] = summary.bounds;
     union[0] = Math.min(union[0], west);
     union[1] = Math.min(union[1], south);
@@ -166,7 +176,14 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   const tiles = await journal.step('tiles', () => {
     rmSync(paths.tiles(dir), { force: true });
     rmSync(`${paths.tiles(dir)}.spill`, { recursive: true, force: true });
-    const metadata = { name: TILESET_ID, description: 'Waymark vector tiles (Shortbread 1.0 schema)', attribution, bounds: osm.bounds, center, vectorLayers: SHORTBREAD_LAYERS };
+    const metadata = {
+      name: TILESET_ID,
+      description: 'Waymark vector tiles (Shortbread 1.0 schema)',
+      attribution,
+      bounds: osm.bounds,
+      center,
+      vectorLayers: SHORTBREAD_LAYERS,
+    };
     const input = { osm: osm.files, features: world ? worldFeatures(onProgress) : undefined };
     return writeTiles(input, paths.tiles(dir), { signal, memoryBytes, metadata }, onProgress);
   });
@@ -176,7 +193,9 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   const geocoder = await journal.step('geocoder', () => {
     rmSync(paths.geocoder(dir), { force: true });
     const osmBounds = new Map(osm.files.map((source) => [source.file, source.bounds]));
-    return buildGeocoderIndex({ osmFiles: readyFiles, osmBounds, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal, { memoryBytes });
+    return buildGeocoderIndex({ osmFiles: readyFiles, osmBounds, wofDirs, oaFiles, geonames }, paths.geocoder(dir), onProgress, signal, {
+      memoryBytes,
+    });
   });
   throwIfAborted(signal);
   const routing = await journal.step('routing', async () => {
@@ -226,12 +245,18 @@ function fingerprintOf(options: ImportOptions): string {
 }
 
 /** The build folder to work in: the newest unfinished one of the same inputs when resuming and there is one, else a new one. */
-function buildFolder(options: ImportOptions, created: CreatedPaths, onProgress: ProgressReporter): { id: string; dir: string; journal: BuildJournal } {
+function buildFolder(
+  options: ImportOptions,
+  created: CreatedPaths,
+  onProgress: ProgressReporter,
+): { id: string; dir: string; journal: BuildJournal } {
   const datasets = created.folder(paths.datasets(options.dataDir));
   const fingerprint = fingerprintOf(options);
   if (options.resume) {
     const found = BuildJournal.findResumable(datasets, fingerprint);
-    const phase = found ? `resuming after: ${found.journal.finished.join(', ') || 'nothing'}` : 'nothing to resume (no unfinished import of these inputs): starting anew';
+    const phase = found
+      ? `resuming after: ${found.journal.finished.join(', ') || 'nothing'}`
+      : 'nothing to resume (no unfinished import of these inputs): starting anew';
     onProgress({ phase, done: 1, total: 1 });
     if (found) return { id: basename(found.dir).slice(BUILD_PREFIX.length), ...found };
   }
@@ -251,7 +276,8 @@ function afterFailure(error: unknown, dir: string, journal: BuildJournal, signal
     rmSync(dir, { recursive: true, force: true });
     return error;
   }
-  if (error instanceof Error && !signal?.aborted) error.message += `; the finished steps (${finished.join(', ')}) are kept: the same import with --resume goes on from there`;
+  if (error instanceof Error && !signal?.aborted)
+    error.message += `; the finished steps (${finished.join(', ')}) are kept: the same import with --resume goes on from there`;
   return error;
 }
 

@@ -86,7 +86,9 @@ const fileInput = (input: string, check: FileCheck, signal?: AbortSignal) => () 
 export async function checkInputs(inputs: ImportInputs, onProgress: ProgressReporter, signal?: AbortSignal): Promise<void> {
   const { osm, world, wof = [], oa = [], geonames = false } = inputs;
   if (osm.length === 0 && !world && wof.length === 0 && oa.length === 0 && !geonames) {
-    throw new ImportInputError('nothing to import: name an OSM extract (--osm), WOF folders (--wof), OpenAddresses files (--oa), --geonames or --world');
+    throw new ImportInputError(
+      'nothing to import: name an OSM extract (--osm), WOF folders (--wof), OpenAddresses files (--oa), --geonames or --world',
+    );
   }
   const checks = [
     ...osm.map((input) => fileInput(input, checkOsmFile, signal)),

@@ -28,7 +28,8 @@ export interface MemoryBudget {
  * message naming where a value that is no amount of memory, or less than `MIN_IMPORT_MEMORY`, came from.
  */
 export function importMemory(flag?: string): MemoryBudget {
-  const tooLittle = (source: string, amount: string) => new Error(`${source}: ${amount} is too little; an import needs at least ${formatBytes(MIN_IMPORT_MEMORY)}`);
+  const tooLittle = (source: string, amount: string) =>
+    new Error(`${source}: ${amount} is too little; an import needs at least ${formatBytes(MIN_IMPORT_MEMORY)}`);
   if (flag !== undefined) {
     const bytes = parseMemorySize(flag);
     if (bytes === null) throw new Error(`--memory: "${flag}" is no amount of memory; write e.g. 2G, 1536M or 800MB`);

@@ -30,7 +30,8 @@ function forbidden(from: string, to: string): string | null {
   if (PRODUCTS.has(from) && PRODUCTS.has(to) && from !== to) return 'products never import each other';
   if (from === 'core' && to !== 'core') return 'core/ imports nothing outside core/';
   if (from === 'data-pipeline' && topOf(to) === 'src') return 'data-pipeline/ never imports src/';
-  if (topOf(from) === 'src' && to === 'data-pipeline' && !STARTS_IMPORTS.has(from)) return 'src/ imports data-pipeline/ only from src/cli/ and src/operator/';
+  if (topOf(from) === 'src' && to === 'data-pipeline' && !STARTS_IMPORTS.has(from))
+    return 'src/ imports data-pipeline/ only from src/cli/ and src/operator/';
   return null;
 }
 
@@ -46,7 +47,9 @@ for (const file of sources) {
   const text = readFileSync(join(PACKAGE_ROOT, file), 'utf8');
   for (const { fileName: specifier, pos } of ts.preProcessFile(text, true, true).importedFiles) {
     if (!specifier.startsWith('.')) continue;
-    const target = relative(PACKAGE_ROOT, resolve(PACKAGE_ROOT, dirname(file), specifier)).replaceAll('\\', '/').replace(/\.js$/, '.ts');
+    const target = relative(PACKAGE_ROOT, resolve(PACKAGE_ROOT, dirname(file), specifier))
+      .replaceAll('\\', '/')
+      .replace(/\.js$/, '.ts');
     if (target.startsWith('..')) continue;
     const [from, to] = [unitOf(file), unitOf(target)];
     if (topOf(from) === topOf(to) && !(PRODUCTS.has(from) && PRODUCTS.has(to) && from !== to)) continue;
@@ -57,15 +60,21 @@ for (const file of sources) {
   }
 }
 
-const rows = [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([row, n]) => [...row.split('\t'), String(n), forbidden(...(row.split('\t') as [string, string])) ? 'FORBIDDEN' : '']);
+const rows = [...counts]
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([row, n]) => [...row.split('\t'), String(n), forbidden(...(row.split('\t') as [string, string])) ? 'FORBIDDEN' : '']);
 const table = [['from', 'to', 'imports', ''], ...rows];
 const widths = [0, 1, 2].map((column) => Math.max(...table.map((row) => row[column]!.length)));
 for (const row of table) {
   console.log(`${row[0]!.padEnd(widths[0]!)}  ${row[1]!.padEnd(widths[1]!)}  ${row[2]!.padStart(widths[2]!)}  ${row[3]}`.trimEnd());
 }
 if (offences.length > 0) {
-  console.log(`\n${offences.length} import(s) run a forbidden way (scripts/check-imports.ts says which ways are allowed):\n${offences.sort().join('\n')}`);
+  console.log(
+    `\n${offences.length} import(s) run a forbidden way (scripts/check-imports.ts says which ways are allowed):\n${offences.sort().join('\n')}`,
+  );
   process.exitCode = 1;
 } else {
-  console.log(`\nno forbidden import: products import no other product, core/ nothing outside it, data-pipeline/ no src/, src/ data-pipeline/ only from src/cli/ and src/operator/`);
+  console.log(
+    `\nno forbidden import: products import no other product, core/ nothing outside it, data-pipeline/ no src/, src/ data-pipeline/ only from src/cli/ and src/operator/`,
+  );
 }

@@ -2,11 +2,13 @@
 # Sets the machine up and builds (scripts/setup.sh), then runs the ava tests with the TAP
 # reporter. The output ends with one plain summary line, `ava: N passed, N failed[, N skipped]`,
 # and the exit status is ava's. Extra arguments go to ava, e.g. `scripts/test.sh test/cli.test.ts`.
-# Before the tests, the folders' import rule (scripts/check-imports.ts): a forbidden import fails the run.
+# Before the tests, the folders' import rule (scripts/check-imports.ts) and the linter and formatter
+# (Biome, biome.json: `npm run format` rewrites what the check finds): either failing fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --test
 npm run --silent check:imports
+npm run --silent lint
 
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT

@@ -7,7 +7,6 @@ import type { Clock } from './clock.js';
 import { StoreUnavailable, type ControlStore } from './control-plane/store.js';
 import type { DatasetHolder } from './dataset/index.js';
 import type { DatasetSource } from './dataset/source.js';
-import type { Service } from './control-plane/types.js';
 import { registerDashboardApi } from './dashboard/api.js';
 import { Sessions } from './dashboard/sessions.js';
 import { registerDashboardStatic } from './dashboard/static.js';
@@ -59,7 +58,8 @@ const CORS_HEADERS = {
 };
 const CORS_PRESET = presetHeaders(CORS_HEADERS);
 const CORS_ONLY = [CORS_PRESET];
-const withCors = (preset: Reply['preset']) => (preset === undefined ? CORS_ONLY : preset.at(-1) === CORS_PRESET ? preset : [...preset, CORS_PRESET]);
+const withCors = (preset: Reply['preset']) =>
+  preset === undefined ? CORS_ONLY : preset.at(-1) === CORS_PRESET ? preset : [...preset, CORS_PRESET];
 const PREFLIGHT_HEADERS = {
   ...CORS_HEADERS,
   'Access-Control-Allow-Methods': 'GET, OPTIONS',
@@ -100,16 +100,26 @@ export function createApp(deps: AppDeps): {
   // Liveness: the process answers (cheap, never touches the store or the dataset). Readiness: it
   // serves the dataset `current` points at; 503 when that one cannot be opened (the image's health check).
   router.add('GET', '/healthz', () => json(200, { status: 'ok' }), { public: false });
-  router.add('GET', '/readyz', () => {
-    const { ready, ...detail } = deps.datasets.readiness();
-    return json(ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', ...detail }, { 'Cache-Control': 'no-store' });
-  }, { public: false });
+  router.add(
+    'GET',
+    '/readyz',
+    () => {
+      const { ready, ...detail } = deps.datasets.readiness();
+      return json(ready ? 200 : 503, { status: ready ? 'ready' : 'unavailable', ...detail }, { 'Cache-Control': 'no-store' });
+    },
+    { public: false },
+  );
   router.add('GET', '/attribution', attributionPage(deps.datasets), { public: false });
-  router.add('GET', '/metrics', async () => ({
-    status: 200,
-    headers: { 'Content-Type': metrics.contentType },
-    body: await metrics.text(),
-  }), { public: false });
+  router.add(
+    'GET',
+    '/metrics',
+    async () => ({
+      status: 200,
+      headers: { 'Content-Type': metrics.contentType },
+      body: await metrics.text(),
+    }),
+    { public: false },
+  );
 
   // Usage answers to a dashboard session or to any active key of the organization, without scope.
   publicRoute('/usage/current', async (req) => {
@@ -128,7 +138,12 @@ export function createApp(deps: AppDeps): {
 
   // Protobuf bodies wrap the service handler inside the gateway, so both formats are metered alike.
   const protobufBodies = new ProtobufBodies();
-  for (const route of [...mapsRoutes(deps.datasets, deps.publicUrl), ...geocodingRoutes(deps.datasets, deps.publicUrl), ...routingRoutes(deps.datasets), ...(deps.services ?? [])]) {
+  for (const route of [
+    ...mapsRoutes(deps.datasets, deps.publicUrl),
+    ...geocodingRoutes(deps.datasets, deps.publicUrl),
+    ...routingRoutes(deps.datasets),
+    ...(deps.services ?? []),
+  ]) {
     const handler = protobufBodies.wrap(route.path, route.handler);
     const guarded = route.metered === false ? gateway.scoped(route.service, handler) : gateway.meter(route.service, handler, route.units);
     publicRoute(route.path, guarded);

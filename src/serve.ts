@@ -93,14 +93,31 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     started.push(() => datasets.stop());
     const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
     started.push(() => operator.close());
-    const { handle } = createApp({ datasets, store, clock, logging, metrics: new Metrics(), publicUrl: options.publicUrl, services: options.services, operator, trustedProxies });
+    const { handle } = createApp({
+      datasets,
+      store,
+      clock,
+      logging,
+      metrics: new Metrics(),
+      publicUrl: options.publicUrl,
+      services: options.services,
+      operator,
+      trustedProxies,
+    });
     const server = await listen(handle, { host, port: options.port ?? 8080 });
     started.push(() => server.close());
     started.push(store.serve());
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
     const url = `http://${urlHost}:${server.port}`;
     if (redis && redisStore) {
-      const cluster = await joinCluster(redis, redisStore.redis, { url, listenHost: host, dataDir: options.dataDir, datasets, operatorToken: operatorOptions.token, logger });
+      const cluster = await joinCluster(redis, redisStore.redis, {
+        url,
+        listenHost: host,
+        dataDir: options.dataDir,
+        datasets,
+        operatorToken: operatorOptions.token,
+        logger,
+      });
       started.push(() => cluster.leave());
     } else {
       // Other processes on this machine (the CLI, an import) announce their writes to the serving

@@ -13,10 +13,18 @@ import type { TestServer } from './helpers/server.js';
 const PASSWORD = 'correct horse battery';
 
 const signUp = (server: TestServer, body: Record<string, unknown>) =>
-  call(`${server.url}/dashboard/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, ...body }) });
+  call(`${server.url}/dashboard/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ password: PASSWORD, ...body }),
+  });
 
 const signIn = (server: TestServer, email: string, password: string) =>
-  call(`${server.url}/dashboard/api/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  call(`${server.url}/dashboard/api/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
 
 for (const kind of STORE_KINDS) {
   test(`${kind}: emails with control characters or over 254 characters are refused, and change nothing`, async (t) => {
@@ -24,7 +32,14 @@ for (const kind of STORE_KINDS) {
     const local = 'a'.repeat(64);
     const long = `${local}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.example`;
     t.true(long.length > 254);
-    for (const email of ['ann\u0000x@example.com', 'ann@example.com\u0000', 'a\u0007@example.com', 'a\u007f@example.com', 'a\u0085@example.com', long]) {
+    for (const email of [
+      'ann\u0000x@example.com',
+      'ann@example.com\u0000',
+      'a\u0007@example.com',
+      'a\u007f@example.com',
+      'a\u0085@example.com',
+      long,
+    ]) {
       const answer = await signUp(server, { email });
       t.regex(assertError(t, answer, 400), /valid email address/, JSON.stringify(email));
     }
@@ -38,7 +53,11 @@ for (const kind of STORE_KINDS) {
     const server = await serve(t, { redis: redisFor(t, kind) });
     t.is((await signUp(server, { email: 'a@example.com', organization: 'orgA' })).status, 201);
     for (const organization of ['org\u200bA', 'org\u200dA', '\u202eAgro', 'org\u0000A', 'org\u0085A']) {
-      t.regex(assertError(t, await signUp(server, { email: `x${organization.length}@example.com`, organization }), 400), /(invisible|control)/, JSON.stringify(organization));
+      t.regex(
+        assertError(t, await signUp(server, { email: `x${organization.length}@example.com`, organization }), 400),
+        /(invisible|control)/,
+        JSON.stringify(organization),
+      );
     }
     for (const organization of ['ｏｒｇＡ', 'ORGA', 'orga', 'ｏｒｇａ']) {
       t.regex(assertError(t, await signUp(server, { email: 'b@example.com', organization }), 409), /already exists/, organization);

@@ -41,7 +41,10 @@ test('a key header sent twice with the same key is accepted; with different keys
   t.is((await send([`X-API-Key: ${key.value}`, `X-API-Key: ${key.value}`])).status, 200);
   t.is((await send([`Authorization: Bearer ${key.value}`, `Authorization: Bearer ${key.value}`])).status, 200);
   t.regex(assertError(t, await send([`X-API-Key: ${key.value}`, `X-API-Key: ${other.value}`]), 400), /different API keys/);
-  t.regex(assertError(t, await send([`Authorization: Bearer ${key.value}`, `Authorization: Bearer ${other.value}`]), 400), /different API keys/);
+  t.regex(
+    assertError(t, await send([`Authorization: Bearer ${key.value}`, `Authorization: Bearer ${other.value}`]), 400),
+    /different API keys/,
+  );
 });
 
 test('different keys in two methods, or twice in one, are a 400', async (t) => {

@@ -62,8 +62,30 @@ test('CidrSet.contains matches IPv4, IPv6 and every text form of an IPv4 address
   const set = CidrSet.parse(['10.0.0.0/8', '172.16.0.0/12', '::1', '2001:db8::/32', '10.0.0.0/8']);
   t.deepEqual(set.entries, ['10.0.0.0/8', '172.16.0.0/12', '::1', '2001:db8::/32']);
   t.false(set.empty);
-  const inside = ['10.0.0.1', '10.255.255.255', '172.31.0.1', '::ffff:10.1.2.3', '0000:0000:0000:0000:0000:ffff:0a00:0001', '::1', '0:0:0:0:0:0:0:1', '2001:db8:ffff::7', '2001:DB8::'];
-  const outside = ['11.0.0.1', '9.255.255.255', '172.32.0.1', '::2', '2001:db9::', '127.0.0.1', '', 'garbage', '10.0.0.1/8', '10.0.0.1:80', '::ffff:10.0.0.1%lo'];
+  const inside = [
+    '10.0.0.1',
+    '10.255.255.255',
+    '172.31.0.1',
+    '::ffff:10.1.2.3',
+    '0000:0000:0000:0000:0000:ffff:0a00:0001',
+    '::1',
+    '0:0:0:0:0:0:0:1',
+    '2001:db8:ffff::7',
+    '2001:DB8::',
+  ];
+  const outside = [
+    '11.0.0.1',
+    '9.255.255.255',
+    '172.32.0.1',
+    '::2',
+    '2001:db9::',
+    '127.0.0.1',
+    '',
+    'garbage',
+    '10.0.0.1/8',
+    '10.0.0.1:80',
+    '::ffff:10.0.0.1%lo',
+  ];
   for (const address of inside) t.true(set.contains(address), address);
   for (const address of outside) t.false(set.contains(address), address);
   t.true(CidrSet.parse(['0.0.0.0/0']).contains('203.0.113.9'));

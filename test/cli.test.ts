@@ -71,8 +71,22 @@ const get = (url: string, key: string) => fetch(`${url}?key=${key}`);
 test('--help lists every command; no command or an unknown one prints the usage and exits 2', async (t) => {
   const help = await waymark(['--help']);
   t.is(help.code, 0);
-  for (const command of ['serve', 'import', 'worker', 'user create', 'org members', 'org set-role', 'org set-tier', 'key create', 'key list', 'key update', 'key roll', 'key revoke', 'usage']) {
-    t.regex(help.stdout, new RegExp(`waymark ${command}( |$)`, "m"), command);
+  for (const command of [
+    'serve',
+    'import',
+    'worker',
+    'user create',
+    'org members',
+    'org set-role',
+    'org set-tier',
+    'key create',
+    'key list',
+    'key update',
+    'key roll',
+    'key revoke',
+    'usage',
+  ]) {
+    t.regex(help.stdout, new RegExp(`waymark ${command}( |$)`, 'm'), command);
   }
   for (const args of [[], ['frobnicate', '--osm', 'x.pbf'], ['--data', 'x']]) {
     const run = await waymark(args);
@@ -82,12 +96,24 @@ test('--help lists every command; no command or an unknown one prints the usage 
   }
   const commandHelp = await waymark(['key', 'create', '--help']);
   t.is(commandHelp.code, 0);
-  t.regex(commandHelp.stdout, /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--allowed-origins LIST\] \[--allowed-ips LIST\] \[--expires ISO\] \[--data DIR\] \[--json\]\n/);
+  t.regex(
+    commandHelp.stdout,
+    /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--allowed-origins LIST\] \[--allowed-ips LIST\] \[--expires ISO\] \[--data DIR\] \[--json\]\n/,
+  );
 });
 
 test('a group of commands (key, user, org) lists its subcommands: with --help on stdout, exit 0; alone, or with an unknown subcommand, on stderr after the error, exit 2', async (t) => {
   const groups: [string, string[]][] = [
-    ['key', ['key create --org NAME --name N [--scopes maps,geocoding,routing]', 'key list --org NAME', 'key update --org NAME --id ID', 'key roll --org NAME --id ID [--grace DURATION]', 'key revoke --org NAME --id ID']],
+    [
+      'key',
+      [
+        'key create --org NAME --name N [--scopes maps,geocoding,routing]',
+        'key list --org NAME',
+        'key update --org NAME --id ID',
+        'key roll --org NAME --id ID [--grace DURATION]',
+        'key revoke --org NAME --id ID',
+      ],
+    ],
     ['user', ['user create --email E --password P [--org NAME] [--role owner|admin|member]']],
     ['org', ['org members --org NAME', 'org set-role --org NAME --email E --role owner|admin|member', 'org set-tier --org NAME --tier']],
   ];
@@ -100,7 +126,10 @@ test('a group of commands (key, user, org) lists its subcommands: with --help on
     const alone = await waymark([group]);
     t.is(alone.code, 2);
     t.is(alone.stdout, '');
-    t.regex(alone.stderr, new RegExp(`^waymark: ${group} needs a subcommand \\([a-z, -]+\\)\n\n${help.stdout.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`));
+    t.regex(
+      alone.stderr,
+      new RegExp(`^waymark: ${group} needs a subcommand \\([a-z, -]+\\)\n\n${help.stdout.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`),
+    );
   }
   const unknown = await waymark(['key', 'rotate', '--org', 'Acme']);
   t.is(unknown.code, 2);
@@ -139,7 +168,12 @@ test('with --json, every error is one JSON object on stderr, {"error": {"message
 
 test('user create that fails on a fresh data folder leaves no folder and no database behind', async (t) => {
   const data = join(dataFolder(t), 'fresh');
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]), 1, /valid email/);
+  assertOneLineError(
+    t,
+    await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]),
+    1,
+    /valid email/,
+  );
   t.false(existsSync(data));
   assertOneLineError(t, await waymark(['key', 'list', '--org', 'x', '--data', data]), 1, /no Waymark database in/);
 });
@@ -152,7 +186,10 @@ test('hints name the command as it was run: npx (also for npm inside the checkou
   t.is(waymarkCommand({ script, cwd: join(PACKAGE_ROOT, 'docs'), env: { npm_command: 'run-script' } }), 'npx waymark');
   t.is(waymarkCommand({ script, cwd: '/nowhere', env: { npm_command: 'test' } }), `node ${script}`, 'npm, but outside the checkout');
   t.is(waymarkCommand({ script: '/usr/local/bin/waymark', cwd: '/srv', env: { PATH: '/usr/bin:/usr/local/bin' } }), 'waymark');
-  t.is(waymarkCommand({ script: '/opt/waymark/node_modules/.bin/waymark', cwd: '/srv', env: { PATH: '/usr/bin' } }), 'node /opt/waymark/node_modules/.bin/waymark');
+  t.is(
+    waymarkCommand({ script: '/opt/waymark/node_modules/.bin/waymark', cwd: '/srv', env: { PATH: '/usr/bin' } }),
+    'node /opt/waymark/node_modules/.bin/waymark',
+  );
   t.is(waymarkCommand({ script, cwd: PACKAGE_ROOT, env: {} }), 'node bin/waymark.js');
   t.is(waymarkCommand({ script, cwd: join(PACKAGE_ROOT, 'bin'), env: {} }), 'node waymark.js');
   t.is(waymarkCommand({ script, cwd: '/nowhere', env: {} }), `node ${script}`, 'absolute rather than ../..');
@@ -164,41 +201,134 @@ test('user create makes a user and its organization, or joins an existing one', 
   const first = await ok(t, data, ['user', 'create', '--email', 'Ann@Example.com', '--password', PASSWORD, '--org', 'Acme']);
   t.regex(first, /^Created user ann@example\.com \(usr_\w+\), owner of organization Acme \(org_\w+, Free tier\)\.\n$/);
 
-  const second = await okJson<{ user: { id: string; email: string; orgId: string }; organization: { id: string; name: string; tier: string; quotas: unknown } }>(
-    t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'Acme'],
-  );
+  const second = await okJson<{
+    user: { id: string; email: string; orgId: string };
+    organization: { id: string; name: string; tier: string; quotas: unknown };
+  }>(t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'Acme']);
   t.is(second.user.email, 'bob@example.com');
   t.is(second.user.orgId, second.organization.id);
   t.false('passwordHash' in second.user);
-  t.deepEqual(second.organization, { id: second.user.orgId, name: 'Acme', tier: 'free', quotas: { maps: 10_000, geocoding: 5_000, routing: 5_000 } });
+  t.deepEqual(second.organization, {
+    id: second.user.orgId,
+    name: 'Acme',
+    tier: 'free',
+    quotas: { maps: 10_000, geocoding: 5_000, routing: 5_000 },
+  });
 
-  const own = await okJson<{ organization: { name: string } }>(t, data, ['user', 'create', '--email', 'solo@example.com', '--password', PASSWORD]);
+  const own = await okJson<{ organization: { name: string } }>(t, data, [
+    'user',
+    'create',
+    '--email',
+    'solo@example.com',
+    '--password',
+    PASSWORD,
+  ]);
   t.is(own.organization.name, 'solo@example.com');
 
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--data', data]), 1, /already exists/);
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]), 1, /valid email/);
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'c@example.com', '--password', 'short', '--data', data]), 1, /at least 8 characters/);
+  assertOneLineError(
+    t,
+    await waymark(['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--data', data]),
+    1,
+    /already exists/,
+  );
+  assertOneLineError(
+    t,
+    await waymark(['user', 'create', '--email', 'not-an-email', '--password', PASSWORD, '--data', data]),
+    1,
+    /valid email/,
+  );
+  assertOneLineError(
+    t,
+    await waymark(['user', 'create', '--email', 'c@example.com', '--password', 'short', '--data', data]),
+    1,
+    /at least 8 characters/,
+  );
 });
 
 test('user create gives roles (the first user of a new organization owns it); org members lists them and org set-role changes them', async (t) => {
   const data = dataFolder(t);
   await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
-  t.regex(await ok(t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'ａｃｍｅ']), /, member of organization Acme /);
-  t.regex(await ok(t, data, ['user', 'create', '--email', 'cy@example.com', '--password', PASSWORD, '--org', 'Acme', '--role', 'admin']), /, admin of organization Acme /);
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'dee@example.com', '--password', PASSWORD, '--org', 'New', '--role', 'member', '--data', data]), 1, /first user is its owner/);
-  assertOneLineError(t, await waymark(['user', 'create', '--email', 'dee@example.com', '--password', PASSWORD, '--org', 'Acme', '--role', 'boss', '--data', data]), 1, /unknown role/);
+  t.regex(
+    await ok(t, data, ['user', 'create', '--email', 'bob@example.com', '--password', PASSWORD, '--org', 'ａｃｍｅ']),
+    /, member of organization Acme /,
+  );
+  t.regex(
+    await ok(t, data, ['user', 'create', '--email', 'cy@example.com', '--password', PASSWORD, '--org', 'Acme', '--role', 'admin']),
+    /, admin of organization Acme /,
+  );
+  assertOneLineError(
+    t,
+    await waymark([
+      'user',
+      'create',
+      '--email',
+      'dee@example.com',
+      '--password',
+      PASSWORD,
+      '--org',
+      'New',
+      '--role',
+      'member',
+      '--data',
+      data,
+    ]),
+    1,
+    /first user is its owner/,
+  );
+  assertOneLineError(
+    t,
+    await waymark([
+      'user',
+      'create',
+      '--email',
+      'dee@example.com',
+      '--password',
+      PASSWORD,
+      '--org',
+      'Acme',
+      '--role',
+      'boss',
+      '--data',
+      data,
+    ]),
+    1,
+    /unknown role/,
+  );
 
   const table = await ok(t, data, ['org', 'members', '--org', 'Acme']);
   t.regex(table, /^ID +EMAIL +ROLE +JOINED\n/);
   t.regex(table, /ann@example\.com +owner /);
   const members = await okJson<{ email: string; role: string }[]>(t, data, ['org', 'members', '--org', 'Acme']);
-  t.deepEqual(members.map((m) => [m.email, m.role]), [['ann@example.com', 'owner'], ['bob@example.com', 'member'], ['cy@example.com', 'admin']]);
+  t.deepEqual(
+    members.map((m) => [m.email, m.role]),
+    [
+      ['ann@example.com', 'owner'],
+      ['bob@example.com', 'member'],
+      ['cy@example.com', 'admin'],
+    ],
+  );
   t.false(JSON.stringify(members).includes('passwordHash'));
 
-  t.is(await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'BOB@example.com', '--role', 'owner']), 'bob@example.com is now an owner of Acme.\n');
-  t.is(await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'ann@example.com', '--role', 'member']), 'ann@example.com is now a member of Acme.\n');
-  assertOneLineError(t, await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'bob@example.com', '--role', 'admin', '--data', data]), 1, /at least one owner/);
-  assertOneLineError(t, await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'nobody@example.com', '--role', 'admin', '--data', data]), 1, /not a member of Acme/);
+  t.is(
+    await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'BOB@example.com', '--role', 'owner']),
+    'bob@example.com is now an owner of Acme.\n',
+  );
+  t.is(
+    await ok(t, data, ['org', 'set-role', '--org', 'Acme', '--email', 'ann@example.com', '--role', 'member']),
+    'ann@example.com is now a member of Acme.\n',
+  );
+  assertOneLineError(
+    t,
+    await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'bob@example.com', '--role', 'admin', '--data', data]),
+    1,
+    /at least one owner/,
+  );
+  assertOneLineError(
+    t,
+    await waymark(['org', 'set-role', '--org', 'Acme', '--email', 'nobody@example.com', '--role', 'admin', '--data', data]),
+    1,
+    /not a member of Acme/,
+  );
 });
 
 test('key create prints the value once; key list never shows values; key revoke stops a key', async (t) => {
@@ -218,22 +348,33 @@ test('key create prints the value once; key list never shows values; key revoke 
   t.deepEqual(created.scopes, ['maps', 'routing']);
 
   const listed = await okJson<KeyListed[]>(t, data, ['key', 'list', '--org', 'Acme']);
-  t.deepEqual(listed.map((k) => [k.name, k.status, k.scopes, k.lastUsedAt]), [
-    ['web app', 'active', ['maps', 'geocoding', 'routing'], null],
-    ['tiles', 'active', ['maps', 'routing'], null],
-  ]);
+  t.deepEqual(
+    listed.map((k) => [k.name, k.status, k.scopes, k.lastUsedAt]),
+    [
+      ['web app', 'active', ['maps', 'geocoding', 'routing'], null],
+      ['tiles', 'active', ['maps', 'routing'], null],
+    ],
+  );
   t.is(listed[1]!.id, created.id);
   t.is(listed[1]!.hint, `${created.value.slice(0, 8)}…${created.value.slice(-4)}`);
   const table = await ok(t, data, ['key', 'list', '--org', 'Acme']);
   t.regex(table, /^ID +NAME +HINT +SCOPES +STATUS +RESTRICTIONS +CREATED +LAST USED\n/);
-  t.regex(table, new RegExp(`${created.id} +tiles +wmk_\\w{4}… *\\w{4} +maps,routing +active +any origin, any address, no expiry +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +never\\n`));
+  t.regex(
+    table,
+    new RegExp(
+      `${created.id} +tiles +wmk_\\w{4}… *\\w{4} +maps,routing +active +any origin, any address, no expiry +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC +never\\n`,
+    ),
+  );
   for (const output of [table, JSON.stringify(listed)]) {
     t.false(output.includes(value!));
     t.false(output.includes(created.value));
     t.false(output.includes('hash'));
   }
 
-  t.regex(await ok(t, data, ['key', 'revoke', '--org', 'Acme', '--id', created.id]), new RegExp(`^Revoked key "tiles" \\(${created.id}\\) of Acme\\.\\n$`));
+  t.regex(
+    await ok(t, data, ['key', 'revoke', '--org', 'Acme', '--id', created.id]),
+    new RegExp(`^Revoked key "tiles" \\(${created.id}\\) of Acme\\.\\n$`),
+  );
   const after = await okJson<KeyListed[]>(t, data, ['key', 'list', '--org', 'Acme']);
   t.is(after[1]!.status, 'revoked');
   t.truthy(after[1]!.revokedAt);
@@ -252,10 +393,20 @@ test('org set-tier sets tiers and Enterprise quotas, and rejects --quota on othe
   const data = dataFolder(t);
   await ok(t, data, ['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme']);
 
-  t.is(await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'pro']), 'Acme is now on the Pro tier; monthly quotas: maps 500,000, geocoding 100,000, routing 100,000.\n');
-  const enterprise = await okJson<{ organization: { tier: string; quotas: unknown } }>(
-    t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'Enterprise', '--quota', 'maps=1000000,routing=0'],
+  t.is(
+    await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'pro']),
+    'Acme is now on the Pro tier; monthly quotas: maps 500,000, geocoding 100,000, routing 100,000.\n',
   );
+  const enterprise = await okJson<{ organization: { tier: string; quotas: unknown } }>(t, data, [
+    'org',
+    'set-tier',
+    '--org',
+    'Acme',
+    '--tier',
+    'Enterprise',
+    '--quota',
+    'maps=1000000,routing=0',
+  ]);
   t.deepEqual(enterprise.organization.quotas, { maps: 1_000_000, geocoding: null, routing: 0 });
   t.is(enterprise.organization.tier, 'enterprise');
   t.is(
@@ -274,7 +425,12 @@ test('org set-tier sets tiers and Enterprise quotas, and rejects --quota on othe
     ['maps', /service=N pairs/],
     ['maps=1,maps=2', /gives maps twice/],
   ] as const) {
-    assertOneLineError(t, await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise', '--quota', quota, '--data', data]), 2, reason);
+    assertOneLineError(
+      t,
+      await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise', '--quota', quota, '--data', data]),
+      2,
+      reason,
+    );
   }
   assertOneLineError(t, await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'gold', '--data', data]), 1, /unknown tier "gold"/);
   const usage = await okJson<{ organization: { tier: string } }>(t, data, ['usage', '--org', 'Acme']);
@@ -308,7 +464,9 @@ test('errors exit non-zero with a one-line reason and no stack trace', async (t)
 test('--data defaults to WAYMARK_DATA, and the flag overrides it', async (t) => {
   const data = dataFolder(t);
   const other = dataFolder(t);
-  const created = await waymark(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme'], { WAYMARK_DATA: data });
+  const created = await waymark(['user', 'create', '--email', 'ann@example.com', '--password', PASSWORD, '--org', 'Acme'], {
+    WAYMARK_DATA: data,
+  });
   t.is(created.code, 0, created.stderr);
   t.true(existsSync(join(data, 'waymark.db')));
   t.is((await waymark(['key', 'list', '--org', 'Acme'], { WAYMARK_DATA: data })).code, 0);

@@ -70,7 +70,8 @@ async function getTile(node: ApiNode, key: string): Promise<TileAnswer | null> {
  */
 function wrongAnswer(answer: TileAnswer, allowed: number[]): string | null {
   if (!allowed.includes(answer.status)) return `status ${answer.status}: ${answer.body.toString().slice(0, 200)}`;
-  if (answer.status === 200) return answer.body.equals(tile.bytes) ? null : `a 200 with ${answer.body.length} bytes that are not the tile's`;
+  if (answer.status === 200)
+    return answer.body.equals(tile.bytes) ? null : `a 200 with ${answer.body.length} bytes that are not the tile's`;
   let body: unknown;
   try {
     body = JSON.parse(answer.body.toString());
@@ -99,187 +100,230 @@ class Tally {
   }
 }
 
-dataTest('quota is exact across nodes: 600 concurrent tile requests over 3 nodes, 200 units left → 200 served, 400 refused, 200 counted', [MONACO], async (t) => {
-  const c = cluster(t, dataDir);
-  const nodes = await startNodes(c);
-  const { org, key } = await cliCustomer(c, 'maps=200');
+dataTest(
+  'quota is exact across nodes: 600 concurrent tile requests over 3 nodes, 200 units left → 200 served, 400 refused, 200 counted',
+  [MONACO],
+  async (t) => {
+    const c = cluster(t, dataDir);
+    const nodes = await startNodes(c);
+    const { org, key } = await cliCustomer(c, 'maps=200');
 
-  const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => getTile(nodes[i % 3]!, key)));
-  const tally = new Tally();
-  for (const answer of answers) {
-    if (answer === null) t.fail('a connection failed');
-    else tally.add(answer, [200, 429]);
-  }
-  t.deepEqual(tally.wrong, []);
-  t.is(tally.count(200), 200);
-  t.is(tally.count(429), 400);
-  t.is(await usedUnits(c, org), 200);
-  const refused = await getTile(nodes[1]!, key);
-  t.like(rateLimit(refused!.headers), { limit: '200', remaining: '0' });
-}, true);
-
-dataTest('a revocation and a tier upgrade made in node A’s dashboard apply at once on nodes B and C', [MONACO], async (t) => {
-  const c = cluster(t, dataDir);
-  const [a, b, node3] = await startNodes(c);
-  const session = await signUp(a!.url, `${c.prefix}-owner@example.com`);
-  const created = await session.call('POST', '/keys', { name: 'shared', scopes: ['maps'] });
-  t.is(created.status, 201);
-  const { key, value } = (await created.json()) as { key: { id: string }; value: string };
-
-  // B and C serve the new key at once (a key their directory lacks is looked up in Redis), on the free tier's limit.
-  for (const node of [b!, node3!]) t.is((await getTile(node, value))!.status, 200, `${node.url} serves the new key on its first request`);
-  t.is(rateLimit((await getTile(node3!, value))!.headers).limit, String(TIER_QUOTAS.free.maps));
-
-  t.is((await session.call('PUT', '/billing', { tier: 'pro' })).status, 200);
-  const upgraded = (await getTile(node3!, value))!;
-  t.is(upgraded.status, 200);
-  t.is(rateLimit(upgraded.headers).limit, String(TIER_QUOTAS.pro.maps));
-
-  t.is((await session.call('POST', `/keys/${key.id}/revoke`)).status, 200);
-  for (const node of [b!, node3!]) {
-    const refused = (await getTile(node, value))!;
-    t.is(refused.status, 401, node.url);
-    t.is(wrongAnswer(refused, [401]), null);
-  }
-}, true);
-
-dataTest('a node killed mid-load: clients that move to the next node never get a wrong answer; usage matches what they saw', [MONACO], async (t) => {
-  const c = cluster(t, dataDir);
-  const nodes = await startNodes(c);
-  const { org, key } = await cliCustomer(c, 'maps=300');
-  const CLIENTS = 8;
-  const ANSWERS = 600;
-  const KILL_AFTER = 150;
-
-  const tally = new Tally();
-  let killing: Promise<void> | undefined;
-  /** Requests that failed after being sent before the kill: each may have been counted without being answered. */
-  let lostInFlight = 0;
-  let next = 0;
-  const client = async () => {
-    while (tally.answers < ANSWERS) {
-      const sentBeforeKill = killing === undefined;
-      const answer = await getTile(nodes[next++ % 3]!, key); // On a failed connection, the next turn goes to the next node.
-      if (answer === null) {
-        if (sentBeforeKill) lostInFlight++;
-        continue;
-      }
-      tally.add(answer, [200, 429]);
-      if (tally.answers === KILL_AFTER) killing = nodes[1]!.kill('SIGKILL');
+    const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => getTile(nodes[i % 3]!, key)));
+    const tally = new Tally();
+    for (const answer of answers) {
+      if (answer === null) t.fail('a connection failed');
+      else tally.add(answer, [200, 429]);
     }
-  };
-  await Promise.all(Array.from({ length: CLIENTS }, client));
-  await killing;
+    t.deepEqual(tally.wrong, []);
+    t.is(tally.count(200), 200);
+    t.is(tally.count(429), 400);
+    t.is(await usedUnits(c, org), 200);
+    const refused = await getTile(nodes[1]!, key);
+    t.like(rateLimit(refused!.headers), { limit: '200', remaining: '0' });
+  },
+  true,
+);
 
-  t.deepEqual(tally.wrong, []);
-  t.true(tally.count(429) > 0, 'the quota ran out during the load');
-  // A unit is counted when it is reserved, before the tile is sent: a request in flight on the
-  // killed node may have been counted and never answered. So Redis counts the 200s the clients
-  // got, plus at most the requests that failed after being sent before the kill (≤ one a client).
-  const used = await usedUnits(c, org);
-  t.is(used, 300, 'the quota is used up exactly');
-  t.true(lostInFlight <= CLIENTS);
-  t.true(used >= tally.count(200) && used <= tally.count(200) + lostInFlight, `used ${used}, 200s ${tally.count(200)}, lost in flight ${lostInFlight}`);
-}, true);
+dataTest(
+  'a revocation and a tier upgrade made in node A’s dashboard apply at once on nodes B and C',
+  [MONACO],
+  async (t) => {
+    const c = cluster(t, dataDir);
+    const [a, b, node3] = await startNodes(c);
+    const session = await signUp(a!.url, `${c.prefix}-owner@example.com`);
+    const created = await session.call('POST', '/keys', { name: 'shared', scopes: ['maps'] });
+    t.is(created.status, 201);
+    const { key, value } = (await created.json()) as { key: { id: string }; value: string };
 
-dataTest('a Redis restart mid-load: 503s (never an uncounted 200) and /healthz 200 while it is down, then the nodes recover by themselves', [MONACO], async (t) => {
-  const redis = await ownRedis(t, tempDir(t, 'cluster-redis'));
-  const c = cluster(t, dataDir, redis.url);
-  const nodes = await startNodes(c);
-  const { org, key } = await cliCustomer(c);
+    // B and C serve the new key at once (a key their directory lacks is looked up in Redis), on the free tier's limit.
+    for (const node of [b!, node3!]) t.is((await getTile(node, value))!.status, 200, `${node.url} serves the new key on its first request`);
+    t.is(rateLimit((await getTile(node3!, value))!.headers).limit, String(TIER_QUOTAS.free.maps));
 
-  const tally = new Tally();
-  /** Where Redis was when a request was sent; answers are kept per phase and node. */
-  let phase: 'up' | 'down' | 'back' = 'up';
-  const seen = { up: nodes.map(() => new Set<number>()), down: nodes.map(() => new Set<number>()), back: nodes.map(() => new Set<number>()) };
-  let running = true;
-  let next = 0;
-  const client = async () => {
-    while (running) {
-      const i = next++ % 3;
-      const sentDuring = phase;
-      const answer = await getTile(nodes[i]!, key);
-      if (answer === null) tally.wrong.push('a connection failed');
-      else {
-        tally.add(answer, [200, 503]);
-        seen[sentDuring][i]!.add(answer.status);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    t.is((await session.call('PUT', '/billing', { tier: 'pro' })).status, 200);
+    const upgraded = (await getTile(node3!, value))!;
+    t.is(upgraded.status, 200);
+    t.is(rateLimit(upgraded.headers).limit, String(TIER_QUOTAS.pro.maps));
+
+    t.is((await session.call('POST', `/keys/${key.id}/revoke`)).status, 200);
+    for (const node of [b!, node3!]) {
+      const refused = (await getTile(node, value))!;
+      t.is(refused.status, 401, node.url);
+      t.is(wrongAnswer(refused, [401]), null);
     }
-  };
-  const clients = Array.from({ length: 4 }, client);
-  const everyNode = (status: number) => () => Promise.resolve(seen[phase].every((statuses) => statuses.has(status)) || undefined);
-  try {
-    await within(5_000, 'every node serves', everyNode(200));
+  },
+  true,
+);
 
-    await redis.stop();
-    phase = 'down';
-    await within(5_000, 'every node answers 503', everyNode(503));
-    for (const node of nodes) t.is((await fetch(`${node.url}/healthz`)).status, 200, `${node.url}/healthz while Redis is down`);
+dataTest(
+  'a node killed mid-load: clients that move to the next node never get a wrong answer; usage matches what they saw',
+  [MONACO],
+  async (t) => {
+    const c = cluster(t, dataDir);
+    const nodes = await startNodes(c);
+    const { org, key } = await cliCustomer(c, 'maps=300');
+    const CLIENTS = 8;
+    const ANSWERS = 600;
+    const KILL_AFTER = 150;
 
-    await redis.start();
-    phase = 'back';
-    const restarted = Date.now();
-    await within(10_000, 'every node serves again', everyNode(200));
-    t.log(`every node served again within ${Date.now() - restarted} ms of Redis being back`);
-  } finally {
-    running = false;
-    await Promise.all(clients);
-  }
+    const tally = new Tally();
+    let killing: Promise<void> | undefined;
+    /** Requests that failed after being sent before the kill: each may have been counted without being answered. */
+    let lostInFlight = 0;
+    let next = 0;
+    const client = async () => {
+      while (tally.answers < ANSWERS) {
+        const sentBeforeKill = killing === undefined;
+        const answer = await getTile(nodes[next++ % 3]!, key); // On a failed connection, the next turn goes to the next node.
+        if (answer === null) {
+          if (sentBeforeKill) lostInFlight++;
+          continue;
+        }
+        tally.add(answer, [200, 429]);
+        if (tally.answers === KILL_AFTER) killing = nodes[1]!.kill('SIGKILL');
+      }
+    };
+    await Promise.all(Array.from({ length: CLIENTS }, client));
+    await killing;
 
-  t.deepEqual(seen.down.map((statuses) => [...statuses]), [[503], [503], [503]], 'only 503s while Redis was down');
-  t.deepEqual(tally.wrong, []);
-  t.true(tally.count(503) > 0);
-  // appendfsync always: every counted unit survived the restart, and every 200 was counted. A
-  // reservation Redis ran just as it stopped, whose reply never came back, is counted and answered
-  // 503: at most one per client, each having one request in flight.
-  const used = await usedUnits(c, org);
-  t.true(used >= tally.count(200) && used <= tally.count(200) + clients.length, `${used} units for ${tally.count(200)} successes`);
-}, true);
+    t.deepEqual(tally.wrong, []);
+    t.true(tally.count(429) > 0, 'the quota ran out during the load');
+    // A unit is counted when it is reserved, before the tile is sent: a request in flight on the
+    // killed node may have been counted and never answered. So Redis counts the 200s the clients
+    // got, plus at most the requests that failed after being sent before the kill (≤ one a client).
+    const used = await usedUnits(c, org);
+    t.is(used, 300, 'the quota is used up exactly');
+    t.true(lostInFlight <= CLIENTS);
+    t.true(
+      used >= tally.count(200) && used <= tally.count(200) + lostInFlight,
+      `used ${used}, 200s ${tally.count(200)}, lost in flight ${lostInFlight}`,
+    );
+  },
+  true,
+);
 
-dataTest('a worker killed mid-import: the other worker finishes the job and every node switches to the new dataset', [MONACO], async (t) => {
-  const c = cluster(t, dataDir);
-  const nodes = await startNodes(c);
-  // Short job locks, so that a dead worker's job is taken over within seconds; not shorter than an
-  // import's main thread may block on a loaded machine (its synchronous SQLite steps), for a lock
-  // that lapses twice fails the job ("stalled more than allowable limit").
-  const workers = await Promise.all([c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' }), c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' })]);
-  const { key } = await cliCustomer(c);
-  const servedDataset = async (node: ApiNode) => ((await (await fetch(`${node.url}/api/v1/tiles/shortbread.json?key=${key}`)).json()) as { version: string }).version;
-  const before = await servedDataset(nodes[0]!);
+dataTest(
+  'a Redis restart mid-load: 503s (never an uncounted 200) and /healthz 200 while it is down, then the nodes recover by themselves',
+  [MONACO],
+  async (t) => {
+    const redis = await ownRedis(t, tempDir(t, 'cluster-redis'));
+    const c = cluster(t, dataDir, redis.url);
+    const nodes = await startNodes(c);
+    const { org, key } = await cliCustomer(c);
 
-  const status = await c.cliJson(['status']);
-  t.deepEqual(status.nodes.map((n: { url: string; up: boolean }) => n.up), [true, true, true]);
-  t.is(status.workers.length, 2);
+    const tally = new Tally();
+    /** Where Redis was when a request was sent; answers are kept per phase and node. */
+    let phase: 'up' | 'down' | 'back' = 'up';
+    const seen = {
+      up: nodes.map(() => new Set<number>()),
+      down: nodes.map(() => new Set<number>()),
+      back: nodes.map(() => new Set<number>()),
+    };
+    let running = true;
+    let next = 0;
+    const client = async () => {
+      while (running) {
+        const i = next++ % 3;
+        const sentDuring = phase;
+        const answer = await getTile(nodes[i]!, key);
+        if (answer === null) tally.wrong.push('a connection failed');
+        else {
+          tally.add(answer, [200, 503]);
+          seen[sentDuring][i]!.add(answer.status);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    const everyNode = (status: number) => () => Promise.resolve(seen[phase].every((statuses) => statuses.has(status)) || undefined);
+    try {
+      await within(5_000, 'every node serves', everyNode(200));
 
-  const operator = (node: ApiNode, method: string, path: string, body?: unknown) =>
-    fetch(`${node.url}/operator${path}`, {
-      method,
-      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
-  const queued = await operator(nodes[0]!, 'POST', '/imports', { osm: [MONACO] });
-  t.is(queued.status, 202);
-  const jobId = queued.body.id as string;
+      await redis.stop();
+      phase = 'down';
+      await within(5_000, 'every node answers 503', everyNode(503));
+      for (const node of nodes) t.is((await fetch(`${node.url}/healthz`)).status, 200, `${node.url}/healthz while Redis is down`);
 
-  const started = new RegExp(`"jobId":"${jobId}".*"msg":"import started"`);
-  const startedIn = (worker: Child) => worker.lines.some((line) => started.test(line));
-  const taker = await within(10_000, 'a worker takes the job', async () => workers.find(startedIn));
-  await taker.kill('SIGKILL');
-  const other = workers.find((worker) => worker !== taker)!;
-  await within(60_000, 'the other worker takes the job over', async () => startedIn(other) || undefined);
+      await redis.start();
+      phase = 'back';
+      const restarted = Date.now();
+      // Recovery takes about 300 ms on a quiet machine (the log line below); the bound is for a loaded one.
+      await within(30_000, 'every node serves again', everyNode(200));
+      t.log(`every node served again within ${Date.now() - restarted} ms of Redis being back`);
+    } finally {
+      running = false;
+      await Promise.all(clients);
+    }
 
-  const done = await within(60_000, 'the job finishes', async () => {
-    const { body } = await operator(nodes[1]!, 'GET', `/imports/${jobId}`);
-    return body.status === 'completed' || body.status === 'failed' ? body : undefined;
-  });
-  t.is(done.status, 'completed', done.failedReason ?? '');
-  const completed = new RegExp(`"jobId":"${jobId}".*"msg":"import completed"`);
-  await within(5_000, 'the other worker logs the completion', async () => other.lines.some((line) => completed.test(line)) || undefined);
-  const datasetId = done.result.datasetId as string;
-  t.not(datasetId, before);
-  await within(5_000, 'every node serves the new dataset', async () =>
-    (await Promise.all(nodes.map(servedDataset))).every((id) => id === datasetId) || undefined,
-  );
-  t.pass();
-}, true);
+    t.deepEqual(
+      seen.down.map((statuses) => [...statuses]),
+      [[503], [503], [503]],
+      'only 503s while Redis was down',
+    );
+    t.deepEqual(tally.wrong, []);
+    t.true(tally.count(503) > 0);
+    // appendfsync always: every counted unit survived the restart, and every 200 was counted. A
+    // reservation Redis ran just as it stopped, whose reply never came back, is counted and answered
+    // 503: at most one per client, each having one request in flight.
+    const used = await usedUnits(c, org);
+    t.true(used >= tally.count(200) && used <= tally.count(200) + clients.length, `${used} units for ${tally.count(200)} successes`);
+  },
+  true,
+);
+
+dataTest(
+  'a worker killed mid-import: the other worker finishes the job and every node switches to the new dataset',
+  [MONACO],
+  async (t) => {
+    const c = cluster(t, dataDir);
+    const nodes = await startNodes(c);
+    // Short job locks, so that a dead worker's job is taken over within seconds; not shorter than an
+    // import's main thread may block on a loaded machine (its synchronous SQLite steps), for a lock
+    // that lapses twice fails the job ("stalled more than allowable limit").
+    const workers = await Promise.all([c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' }), c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' })]);
+    const { key } = await cliCustomer(c);
+    const servedDataset = async (node: ApiNode) =>
+      ((await (await fetch(`${node.url}/api/v1/tiles/shortbread.json?key=${key}`)).json()) as { version: string }).version;
+    const before = await servedDataset(nodes[0]!);
+
+    const status = await c.cliJson(['status']);
+    t.deepEqual(
+      status.nodes.map((n: { url: string; up: boolean }) => n.up),
+      [true, true, true],
+    );
+    t.is(status.workers.length, 2);
+
+    const operator = (node: ApiNode, method: string, path: string, body?: unknown) =>
+      fetch(`${node.url}/operator${path}`, {
+        method,
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+    const queued = await operator(nodes[0]!, 'POST', '/imports', { osm: [MONACO] });
+    t.is(queued.status, 202);
+    const jobId = queued.body.id as string;
+
+    const started = new RegExp(`"jobId":"${jobId}".*"msg":"import started"`);
+    const startedIn = (worker: Child) => worker.lines.some((line) => started.test(line));
+    const taker = await within(10_000, 'a worker takes the job', async () => workers.find(startedIn));
+    await taker.kill('SIGKILL');
+    const other = workers.find((worker) => worker !== taker)!;
+    await within(60_000, 'the other worker takes the job over', async () => startedIn(other) || undefined);
+
+    const done = await within(60_000, 'the job finishes', async () => {
+      const { body } = await operator(nodes[1]!, 'GET', `/imports/${jobId}`);
+      return body.status === 'completed' || body.status === 'failed' ? body : undefined;
+    });
+    t.is(done.status, 'completed', done.failedReason ?? '');
+    const completed = new RegExp(`"jobId":"${jobId}".*"msg":"import completed"`);
+    await within(5_000, 'the other worker logs the completion', async () => other.lines.some((line) => completed.test(line)) || undefined);
+    const datasetId = done.result.datasetId as string;
+    t.not(datasetId, before);
+    await within(
+      5_000,
+      'every node serves the new dataset',
+      async () => (await Promise.all(nodes.map(servedDataset))).every((id) => id === datasetId) || undefined,
+    );
+    t.pass();
+  },
+  true,
+);

@@ -27,9 +27,27 @@ test("README's configuration table lists every variable the configuration module
 
 test('every variable unset gives the documented defaults', (t) => {
   const settings = readSettings({});
-  t.like(settings, { host: '127.0.0.1', port: 8080, usageFlushMs: 1000, logLevel: 'info', tileCacheMb: 64, redisPrefix: 'waymark', workerHost: '0.0.0.0' });
+  t.like(settings, {
+    host: '127.0.0.1',
+    port: 8080,
+    usageFlushMs: 1000,
+    logLevel: 'info',
+    tileCacheMb: 64,
+    redisPrefix: 'waymark',
+    workerHost: '0.0.0.0',
+  });
   t.deepEqual(settings.trustedProxies, []);
-  for (const key of ['publicUrl', 'nodeUrl', 'redisUrl', 'operatorToken', 'workerUrl', 'jobLockMs', 'importMemory', 'cliHint', 'osm'] as const) {
+  for (const key of [
+    'publicUrl',
+    'nodeUrl',
+    'redisUrl',
+    'operatorToken',
+    'workerUrl',
+    'jobLockMs',
+    'importMemory',
+    'cliHint',
+    'osm',
+  ] as const) {
     t.is(settings[key], undefined, key);
   }
   t.true(settings.threads >= 1 && settings.importThreads >= 1);
@@ -44,7 +62,13 @@ test('values are read and put in one form', (t) => {
     WAYMARK_IMPORT_THREADS: '3',
     WAYMARK_REDIS_URL: 'redis://127.0.0.1:6379',
   });
-  t.like(settings, { port: 9000, publicUrl: 'https://maps.example.com', importMemory: 1536 * 1024 * 1024, importThreads: 3, redisUrl: 'redis://127.0.0.1:6379' });
+  t.like(settings, {
+    port: 9000,
+    publicUrl: 'https://maps.example.com',
+    importMemory: 1536 * 1024 * 1024,
+    importThreads: 3,
+    redisUrl: 'redis://127.0.0.1:6379',
+  });
   t.deepEqual(settings.trustedProxies, ['10.0.0.0/8', '127.0.0.1']);
 });
 

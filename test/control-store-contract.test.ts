@@ -138,27 +138,46 @@ contract('a sign-up creates a user and a Free organization, found by id, email a
   t.is(await store.findOrgByName('nobody'), null);
 });
 
-contract('a taken email is a conflict, a taken organization name (any case) is OrgNameTaken, and neither leaves records', async (t, backend) => {
-  const [store] = await backend.open(t);
-  const { org } = await signUp(store);
-  await t.throwsAsync(store.createUserWithOrg({ email: 'owner@acme.example', passwordHash: 'x', orgName: 'other' }), { instanceOf: StoreConflict });
-  t.is(await store.findOrgByName('other'), null);
-  const taken = await t.throwsAsync(store.createUserWithOrg({ email: 'new@example.com', passwordHash: 'x', orgName: 'AcMe' }), { instanceOf: OrgNameTaken });
-  t.is(taken?.orgName, 'AcMe');
-  t.is(await store.findUserByEmail('new@example.com'), null);
-  await t.throwsAsync(store.createUserInOrg({ email: 'OWNER@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' }), { instanceOf: StoreConflict });
-});
+contract(
+  'a taken email is a conflict, a taken organization name (any case) is OrgNameTaken, and neither leaves records',
+  async (t, backend) => {
+    const [store] = await backend.open(t);
+    const { org } = await signUp(store);
+    await t.throwsAsync(store.createUserWithOrg({ email: 'owner@acme.example', passwordHash: 'x', orgName: 'other' }), {
+      instanceOf: StoreConflict,
+    });
+    t.is(await store.findOrgByName('other'), null);
+    const taken = await t.throwsAsync(store.createUserWithOrg({ email: 'new@example.com', passwordHash: 'x', orgName: 'AcMe' }), {
+      instanceOf: OrgNameTaken,
+    });
+    t.is(taken?.orgName, 'AcMe');
+    t.is(await store.findUserByEmail('new@example.com'), null);
+    await t.throwsAsync(store.createUserInOrg({ email: 'OWNER@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' }), {
+      instanceOf: StoreConflict,
+    });
+  },
+);
 
 contract('members join an existing organization and are listed oldest first', async (t, backend) => {
   const [store] = await backend.open(t);
   const { user: owner, org } = await signUp(store);
-  const { user: second, org: joined } = await store.createUserInOrg({ email: 'b@acme.example', passwordHash: 'x', orgId: org.id, role: 'admin' });
+  const { user: second, org: joined } = await store.createUserInOrg({
+    email: 'b@acme.example',
+    passwordHash: 'x',
+    orgId: org.id,
+    role: 'admin',
+  });
   const { user: third } = await store.createUserInOrg({ email: 'c@acme.example', passwordHash: 'x', orgId: org.id, role: 'member' });
   t.deepEqual(joined, org);
   t.deepEqual(await store.listUsers(org.id), [owner, second, third]);
-  t.deepEqual([owner, second, third].map((u) => u.role), ['owner', 'admin', 'member']);
+  t.deepEqual(
+    [owner, second, third].map((u) => u.role),
+    ['owner', 'admin', 'member'],
+  );
   t.deepEqual(await store.listUsers('org_none'), []);
-  await t.throwsAsync(store.createUserInOrg({ email: 'd@example.com', passwordHash: 'x', orgId: 'org_none', role: 'member' }), { instanceOf: StoreConflict });
+  await t.throwsAsync(store.createUserInOrg({ email: 'd@example.com', passwordHash: 'x', orgId: 'org_none', role: 'member' }), {
+    instanceOf: StoreConflict,
+  });
 });
 
 contract('roles change within the organization only, and at least one owner always remains', async (t, backend) => {
@@ -173,7 +192,10 @@ contract('roles change within the organization only, and at least one owner alwa
   // Two owners: either may step down, through any store, but not both.
   t.like(await other.setRole(org.id, owner.id, 'member'), { id: owner.id, role: 'member' });
   await t.throwsAsync(store.setRole(org.id, member.id, 'admin'), { instanceOf: LastOwner });
-  t.deepEqual((await store.listUsers(org.id)).map((u) => u.role), ['member', 'owner']);
+  t.deepEqual(
+    (await store.listUsers(org.id)).map((u) => u.role),
+    ['member', 'owner'],
+  );
   t.is((await store.getUser(owner.id))?.role, 'member');
 });
 
@@ -190,7 +212,12 @@ contract('a key is edited and rolled; the directory finds it by both values unti
   const [writer, server] = await backend.open(t);
   const { org } = await signUp(writer);
   const { org: other } = await signUp(writer, 'other');
-  const { key } = await createKey(writer, org.id, { name: 'web', allowedOrigins: ['https://app.example.com'], expiresAt: iso(NOW + 86_400_000) }, NOW);
+  const { key } = await createKey(
+    writer,
+    org.id,
+    { name: 'web', allowedOrigins: ['https://app.example.com'], expiresAt: iso(NOW + 86_400_000) },
+    NOW,
+  );
   t.like(key, { allowedOrigins: ['https://app.example.com'], allowedIps: [], expiresAt: iso(NOW + 86_400_000), createdBy: null });
   t.deepEqual(await writer.listKeys(org.id), [key]);
 
@@ -294,13 +321,17 @@ contract("another store's directory sees new organizations and keys, revocations
 });
 
 // The embedded ledger leaves revocation to the directory (the case above).
-contract("a key revoked through another store is refused by a ledger that checks keys, before the directory knows", async (t, backend) => {
-  const [writer, server] = await backend.open(t);
-  const { org } = await signUp(writer);
-  const { key } = await createKey(writer, org.id, { name: 'k' }, NOW);
-  await writer.revokeKey(org.id, key.id, iso(NOW));
-  t.like(await reserve(server, org, key), { granted: false, revoked: true });
-}, (backend) => backend.reserveChecksKey);
+contract(
+  'a key revoked through another store is refused by a ledger that checks keys, before the directory knows',
+  async (t, backend) => {
+    const [writer, server] = await backend.open(t);
+    const { org } = await signUp(writer);
+    const { key } = await createKey(writer, org.id, { name: 'k' }, NOW);
+    await writer.revokeKey(org.id, key.id, iso(NOW));
+    t.like(await reserve(server, org, key), { granted: false, revoked: true });
+  },
+  (backend) => backend.reserveChecksKey,
+);
 
 contract('an invitation admits one user; expired, revoked and used invitations admit none', async (t, backend) => {
   const [store] = await backend.open(t);
@@ -314,7 +345,9 @@ contract('an invitation admits one user; expired, revoked and used invitations a
   t.deepEqual(await store.findInvitation(older.hash), older);
   t.is(await store.findInvitation('hash-none'), null);
 
-  await t.throwsAsync(store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'owner@acme.example', passwordHash: 'x' }), { instanceOf: StoreConflict });
+  await t.throwsAsync(store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'owner@acme.example', passwordHash: 'x' }), {
+    instanceOf: StoreConflict,
+  });
   const accepted = await store.acceptInvitation({ hash: older.hash, nowIso: later, email: 'new@acme.example', passwordHash: 'x' });
   t.deepEqual(accepted?.org, org);
   t.like(accepted?.user, { email: 'new@acme.example', orgId: org.id, role: 'member', createdAt: later });
@@ -370,7 +403,9 @@ contract('committed usage is reported per key and per day, and counts towards us
   const { key: a } = await createKey(store, org.id, { name: 'a' }, NOW);
   const { key: b } = await createKey(store, org.id, { name: 'b' }, NOW + 1);
   const commit = async (key: ApiKeyRecord, service: Service, day: string, units: number) => {
-    store.ledger.commit(await Promise.resolve(store.ledger.reserve({ org, key, service, month: day.slice(0, 7), day, limit: null, units })));
+    store.ledger.commit(
+      await Promise.resolve(store.ledger.reserve({ org, key, service, month: day.slice(0, 7), day, limit: null, units })),
+    );
   };
   await commit(a, 'maps', '2026-11-02', 2);
   await commit(a, 'geocoding', '2026-11-02', 1);

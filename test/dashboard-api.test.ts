@@ -37,7 +37,10 @@ test('sign-up refuses invalid input with 400s that say what to fix', async (t) =
     t.regex(assertError(t, answer, 400), message, JSON.stringify(body));
     t.is(answer.headers.get('set-cookie'), null);
   }
-  const wrongType = await call(`${server.url}/dashboard/api/signup`, { method: 'POST', body: JSON.stringify({ email: 'a@example.com', password: PASSWORD }) });
+  const wrongType = await call(`${server.url}/dashboard/api/signup`, {
+    method: 'POST',
+    body: JSON.stringify({ email: 'a@example.com', password: PASSWORD }),
+  });
   assertError(t, wrongType, 415);
 });
 
@@ -101,14 +104,22 @@ test('state changes need the CSRF token and a same-origin Origin', async (t) => 
   const base = { cookie: account.cookie, 'content-type': 'application/json' };
   const noToken = await call(`${server.url}/dashboard/api/keys`, { method: 'POST', headers: base, body });
   t.regex(assertError(t, noToken, 403), /CSRF/);
-  const wrongToken = await call(`${server.url}/dashboard/api/keys`, { method: 'POST', headers: { ...base, 'x-csrf-token': 'x'.repeat(43) }, body });
+  const wrongToken = await call(`${server.url}/dashboard/api/keys`, {
+    method: 'POST',
+    headers: { ...base, 'x-csrf-token': 'x'.repeat(43) },
+    body,
+  });
   assertError(t, wrongToken, 403);
   const withToken = { ...base, 'x-csrf-token': account.csrfToken };
   for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${server.port + 1}`]) {
     const crossOrigin = await call(`${server.url}/dashboard/api/keys`, { method: 'POST', headers: { ...withToken, origin }, body });
     assertError(t, crossOrigin, 403);
   }
-  const crossSite = await call(`${server.url}/dashboard/api/keys`, { method: 'POST', headers: { ...withToken, 'sec-fetch-site': 'cross-site' }, body });
+  const crossSite = await call(`${server.url}/dashboard/api/keys`, {
+    method: 'POST',
+    headers: { ...withToken, 'sec-fetch-site': 'cross-site' },
+    body,
+  });
   assertError(t, crossSite, 403);
   const billing = await call(`${server.url}/dashboard/api/billing`, {
     method: 'PUT',
@@ -121,7 +132,11 @@ test('state changes need the CSRF token and a same-origin Origin', async (t) => 
   t.is(keys.keys.length, 0, 'no refused call created a key');
   const me = (await (await server.dashboard(account, 'GET', '/me')).json()) as { organization: { tier: string } };
   t.is(me.organization.tier, 'free');
-  const sameOrigin = await call(`${server.url}/dashboard/api/keys`, { method: 'POST', headers: { ...withToken, origin: server.url }, body });
+  const sameOrigin = await call(`${server.url}/dashboard/api/keys`, {
+    method: 'POST',
+    headers: { ...withToken, origin: server.url },
+    body,
+  });
   t.is(sameOrigin.status, 201);
 });
 
@@ -194,7 +209,10 @@ test('a key value is shown once at creation and can never be read again', async 
   const files = databaseBytes();
   t.true(files.length >= 1);
   for (const bytes of files) t.is(bytes.indexOf(secretPart), -1);
-  t.true(files.some((bytes) => bytes.indexOf(created.key.id as string) >= 0), 'the key record itself is stored');
+  t.true(
+    files.some((bytes) => bytes.indexOf(created.key.id as string) >= 0),
+    'the key record itself is stored',
+  );
 });
 
 test('Enterprise cannot be chosen in the dashboard (403); Free and Pro can, and unknown tiers are 400s', async (t) => {
@@ -238,7 +256,13 @@ test('revoking twice is a 404 the second time; the list shows the key as revoked
 test('keys are refused with 400s for a missing name or unknown scopes', async (t) => {
   const server = await serve(t);
   const account = await server.signUp();
-  for (const body of [{}, { name: '  ' }, { name: 'k', scopes: [] }, { name: 'k', scopes: ['admin'] }, { name: 'k', scopes: 'maps,everything' }]) {
+  for (const body of [
+    {},
+    { name: '  ' },
+    { name: 'k', scopes: [] },
+    { name: 'k', scopes: ['admin'] },
+    { name: 'k', scopes: 'maps,everything' },
+  ]) {
     const res = await server.dashboard(account, 'POST', '/keys', body);
     assertError(t, { status: res.status, body: await res.json() }, 400);
   }

@@ -50,7 +50,11 @@ async function checkDashboardPage(check: Check, page: Page, name: string, contro
   t.true(header !== null && header.height <= MAX_HEADER_HEIGHT, `${width}px ${name}: the header is ${header?.height}px high`);
   const signOut = await page.getByRole('button', { name: 'Sign out' }).boundingBox();
   t.true(
-    signOut !== null && signOut.x >= 0 && signOut.x + signOut.width <= width && signOut.y >= 0 && signOut.y + signOut.height <= MAX_HEADER_HEIGHT,
+    signOut !== null &&
+      signOut.x >= 0 &&
+      signOut.x + signOut.width <= width &&
+      signOut.y >= 0 &&
+      signOut.y + signOut.height <= MAX_HEADER_HEIGHT,
     `${width}px ${name}: Sign out is at ${JSON.stringify(signOut)}`,
   );
   const navigation = page.getByRole('navigation', { name: 'Dashboard' });
@@ -134,7 +138,9 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
 
     await page.getByRole('link', { name: 'Billing' }).click();
     await page.locator('.plan').first().waitFor();
-    await checkDashboardPage(check, page, '07-billing', { 'the Switch to Pro button': page.getByRole('button', { name: 'Switch to Pro' }) });
+    await checkDashboardPage(check, page, '07-billing', {
+      'the Switch to Pro button': page.getByRole('button', { name: 'Switch to Pro' }),
+    });
 
     await page.getByRole('link', { name: 'Team' }).click();
     await page.getByRole('button', { name: 'Create invitation link' }).click();

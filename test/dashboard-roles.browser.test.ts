@@ -46,7 +46,11 @@ async function keyNames(page: Page): Promise<string[]> {
 }
 
 /** Creates a key in the key form (restrictions filled in as given); returns its value shown once. */
-async function createKey(page: Page, name: string, restrictions: { origins?: string; ips?: string; expires?: string } = {}): Promise<string> {
+async function createKey(
+  page: Page,
+  name: string,
+  restrictions: { origins?: string; ips?: string; expires?: string } = {},
+): Promise<string> {
   await page.getByRole('link', { name: 'API Keys' }).click();
   const form = page.locator('#create-key-form');
   await form.getByLabel('Name', { exact: true }).fill(name);
@@ -61,7 +65,9 @@ async function createKey(page: Page, name: string, restrictions: { origins?: str
 
 /** Rolls a key through its dialog with the grace choice named; returns the new value shown once. */
 async function rollKey(page: Page, name: string, grace: RegExp | null, before: string): Promise<string> {
-  await keyRow(page, name).getByRole('button', { name: `Roll key ${name}` }).click();
+  await keyRow(page, name)
+    .getByRole('button', { name: `Roll key ${name}` })
+    .click();
   const dialog = page.getByRole('dialog', { name: `Roll key “${name}”` });
   await dialog.waitFor();
   if (grace) await dialog.getByRole('radio', { name: grace }).check();
@@ -69,7 +75,9 @@ async function rollKey(page: Page, name: string, grace: RegExp | null, before: s
   await dialog.waitFor({ state: 'hidden' });
   const value = page.locator('#new-key-value');
   await page.locator('#new-key-intro').filter({ hasText: 'The new value of key' }).waitFor();
-  await page.waitForFunction(`/^wmk_/.test(document.querySelector('#new-key-value').textContent) && document.querySelector('#new-key-value').textContent !== ${JSON.stringify(before)}`);
+  await page.waitForFunction(
+    `/^wmk_/.test(document.querySelector('#new-key-value').textContent) && document.querySelector('#new-key-value').textContent !== ${JSON.stringify(before)}`,
+  );
   return value.innerText();
 }
 
@@ -96,7 +104,7 @@ browserTest('an owner restricts a key to origins, addresses and an expiry, edits
     t.deepEqual(await restrictions.locator('[data-restriction="origins"] code').allInnerTexts(), [ALLOWED_ORIGIN, 'https://*.example.org']);
     t.regex(await restrictions.locator('[data-restriction="ips"]').innerText(), /Any IP/);
     t.regex(await restrictions.locator('[data-restriction="expires"]').innerText(), /2027-01-31 12:00 UTC/);
-    t.true(await form.getByLabel('Allowed origins').inputValue() === '', 'the form is emptied');
+    t.true((await form.getByLabel('Allowed origins').inputValue()) === '', 'the form is emptied');
     await screenshot(page, '01-key-restricted');
     t.is(await apiStatus(server, first), 200);
 
@@ -110,7 +118,10 @@ browserTest('an owner restricts a key to origins, addresses and an expiry, edits
     t.true(await edit.getByRole('checkbox', { name: 'Routing' }).isChecked());
     await edit.getByLabel('Allowed IPs').fill('300.1.2.3');
     await edit.getByRole('button', { name: 'Save changes' }).click();
-    await edit.locator('.form-error').filter({ hasText: /allowed IPs/ }).waitFor();
+    await edit
+      .locator('.form-error')
+      .filter({ hasText: /allowed IPs/ })
+      .waitFor();
     await edit.getByLabel('Allowed IPs').fill('127.0.0.0/8\n2001:db8::/32');
     await screenshot(page, '02-edit-dialog');
     await edit.getByRole('button', { name: 'Save changes' }).click();
@@ -124,7 +135,10 @@ browserTest('an owner restricts a key to origins, addresses and an expiry, edits
     const second = await rollKey(page, 'Web app', /stop the old value now/, first);
     t.not(second, first);
     t.is(await page.locator('#new-key-grace').innerText(), 'The old value has stopped working.');
-    await row.locator('code.hint').filter({ hasText: second.slice(-4) }).waitFor();
+    await row
+      .locator('code.hint')
+      .filter({ hasText: second.slice(-4) })
+      .waitFor();
     t.is(await restrictions.locator('[data-restriction="previous"]').count(), 0);
     t.is(await apiStatus(server, second), 200);
     t.is(await apiStatus(server, first), 401);
@@ -179,7 +193,9 @@ async function invite(page: Page, role: string): Promise<string> {
   const before = (await page.locator('#new-invitation-url').textContent()) ?? '';
   await form.getByLabel('Role').selectOption({ label: role });
   await form.getByRole('button', { name: 'Create invitation link' }).click();
-  await page.waitForFunction(`document.querySelector('#new-invitation-url').textContent.includes('#invitation=') && document.querySelector('#new-invitation-url').textContent !== ${JSON.stringify(before)}`);
+  await page.waitForFunction(
+    `document.querySelector('#new-invitation-url').textContent.includes('#invitation=') && document.querySelector('#new-invitation-url').textContent !== ${JSON.stringify(before)}`,
+  );
   return page.locator('#new-invitation-url').innerText();
 }
 
@@ -187,7 +203,10 @@ async function invite(page: Page, role: string): Promise<string> {
 async function openTeam(page: Page, members: number): Promise<void> {
   await page.getByRole('link', { name: 'API Keys' }).click();
   await page.getByRole('link', { name: 'Team' }).click();
-  await page.locator('#members-table tbody tr').nth(members - 1).waitFor();
+  await page
+    .locator('#members-table tbody tr')
+    .nth(members - 1)
+    .waitFor();
 }
 
 async function openBilling(page: Page): Promise<void> {
@@ -227,7 +246,10 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     const adminUrl = await invite(ownerPage, 'Admin');
     const memberUrl = await invite(ownerPage, 'Member');
     const invitationRole = (url: string) =>
-      ownerPage.locator('#invitations-table tbody tr', { hasText: new URL(url).hash.slice(-4) }).locator('.invitation-role').innerText();
+      ownerPage
+        .locator('#invitations-table tbody tr', { hasText: new URL(url).hash.slice(-4) })
+        .locator('.invitation-role')
+        .innerText();
     t.is(await invitationRole(adminUrl), 'Admin');
     t.is(await invitationRole(memberUrl), 'Member');
     t.regex(await ownerPage.locator('#team-role').innerText(), /You are an owner of Roles Ltd/);
@@ -238,7 +260,10 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     await keyRow(adminPage, 'Owner key').waitFor();
     await createKey(adminPage, 'Admin key');
     await openTeam(adminPage, 2);
-    t.deepEqual(await adminPage.locator('#create-invitation-form').getByLabel('Role').locator('option').allInnerTexts(), ['Admin', 'Member']);
+    t.deepEqual(await adminPage.locator('#create-invitation-form').getByLabel('Role').locator('option').allInnerTexts(), [
+      'Admin',
+      'Member',
+    ]);
     t.true(await adminPage.locator('#invitations-table').isVisible());
     t.is(await adminPage.locator('#members-table select').count(), 0);
     t.deepEqual(await shownRoles(adminPage), { 'olga@roles.example': 'owner', 'adam@roles.example': 'admin' });
@@ -259,7 +284,11 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     t.false(await memberPage.locator('#invitations-card').isVisible());
     t.is(await memberPage.getByRole('button', { name: 'Create invitation link' }).count(), 0);
     t.is(await memberPage.locator('#members-table select').count(), 0);
-    t.deepEqual(await shownRoles(memberPage), { 'olga@roles.example': 'owner', 'adam@roles.example': 'admin', 'mia@roles.example': 'member' });
+    t.deepEqual(await shownRoles(memberPage), {
+      'olga@roles.example': 'owner',
+      'adam@roles.example': 'admin',
+      'mia@roles.example': 'member',
+    });
     t.regex(await memberPage.locator('#team-role').innerText(), /You are a member of Roles Ltd/);
     await screenshot(memberPage, '06-member-team');
     await openBilling(memberPage);
@@ -282,10 +311,14 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     await keyRow(ownerPage, 'Member key').waitFor();
     t.deepEqual(await keyNames(ownerPage), ['Member key', 'Admin key', 'Owner key']);
     t.is(await keyRow(ownerPage, 'Member key').locator('.key-maker').innerText(), 'by mia@roles.example');
-    t.is(await keyRow(ownerPage, 'Owner key').locator('.key-maker').count(), 0, 'one\'s own keys need no maker');
+    t.is(await keyRow(ownerPage, 'Owner key').locator('.key-maker').count(), 0, "one's own keys need no maker");
     await screenshot(ownerPage, '09-owner-keys');
     await openTeam(ownerPage, 3);
-    t.deepEqual(await shownRoles(ownerPage), { 'olga@roles.example': 'owner', 'adam@roles.example': 'admin', 'mia@roles.example': 'member' });
+    t.deepEqual(await shownRoles(ownerPage), {
+      'olga@roles.example': 'owner',
+      'adam@roles.example': 'admin',
+      'mia@roles.example': 'member',
+    });
     await screenshot(ownerPage, '10-owner-team');
     await ownerPage.getByLabel('Role of adam@roles.example').selectOption('member');
     await ownerPage.locator('#banner.success').filter({ hasText: 'adam@roles.example is now a member' }).waitFor();

@@ -51,7 +51,17 @@ test("the plan table is public, and is tiers.ts's", async (t) => {
   t.is(answer.status, 200);
   t.deepEqual(
     answer.body.plans,
-    (Object.keys(TIER_QUOTAS) as Tier[]).map((tier) => ({ tier, label: TIER_LABELS[tier], monthlyPriceUsd: TIER_PRICES_USD[tier], quotas: TIER_QUOTAS[tier] })),
+    (Object.keys(TIER_QUOTAS) as Tier[]).map((tier) => ({
+      tier,
+      label: TIER_LABELS[tier],
+      monthlyPriceUsd: TIER_PRICES_USD[tier],
+      quotas: TIER_QUOTAS[tier],
+    })),
   );
-  t.deepEqual(answer.body.plans[1], { tier: 'pro', label: 'Pro', monthlyPriceUsd: 49, quotas: { maps: 500_000, geocoding: 100_000, routing: 100_000 } });
+  t.deepEqual(answer.body.plans[1], {
+    tier: 'pro',
+    label: 'Pro',
+    monthlyPriceUsd: 49,
+    quotas: { maps: 500_000, geocoding: 100_000, routing: 100_000 },
+  });
 });

@@ -61,7 +61,10 @@ async function dashboardJourney(t: ExecutionContext, browser: Browser, server: T
   t.regex(value, /^wmk_[0-9A-Za-z]{38}$/);
   t.regex(await page.locator('#new-key .warning').innerText(), /will not be shown again/);
   await page.getByRole('button', { name: 'Copy' }).click();
-  await page.locator('#new-key .copy-status').filter({ hasText: /copied|selected/i }).waitFor();
+  await page
+    .locator('#new-key .copy-status')
+    .filter({ hasText: /copied|selected/i })
+    .waitFor();
   await screenshot(page, '02-key-created');
 
   // After a reload the list shows only the hint, and the value is nowhere in the page.
@@ -191,7 +194,8 @@ async function createKeyInForm(page: Page, name: string, scopes?: string[]): Pro
   await page.getByRole('link', { name: 'API Keys' }).click();
   const form = page.locator('#create-key-form');
   await form.getByLabel('Name', { exact: true }).fill(name);
-  for (const scope of scopes ? ['Maps', 'Geocoding', 'Routing'] : []) await form.getByRole('checkbox', { name: scope }).setChecked(scopes!.includes(scope));
+  for (const scope of scopes ? ['Maps', 'Geocoding', 'Routing'] : [])
+    await form.getByRole('checkbox', { name: scope }).setChecked(scopes!.includes(scope));
   await form.getByRole('button', { name: 'Create key' }).click();
   await page.locator('#new-key-name').filter({ hasText: name }).waitFor();
   return page.locator('#new-key-value').innerText();

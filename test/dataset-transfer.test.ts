@@ -74,12 +74,15 @@ async function offering(fixture: QueueFixture): Promise<{ url: string; offer: Da
 /** Follows the offers into `dataDir`; `switched` resolves on the first switch, `errors` collects the logged errors (`msg: err.message`). */
 async function following(fixture: QueueFixture, dataDir: string): Promise<{ switched: Promise<void>; errors: string[] }> {
   const errors: string[] = [];
-  const logger = pino({ level: 'error' }, {
-    write(line: string) {
-      const { msg, err } = JSON.parse(line) as { msg: string; err?: { message: string } };
-      errors.push(err ? `${msg}: ${err.message}` : msg);
+  const logger = pino(
+    { level: 'error' },
+    {
+      write(line: string) {
+        const { msg, err } = JSON.parse(line) as { msg: string; err?: { message: string } };
+        errors.push(err ? `${msg}: ${err.message}` : msg);
+      },
     },
-  });
+  );
   let onSwitched!: () => void;
   const switched = new Promise<void>((resolve) => (onSwitched = resolve));
   const follower = await followDatasetOffers(fixture.redis, dataDir, { token: TOKEN, logger, onSwitched });
@@ -109,7 +112,10 @@ test('a node with an empty folder fetches the offered dataset, checks it and swi
   t.deepEqual(node.errors, []);
   t.is(currentOf(nodeDir), join('datasets', datasetId));
   const fetched = fileHashes(paths.dataset(nodeDir, datasetId));
-  t.true(Object.keys(fetched).some((file) => file.startsWith('routing/')), 'subfolders came along');
+  t.true(
+    Object.keys(fetched).some((file) => file.startsWith('routing/')),
+    'subfolders came along',
+  );
   t.deepEqual(fetched, fileHashes(paths.dataset(workerDir, datasetId)));
   t.deepEqual(readdirSync(paths.datasets(nodeDir)), [datasetId], 'no partial folder is left');
 });
@@ -132,7 +138,8 @@ test('the offering server answers 401 without the operator token or with a wrong
   const fixture = queueFixture(t);
   const { url, offer } = await offering(fixture);
   t.is(offer.url, `${url}/datasets/${datasetId}.tar`);
-  const get = (path: string, token?: string) => fetch(`${url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  const get = (path: string, token?: string) =>
+    fetch(`${url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
   for (const token of [undefined, 'wrong-token-but-long-enough']) {
     const res = await get(`/datasets/${datasetId}.tar`, token);
     t.is(res.status, 401);
@@ -152,7 +159,13 @@ test('a node whose folder already has the offered dataset switches to it without
   await writeTestDataset(nodeDir, 'old-dataset');
   cpSync(paths.dataset(workerDir, datasetId), paths.dataset(nodeDir, datasetId), { recursive: true });
   // Nothing listens there: a download would fail.
-  await writeOffer(fixture.redis, { id: datasetId, sha256: 'a'.repeat(64), bytes: 1, url: 'http://127.0.0.1:9/nowhere.tar', at: new Date().toISOString() });
+  await writeOffer(fixture.redis, {
+    id: datasetId,
+    sha256: 'a'.repeat(64),
+    bytes: 1,
+    url: 'http://127.0.0.1:9/nowhere.tar',
+    at: new Date().toISOString(),
+  });
   const node = await following(fixture, nodeDir);
   await node.switched;
   t.deepEqual(node.errors, []);

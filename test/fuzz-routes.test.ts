@@ -29,7 +29,16 @@ import { LABEL_LANGUAGES, STYLES } from '../core/maps/style-catalog.js';
 import { parseImportRequest } from '../src/operator/import-request.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';
 import {
-  call, errorBodyFault, hostileJsonBody, hostileUrlValue, inParallel, junk, pick, seededRandom, type Answer, type FuzzBody,
+  call,
+  errorBodyFault,
+  hostileJsonBody,
+  hostileUrlValue,
+  inParallel,
+  junk,
+  pick,
+  seededRandom,
+  type Answer,
+  type FuzzBody,
 } from './helpers/http.js';
 import type { Account, TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
@@ -101,20 +110,48 @@ const decimal = (random: Random, min: number, max: number) => (min + random() * 
 const lat: Generate = (random) => decimal(random, 43.724, 43.751);
 const lon: Generate = (random) => decimal(random, 7.408, 7.439);
 const latLng: Generate = (random) => `${lat(random)},${lon(random)}`;
-const whole = (min: number, max: number): Generate => (random) => String(min + Math.floor(random() * (max - min + 1)));
-const oneOf = (values: readonly string[]): Generate => (random) => pick(random, values);
-const someOf = (values: readonly string[]): Generate => (random) => values.filter(() => random() < 0.4).join(',') || values[0]!;
+const whole =
+  (min: number, max: number): Generate =>
+  (random) =>
+    String(min + Math.floor(random() * (max - min + 1)));
+const oneOf =
+  (values: readonly string[]): Generate =>
+  (random) =>
+    pick(random, values);
+const someOf =
+  (values: readonly string[]): Generate =>
+  (random) =>
+    values.filter(() => random() < 0.4).join(',') || values[0]!;
 
 const PLACES = [
-  'Monaco', 'Monte-Carlo', 'Casino de Monte-Carlo', 'Boulevard Albert 1er', 'Avenue Princesse Grace', 'Port Hercule', 'Rue Grimaldi',
-  'Fontvieille', "Place d'Armes", '12 Rue Grimaldi', 'La Condamine', 'Stade Louis II', 'Jardin Exotique', 'Moneghetti',
+  'Monaco',
+  'Monte-Carlo',
+  'Casino de Monte-Carlo',
+  'Boulevard Albert 1er',
+  'Avenue Princesse Grace',
+  'Port Hercule',
+  'Rue Grimaldi',
+  'Fontvieille',
+  "Place d'Armes",
+  '12 Rue Grimaldi',
+  'La Condamine',
+  'Stade Louis II',
+  'Jardin Exotique',
+  'Moneghetti',
 ];
 const placeText: Generate = (random) => pick(random, PLACES);
 const typedText: Generate = (random) => {
   const text = pick(random, PLACES);
   return text.slice(0, 1 + Math.floor(random() * text.length));
 };
-const GIDS = ['whosonfirst:country:85633285', 'whosonfirst:locality:101831917', 'wof:region:85686311', 'openstreetmap:venue:node/1', 'osm:address:way/2', 'oa:address:x:1'];
+const GIDS = [
+  'whosonfirst:country:85633285',
+  'whosonfirst:locality:101831917',
+  'wof:region:85686311',
+  'openstreetmap:venue:node/1',
+  'osm:address:way/2',
+  'oa:address:x:1',
+];
 const LANGUAGES = ['en', 'fr', 'de', 'it', 'en-GB', 'de-CH', 'pt', 'zh-Hans'];
 
 const tile = (random: Random) => {
@@ -132,7 +169,8 @@ const geocodingFilters = {
 const focus = { 'focus.point.lat': lat, 'focus.point.lon': lon };
 
 /** The fuzzed account's email, or a new one. */
-const email = (world: World) => (random: Random) => (random() < 0.5 ? world.dashboard.email : `fuzz-${Math.floor(random() * 1e9)}@example.com`);
+const email = (world: World) => (random: Random) =>
+  random() < 0.5 ? world.dashboard.email : `fuzz-${Math.floor(random() * 1e9)}@example.com`;
 const password = (random: Random) => (random() < 0.8 ? PASSWORD : junk(random, 20));
 
 // ---------------------------------------------------------------------------------------------
@@ -144,21 +182,45 @@ const ROUTES: FuzzRoute[] = [
   { method: 'GET', path: '/tiles/{tileset}.json', api: true, segments: () => ({ tileset: 'shortbread' }), credentials: 'key' },
   { method: 'GET', path: '/styles', api: true, credentials: 'key' },
   {
-    method: 'GET', path: '/styles/{slug}/style.json', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/styles/{slug}/style.json',
+    api: true,
+    credentials: 'key',
     segments: (random) => ({ slug: pick(random, STYLES).slug }),
     query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]) },
   },
   {
-    method: 'GET', path: '/fonts/{fontstack}/{range}.pbf', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/fonts/{fontstack}/{range}.pbf',
+    api: true,
+    credentials: 'key',
     segments: (random) => {
       const start = 256 * Math.floor(random() * 256);
-      return { fontstack: pick(random, ['noto_sans_regular', 'noto_sans_bold', 'noto_sans_regular,noto_sans_bold']), range: `${start}-${start + 255}` };
+      return {
+        fontstack: pick(random, ['noto_sans_regular', 'noto_sans_bold', 'noto_sans_regular,noto_sans_bold']),
+        range: `${start}-${start + 255}`,
+      };
     },
   },
-  { method: 'GET', path: '/sprites/{name}.json', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
-  { method: 'GET', path: '/sprites/{name}.png', api: true, segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }), credentials: 'key' },
   {
-    method: 'GET', path: '/styles/{slug}/tiles/{z}/{x}/{name}', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/sprites/{name}.json',
+    api: true,
+    segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }),
+    credentials: 'key',
+  },
+  {
+    method: 'GET',
+    path: '/sprites/{name}.png',
+    api: true,
+    segments: (random) => ({ name: pick(random, ['base', 'base@2x']) }),
+    credentials: 'key',
+  },
+  {
+    method: 'GET',
+    path: '/styles/{slug}/tiles/{z}/{x}/{name}',
+    api: true,
+    credentials: 'key',
     segments: (random) => {
       const { z, x, y } = tile(random);
       return { slug: pick(random, STYLES).slug, z, x, name: `${y}${pick(random, ['', '@2x'])}.${pick(random, ['png', 'webp', 'jpg'])}` };
@@ -166,13 +228,19 @@ const ROUTES: FuzzRoute[] = [
     query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]) },
   },
   {
-    method: 'GET', path: '/styles/{slug}/tiles.json', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/styles/{slug}/tiles.json',
+    api: true,
+    credentials: 'key',
     segments: (random) => ({ slug: pick(random, STYLES).slug }),
     query: { lang: oneOf([...LABEL_LANGUAGES, ...LANGUAGES]), scale: oneOf(['1', '2']), format: oneOf(['png', 'webp', 'jpg']) },
   },
   {
     // Small pictures: the fuzz is about the parameters, not the rendering time.
-    method: 'GET', path: '/staticmap', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/staticmap',
+    api: true,
+    credentials: 'key',
     query: {
       style: (random) => pick(random, STYLES).slug,
       size: (random) => `${whole(1, 64)(random)}x${whole(1, 64)(random)}`,
@@ -186,19 +254,34 @@ const ROUTES: FuzzRoute[] = [
   },
   // Geocoding
   { method: 'GET', path: '/geocoding/search', api: true, credentials: 'key', query: { text: placeText, ...focus, ...geocodingFilters } },
-  { method: 'GET', path: '/geocoding/autocomplete', api: true, credentials: 'key', query: { text: typedText, ...focus, ...geocodingFilters } },
+  {
+    method: 'GET',
+    path: '/geocoding/autocomplete',
+    api: true,
+    credentials: 'key',
+    query: { text: typedText, ...focus, ...geocodingFilters },
+  },
   { method: 'GET', path: '/geocode', api: true, credentials: 'key', query: { q: placeText, ...focus, ...geocodingFilters } },
   {
-    method: 'GET', path: '/geocoding/reverse', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/geocoding/reverse',
+    api: true,
+    credentials: 'key',
     query: { 'point.lat': lat, 'point.lon': lon, ...geocodingFilters },
   },
   {
-    method: 'GET', path: '/geocoding/place', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/geocoding/place',
+    api: true,
+    credentials: 'key',
     query: { ids: (random) => GIDS.filter(() => random() < 0.4).join(',') || GIDS[0]!, lang: oneOf(LANGUAGES) },
   },
   // Routing
   {
-    method: 'GET', path: '/directions', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/directions',
+    api: true,
+    credentials: 'key',
     query: {
       origin: latLng,
       destination: latLng,
@@ -212,7 +295,10 @@ const ROUTES: FuzzRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/isochrone', api: true, credentials: 'key',
+    method: 'GET',
+    path: '/isochrone',
+    api: true,
+    credentials: 'key',
     query: {
       center: latLng,
       time: (random) => (random() < 0.7 ? whole(1, 30)(random) : '5,10,15'),
@@ -228,7 +314,9 @@ const ROUTES: FuzzRoute[] = [
   { method: 'GET', path: '/metrics', credentials: 'none' },
   // Dashboard
   {
-    method: 'POST', path: '/dashboard/api/signup', credentials: 'none',
+    method: 'POST',
+    path: '/dashboard/api/signup',
+    credentials: 'none',
     body: (world) => ({
       email: email(world),
       password,
@@ -236,28 +324,58 @@ const ROUTES: FuzzRoute[] = [
       invitation: () => world.invitations?.token ?? 'no-invitation',
     }),
   },
-  { method: 'POST', path: '/dashboard/api/signin', credentials: 'none', succeeds: false, body: (world) => ({ email: email(world), password }) },
+  {
+    method: 'POST',
+    path: '/dashboard/api/signin',
+    credentials: 'none',
+    succeeds: false,
+    body: (world) => ({ email: email(world), password }),
+  },
   { method: 'POST', path: '/dashboard/api/signout', credentials: 'spare session' },
   { method: 'GET', path: '/dashboard/api/me', credentials: 'session' },
   { method: 'GET', path: '/dashboard/api/keys', credentials: 'session' },
   {
-    method: 'POST', path: '/dashboard/api/keys', credentials: 'session',
+    method: 'POST',
+    path: '/dashboard/api/keys',
+    credentials: 'session',
     body: () => ({ name: (random) => `key ${Math.floor(random() * 1000)}`, scopes: (random) => SERVICES.filter(() => random() < 0.6) }),
   },
-  { method: 'POST', path: '/dashboard/api/keys/{id}/revoke', credentials: 'session', segments: (random, world) => ({ id: pick(random, world.keyIds) }) },
-  { method: 'PUT', path: '/dashboard/api/billing', credentials: 'session', body: () => ({ tier: (random) => pick(random, ['free', 'pro', 'enterprise', 'Pro']) }) },
+  {
+    method: 'POST',
+    path: '/dashboard/api/keys/{id}/revoke',
+    credentials: 'session',
+    segments: (random, world) => ({ id: pick(random, world.keyIds) }),
+  },
+  {
+    method: 'PUT',
+    path: '/dashboard/api/billing',
+    credentials: 'session',
+    body: () => ({ tier: (random) => pick(random, ['free', 'pro', 'enterprise', 'Pro']) }),
+  },
   { method: 'GET', path: '/dashboard/api/usage', credentials: 'session' },
   { method: 'GET', path: '/dashboard/api/members', credentials: 'session', invitations: true },
   { method: 'GET', path: '/dashboard/api/invitations', credentials: 'session', invitations: true },
   { method: 'POST', path: '/dashboard/api/invitations', credentials: 'session', body: () => ({}), invitations: true },
   {
-    method: 'POST', path: '/dashboard/api/invitations/{id}/revoke', credentials: 'session', invitations: true,
+    method: 'POST',
+    path: '/dashboard/api/invitations/{id}/revoke',
+    credentials: 'session',
+    invitations: true,
     segments: (_random, world) => ({ id: world.invitations?.revocableId ?? 'no-invitation' }),
   },
-  { method: 'POST', path: '/dashboard/api/invitations/preview', credentials: 'none', invitations: true, body: (world) => ({ invitation: () => world.invitations?.token ?? 'no-invitation' }) },
+  {
+    method: 'POST',
+    path: '/dashboard/api/invitations/preview',
+    credentials: 'none',
+    invitations: true,
+    body: (world) => ({ invitation: () => world.invitations?.token ?? 'no-invitation' }),
+  },
   // Operator
   {
-    method: 'POST', path: '/operator/imports', credentials: 'operator', succeeds: false,
+    method: 'POST',
+    path: '/operator/imports',
+    credentials: 'operator',
+    succeeds: false,
     body: () => ({
       osm: () => ['/nowhere/monaco.osm.pbf'],
       world: (random) => random() < 0.5,
@@ -296,14 +414,16 @@ function moodOf(random: Random, route: FuzzRoute, segments: Record<string, strin
 }
 
 /** Whether a parameter or segment gets a hostile value, as the mood says. */
-const isHostile = (random: Random, mood: Mood, name: string) => (mood.target === undefined ? random() < mood.hostile : mood.target === name);
+const isHostile = (random: Random, mood: Mood, name: string) =>
+  mood.target === undefined ? random() < mood.hostile : mood.target === name;
 
 /** A query parameter: valid, hostile (sometimes given twice) or missing, as the mood says. */
 function queryPairs(random: Random, mood: Mood, name: string, valid: string): string[] {
   const pair = (value: string) => `${encodeURIComponent(name)}=${value}`;
   if (random() < mood.missing) return [];
   if (!isHostile(random, mood, name)) return [pair(encodeURIComponent(valid))];
-  if (random() < 0.15) return [pair(encodeURIComponent(valid)), pair(random() < 0.5 ? encodeURIComponent(valid) : hostileUrlValue(random, valid))];
+  if (random() < 0.15)
+    return [pair(encodeURIComponent(valid)), pair(random() < 0.5 ? encodeURIComponent(valid) : hostileUrlValue(random, valid))];
   return [pair(hostileUrlValue(random, valid))];
 }
 
@@ -331,7 +451,9 @@ function credentials(random: Random, route: FuzzRoute, world: World): Credential
     case 'session':
     case 'spare session': {
       const account = route.credentials === 'session' ? world.dashboard : world.spareSessions.pop();
-      const session: Record<string, string> = account ? { cookie: account.cookie, 'x-csrf-token': account.csrfToken } : { cookie: `waymark_session=${'A'.repeat(43)}` };
+      const session: Record<string, string> = account
+        ? { cookie: account.cookie, 'x-csrf-token': account.csrfToken }
+        : { cookie: `waymark_session=${'A'.repeat(43)}` };
       if (right) return { query: [], headers: session };
       return pick<Credentials>(random, [
         { query: [], headers: {} },
@@ -343,7 +465,12 @@ function credentials(random: Random, route: FuzzRoute, world: World): Credential
     }
     case 'operator': {
       if (right) return { query: [], headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } };
-      const wrong: Record<string, string>[] = [{}, { authorization: `Bearer ${asciiJunk(random, 60)}` }, { authorization: OPERATOR_TOKEN }, { 'x-api-key': world.key }];
+      const wrong: Record<string, string>[] = [
+        {},
+        { authorization: `Bearer ${asciiJunk(random, 60)}` },
+        { authorization: OPERATOR_TOKEN },
+        { 'x-api-key': world.key },
+      ];
       return { query: [], headers: pick(random, wrong) };
     }
     default:
@@ -354,7 +481,15 @@ function credentials(random: Random, route: FuzzRoute, world: World): Credential
 /** Headers some route reads besides credentials (absolute URLs, caching, request ids), with hostile values. */
 function extraHeaders(random: Random): Record<string, string> {
   if (random() > 0.1) return {};
-  const name = pick(random, ['x-forwarded-host', 'x-forwarded-proto', 'if-none-match', 'x-request-id', 'accept-encoding', 'accept-language', 'origin']);
+  const name = pick(random, [
+    'x-forwarded-host',
+    'x-forwarded-proto',
+    'if-none-match',
+    'x-request-id',
+    'accept-encoding',
+    'accept-language',
+    'origin',
+  ]);
   return { [name]: pick(random, ['', '*', 'evil.example:99999', 'https', '"x", W/"y"', asciiJunk(random, 80)]) };
 }
 
@@ -375,7 +510,8 @@ function fuzzRequest(random: Random, route: FuzzRoute, world: World, baseUrl: st
     isHostile(random, mood, name) ? hostileUrlValue(random, valid[name]!) : encodeURIComponent(valid[name]!),
   );
   if (route.api) path = `${random() < 0.5 ? '/api/v1' : '/v1'}${path}`;
-  if (random() < 0.03) path = pick(random, [`${path}/`, `${path}//`, path.toUpperCase(), path.replace(/\//g, '//'), `${path}/..`, `${path};x`]);
+  if (random() < 0.03)
+    path = pick(random, [`${path}/`, `${path}//`, path.toUpperCase(), path.replace(/\//g, '//'), `${path}/..`, `${path};x`]);
   const auth = credentials(random, route, world);
   const query = [...auth.query];
   for (const [name, generate] of Object.entries(route.query ?? {})) query.push(...queryPairs(random, mood, name, generate(random)));
@@ -385,7 +521,10 @@ function fuzzRequest(random: Random, route: FuzzRoute, world: World, baseUrl: st
   let body: FuzzBody | undefined;
   const hasBody = method !== 'GET' && method !== 'HEAD';
   if (route.body && hasBody) {
-    body = hostileJsonBody(random, Object.fromEntries(Object.entries(route.body(world)).map(([name, generate]) => [name, () => generate(random)])));
+    body = hostileJsonBody(
+      random,
+      Object.fromEntries(Object.entries(route.body(world)).map(([name, generate]) => [name, () => generate(random)])),
+    );
     if (route.credentials === 'operator') body = refusedByOperator(body);
   } else if (hasBody && random() < 0.2) {
     body = { body: junk(random, 100), contentType: 'application/json' };
@@ -418,13 +557,18 @@ function fault(request: FuzzRequest, answer: Answer): string | null {
 
 /** The request line and headers as sent, about (fetch adds a few headers of its own). */
 const headBytes = (request: FuzzRequest) =>
-  Buffer.byteLength(request.url) + Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0) + 200;
+  Buffer.byteLength(request.url) +
+  Object.entries(request.headers).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0) +
+  200;
 
 const shorten = (text: string, max: number) => (text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
 
 function describe(number: number, route: FuzzRoute, request: FuzzRequest, outcome: string): string {
   const { method, url, headers, body, chunked } = request;
-  const shownBody = body === undefined ? '' : ` body ${shorten(typeof body === 'string' ? JSON.stringify(body) : `bytes ${Buffer.from(body).toString('hex')}`, 300)}`;
+  const shownBody =
+    body === undefined
+      ? ''
+      : ` body ${shorten(typeof body === 'string' ? JSON.stringify(body) : `bytes ${Buffer.from(body).toString('hex')}`, 300)}`;
   const sent = `${method} ${shorten(url, 400)} headers ${JSON.stringify(headers)}${shownBody}${chunked ? ' (chunked)' : ''}`;
   return `#${number} ${routeName(route)}: ${sent} → ${outcome}`;
 }
@@ -464,38 +608,42 @@ async function makeWorld(t: ExecutionContext): Promise<{ server: TestServer; wor
   return { server, world: { key: api.key.value, mapsKey, dashboard, spareSessions, keyIds, invitations } };
 }
 
-dataTest(`fuzz: ${REQUESTS} generated requests over every route and parameter, never a 5xx, every error the uniform body`, [MONACO, WOF_MONACO], async (t) => {
-  const { server, world } = await makeWorld(t);
-  const statuses = new Map<string, Map<number, number>>();
-  const failures: string[] = [];
-  let dropped = 0;
-  await inParallel(REQUESTS, IN_FLIGHT, async (number) => {
-    const random = seededRandom((SEED + Math.imul(number, 0x9e3779b9)) >>> 0);
-    const route = ROUTES[number % ROUTES.length]!;
-    const request = fuzzRequest(random, route, world, server.url);
-    let answer: Answer;
-    try {
-      answer = await call(request.url, requestInit(request));
-    } catch (error) {
-      if (headBytes(request) > UWS_ONE_READ_HEAD_BYTES) dropped++;
-      else failures.push(describe(number, route, request, `no answer: ${(error as Error).cause ?? error}`));
-      return;
-    }
-    const byStatus = statuses.get(routeName(route)) ?? new Map<number, number>();
-    byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
-    statuses.set(routeName(route), byStatus);
-    const problem = fault(request, answer);
-    if (problem !== null) failures.push(describe(number, route, request, `${answer.status} ${shorten(answer.text, 300)}: ${problem}`));
-  });
-  t.log(`${dropped} requests with a head over ${UWS_ONE_READ_HEAD_BYTES} bytes got no answer`);
-  t.log(Object.fromEntries([...statuses].map(([name, counts]) => [name, Object.fromEntries([...counts].sort(([a], [b]) => a - b))])));
-  t.deepEqual(failures.slice(0, 30), [], `${failures.length} of ${REQUESTS} requests failed (FUZZ_SEED=${SEED}; the first are shown)`);
-  // The generated requests reach the handlers: every route served answered some of them with a success.
-  const expected = ROUTES.filter((route) => route.succeeds !== false && (world.invitations !== null || !route.invitations));
-  const neverSucceeded = expected.filter((route) => ![...(statuses.get(routeName(route))?.keys() ?? [])].some((status) => status < 400));
-  t.deepEqual(neverSucceeded.map(routeName), []);
-  t.is((await call(`${server.url}/healthz`)).status, 200);
-});
+dataTest(
+  `fuzz: ${REQUESTS} generated requests over every route and parameter, never a 5xx, every error the uniform body`,
+  [MONACO, WOF_MONACO],
+  async (t) => {
+    const { server, world } = await makeWorld(t);
+    const statuses = new Map<string, Map<number, number>>();
+    const failures: string[] = [];
+    let dropped = 0;
+    await inParallel(REQUESTS, IN_FLIGHT, async (number) => {
+      const random = seededRandom((SEED + Math.imul(number, 0x9e3779b9)) >>> 0);
+      const route = ROUTES[number % ROUTES.length]!;
+      const request = fuzzRequest(random, route, world, server.url);
+      let answer: Answer;
+      try {
+        answer = await call(request.url, requestInit(request));
+      } catch (error) {
+        if (headBytes(request) > UWS_ONE_READ_HEAD_BYTES) dropped++;
+        else failures.push(describe(number, route, request, `no answer: ${(error as Error).cause ?? error}`));
+        return;
+      }
+      const byStatus = statuses.get(routeName(route)) ?? new Map<number, number>();
+      byStatus.set(answer.status, (byStatus.get(answer.status) ?? 0) + 1);
+      statuses.set(routeName(route), byStatus);
+      const problem = fault(request, answer);
+      if (problem !== null) failures.push(describe(number, route, request, `${answer.status} ${shorten(answer.text, 300)}: ${problem}`));
+    });
+    t.log(`${dropped} requests with a head over ${UWS_ONE_READ_HEAD_BYTES} bytes got no answer`);
+    t.log(Object.fromEntries([...statuses].map(([name, counts]) => [name, Object.fromEntries([...counts].sort(([a], [b]) => a - b))])));
+    t.deepEqual(failures.slice(0, 30), [], `${failures.length} of ${REQUESTS} requests failed (FUZZ_SEED=${SEED}; the first are shown)`);
+    // The generated requests reach the handlers: every route served answered some of them with a success.
+    const expected = ROUTES.filter((route) => route.succeeds !== false && (world.invitations !== null || !route.invitations));
+    const neverSucceeded = expected.filter((route) => ![...(statuses.get(routeName(route))?.keys() ?? [])].some((status) => status < 400));
+    t.deepEqual(neverSucceeded.map(routeName), []);
+    t.is((await call(`${server.url}/healthz`)).status, 200);
+  },
+);
 
 // ---------------------------------------------------------------------------------------------
 // Request lines, header counts and protocol versions, as raw bytes
@@ -512,12 +660,46 @@ const MOST_UWS_FIELDS = 48;
 
 const VALID_METHODS = ['GET', 'HEAD', 'OPTIONS', 'POST', 'DELETE'];
 const HOSTILE_METHODS = ['get', 'G ET', 'GE\0T', 'CONNECT', 'TRACE', 'PRI', 'BREW', '', 'GET'.repeat(100), '\u00c9T', 'GET\t'];
-const VALID_TARGETS = ['/healthz', '/api/v1/test/maps', '/v1/usage/current', '/dashboard/api/me', '/attribution', '/nowhere', '/metrics?x=1'];
+const VALID_TARGETS = [
+  '/healthz',
+  '/api/v1/test/maps',
+  '/v1/usage/current',
+  '/dashboard/api/me',
+  '/attribution',
+  '/nowhere',
+  '/metrics?x=1',
+];
 const HOSTILE_TARGETS = [
-  '*', 'http://127.0.0.1/healthz', '127.0.0.1:80', '', '//', '/a b', '/%00', '/\0', '/\u00e9', '/\x7f', `/${'a'.repeat(9000)}`, '/?\r', 'healthz', '/..',
+  '*',
+  'http://127.0.0.1/healthz',
+  '127.0.0.1:80',
+  '',
+  '//',
+  '/a b',
+  '/%00',
+  '/\0',
+  '/\u00e9',
+  '/\x7f',
+  `/${'a'.repeat(9000)}`,
+  '/?\r',
+  'healthz',
+  '/..',
 ];
 const VALID_VERSION = 'HTTP/1.1';
-const HOSTILE_VERSIONS = ['HTTP/1.0', 'HTTP/0.9', 'HTTP/2.0', 'HTTP/2', 'HTTP/1.2', 'HTTP/9.9', 'http/1.1', 'HTTP/1.1 ', 'HTTP/', 'HTTX/1.1', 'HTTP/1.10', ''];
+const HOSTILE_VERSIONS = [
+  'HTTP/1.0',
+  'HTTP/0.9',
+  'HTTP/2.0',
+  'HTTP/2',
+  'HTTP/1.2',
+  'HTTP/9.9',
+  'http/1.1',
+  'HTTP/1.1 ',
+  'HTTP/',
+  'HTTX/1.1',
+  'HTTP/1.10',
+  '',
+];
 
 interface RawFuzzRequest {
   bytes: Buffer;
@@ -600,6 +782,10 @@ test(`fuzz: ${RAW_REQUESTS} raw requests with random request lines, 0 to 100 hea
     }
   });
   t.log(Object.fromEntries(outcomes));
-  t.deepEqual(failures.slice(0, 30), [], `${failures.length} of ${RAW_REQUESTS} raw requests failed (FUZZ_SEED=${SEED}; the first are shown)`);
+  t.deepEqual(
+    failures.slice(0, 30),
+    [],
+    `${failures.length} of ${RAW_REQUESTS} raw requests failed (FUZZ_SEED=${SEED}; the first are shown)`,
+  );
   t.is((await call(`${server.url}/healthz`)).status, 200);
 });

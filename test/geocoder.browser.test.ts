@@ -41,13 +41,17 @@ test.after.always(async () => {
 });
 
 function pageHtml(serviceUrl: string, apiKey: string): string {
-  return leafletPage('Geocoder', { css: 'geocoder/Control.Geocoder.css', js: 'geocoder/Control.Geocoder.js' }, `
+  return leafletPage(
+    'Geocoder',
+    { css: 'geocoder/Control.Geocoder.css', js: 'geocoder/Control.Geocoder.js' },
+    `
   const map = L.map('map').setView([43.7384, 7.4246], 13);
   // The gateway takes the key as \`key\`; the plugin's apiKey option would send it as api_key.
   const geocoder = L.Control.Geocoder.pelias({ serviceUrl: ${JSON.stringify(serviceUrl)}, geocodingQueryParams: { key: ${JSON.stringify(apiKey)} } });
   L.Control.geocoder({ geocoder, collapsed: false, suggestMinLength: 100 }).addTo(map);
   window.testMap = map;
-`);
+`,
+  );
 }
 
 /** The markers on the map: position and popup text. */
@@ -67,7 +71,9 @@ browserTest("leaflet-control-geocoder's Pelias geocoder finds a Monaco address a
   if (server === undefined) return t.fail(`test data missing: ${MONACO}, ${WOF_MC}`);
   const page = await browser.newPage();
   const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
   const apiCalls: string[] = [];

@@ -16,14 +16,25 @@ import { sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
 
 const HD = { country: 'Germany', country_a: 'DEU', locality: 'Heidelberg' };
 
-function record(source: PlaceSource, layer: PlaceLayer, id: string, name: string, lon: number, lat: number, extra: Partial<PlaceRecord> = {}): PlaceRecord {
+function record(
+  source: PlaceSource,
+  layer: PlaceLayer,
+  id: string,
+  name: string,
+  lon: number,
+  lat: number,
+  extra: Partial<PlaceRecord> = {},
+): PlaceRecord {
   return { source, layer, source_id: id, gid: placeGid(source, layer, id), name, names: {}, lon, lat, ...extra };
 }
 const address = (id: string, housenumber: string, street: string, lon: number, lat: number, extra: Partial<PlaceRecord> = {}) =>
   record('openstreetmap', 'address', id, `${housenumber} ${street}`, lon, lat, { ...HD, housenumber, street, ...extra });
 
 /** Hauptstraße runs along latitude 49.412; its even numbers lie north of it, the odd ones south. */
-const HAUPTSTRASSE_LINE: [number, number][] = [[8.699, 49.412], [8.705, 49.412]];
+const HAUPTSTRASSE_LINE: [number, number][] = [
+  [8.699, 49.412],
+  [8.705, 49.412],
+];
 const RECORDS: PlaceRecord[] = [
   record('geonames', 'locality', '1', 'Heidelberg', 8.69, 49.41, { country: 'Germany', country_a: 'DEU', population: 160_000 }),
   record('openstreetmap', 'street', 'way/10', 'Hauptstraße', 8.702, 49.412, { ...HD, bbox: [8.699, 49.412, 8.705, 49.412] }),
@@ -38,10 +49,18 @@ const RECORDS: PlaceRecord[] = [
   address('node/7', '12a', 'Friedrichstraße', 8.72, 49.43),
   address('node/8', '14-16', 'Friedrichstraße', 8.7202, 49.43),
   address('node/9', '18/3', 'Friedrichstraße', 8.7204, 49.43),
-  record('openaddresses', 'address', 'oa:22', '22 A FRIEDRICHSTRASSE', 8.7206, 49.43, { ...HD, housenumber: '22 A', street: 'FRIEDRICHSTRASSE' }),
+  record('openaddresses', 'address', 'oa:22', '22 A FRIEDRICHSTRASSE', 8.7206, 49.43, {
+    ...HD,
+    housenumber: '22 A',
+    street: 'FRIEDRICHSTRASSE',
+  }),
   // One door in two sources, 10 m apart.
   address('node/10', '5', 'Friedrichstraße', 8.7195, 49.43),
-  record('openaddresses', 'address', 'oa:5', '5 FRIEDRICHSTRASSE', 8.71962, 49.43005, { ...HD, housenumber: '5', street: 'FRIEDRICHSTRASSE' }),
+  record('openaddresses', 'address', 'oa:5', '5 FRIEDRICHSTRASSE', 8.71962, 49.43005, {
+    ...HD,
+    housenumber: '5',
+    street: 'FRIEDRICHSTRASSE',
+  }),
   // The admin polygons put it in Leimen; its addr:city says Heidelberg.
   address('way/20', '20', 'Im Breitspiel', 8.695, 49.37, { locality: 'Leimen', postalcode: '69126', admin_names: ['Heidelberg'] }),
   record('openstreetmap', 'street', 'way/12', 'Im Neuenheimer Feld', 8.67, 49.42, HD),
@@ -56,7 +75,17 @@ test.before(() => {
   const writer = new GeocoderIndexWriter(join(dir, 'geocoder.sqlite'));
   for (const r of RECORDS) writer.add(r);
   writer.addStreetLine('Hauptstraße', HAUPTSTRASSE_LINE);
-  writer.addAddressRange({ street: 'Bergstraße', low: 1, high: 9, step: 2, line: [[8.71, 49.4201], [8.712, 49.4201], [8.714, 49.4201]] });
+  writer.addAddressRange({
+    street: 'Bergstraße',
+    low: 1,
+    high: 9,
+    step: 2,
+    line: [
+      [8.71, 49.4201],
+      [8.712, 49.4201],
+      [8.714, 49.4201],
+    ],
+  });
   writer.finish(() => {});
   index = new GeocoderIndex(join(dir, 'geocoder.sqlite'));
 });
@@ -82,7 +111,13 @@ test('house numbers: one key for 12a and 12 A, the number they begin with', (t) 
 
 test('every spelling of a house number, before or after the street, with or without postcode and locality, finds the one record', (t) => {
   const spellings: Record<string, string[]> = {
-    'openstreetmap:address:node/7': ['Friedrichstraße 12a', 'Friedrichstraße 12 A', '12a Friedrichstraße', '12A Friedrichstrasse, Heidelberg', 'Friedrichstr. 12 a, 69117 Heidelberg'],
+    'openstreetmap:address:node/7': [
+      'Friedrichstraße 12a',
+      'Friedrichstraße 12 A',
+      '12a Friedrichstraße',
+      '12A Friedrichstrasse, Heidelberg',
+      'Friedrichstr. 12 a, 69117 Heidelberg',
+    ],
     'openstreetmap:address:node/8': ['Friedrichstraße 14-16', 'Friedrichstraße 14 - 16, Heidelberg', '14-16 Friedrichstraße'],
     'openstreetmap:address:node/9': ['Friedrichstraße 18/3', '18/3 Friedrichstraße, Heidelberg'],
     'openaddresses:address:oa:22': ['Friedrichstraße 22a', 'Friedrichstraße 22 A, Heidelberg', '22a Friedrichstraße'],
@@ -93,14 +128,32 @@ test('every spelling of a house number, before or after the street, with or with
 });
 
 test('streets that begin with a preposition or an article parse as streets, the postcode and locality apart', (t) => {
-  t.deepEqual(parseQuery('Im Neuenheimer Feld 371, 69120 Heidelberg'), { housenumber: '371', street: 'Im Neuenheimer Feld', postcode: '69120', locality: 'Heidelberg' });
-  t.deepEqual(parseQuery('Am Grünen Hag 2, 69118 Heidelberg'), { housenumber: '2', street: 'Am Grünen Hag', postcode: '69118', locality: 'Heidelberg' });
+  t.deepEqual(parseQuery('Im Neuenheimer Feld 371, 69120 Heidelberg'), {
+    housenumber: '371',
+    street: 'Im Neuenheimer Feld',
+    postcode: '69120',
+    locality: 'Heidelberg',
+  });
+  t.deepEqual(parseQuery('Am Grünen Hag 2, 69118 Heidelberg'), {
+    housenumber: '2',
+    street: 'Am Grünen Hag',
+    postcode: '69118',
+    locality: 'Heidelberg',
+  });
   t.deepEqual(parseQuery('Gewann Fischpfad 4, Heidelberg'), { housenumber: '4', street: 'Gewann Fischpfad', locality: 'Heidelberg' });
   t.like(parseQuery('12 rue de la Paix, 98000 Monaco'), { housenumber: '12', street: 'rue de la Paix', postcode: '98000' });
-  t.like(parseQuery('4844 E Rezanof Dr, Kodiak'), { housenumber: '4844', street: 'E Rezanof Dr' }, 'a compass letter before the street is not part of the number');
+  t.like(
+    parseQuery('4844 E Rezanof Dr, Kodiak'),
+    { housenumber: '4844', street: 'E Rezanof Dr' },
+    'a compass letter before the street is not part of the number',
+  );
   t.like(parseQuery('4844 E Rezanof Dr'), { housenumber: '4844', street: 'E Rezanof Dr' });
   t.like(parseQuery('Hauptstraße 12 E'), { housenumber: '12 E', street: 'Hauptstraße' }, 'after the street it is');
-  t.deepEqual(parseQuery('Im Neuenheimer Feld 136 A'), { housenumber: '136 A', street: 'Im Neuenheimer Feld' }, 'pelias-parser finds nothing here');
+  t.deepEqual(
+    parseQuery('Im Neuenheimer Feld 136 A'),
+    { housenumber: '136 A', street: 'Im Neuenheimer Feld' },
+    'pelias-parser finds nothing here',
+  );
   t.like(parseQuery('Grabengasse 14 - 18'), { housenumber: '14 - 18', street: 'Grabengasse' });
   t.like(parseQuery('30a-g Bergstraße'), { housenumber: '30a-g', street: 'Bergstraße' });
   t.like(parseQuery('Heidelberg 69120'), { locality: 'Heidelberg', postcode: '69120' }, 'a postcode is no house number');
@@ -124,7 +177,15 @@ test('a locality or postcode that matches nothing never empties the answer: the 
 test('a house number between two known ones is interpolated along the street line, of the same parity, below an exact match', (t) => {
   const features = searchFor('Hauptstraße 14, Heidelberg');
   const interpolated = features[0]!;
-  t.like(interpolated.properties, { layer: 'address', match_type: 'interpolated', accuracy: 'point', housenumber: '14', street: 'Hauptstraße', name: '14 Hauptstraße', locality: 'Heidelberg' });
+  t.like(interpolated.properties, {
+    layer: 'address',
+    match_type: 'interpolated',
+    accuracy: 'point',
+    housenumber: '14',
+    street: 'Hauptstraße',
+    name: '14 Hauptstraße',
+    locality: 'Heidelberg',
+  });
   t.true(interpolated.properties.confidence! <= 0.8 && interpolated.properties.confidence! > 0.6);
   // 14 is 40 % of the way from 10 (lon 8.700) to 20 (lon 8.704), on the street line, not between the two points.
   const [lon, lat] = interpolated.geometry.coordinates;
@@ -132,7 +193,11 @@ test('a house number between two known ones is interpolated along the street lin
   t.is(features[1]!.properties.gid, 'openstreetmap:street:way/10', 'the street after it');
   // 15 lies between the odd 11 and 21 (not between 11 and 20): 40 % from lon 8.7005 to 8.7035.
   t.true(Math.abs(searchFor('Hauptstraße 15')[0]!.geometry.coordinates[0] - 8.7017) < 1e-6);
-  t.like(first('Hauptstraße 10, Heidelberg'), { gid: 'openstreetmap:address:node/1', match_type: 'exact' }, 'a number the data has is never interpolated');
+  t.like(
+    first('Hauptstraße 10, Heidelberg'),
+    { gid: 'openstreetmap:address:node/1', match_type: 'exact' },
+    'a number the data has is never interpolated',
+  );
 });
 
 test('no interpolation beyond the known numbers of a street: the street as a fallback', (t) => {
@@ -153,7 +218,41 @@ test('one door in OSM and OpenAddresses gives one result', (t) => {
 });
 
 test('address-like texts of any shape parse and search without an error (seeded fuzz)', (t) => {
-  const pieces = ['12', '4844', '0', '99999', '123456', ' ', ' ', ',', ', ', '-', '/', ' - ', 'A', 'e', 'N', 'ß', 'Im', 'Am', 'Hauptstraße', 'Bergstraße', 'Heidelberg', '69120', 'rue', 'de', 'la', '٣', 'Ⅻ', '𝔸', '*', '"', '(', '\\', '$'];
+  const pieces = [
+    '12',
+    '4844',
+    '0',
+    '99999',
+    '123456',
+    ' ',
+    ' ',
+    ',',
+    ', ',
+    '-',
+    '/',
+    ' - ',
+    'A',
+    'e',
+    'N',
+    'ß',
+    'Im',
+    'Am',
+    'Hauptstraße',
+    'Bergstraße',
+    'Heidelberg',
+    '69120',
+    'rue',
+    'de',
+    'la',
+    '٣',
+    'Ⅻ',
+    '𝔸',
+    '*',
+    '"',
+    '(',
+    '\\',
+    '$',
+  ];
   let seed = 11;
   const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
   for (let i = 0; i < 2000; i++) {

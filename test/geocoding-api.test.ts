@@ -48,7 +48,15 @@ test('search answers a Pelias FeatureCollection with the query echo, parse and f
   t.regex(res.body.geocoding.attribution, /^http:\/\/127\.0\.0\.1:\d+\/attribution$/);
   const [first] = res.body.features;
   t.like(first, { type: 'Feature', geometry: { type: 'Point', coordinates: [8.002, 48.002] } });
-  t.like(first.properties, { gid: 'openstreetmap:venue:node/1', layer: 'venue', source: 'openstreetmap', source_id: 'node/1', name: 'Café Sonne', match_type: 'exact', accuracy: 'point' });
+  t.like(first.properties, {
+    gid: 'openstreetmap:venue:node/1',
+    layer: 'venue',
+    source: 'openstreetmap',
+    source_id: 'node/1',
+    name: 'Café Sonne',
+    match_type: 'exact',
+    accuracy: 'point',
+  });
   t.deepEqual(res.body.bbox, [8.002, 48.002, 8.002, 48.002]);
 });
 
@@ -62,7 +70,10 @@ test('the /v1 prefix, the /geocode?q= alias and autocomplete answer too', async 
 });
 
 test('an OpenAddresses address, and lang picks the name in that language', async (t) => {
-  t.is((await get('/api/v1/geocoding/search?text=11%20Hauptstraße&sources=oa')).body.features[0].properties.gid, 'openaddresses:address:town:a1');
+  t.is(
+    (await get('/api/v1/geocoding/search?text=11%20Hauptstraße&sources=oa')).body.features[0].properties.gid,
+    'openaddresses:address:town:a1',
+  );
   t.is((await get('/api/v1/geocoding/search?text=Café%20Sonne&lang=fr')).body.features[0].properties.name, 'Café Soleil');
 });
 
@@ -82,7 +93,10 @@ test('reverse and place', async (t) => {
   t.true(near.body.features[0].properties.distance < 0.05);
   t.like(near.body.geocoding.query, { 'point.lat': 48.0021, 'point.lon': 8.0021, size: 3 });
   const looked = await get('/api/v1/geocoding/place?ids=osm:locality:node/6,openstreetmap:venue:node/404,osm:venue:node/1');
-  t.deepEqual(looked.body.features.map((f: { properties: { gid: string } }) => f.properties.gid), ['openstreetmap:locality:node/6', 'openstreetmap:venue:node/1']);
+  t.deepEqual(
+    looked.body.features.map((f: { properties: { gid: string } }) => f.properties.gid),
+    ['openstreetmap:locality:node/6', 'openstreetmap:venue:node/1'],
+  );
 });
 
 test('geocoding needs the geocoding scope and costs one unit per request', async (t) => {
@@ -95,7 +109,10 @@ test('geocoding needs the geocoding scope and costs one unit per request', async
   assertError(t, await get('/api/v1/geocoding/search?size=3', geocodingOnly), 400);
   const after = await get('/api/v1/usage/current', geocodingOnly);
   t.is(after.body.services.geocoding.used - before.body.services.geocoding.used, 2);
-  t.is((await get('/api/v1/geocoding/search?text=Testdorf', geocodingOnly)).headers.get('x-ratelimit-limit'), String(after.body.services.geocoding.limit));
+  t.is(
+    (await get('/api/v1/geocoding/search?text=Testdorf', geocodingOnly)).headers.get('x-ratelimit-limit'),
+    String(after.body.services.geocoding.limit),
+  );
 });
 
 const BAD_REQUESTS: [string, RegExp][] = [
@@ -129,12 +146,31 @@ for (const [path, message] of BAD_REQUESTS) {
 test('FTS5 syntax and JavaScript member names as text are searched as words (200) or, with no word, refused like empty text (400)', async (t) => {
   const noWords = ['[]', '(', '"', '*', '^', '-', ':', "'", ';', '--', '{}', '"*"', '()[]'];
   const words = [
-    'AND', 'NOT', 'NEAR(', 'a OR b', 'col:x', 'NEAR(Testdorf', '"Testdorf"', 'Testdorf*', '^Testdorf', 'name:Testdorf AND (Sonne',
-    'Test\u19b0dorf', 'constructor', 'Hauptstraße __proto__',
+    'AND',
+    'NOT',
+    'NEAR(',
+    'a OR b',
+    'col:x',
+    'NEAR(Testdorf',
+    '"Testdorf"',
+    'Testdorf*',
+    '^Testdorf',
+    'name:Testdorf AND (Sonne',
+    'Test\u19b0dorf',
+    'constructor',
+    'Hauptstraße __proto__',
   ];
-  for (const [endpoint, name] of [['/api/v1/geocoding/search', 'text'], ['/api/v1/geocoding/autocomplete', 'text'], ['/api/v1/geocode', 'q']] as const) {
+  for (const [endpoint, name] of [
+    ['/api/v1/geocoding/search', 'text'],
+    ['/api/v1/geocoding/autocomplete', 'text'],
+    ['/api/v1/geocode', 'q'],
+  ] as const) {
     for (const text of noWords) {
-      t.regex(assertError(t, await get(`${endpoint}?${name}=${encodeURIComponent(text)}`), 400), new RegExp(`'${name}': it must not be empty`), text);
+      t.regex(
+        assertError(t, await get(`${endpoint}?${name}=${encodeURIComponent(text)}`), 400),
+        new RegExp(`'${name}': it must not be empty`),
+        text,
+      );
     }
     for (const text of words) t.is((await get(`${endpoint}?${name}=${encodeURIComponent(text)}`)).status, 200, `${endpoint} ${text}`);
   }
@@ -150,11 +186,31 @@ test('size above 40 is clamped with a warning', async (t) => {
 
 test('fuzzed parameters give 200 or 400, never a 500', async (t) => {
   const random = seededRandom(4);
-  const names = ['text', 'q', 'size', 'layers', 'sources', 'focus.point.lat', 'focus.point.lon', 'point.lat', 'point.lon', 'boundary.country', 'lang', 'ids'];
-  const endpoints = ['/api/v1/geocoding/search', '/api/v1/geocoding/autocomplete', '/api/v1/geocoding/reverse', '/api/v1/geocoding/place', '/api/v1/geocode'];
+  const names = [
+    'text',
+    'q',
+    'size',
+    'layers',
+    'sources',
+    'focus.point.lat',
+    'focus.point.lon',
+    'point.lat',
+    'point.lon',
+    'boundary.country',
+    'lang',
+    'ids',
+  ];
+  const endpoints = [
+    '/api/v1/geocoding/search',
+    '/api/v1/geocoding/autocomplete',
+    '/api/v1/geocoding/reverse',
+    '/api/v1/geocoding/place',
+    '/api/v1/geocode',
+  ];
   for (let i = 0; i < 300; i++) {
     const query = new URLSearchParams();
-    for (const name of names) if (random() < 0.4) query.append(name, random() < 0.5 ? junk(random, 12) : String(Math.round((random() - 0.5) * 400)));
+    for (const name of names)
+      if (random() < 0.4) query.append(name, random() < 0.5 ? junk(random, 12) : String(Math.round((random() - 0.5) * 400)));
     if (random() < 0.5) query.set(random() < 0.5 ? 'text' : 'q', junk(random, 30));
     const path = `${endpoints[i % endpoints.length]}?${query}`;
     const res = await get(path);

@@ -19,7 +19,15 @@ import { LAYERS, SOURCES } from '../core/geocoding/indexed-record.js';
 import { expansionsOf } from '../core/geocoding/text/abbreviations.js';
 import { foldText, normalizeText, tokenize } from '../core/geocoding/text/normalize.js';
 
-function record(source: PlaceSource, layer: PlaceLayer, id: string, name: string, lon: number, lat: number, extra: Partial<PlaceRecord> = {}): PlaceRecord {
+function record(
+  source: PlaceSource,
+  layer: PlaceLayer,
+  id: string,
+  name: string,
+  lon: number,
+  lat: number,
+  extra: Partial<PlaceRecord> = {},
+): PlaceRecord {
   return { source, layer, source_id: id, gid: placeGid(source, layer, id), name, names: {}, lon, lat, ...extra };
 }
 
@@ -31,11 +39,31 @@ const RECORDS: PlaceRecord[] = [
   record('geonames', 'locality', '4', 'Saint-Paul', 7.12, 43.7, { country: 'France', country_a: 'FRA', population: 3_000 }),
   record('openstreetmap', 'street', 'way/10', 'Hauptstraße', 8.7, 49.412, { ...GERMANY, locality: 'Heidelberg' }),
   record('openstreetmap', 'street', 'way/11', 'Hauptstraße', 8.48, 49.48, { ...GERMANY, locality: 'Mannheim' }),
-  record('openstreetmap', 'address', 'node/20', '120 Hauptstraße', 8.701, 49.4121, { ...GERMANY, locality: 'Heidelberg', housenumber: '120', street: 'Hauptstraße', postalcode: '69117' }),
-  record('openstreetmap', 'address', 'node/21', '122 Hauptstraße', 8.7012, 49.4122, { ...GERMANY, locality: 'Heidelberg', housenumber: '122', street: 'Hauptstraße' }),
-  record('openstreetmap', 'venue', 'node/30', 'Café Sonne', 8.6995, 49.4115, { ...GERMANY, locality: 'Heidelberg', names: { fr: 'Café Soleil' } }),
+  record('openstreetmap', 'address', 'node/20', '120 Hauptstraße', 8.701, 49.4121, {
+    ...GERMANY,
+    locality: 'Heidelberg',
+    housenumber: '120',
+    street: 'Hauptstraße',
+    postalcode: '69117',
+  }),
+  record('openstreetmap', 'address', 'node/21', '122 Hauptstraße', 8.7012, 49.4122, {
+    ...GERMANY,
+    locality: 'Heidelberg',
+    housenumber: '122',
+    street: 'Hauptstraße',
+  }),
+  record('openstreetmap', 'venue', 'node/30', 'Café Sonne', 8.6995, 49.4115, {
+    ...GERMANY,
+    locality: 'Heidelberg',
+    names: { fr: 'Café Soleil' },
+  }),
   record('openstreetmap', 'venue', 'node/31', 'Heidelberger Schloss', 8.715, 49.41, { ...GERMANY, locality: 'Heidelberg' }),
-  record('openaddresses', 'address', 'x:1', '5 Saint Paul Street', -150.0, 61.0, { country: 'United States', country_a: 'USA', housenumber: '5', street: 'Saint Paul Street' }),
+  record('openaddresses', 'address', 'x:1', '5 Saint Paul Street', -150.0, 61.0, {
+    country: 'United States',
+    country_a: 'USA',
+    housenumber: '5',
+    street: 'Saint Paul Street',
+  }),
   record('whosonfirst', 'country', '85633111', 'Germany', 10.4, 51.1, { ...GERMANY, names: { de: 'Deutschland', fr: 'Allemagne' } }),
 ];
 
@@ -86,7 +114,10 @@ test('edit distance counts transpositions as one edit and gives up above the lim
 test('the query analysis finds the house number and the admin part, corrects unknown tokens only', (t) => {
   const query = analyzeQuery('Hauptstraße 120 Heidelberg', index.vocabulary, false);
   t.is(query.housenumber, '120');
-  t.deepEqual(query.tokens.map((token) => token.text), ['hauptstrasse', '120', 'heidelberg']);
+  t.deepEqual(
+    query.tokens.map((token) => token.text),
+    ['hauptstrasse', '120', 'heidelberg'],
+  );
   t.true(query.tokens[2]!.admin);
   t.deepEqual(query.tokens[0]!.corrections, []);
   t.deepEqual(analyzeQuery('Heidelbreg', index.vocabulary, false).tokens[0]!.corrections, ['heidelberg']);
@@ -157,12 +188,35 @@ test('nonsense finds nothing', (t) => {
 });
 
 /** The engine on a text as given, with no sanitizer in between. */
-const searchAsGiven = (text: string, autocomplete = false) => search(index, { ...sanitizeSearch(q('text=x')).params, text }, autocomplete).features;
+const searchAsGiven = (text: string, autocomplete = false) =>
+  search(index, { ...sanitizeSearch(q('text=x')).params, text }, autocomplete).features;
 
 test('FTS5 syntax in a text is searched as words or not at all, never run as a query', (t) => {
   const texts = [
-    '[]', '(', '"', '*', '^', '-', ':', "'", ';', '--', '{}', 'AND', 'NEAR(', 'NOT', 'a OR b', 'col:x', 'name:Mannheim',
-    'NEAR(Heidelberg Mannheim)', '"Heidelberg" AND', 'Heidel*', '^Mannheim', '-Heidelberg OR', 'Mannheim (', 'Mann\u19b0heim',
+    '[]',
+    '(',
+    '"',
+    '*',
+    '^',
+    '-',
+    ':',
+    "'",
+    ';',
+    '--',
+    '{}',
+    'AND',
+    'NEAR(',
+    'NOT',
+    'a OR b',
+    'col:x',
+    'name:Mannheim',
+    'NEAR(Heidelberg Mannheim)',
+    '"Heidelberg" AND',
+    'Heidel*',
+    '^Mannheim',
+    '-Heidelberg OR',
+    'Mannheim (',
+    'Mann\u19b0heim',
   ];
   for (const text of texts) for (const autocomplete of [false, true]) t.notThrows(() => searchAsGiven(text, autocomplete), text);
   t.deepEqual(searchAsGiven('[]'), []);
@@ -172,7 +226,14 @@ test('FTS5 syntax in a text is searched as words or not at all, never run as a q
   t.is(searchAsGiven('(Mannh', true)[0]!.properties.gid, 'geonames:locality:3');
 });
 
-const token = (text: string, extra: Partial<QueryToken> = {}): QueryToken => ({ text, words: [text], corrections: [], prefix: false, admin: false, ...extra });
+const token = (text: string, extra: Partial<QueryToken> = {}): QueryToken => ({
+  text,
+  words: [text],
+  corrections: [],
+  prefix: false,
+  admin: false,
+  ...extra,
+});
 
 test('a match expression quotes every term as an FTS5 string', (t) => {
   const expression: string = matchExpression([token('and'), token('near', { corrections: ['n"ear'] }), token('col', { prefix: true })]);
@@ -214,7 +275,10 @@ test('reverse gives the nearest places first, with distances and confidence by d
   t.true(features[0]!.properties.distance! < 0.01);
   t.is(features[0]!.properties.confidence, 0.9);
   const distances = features.map((f) => f.properties.distance!);
-  t.deepEqual(distances, [...distances].sort((a, b) => a - b));
+  t.deepEqual(
+    distances,
+    [...distances].sort((a, b) => a - b),
+  );
   t.deepEqual(reverse(index, sanitizeReverse(q('point.lat=0&point.lon=0')).params), []);
 });
 

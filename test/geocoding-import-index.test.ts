@@ -27,27 +27,41 @@ function indexContents(file: string): string {
   const db = new Database(file, { readonly: true });
   try {
     db.exec("CREATE VIRTUAL TABLE temp.vocab USING fts5vocab(main, 'place_text', 'instance')");
-    const tables = ['SELECT * FROM place ORDER BY id', 'SELECT * FROM place_point ORDER BY id', 'SELECT * FROM vocab ORDER BY term, doc, col, offset',
-      'SELECT * FROM term ORDER BY id', 'SELECT trigram, hex(term_ids) FROM term_trigram ORDER BY trigram', 'SELECT * FROM admin_area ORDER BY rowid', 'SELECT * FROM meta ORDER BY key'];
+    const tables = [
+      'SELECT * FROM place ORDER BY id',
+      'SELECT * FROM place_point ORDER BY id',
+      'SELECT * FROM vocab ORDER BY term, doc, col, offset',
+      'SELECT * FROM term ORDER BY id',
+      'SELECT trigram, hex(term_ids) FROM term_trigram ORDER BY trigram',
+      'SELECT * FROM admin_area ORDER BY rowid',
+      'SELECT * FROM meta ORDER BY key',
+    ];
     return tables.map((sql) => JSON.stringify(db.prepare(sql).raw().all())).join('\n');
   } finally {
     db.close();
   }
 }
 
-dataTest('the index is the same with a 64 MiB budget on one thread as with the default on every core; only geocoder.sqlite is left', [MONACO, HEIDELBERG, WOF_MC, BANFF], async (t) => {
-  const small = tempDir();
-  const large = tempDir();
-  t.teardown(() => [small, large].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
-  const phases = new Set<string>();
-  const smallStats = await buildGeocoderIndex(INPUTS, join(small, 'geocoder.sqlite'), noProgress, undefined, { memoryBytes: 64 * MiB, threads: 1 });
-  const largeStats = await buildGeocoderIndex(INPUTS, join(large, 'geocoder.sqlite'), (p) => phases.add(p.phase));
-  t.deepEqual(smallStats, largeStats);
-  t.true(smallStats.places > 5_000, `${smallStats.places} places`);
-  t.is(indexContents(join(small, 'geocoder.sqlite')), indexContents(join(large, 'geocoder.sqlite')));
-  t.deepEqual(readdirSync(small), ['geocoder.sqlite'], 'no staging, spill or partial file');
-  for (const phase of ['read OSM objects', 'geocoder places', 'geocoder index']) t.true(phases.has(phase), phase);
-});
+dataTest(
+  'the index is the same with a 64 MiB budget on one thread as with the default on every core; only geocoder.sqlite is left',
+  [MONACO, HEIDELBERG, WOF_MC, BANFF],
+  async (t) => {
+    const small = tempDir();
+    const large = tempDir();
+    t.teardown(() => [small, large].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+    const phases = new Set<string>();
+    const smallStats = await buildGeocoderIndex(INPUTS, join(small, 'geocoder.sqlite'), noProgress, undefined, {
+      memoryBytes: 64 * MiB,
+      threads: 1,
+    });
+    const largeStats = await buildGeocoderIndex(INPUTS, join(large, 'geocoder.sqlite'), (p) => phases.add(p.phase));
+    t.deepEqual(smallStats, largeStats);
+    t.true(smallStats.places > 5_000, `${smallStats.places} places`);
+    t.is(indexContents(join(small, 'geocoder.sqlite')), indexContents(join(large, 'geocoder.sqlite')));
+    t.deepEqual(readdirSync(small), ['geocoder.sqlite'], 'no staging, spill or partial file');
+    for (const phase of ['read OSM objects', 'geocoder places', 'geocoder index']) t.true(phases.has(phase), phase);
+  },
+);
 
 dataTest('an OSM file osmium fails on midway leaves no file behind', [MONACO], async (t) => {
   const dir = tempDir();
@@ -56,7 +70,9 @@ dataTest('an OSM file osmium fails on midway leaves no file behind', [MONACO], a
   const broken = join(dir, 'broken.osm.pbf');
   const bytes = readFileSync(MONACO);
   writeFileSync(broken, bytes.subarray(0, Math.floor(bytes.length / 2)));
-  await t.throwsAsync(buildGeocoderIndex({ ...INPUTS, osmFiles: [MONACO, broken] }, join(dir, 'geocoder.sqlite'), noProgress), { message: /osmium/ });
+  await t.throwsAsync(buildGeocoderIndex({ ...INPUTS, osmFiles: [MONACO, broken] }, join(dir, 'geocoder.sqlite'), noProgress), {
+    message: /osmium/,
+  });
   t.deepEqual(readdirSync(dir), ['broken.osm.pbf']);
 });
 
@@ -70,7 +86,9 @@ dataTest('cancelling while osmium reads ends the build and leaves no file behind
     if (phase === 'read OSM objects') cancel.abort(new Error('stop here'));
   };
   const started = performance.now();
-  await t.throwsAsync(buildGeocoderIndex({ ...INPUTS, osmFiles: [input] }, join(dir, 'geocoder.sqlite'), onProgress, cancel.signal), { message: 'stop here' });
+  await t.throwsAsync(buildGeocoderIndex({ ...INPUTS, osmFiles: [input] }, join(dir, 'geocoder.sqlite'), onProgress, cancel.signal), {
+    message: 'stop here',
+  });
   t.log(`cancelled after ${Math.round(performance.now() - started)} ms`);
   t.deepEqual(readdirSync(dir), ['heidelberg.osm.pbf']);
 });
@@ -95,7 +113,11 @@ test('the nearest GeoNames locality, searched in growing circles, is the one a l
         if (km < bestKm || (km === bestKm && best === undefined)) [best, bestKm] = [place, km];
       }
       const found = nearest.nearest(lon, lat, radiusKm);
-      t.is(found === undefined ? undefined : kilometresBetween(lon, lat, found.lon, found.lat), best === undefined ? undefined : bestKm, `${lon},${lat} within ${radiusKm} km`);
+      t.is(
+        found === undefined ? undefined : kilometresBetween(lon, lat, found.lon, found.lat),
+        best === undefined ? undefined : bestKm,
+        `${lon},${lat} within ${radiusKm} km`,
+      );
     }
   }
 });

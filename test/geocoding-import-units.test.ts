@@ -10,7 +10,13 @@ import { parseCsvRow, readCsvRows } from '../data-pipeline/geocoding/csv.js';
 import { emptyOpenAddressesCounts, readOpenAddresses } from '../data-pipeline/geocoding/openaddresses.js';
 import type { PlaceRecord } from '../core/geocoding/place-record.js';
 
-const square = (x0: number, y0: number, x1: number, y1: number): number[][] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+const square = (x0: number, y0: number, x1: number, y1: number): number[][] => [
+  [x0, y0],
+  [x1, y0],
+  [x1, y1],
+  [x0, y1],
+  [x0, y0],
+];
 
 async function tempFile(name: string, text: string): Promise<string> {
   const file = join(await mkdtemp(join(tmpdir(), 'waymark-geocoding-')), name);
@@ -39,15 +45,29 @@ test('CSV rows: quotes, doubled quotes, commas and line breaks inside quotes', a
   const file = await tempFile('x.csv', 'A,B\r\n1,"two\nlines"\n3,4\n');
   const rows: string[][] = [];
   for await (const row of readCsvRows(file)) rows.push(row);
-  t.deepEqual(rows, [['A', 'B'], ['1', 'two\nlines'], ['3', '4']]);
+  t.deepEqual(rows, [
+    ['A', 'B'],
+    ['1', 'two\nlines'],
+    ['3', '4'],
+  ]);
 });
 
 test('AdminLookup: holes, MultiPolygon parts, smallest area per layer, nothing outside', (t) => {
   const withHole: Polygon = { type: 'Polygon', coordinates: [square(0, 0, 10, 10), square(4, 4, 6, 6)] };
   const admins: AdminPolygon[] = [
     { layer: 'country', name: 'Big', gid: 'whosonfirst:country:1', country_a: 'BIG', geometry: withHole },
-    { layer: 'locality', name: 'Town', gid: 'whosonfirst:locality:2', geometry: { type: 'MultiPolygon', coordinates: [[square(1, 1, 3, 3)], [square(7, 7, 9, 9)]] } },
-    { layer: 'locality', name: 'Village', gid: 'whosonfirst:locality:3', geometry: { type: 'Polygon', coordinates: [square(1.5, 1.5, 2, 2)] } },
+    {
+      layer: 'locality',
+      name: 'Town',
+      gid: 'whosonfirst:locality:2',
+      geometry: { type: 'MultiPolygon', coordinates: [[square(1, 1, 3, 3)], [square(7, 7, 9, 9)]] },
+    },
+    {
+      layer: 'locality',
+      name: 'Village',
+      gid: 'whosonfirst:locality:3',
+      geometry: { type: 'Polygon', coordinates: [square(1.5, 1.5, 2, 2)] },
+    },
   ];
   const lookup = new AdminLookup(admins);
   t.is(lookup.enclosing(5, 5).country, undefined, 'inside the hole');
@@ -57,9 +77,19 @@ test('AdminLookup: holes, MultiPolygon parts, smallest area per layer, nothing o
   t.deepEqual(lookup.enclosing(20, 20), {});
 
   const inTown = lookup.withHierarchy(place(2.5, 2.5, { layer: 'address', country_a: 'XXX' }));
-  t.like(inTown, { country: 'Big', country_a: 'BIG', country_gid: 'whosonfirst:country:1', locality: 'Town', locality_gid: 'whosonfirst:locality:2' });
+  t.like(inTown, {
+    country: 'Big',
+    country_a: 'BIG',
+    country_gid: 'whosonfirst:country:1',
+    locality: 'Town',
+    locality_gid: 'whosonfirst:locality:2',
+  });
   const localityItself = lookup.withHierarchy(place(1.7, 1.7));
-  t.like(localityItself, { locality: 'Here', locality_gid: 'geonames:locality:1', country: 'Big' }, 'a locality names itself, not the polygon');
+  t.like(
+    localityItself,
+    { locality: 'Here', locality_gid: 'geonames:locality:1', country: 'Big' },
+    'a locality names itself, not the polygon',
+  );
   const outside = lookup.withHierarchy(place(20, 20, { country_a: 'DEU' }));
   t.like(outside, { country: 'Germany', country_a: 'DEU' }, 'outside every polygon the source country stays');
   t.is(outside.country_gid, undefined);
@@ -87,15 +117,31 @@ test('OpenAddresses rows: skips counted, ID column or stable hash, duplicates dr
   };
   const { counts, records } = await read();
   t.deepEqual(counts, { rows: 8, records: 2, skippedNoNumberOrStreet: 2, skippedInvalidPosition: 3, skippedDuplicate: 1 });
-  t.like(records[0], { layer: 'address', name: '12 Rue Grimaldi', housenumber: '12', street: 'Rue Grimaldi', postalcode: '98000', locality: 'Monaco', lon: 7.42, lat: 43.73 });
+  t.like(records[0], {
+    layer: 'address',
+    name: '12 Rue Grimaldi',
+    housenumber: '12',
+    street: 'Rue Grimaldi',
+    postalcode: '98000',
+    locality: 'Monaco',
+    lon: 7.42,
+    lat: 43.73,
+  });
   t.regex(records[0]!.gid, /^openaddresses:address:mc-test:[0-9a-f]{16}$/);
   t.like(records[1], { source_id: 'mc-test:abc', housenumber: '1,5', street: 'Avenue "X"', region: 'MC' });
-  t.deepEqual((await read()).records.map((r) => r.gid), records.map((r) => r.gid), 'ids are stable across runs');
+  t.deepEqual(
+    (await read()).records.map((r) => r.gid),
+    records.map((r) => r.gid),
+    'ids are stable across runs',
+  );
 });
 
 test('OpenAddresses refuses a CSV without the address columns', async (t) => {
   const file = await tempFile('bad.csv', 'A,B\n1,2\n');
-  await t.throwsAsync(async () => {
-    for await (const _ of readOpenAddresses(file, emptyOpenAddressesCounts()));
-  }, { message: /not an OpenAddresses CSV \(no LON, LAT, NUMBER, STREET column\)/ });
+  await t.throwsAsync(
+    async () => {
+      for await (const _ of readOpenAddresses(file, emptyOpenAddressesCounts()));
+    },
+    { message: /not an OpenAddresses CSV \(no LON, LAT, NUMBER, STREET column\)/ },
+  );
 });

@@ -83,8 +83,17 @@ test('labels: countries, US regions and US places', (t) => {
   const country = { ...andorraCity, layer: 'country' as const, name: 'Andorra', locality: undefined };
   t.is(label(country), 'Andorra');
   const lancaster: GeocodeRecord = {
-    source: 'geonames', layer: 'locality', sourceId: '5197079', name: 'Lancaster', lon: -76.3, lat: 40.04,
-    locality: 'Lancaster', region: 'Pennsylvania', region_a: 'PA', country: 'United States', country_a: 'USA',
+    source: 'geonames',
+    layer: 'locality',
+    sourceId: '5197079',
+    name: 'Lancaster',
+    lon: -76.3,
+    lat: 40.04,
+    locality: 'Lancaster',
+    region: 'Pennsylvania',
+    region_a: 'PA',
+    country: 'United States',
+    country_a: 'USA',
   };
   t.is(label(lancaster), 'Lancaster, PA, USA');
   const pennsylvania: GeocodeRecord = { ...lancaster, source: 'whosonfirst', layer: 'region', name: 'Pennsylvania', locality: undefined };

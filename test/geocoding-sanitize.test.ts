@@ -27,14 +27,30 @@ test('search defaults', (t) => {
 });
 
 test('missing, empty and too long text are 400 naming text', (t) => {
-  t.regex(refusal(() => sanitizeSearch(q('size=3'))), /missing parameter 'text'/);
-  t.regex(refusal(() => sanitizeAutocomplete(q('text=%20%20'))), /'text': it must not be empty/);
+  t.regex(
+    refusal(() => sanitizeSearch(q('size=3'))),
+    /missing parameter 'text'/,
+  );
+  t.regex(
+    refusal(() => sanitizeAutocomplete(q('text=%20%20'))),
+    /'text': it must not be empty/,
+  );
   for (const text of ['[]', '"', '*', '^', ':', '--', '(', '😀', '\u0301']) {
-    t.regex(refusal(() => sanitizeSearch(q(`text=${encodeURIComponent(text)}`))), /'text': it must not be empty once punctuation and symbols are left out/, text);
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=${encodeURIComponent(text)}`))),
+      /'text': it must not be empty once punctuation and symbols are left out/,
+      text,
+    );
   }
-  t.regex(refusal(() => sanitizeGeocodeAlias(q('q=%5B%5D'))), /'q': it must not be empty once/);
+  t.regex(
+    refusal(() => sanitizeGeocodeAlias(q('q=%5B%5D'))),
+    /'q': it must not be empty once/,
+  );
   t.is(sanitizeSearch(q('text=a%20OR%20b')).params.text, 'a OR b');
-  t.regex(refusal(() => sanitizeSearch(q(`text=${'a'.repeat(MAX_TEXT_LENGTH + 1)}`))), /'text': at most 200/);
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=${'a'.repeat(MAX_TEXT_LENGTH + 1)}`))),
+    /'text': at most 200/,
+  );
   t.is(sanitizeSearch(q(`text=${'ä'.repeat(MAX_TEXT_LENGTH)}`)).params.text.length, MAX_TEXT_LENGTH);
 });
 
@@ -45,7 +61,11 @@ test('size above 40 is clamped with a warning; bad sizes are 400', (t) => {
   t.is(sanitizeSearch(q('text=x&size=40')).params.size, 40);
   t.is(sanitizeSearch(q('text=x&size=1')).params.size, 1);
   for (const bad of ['0', '-1', '2.5', '', 'abc', '0x10', '1e1', 'NaN', 'Infinity', ' 5']) {
-    t.regex(refusal(() => sanitizeSearch(q(`text=x&size=${encodeURIComponent(bad)}`))), /parameter 'size'/, bad);
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=x&size=${encodeURIComponent(bad)}`))),
+      /parameter 'size'/,
+      bad,
+    );
   }
 });
 
@@ -55,8 +75,14 @@ test('layers: known values, coarse expansion, unknown values listed', (t) => {
   t.deepEqual(sanitizeSearch(q('text=x&layers=venue,coarse')).params.layers, ['venue', ...COARSE_LAYERS]);
   const message = refusal(() => sanitizeSearch(q('text=x&layers=venue,city')));
   t.regex(message, /'layers': 'city' is not one of venue, address, street, neighbourhood, locality, region, country, postalcode, coarse/);
-  t.regex(refusal(() => sanitizeSearch(q('text=x&layers=venue,'))), /'layers': it must not be empty/);
-  t.regex(refusal(() => sanitizeSearch(q(`text=x&layers=${'z'.repeat(5000)}`))), /'z{60}…' is not one of/);
+  t.regex(
+    refusal(() => sanitizeSearch(q('text=x&layers=venue,'))),
+    /'layers': it must not be empty/,
+  );
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=x&layers=${'z'.repeat(5000)}`))),
+    /'z{60}…' is not one of/,
+  );
 });
 
 test('sources: short names normalized to long names, unknown values listed', (t) => {
@@ -73,8 +99,14 @@ test('focus.point: both or neither, decimal numbers in range', (t) => {
     lat: 43.73,
     lon: 7.42,
   });
-  t.regex(refusal(() => sanitizeSearch(q('text=x&focus.point.lat=43.7'))), /missing parameter 'focus.point.lon'/);
-  t.regex(refusal(() => sanitizeAutocomplete(q('text=x&focus.point.lon=7'))), /missing parameter 'focus.point.lat'/);
+  t.regex(
+    refusal(() => sanitizeSearch(q('text=x&focus.point.lat=43.7'))),
+    /missing parameter 'focus.point.lon'/,
+  );
+  t.regex(
+    refusal(() => sanitizeAutocomplete(q('text=x&focus.point.lon=7'))),
+    /missing parameter 'focus.point.lat'/,
+  );
   t.regex(
     refusal(() => sanitizeSearch(q('text=x&focus.point.lat=91&focus.point.lon=7'))),
     /'focus.point.lat': it must be between -90 and 90/,
@@ -92,11 +124,24 @@ test('reverse: point required and in range', (t) => {
   const missing = refusal(() => sanitizeReverse(q('')));
   t.regex(missing, /missing parameter 'point.lat'/);
   t.regex(missing, /missing parameter 'point.lon'/);
-  t.regex(refusal(() => sanitizeReverse(q('point.lat=43'))), /missing parameter 'point.lon'/);
-  t.regex(refusal(() => sanitizeReverse(q('point.lat=90.5&point.lon=0'))), /'point.lat': it must be between -90 and 90/);
-  t.regex(refusal(() => sanitizeReverse(q('point.lat=0&point.lon=-180.01'))), /'point.lon': it must be between -180 and 180/);
+  t.regex(
+    refusal(() => sanitizeReverse(q('point.lat=43'))),
+    /missing parameter 'point.lon'/,
+  );
+  t.regex(
+    refusal(() => sanitizeReverse(q('point.lat=90.5&point.lon=0'))),
+    /'point.lat': it must be between -90 and 90/,
+  );
+  t.regex(
+    refusal(() => sanitizeReverse(q('point.lat=0&point.lon=-180.01'))),
+    /'point.lon': it must be between -180 and 180/,
+  );
   for (const bad of ['', 'NaN', 'Infinity', '-Infinity', '1e2', '0x1', '1,5', '.']) {
-    t.regex(refusal(() => sanitizeReverse(q(`point.lat=${encodeURIComponent(bad)}&point.lon=0`))), /'point.lat'/, bad);
+    t.regex(
+      refusal(() => sanitizeReverse(q(`point.lat=${encodeURIComponent(bad)}&point.lon=0`))),
+      /'point.lat'/,
+      bad,
+    );
   }
 });
 
@@ -106,7 +151,11 @@ test('boundary.country: alpha-2 or alpha-3 of a real country, both kept', (t) =>
   t.like(sanitizeSearch(q('text=x&boundary.country=DEU')).params.boundaryCountry, { alpha2: 'DE', alpha3: 'DEU' });
   t.like(countryByCode('and'), { alpha2: 'AD', alpha3: 'AND' });
   for (const bad of ['XX', 'XXX', 'UK', 'D', 'GERMANY', '']) {
-    t.regex(refusal(() => sanitizeSearch(q(`text=x&boundary.country=${bad}`))), /'boundary.country': '.*' is not an ISO 3166-1/, bad);
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=x&boundary.country=${bad}`))),
+      /'boundary.country': '.*' is not an ISO 3166-1/,
+      bad,
+    );
   }
 });
 
@@ -122,46 +171,65 @@ test('lang: BCP 47 tags of known languages; malformed is 400', (t) => {
   t.like(sanitizeReverse(q('point.lat=0&point.lon=0&lang=FR')).params.lang, { tag: 'fr', iso6393: 'fra' });
   t.like(sanitizePlace(q('ids=geonames:locality:1&lang=gsw')).params.lang, { language: 'gsw', iso6393: 'gsw' });
   for (const bad of ['', 'de_CH', 'x', 'en--', '123', 'xx', 'und']) {
-    t.regex(refusal(() => sanitizeSearch(q(`text=x&lang=${bad}`))), /'lang': '.*' is not a BCP 47 language tag/, bad);
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=x&lang=${bad}`))),
+      /'lang': '.*' is not a BCP 47 language tag/,
+      bad,
+    );
   }
 });
 
 test('place: GIDs with slashes and colons, short sources normalized, duplicates dropped', (t) => {
   const { params } = sanitizePlace(
-    q('ids=openstreetmap:venue:node/123,whosonfirst:locality:101751765,gn:locality:2993458,openstreetmap:venue:node/123,openaddresses:address:de/bw:ab12'),
+    q(
+      'ids=openstreetmap:venue:node/123,whosonfirst:locality:101751765,gn:locality:2993458,openstreetmap:venue:node/123,openaddresses:address:de/bw:ab12',
+    ),
   );
   t.deepEqual(
     params.ids.map((id) => id.gid),
-    [
-      'openstreetmap:venue:node/123',
-      'whosonfirst:locality:101751765',
-      'geonames:locality:2993458',
-      'openaddresses:address:de/bw:ab12',
-    ],
+    ['openstreetmap:venue:node/123', 'whosonfirst:locality:101751765', 'geonames:locality:2993458', 'openaddresses:address:de/bw:ab12'],
   );
   t.deepEqual(params.ids[0], { source: 'openstreetmap', layer: 'venue', sourceId: 'node/123', gid: 'openstreetmap:venue:node/123' });
 });
 
 test('place: bad ids are 400 naming the bad GID; at most 40', (t) => {
-  t.regex(refusal(() => sanitizePlace(q(''))), /missing parameter 'ids'/);
+  t.regex(
+    refusal(() => sanitizePlace(q(''))),
+    /missing parameter 'ids'/,
+  );
   for (const bad of ['openstreetmap:venue:', 'openstreetmap:city:1', 'tiger:venue:1', 'openstreetmap', 'a b:c:d', 'osm:venue:node 1']) {
     const message = refusal(() => sanitizePlace(q(`ids=${encodeURIComponent(`whosonfirst:locality:1,${bad}`)}`)));
     t.true(message.includes(`'${bad.trim()}' is not a GID`), message);
   }
   const forty = Array.from({ length: 40 }, (_, i) => `geonames:locality:${i}`).join(',');
   t.is(sanitizePlace(q(`ids=${forty}`)).params.ids.length, 40);
-  t.regex(refusal(() => sanitizePlace(q(`ids=${forty},geonames:locality:99`))), /'ids': at most 40 values/);
+  t.regex(
+    refusal(() => sanitizePlace(q(`ids=${forty},geonames:locality:99`))),
+    /'ids': at most 40 values/,
+  );
 });
 
 test('geocode alias: q is the text; q and text together are refused', (t) => {
   t.is(sanitizeGeocodeAlias(q('q=Heidelberg&size=2')).params.text, 'Heidelberg');
-  t.regex(refusal(() => sanitizeGeocodeAlias(q('text=Heidelberg'))), /missing parameter 'q'/);
-  t.regex(refusal(() => sanitizeGeocodeAlias(q('q=a&text=b'))), /'q' and 'text'/);
+  t.regex(
+    refusal(() => sanitizeGeocodeAlias(q('text=Heidelberg'))),
+    /missing parameter 'q'/,
+  );
+  t.regex(
+    refusal(() => sanitizeGeocodeAlias(q('q=a&text=b'))),
+    /'q' and 'text'/,
+  );
 });
 
 test('a parameter given twice is refused; several errors are reported together', (t) => {
-  t.regex(refusal(() => sanitizeSearch(q('text=a&text=b'))), /'text': it can only be given once/);
-  t.regex(refusal(() => sanitizeReverse(q('point.lat=1&point.lat=1&point.lon=2'))), /'point.lat': it can only be given once/);
+  t.regex(
+    refusal(() => sanitizeSearch(q('text=a&text=b'))),
+    /'text': it can only be given once/,
+  );
+  t.regex(
+    refusal(() => sanitizeReverse(q('point.lat=1&point.lat=1&point.lon=2'))),
+    /'point.lat': it can only be given once/,
+  );
   const message = refusal(() => sanitizeSearch(q('size=0&layers=town')));
   t.regex(message, /missing parameter 'text'/);
   t.regex(message, /'size'/);
@@ -182,11 +250,52 @@ function prng(seed: number): () => number {
 test('fuzz: every random query is clean parameters or an ApiError 400', (t) => {
   const random = prng(20240611);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const names = ['text', 'q', 'size', 'layers', 'sources', 'boundary.country', 'lang', 'focus.point.lat',
-    'focus.point.lon', 'point.lat', 'point.lon', 'ids', 'key', ''];
-  const values = ['', ' ', '0', '-0', '41', '1e400', '-91', '181', '43.7', 'NaN', 'Infinity', '0x1f', 'venue,coarse',
-    'osm,,gn', 'de-CH', 'en_US', 'MC', 'xyz', 'osm:venue:node/1', 'wof:locality:', ',', '%', '%E0%A4%A', '\u0000',
-    '\uD800', 'a'.repeat(300), 'Straße', '🗺️'];
+  const names = [
+    'text',
+    'q',
+    'size',
+    'layers',
+    'sources',
+    'boundary.country',
+    'lang',
+    'focus.point.lat',
+    'focus.point.lon',
+    'point.lat',
+    'point.lon',
+    'ids',
+    'key',
+    '',
+  ];
+  const values = [
+    '',
+    ' ',
+    '0',
+    '-0',
+    '41',
+    '1e400',
+    '-91',
+    '181',
+    '43.7',
+    'NaN',
+    'Infinity',
+    '0x1f',
+    'venue,coarse',
+    'osm,,gn',
+    'de-CH',
+    'en_US',
+    'MC',
+    'xyz',
+    'osm:venue:node/1',
+    'wof:locality:',
+    ',',
+    '%',
+    '%E0%A4%A',
+    '\u0000',
+    '\uD800',
+    'a'.repeat(300),
+    'Straße',
+    '🗺️',
+  ];
   const sanitizers = [sanitizeSearch, sanitizeAutocomplete, sanitizeReverse, sanitizePlace, sanitizeGeocodeAlias];
   /** Percent-encoding, or the raw text where it holds a lone surrogate (which cannot be encoded). */
   const encode = (text: string) => (/[\uD800-\uDFFF]/.test(text) ? text : encodeURIComponent(text));

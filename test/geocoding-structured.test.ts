@@ -33,8 +33,15 @@ test.before(async () => {
   if (!INPUTS.every((file) => existsSync(file))) return;
   dataDir = mkdtempSync(join(tmpdir(), 'waymark-geocoding-structured-'));
   const dataset = await writeTestDataset(dataDir);
-  await buildGeocoderIndex({ osmFiles: [MONACO], wofDirs: [WOF_MC], oaFiles: [KODIAK, BANFF], geonames: false }, paths.geocoder(dataset.dir), () => {});
-  writeFileSync(paths.manifest(dataset.dir), JSON.stringify({ ...dataset.manifest, inputs: ['osm:monaco.osm.pbf', 'wof:mc', 'oa:kodiak', 'oa:banff'] }));
+  await buildGeocoderIndex(
+    { osmFiles: [MONACO], wofDirs: [WOF_MC], oaFiles: [KODIAK, BANFF], geonames: false },
+    paths.geocoder(dataset.dir),
+    () => {},
+  );
+  writeFileSync(
+    paths.manifest(dataset.dir),
+    JSON.stringify({ ...dataset.manifest, inputs: ['osm:monaco.osm.pbf', 'wof:mc', 'oa:kodiak', 'oa:banff'] }),
+  );
   server = await startTestServer({ dataDir });
   key = (await server.createKey(await server.signUp())).value;
 });
@@ -54,8 +61,18 @@ dataTest('address and locality find the address, echoed as Pelias parses a struc
   t.regex(res.headers.get('content-type') ?? '', /^application\/json/);
   t.is(res.body.type, 'FeatureCollection');
   const [first] = res.body.features;
-  t.like(first.properties, { gid: GABIAN_7, layer: 'address', housenumber: '7', street: 'Rue du Gabian', match_type: 'exact', accuracy: 'point' });
-  t.deepEqual(first.geometry.coordinates.map((c: number) => Math.round(c * 1e4) / 1e4), [7.4149, 43.7295]);
+  t.like(first.properties, {
+    gid: GABIAN_7,
+    layer: 'address',
+    housenumber: '7',
+    street: 'Rue du Gabian',
+    match_type: 'exact',
+    accuracy: 'point',
+  });
+  t.deepEqual(
+    first.geometry.coordinates.map((c: number) => Math.round(c * 1e4) / 1e4),
+    [7.4149, 43.7295],
+  );
   const query = res.body.geocoding.query;
   t.deepEqual(query.parsed_text, { number: '7', street: 'Rue du Gabian', city: 'Monaco' });
   t.like(query, { size: 10, private: false, querySize: 20, lang: { iso6391: 'en', defaulted: true } });
@@ -111,14 +128,37 @@ dataTest('structured search agrees with /search on the same address', INPUTS, as
 });
 
 dataTest("search's other parameters apply and are echoed; an empty field counts as not given", INPUTS, async (t) => {
-  const res = await structured({ address: '7 Rue du Gabian', locality: '', region: '  ', country: 'MC', size: '2', layers: 'address', sources: 'osm', 'boundary.country': 'MC', 'focus.point.lat': '43.73', 'focus.point.lon': '7.41', lang: 'fr' });
+  const res = await structured({
+    address: '7 Rue du Gabian',
+    locality: '',
+    region: '  ',
+    country: 'MC',
+    size: '2',
+    layers: 'address',
+    sources: 'osm',
+    'boundary.country': 'MC',
+    'focus.point.lat': '43.73',
+    'focus.point.lon': '7.41',
+    lang: 'fr',
+  });
   t.is(res.status, 200);
   t.true(res.body.features.length <= 2);
-  t.true(res.body.features.every((f: { properties: { layer: string; source: string } }) => f.properties.layer === 'address' && f.properties.source === 'openstreetmap'));
+  t.true(
+    res.body.features.every(
+      (f: { properties: { layer: string; source: string } }) => f.properties.layer === 'address' && f.properties.source === 'openstreetmap',
+    ),
+  );
   t.is(res.body.features[0].properties.gid, GABIAN_7);
   t.like(res.body.geocoding.query, {
-    parsed_text: { number: '7', street: 'Rue du Gabian', country: 'MCO' }, size: 2, layers: ['address'], sources: ['openstreetmap'],
-    'boundary.country': 'MCO', 'focus.point.lat': 43.73, 'focus.point.lon': 7.41, lang: { iso6391: 'fr', defaulted: false }, querySize: 4,
+    parsed_text: { number: '7', street: 'Rue du Gabian', country: 'MCO' },
+    size: 2,
+    layers: ['address'],
+    sources: ['openstreetmap'],
+    'boundary.country': 'MCO',
+    'focus.point.lat': 43.73,
+    'focus.point.lon': 7.41,
+    lang: { iso6391: 'fr', defaulted: false },
+    querySize: 4,
   });
   const clamped = await structured({ locality: 'Monaco', size: '100' });
   t.deepEqual(clamped.body.geocoding.warnings, ["invalid parameter 'size': maximum value is 40, used 40"]);
@@ -132,7 +172,11 @@ dataTest('structured search costs one geocoding unit, under the geocoding scope,
   assertError(t, await get(`${STRUCTURED}?locality=Monaco`, mapsOnly), 403);
   const before = await get('/api/v1/usage/current', geocodingOnly);
   t.is((await get(`${STRUCTURED}?locality=Monaco`, geocodingOnly)).status, 200);
-  t.is((await get('/v1/geocoding/search/structured?address=7%20Rue%20du%20Gabian&locality=Monaco', geocodingOnly)).body.features[0].properties.gid, GABIAN_7);
+  t.is(
+    (await get('/v1/geocoding/search/structured?address=7%20Rue%20du%20Gabian&locality=Monaco', geocodingOnly)).body.features[0].properties
+      .gid,
+    GABIAN_7,
+  );
   assertError(t, await get(`${STRUCTURED}?postalcode=98000`, geocodingOnly), 400);
   const after = await get('/api/v1/usage/current', geocodingOnly);
   t.is(after.body.services.geocoding.used - before.body.services.geocoding.used, 2, 'two answers, the 400 not counted');

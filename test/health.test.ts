@@ -66,13 +66,19 @@ test('a node advertises WAYMARK_NODE_URL, else where it listens with every inter
 
 test('the serve banner names the addresses that work, and the CLI form WAYMARK_CLI_HINT gives', (t) => {
   t.is(listeningOn('127.0.0.1', 8080, 'http://127.0.0.1:8080', {}), 'http://127.0.0.1:8080');
-  t.regex(listeningOn('0.0.0.0', 8080, 'http://127.0.0.1:8080', {}), /^every interface, port 8080: http:\/\/127\.0\.0\.1:8080 on this machine, http:\/\/\S+:8080 from others$/);
+  t.regex(
+    listeningOn('0.0.0.0', 8080, 'http://127.0.0.1:8080', {}),
+    /^every interface, port 8080: http:\/\/127\.0\.0\.1:8080 on this machine, http:\/\/\S+:8080 from others$/,
+  );
   t.is(
     listeningOn('0.0.0.0', 8080, 'http://127.0.0.1:8080', { WAYMARK_NODE_URL: 'http://maps-1.internal:8080' }),
     'every interface, port 8080: http://127.0.0.1:8080 on this machine, http://maps-1.internal:8080 from others',
   );
   const invocation = { script: '/app/bin/waymark.js', cwd: '/app', env: {} };
-  t.is(waymarkCommand({ ...invocation, env: { WAYMARK_CLI_HINT: ' docker exec <container> waymark ' } }), 'docker exec <container> waymark');
+  t.is(
+    waymarkCommand({ ...invocation, env: { WAYMARK_CLI_HINT: ' docker exec <container> waymark ' } }),
+    'docker exec <container> waymark',
+  );
   t.is(waymarkCommand(invocation), 'node bin/waymark.js', 'without it, the form this process was started with');
 });
 
@@ -81,7 +87,10 @@ test('waymark status lists a node at WAYMARK_NODE_URL', async (t) => {
   c.env.WAYMARK_NODE_URL = 'http://maps-1.internal:8080';
   await c.startNode();
   const status = await c.cliJson(['status']);
-  t.deepEqual(status.nodes.map((node: { url: string }) => node.url), ['http://maps-1.internal:8080']);
+  t.deepEqual(
+    status.nodes.map((node: { url: string }) => node.url),
+    ['http://maps-1.internal:8080'],
+  );
 });
 
 test("a worker's dataset server answers /healthz without the token, and nothing else", async (t) => {
@@ -91,7 +100,12 @@ test("a worker's dataset server answers /healthz without the token, and nothing 
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   const url = `http://127.0.0.1:${port}`;
-  const offers = await startDatasetOffers(fixture.redis, tempDataDir(t), { url, host: '127.0.0.1', token: 'operator-token-for-tests-0123456789' }, silentLogging().logger);
+  const offers = await startDatasetOffers(
+    fixture.redis,
+    tempDataDir(t),
+    { url, host: '127.0.0.1', token: 'operator-token-for-tests-0123456789' },
+    silentLogging().logger,
+  );
   fixture.onEnd(() => offers.close());
   const health = await call(`${url}/healthz`);
   t.is(health.status, 200);

@@ -11,7 +11,8 @@ test('queryAll gives what URLSearchParams.getAll gives, on random queries with a
   for (let i = 0; i < 5000; i++) {
     let raw = '';
     for (let n = Math.floor(random() * 8); n > 0; n--) raw += pieces[Math.floor(random() * pieces.length)];
-    for (const name of ['key', 'lang']) t.deepEqual(request(raw).queryAll(name), new URLSearchParams(raw).getAll(name), `${name} in ${JSON.stringify(raw)}`);
+    for (const name of ['key', 'lang'])
+      t.deepEqual(request(raw).queryAll(name), new URLSearchParams(raw).getAll(name), `${name} in ${JSON.stringify(raw)}`);
   }
 });
 

@@ -35,7 +35,9 @@ test.serial('the flag wins over the environment, which wins over the default; ba
   t.deepEqual(importMemory(), { bytes: 3 * GiB, source: 'WAYMARK_IMPORT_MEMORY' });
   t.deepEqual(importMemory('1G'), { bytes: GiB, source: '--memory' });
   t.throws(() => importMemory('lots'), { message: '--memory: "lots" is no amount of memory; write e.g. 2G, 1536M or 800MB' });
-  t.throws(() => importMemory('100M'), { message: `--memory: 100M is too little; an import needs at least ${MIN_IMPORT_MEMORY / MiB} MiB` });
+  t.throws(() => importMemory('100M'), {
+    message: `--memory: 100M is too little; an import needs at least ${MIN_IMPORT_MEMORY / MiB} MiB`,
+  });
   process.env.WAYMARK_IMPORT_MEMORY = 'lots';
   t.throws(() => importMemory(), { message: /^WAYMARK_IMPORT_MEMORY: "lots"/ });
 });
@@ -47,11 +49,18 @@ test('a bad --memory is a usage error before any work', async (t) => {
   t.notRegex(run.stderr, /checking inputs/);
 });
 
-dataTest('the disk an import needs grows with its input, less what finished steps wrote; too little free disk is a clear error', [MONACO], (t) => {
-  const all = diskSpaceNeeded([MONACO], []);
-  const afterTiles = diskSpaceNeeded([MONACO], ['tiles']);
-  t.true(all > afterTiles && afterTiles > diskSpaceNeeded([MONACO], ['tiles', 'geocoder', 'routing']));
-  t.true(diskSpaceNeeded([MONACO, MONACO], []) > all);
-  t.notThrows(() => checkDiskSpace(tmpdir(), all));
-  t.throws(() => checkDiskSpace(tmpdir(), 1024 ** 5), { message: /^not enough free disk space for this import in .+: it needs about 1048576\.0 GiB \(spill files, tiles, geocoder index, routing graphs\), [\d.]+ (GiB|MiB) is free$/ });
-});
+dataTest(
+  'the disk an import needs grows with its input, less what finished steps wrote; too little free disk is a clear error',
+  [MONACO],
+  (t) => {
+    const all = diskSpaceNeeded([MONACO], []);
+    const afterTiles = diskSpaceNeeded([MONACO], ['tiles']);
+    t.true(all > afterTiles && afterTiles > diskSpaceNeeded([MONACO], ['tiles', 'geocoder', 'routing']));
+    t.true(diskSpaceNeeded([MONACO, MONACO], []) > all);
+    t.notThrows(() => checkDiskSpace(tmpdir(), all));
+    t.throws(() => checkDiskSpace(tmpdir(), 1024 ** 5), {
+      message:
+        /^not enough free disk space for this import in .+: it needs about 1048576\.0 GiB \(spill files, tiles, geocoder index, routing graphs\), [\d.]+ (GiB|MiB) is free$/,
+    });
+  },
+);

@@ -29,7 +29,8 @@ const listen = async (server: Server) => {
 test.before(async () => {
   files = createServer((req, res) => {
     if (req.url === '/town.osm') res.writeHead(200).end(readFileSync(TOWN));
-    else if (req.url === '/login.osm.pbf') res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Please sign in</body></html>');
+    else if (req.url === '/login.osm.pbf')
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Please sign in</body></html>');
     else res.writeHead(404).end('not here');
   });
   filesUrl = `http://127.0.0.1:${await listen(files)}`;
@@ -56,13 +57,22 @@ function write(dir: string, name: string, content: string): string {
  * Runs an import of `inputs` into a data folder that does not exist yet and expects it to fail
  * with `message` having reported no phase but those allowed; the folder must still not exist.
  */
-async function failsEarly(t: ExecutionContext, inputs: Partial<ImportInputs>, message: string | RegExp, allowed: string[] = []): Promise<Error> {
+async function failsEarly(
+  t: ExecutionContext,
+  inputs: Partial<ImportInputs>,
+  message: string | RegExp,
+  allowed: string[] = [],
+): Promise<Error> {
   const dataDir = join(scratch(t), 'data');
   const phases = new Set<string>();
   const error = await t.throwsAsync(runImport({ dataDir, osm: [], world: false, ...inputs }, (progress) => phases.add(progress.phase)));
   if (typeof message === 'string') t.is(error?.message, message);
   else t.regex(error?.message ?? '', message);
-  t.deepEqual([...phases].filter((phase) => phase !== 'checking inputs' && !allowed.includes(phase)), [], 'no work before the error');
+  t.deepEqual(
+    [...phases].filter((phase) => phase !== 'checking inputs' && !allowed.includes(phase)),
+    [],
+    'no work before the error',
+  );
   t.false(existsSync(dataDir), 'the data folder is not left behind');
   return error!;
 }
@@ -76,8 +86,14 @@ test('missing files, folders and pipes given as files, and files that are not OS
     [{ osm: [dir] }, `cannot read ${dir}: a folder, not a file`],
     [{ osm: [pipe] }, `cannot read ${pipe}: not a regular file`],
     [{ oa: ['/dev/null'] }, 'cannot read /dev/null: not a regular file'],
-    [{ osm: [write(dir, 'notes.osm', 'these are notes, not XML\n')] }, /^cannot read .*notes\.osm: not an OSM file \(osmium: XML parsing error/],
-    [{ osm: [write(dir, 'random.osm.pbf', 'not a protocol buffer '.repeat(50))] }, /^cannot read .*random\.osm\.pbf: not an OSM file \(osmium: \S/],
+    [
+      { osm: [write(dir, 'notes.osm', 'these are notes, not XML\n')] },
+      /^cannot read .*notes\.osm: not an OSM file \(osmium: XML parsing error/,
+    ],
+    [
+      { osm: [write(dir, 'random.osm.pbf', 'not a protocol buffer '.repeat(50))] },
+      /^cannot read .*random\.osm\.pbf: not an OSM file \(osmium: \S/,
+    ],
     [{ osm: [write(dir, 'table.csv', 'a,b\n')] }, /^cannot read .*table\.csv: not an OSM file \(osmium: Could not detect file format/],
     [{ oa: ['/nowhere/a.csv'] }, 'cannot read /nowhere/a.csv: no such file'],
   ];
@@ -87,12 +103,16 @@ test('missing files, folders and pipes given as files, and files that are not OS
 test('an OpenAddresses CSV without its columns fails before the tiles of the other inputs, not after them', async (t) => {
   const dir = scratch(t);
   const wrongHeader = write(dir, 'addresses.csv', 'X,Y,HOUSE,ROAD\n7.42,43.73,1,Rue Grimaldi\n');
-  await failsEarly(t, { osm: [TOWN], world: true, oa: [wrongHeader] }, `cannot read ${wrongHeader}: not an OpenAddresses CSV (no LON, LAT, NUMBER, STREET column)`);
+  await failsEarly(
+    t,
+    { osm: [TOWN], world: true, oa: [wrongHeader] },
+    `cannot read ${wrongHeader}: not an OpenAddresses CSV (no LON, LAT, NUMBER, STREET column)`,
+  );
   const empty = write(dir, 'empty.csv', '');
   await failsEarly(t, { oa: [empty], geonames: true }, `cannot read ${empty}: not an OpenAddresses CSV (the file is empty)`);
 });
 
-test('a WOF folder must be a folder of Who\'s On First records', async (t) => {
+test("a WOF folder must be a folder of Who's On First records", async (t) => {
   const dir = scratch(t);
   const file = write(dir, 'file.geojson', '{}');
   const empty = join(dir, 'empty');
@@ -132,7 +152,9 @@ test('a download that is not OSM data fails before any work, and the download go
 test('a file corrupt after its header fails in the scan before the tiles; the data folder is left as it was', async (t) => {
   const dir = scratch(t);
   const truncated = write(dir, 'truncated.osm', '<osm version="0.6"><node id="1" lat="1" lon="1"></osm>');
-  await failsEarly(t, { osm: [truncated] }, /^cannot read truncated\.osm: osmium fileinfo failed on .*: XML parsing error/, ['scanning truncated.osm']);
+  await failsEarly(t, { osm: [truncated] }, /^cannot read truncated\.osm: osmium fileinfo failed on .*: XML parsing error/, [
+    'scanning truncated.osm',
+  ]);
 
   const existing = join(dir, 'data');
   mkdirSync(existing);

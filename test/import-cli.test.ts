@@ -102,7 +102,10 @@ test('SIGINT (Ctrl-C) and SIGTERM cancel the import, which cleans up, then exits
 test('--help shows the flags', async (t) => {
   const run = await waymark(['import', '--help']);
   t.is(run.code, 0);
-  t.regex(run.stdout, /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--wof DIR\]\.\.\. \[--oa FILE_OR_URL\]\.\.\. \[--geonames\] \[--world\]/);
+  t.regex(
+    run.stdout,
+    /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--wof DIR\]\.\.\. \[--oa FILE_OR_URL\]\.\.\. \[--geonames\] \[--world\]/,
+  );
 });
 
 dataTest('--osm FILE --json imports, prints the result, and shows plain progress lines on a pipe', [MONACO], async (t) => {

@@ -84,14 +84,20 @@ function keepRequesting(): { stop: () => Promise<string[]> } {
 
 function assertNoLeftovers(t: ExecutionContext): void {
   t.false(existsSync(paths.importLock(dataDir)), 'the import lock is released');
-  t.deepEqual(readdirSync(paths.datasets(dataDir)).filter((entry) => entry.startsWith('.tmp-')), [], 'no half-built dataset is left');
+  t.deepEqual(
+    readdirSync(paths.datasets(dataDir)).filter((entry) => entry.startsWith('.tmp-')),
+    [],
+    'no half-built dataset is left',
+  );
 }
 
 test.serial('the first import is served at once; a second import started meanwhile is refused', async (t) => {
   t.is(server.datasets.current(), null);
   t.is((await getTile(0, 0, 0)).status, 503);
   const first = runImport({ dataDir, osm: [], world: true }, quiet);
-  await t.throwsAsync(runImport({ dataDir, osm: [], world: true }, quiet), { message: `an import is already running (pid ${process.pid})` });
+  await t.throwsAsync(runImport({ dataDir, osm: [], world: true }, quiet), {
+    message: `an import is already running (pid ${process.pid})`,
+  });
   const result = await first;
   t.is(server.datasets.current()?.id, result.datasetId, 'the server switched before runImport returned');
   t.is(basename(result.dir), result.datasetId);
@@ -119,7 +125,11 @@ test.serial('a new import switches the running server over without failing a req
   t.is(server.datasets.current()?.id, result.datasetId);
   t.true(seen.length > 10, `the server answered during the import (${seen.length} requests)`);
   t.deepEqual([...new Set(seen)], ['200']);
-  t.deepEqual(readdirSync(paths.datasets(dataDir)).sort(), [before, result.datasetId].sort(), 'the previous dataset is kept for requests in flight');
+  t.deepEqual(
+    readdirSync(paths.datasets(dataDir)).sort(),
+    [before, result.datasetId].sort(),
+    'the previous dataset is kept for requests in flight',
+  );
   assertNoLeftovers(t);
 });
 
@@ -152,70 +162,96 @@ test.serial('a missing file or a URL answering 404 fails the import before any w
 test.serial('a cancelled import changes nothing', async (t) => {
   const served = server.datasets.current()!.id;
   const abort = new AbortController();
-  const running = runImport({ dataDir, osm: [], world: true }, (progress) => {
-    if (progress.phase === 'cutting tiles') abort.abort(new Error('stopped by the operator'));
-  }, abort.signal);
+  const running = runImport(
+    { dataDir, osm: [], world: true },
+    (progress) => {
+      if (progress.phase === 'cutting tiles') abort.abort(new Error('stopped by the operator'));
+    },
+    abort.signal,
+  );
   await t.throwsAsync(running, { message: 'stopped by the operator' });
   t.is(server.datasets.current()?.id, served);
   assertNoLeftovers(t);
 });
 
-dataTest('Monaco, downloaded from a URL over a stale lock: buildings, named streets and POIs at z14 by the casino, the sea at z12', [MONACO], async (t) => {
-  const gone = spawnSync(process.execPath, ['-e', '']).pid!;
-  writeFileSync(paths.importLock(dataDir), String(gone)); // An import that crashed.
-  const downloads: number[] = [];
-  const result = await runImport({ dataDir, osm: [`${filesUrl}/monaco.osm.pbf`], world: false }, (progress) => {
-    if (progress.phase === 'downloading monaco.osm.pbf' && progress.total === statSync(MONACO).size) downloads.push(progress.done);
-  });
-  t.is(downloads.at(-1), statSync(MONACO).size, 'download progress counts up to Content-Length');
-  t.true(existsSync(join(dataDir, 'downloads', 'monaco.osm.pbf')));
-  t.is(server.datasets.current()?.id, result.datasetId);
-  const manifest = JSON.parse(readFileSync(paths.manifest(result.dir), 'utf8')) as DatasetManifest;
-  t.deepEqual(manifest.inputs, ['osm:monaco.osm.pbf']);
-  t.is(manifest.attribution, '© OpenStreetMap contributors');
-  const [west, south, east, north] = manifest.bounds;
-  t.true(west < 7.41 && east > 7.44 && south < 43.72 && north > 43.75, `Monaco's bounds, not ${manifest.bounds.join(',')}`);
+dataTest(
+  'Monaco, downloaded from a URL over a stale lock: buildings, named streets and POIs at z14 by the casino, the sea at z12',
+  [MONACO],
+  async (t) => {
+    const gone = spawnSync(process.execPath, ['-e', '']).pid!;
+    writeFileSync(paths.importLock(dataDir), String(gone)); // An import that crashed.
+    const downloads: number[] = [];
+    const result = await runImport({ dataDir, osm: [`${filesUrl}/monaco.osm.pbf`], world: false }, (progress) => {
+      if (progress.phase === 'downloading monaco.osm.pbf' && progress.total === statSync(MONACO).size) downloads.push(progress.done);
+    });
+    t.is(downloads.at(-1), statSync(MONACO).size, 'download progress counts up to Content-Length');
+    t.true(existsSync(join(dataDir, 'downloads', 'monaco.osm.pbf')));
+    t.is(server.datasets.current()?.id, result.datasetId);
+    const manifest = JSON.parse(readFileSync(paths.manifest(result.dir), 'utf8')) as DatasetManifest;
+    t.deepEqual(manifest.inputs, ['osm:monaco.osm.pbf']);
+    t.is(manifest.attribution, '© OpenStreetMap contributors');
+    const [west, south, east, north] = manifest.bounds;
+    t.true(west < 7.41 && east > 7.44 && south < 43.72 && north > 43.75, `Monaco's bounds, not ${manifest.bounds.join(',')}`);
 
-  const casino = await tileAtPoint(7.4277, 43.7393, 14);
-  t.is(casino.status, 200);
-  t.true(featuresOf(casino.tile, 'buildings').length > 0, 'buildings');
-  t.true(featuresOf(casino.tile, 'street_labels').some((f) => typeof f.properties.name === 'string'), 'named streets');
-  t.true(featuresOf(casino.tile, 'pois').some((f) => typeof f.properties.name === 'string'), 'named POIs');
+    const casino = await tileAtPoint(7.4277, 43.7393, 14);
+    t.is(casino.status, 200);
+    t.true(featuresOf(casino.tile, 'buildings').length > 0, 'buildings');
+    t.true(
+      featuresOf(casino.tile, 'street_labels').some((f) => typeof f.properties.name === 'string'),
+      'named streets',
+    );
+    t.true(
+      featuresOf(casino.tile, 'pois').some((f) => typeof f.properties.name === 'string'),
+      'named POIs',
+    );
 
-  const sea = await tileAtPoint(7.45, 43.72, 12);
-  t.true(polygonsCover(featuresOf(sea.tile, 'ocean'), sea.at.px, sea.at.py), 'the sea off Monaco is ocean at z12');
-  t.is(readdirSync(paths.datasets(dataDir)).length, 2, 'datasets older than the previous one are deleted');
-  assertNoLeftovers(t);
-});
+    const sea = await tileAtPoint(7.45, 43.72, 12);
+    t.true(polygonsCover(featuresOf(sea.tile, 'ocean'), sea.at.px, sea.at.py), 'the sea off Monaco is ocean at z12');
+    t.is(readdirSync(paths.datasets(dataDir)).length, 2, 'datasets older than the previous one are deleted');
+    assertNoLeftovers(t);
+  },
+);
 
-dataTest('an import stopped after its tiles keeps its finished steps, and --resume goes on from them to the same dataset', [MONACO], async (t) => {
-  const uninterrupted = await runImport({ dataDir, osm: [MONACO], world: false }, quiet);
-  const abort = new AbortController();
-  const stopped = runImport({ dataDir, osm: [MONACO], world: false }, (progress) => {
-    if (progress.phase === 'geonames') abort.abort(new Error('stopped after the tiles'));
-  }, abort.signal);
-  await t.throwsAsync(stopped, { message: 'stopped after the tiles' });
-  const kept = readdirSync(paths.datasets(dataDir)).filter((entry) => entry.startsWith('.tmp-'));
-  t.is(kept.length, 1, 'the build folder is kept');
+dataTest(
+  'an import stopped after its tiles keeps its finished steps, and --resume goes on from them to the same dataset',
+  [MONACO],
+  async (t) => {
+    const uninterrupted = await runImport({ dataDir, osm: [MONACO], world: false }, quiet);
+    const abort = new AbortController();
+    const stopped = runImport(
+      { dataDir, osm: [MONACO], world: false },
+      (progress) => {
+        if (progress.phase === 'geonames') abort.abort(new Error('stopped after the tiles'));
+      },
+      abort.signal,
+    );
+    await t.throwsAsync(stopped, { message: 'stopped after the tiles' });
+    const kept = readdirSync(paths.datasets(dataDir)).filter((entry) => entry.startsWith('.tmp-'));
+    t.is(kept.length, 1, 'the build folder is kept');
 
-  const phases = new Set<string>();
-  const resumed = await runImport({ dataDir, osm: [MONACO], world: false, resume: true }, (progress) => phases.add(progress.phase));
-  t.true(phases.has('resuming after: scan and sort, tiles, style assets'), [...phases].join(' | '));
-  t.false(phases.has('cutting tiles'), 'the tiles are not made again');
-  t.true(phases.has('geonames'), 'the geocoder is built');
-  t.is(`.tmp-${resumed.datasetId}`, kept[0]!);
-  t.is(server.datasets.current()?.id, resumed.datasetId);
+    const phases = new Set<string>();
+    const resumed = await runImport({ dataDir, osm: [MONACO], world: false, resume: true }, (progress) => phases.add(progress.phase));
+    t.true(phases.has('resuming after: scan and sort, tiles, style assets'), [...phases].join(' | '));
+    t.false(phases.has('cutting tiles'), 'the tiles are not made again');
+    t.true(phases.has('geonames'), 'the geocoder is built');
+    t.is(`.tmp-${resumed.datasetId}`, kept[0]!);
+    t.is(server.datasets.current()?.id, resumed.datasetId);
 
-  const manifestOf = (dir: string) => {
-    const { id, createdAt, ...rest } = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
-    return rest;
-  };
-  t.deepEqual(manifestOf(resumed.dir), manifestOf(uninterrupted.dir));
-  t.is(resumed.tiles, uninterrupted.tiles);
-  t.is(resumed.places, uninterrupted.places);
-  for (const mode of manifestOf(resumed.dir).routingModes ?? []) {
-    t.true(readFileSync(paths.routingGraph(resumed.dir, mode)).equals(readFileSync(paths.routingGraph(uninterrupted.dir, mode))), `${mode} graph`);
-  }
-  t.false(existsSync(join(resumed.dir, 'journal.json')));
-  assertNoLeftovers(t);
-}, true);
+    const manifestOf = (dir: string) => {
+      const { id, createdAt, ...rest } = JSON.parse(readFileSync(paths.manifest(dir), 'utf8')) as DatasetManifest;
+      return rest;
+    };
+    t.deepEqual(manifestOf(resumed.dir), manifestOf(uninterrupted.dir));
+    t.is(resumed.tiles, uninterrupted.tiles);
+    t.is(resumed.places, uninterrupted.places);
+    for (const mode of manifestOf(resumed.dir).routingModes ?? []) {
+      t.true(
+        readFileSync(paths.routingGraph(resumed.dir, mode)).equals(readFileSync(paths.routingGraph(uninterrupted.dir, mode))),
+        `${mode} graph`,
+      );
+    }
+    t.false(existsSync(join(resumed.dir, 'journal.json')));
+    assertNoLeftovers(t);
+  },
+  true,
+);

@@ -109,7 +109,10 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   const contextC = await browser.newContext();
   const pageC = await newPage(t, contextC);
   await pageC.goto(url.replace(/^https?:\/\/[^/]+/, server.url));
-  await pageC.locator('#banner.error').filter({ hasText: /not valid/ }).waitFor();
+  await pageC
+    .locator('#banner.error')
+    .filter({ hasText: /not valid/ })
+    .waitFor();
   t.true(await pageC.getByRole('tab', { name: 'Create account' }).isVisible());
   t.false(await pageC.locator('#join-form').isVisible());
   t.false(pageC.url().includes('invitation'));
@@ -117,7 +120,9 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
 
   // A revoked link refuses as well.
   const revokedUrl = await createInvitationLink(pageA);
-  await invitationRow(pageA, revokedUrl).getByRole('button', { name: /Revoke invitation/ }).click();
+  await invitationRow(pageA, revokedUrl)
+    .getByRole('button', { name: /Revoke invitation/ })
+    .click();
   const dialog = pageA.getByRole('dialog');
   t.regex(await dialog.innerText(), /nobody can join/);
   await dialog.getByRole('button', { name: 'Revoke invitation' }).click();
@@ -125,7 +130,10 @@ async function invitationJourney(t: ExecutionContext, browser: Browser, server: 
   t.false(await pageA.locator('#new-invitation').isVisible(), 'the revoked link is no longer shown');
   await screenshot(pageA, '05-team');
   await pageC.goto(revokedUrl.replace(/^https?:\/\/[^/]+/, server.url));
-  await pageC.locator('#banner.error').filter({ hasText: /not valid/ }).waitFor();
+  await pageC
+    .locator('#banner.error')
+    .filter({ hasText: /not valid/ })
+    .waitFor();
 
   // A stranger who types "acme" at the ordinary sign-up is told how to join it.
   await fillSignUp(pageC, 'eve@elsewhere.example', 'acme');

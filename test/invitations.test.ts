@@ -22,7 +22,11 @@ interface Invitation {
 }
 
 const signupBody = (server: TestServer, body: unknown) =>
-  call(`${server.url}/dashboard/api/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  call(`${server.url}/dashboard/api/signup`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 async function invite(server: TestServer, account: Account): Promise<{ invitation: Invitation; token: string; url: string }> {
   const res = await server.dashboard(account, 'POST', '/invitations', {});
@@ -91,7 +95,10 @@ test('an invitation link admits one person into the organization that made it', 
   t.like(list.invitations[0], { id: invitation.id, status: 'accepted', acceptedBy: 'colleague@acme.example' });
   t.false(JSON.stringify(list).includes(token), 'the token is shown once, at creation');
   const members = (await (await server.dashboard(colleague, 'GET', '/members')).json()) as { members: { email: string }[] };
-  t.deepEqual(members.members.map((m) => m.email), ['owner@acme.example', 'colleague@acme.example']);
+  t.deepEqual(
+    members.members.map((m) => m.email),
+    ['owner@acme.example', 'colleague@acme.example'],
+  );
 });
 
 test('an invitation expires after 7 days and can be revoked by its organization only', async (t) => {
@@ -101,7 +108,10 @@ test('an invitation expires after 7 days and can be revoked by its organization 
 
   const late = await invite(server, owner);
   server.clock.set(server.clock.now() + 7 * DAY_MS);
-  t.regex(assertError(t, await signupBody(server, { email: 'late@acme.example', password: PASSWORD, invitation: late.token }), 400), /not valid/);
+  t.regex(
+    assertError(t, await signupBody(server, { email: 'late@acme.example', password: PASSWORD, invitation: late.token }), 400),
+    /not valid/,
+  );
 
   const revoked = await invite(server, owner);
   const foreign = await server.dashboard(stranger, 'POST', `/invitations/${revoked.invitation.id}/revoke`);
@@ -111,9 +121,14 @@ test('an invitation expires after 7 days and can be revoked by its organization 
   t.is(revoke.status, 200);
   t.like(((await revoke.json()) as { invitation: Invitation }).invitation, { status: 'revoked' });
   t.is((await server.dashboard(owner, 'POST', `/invitations/${revoked.invitation.id}/revoke`)).status, 404);
-  t.regex(assertError(t, await signupBody(server, { email: 'x@acme.example', password: PASSWORD, invitation: revoked.token }), 400), /not valid/);
+  t.regex(
+    assertError(t, await signupBody(server, { email: 'x@acme.example', password: PASSWORD, invitation: revoked.token }), 400),
+    /not valid/,
+  );
 
-  const statuses = ((await (await server.dashboard(owner, 'GET', '/invitations')).json()) as { invitations: Invitation[] }).invitations.map((i) => i.status);
+  const statuses = ((await (await server.dashboard(owner, 'GET', '/invitations')).json()) as { invitations: Invitation[] }).invitations.map(
+    (i) => i.status,
+  );
   t.deepEqual(statuses, ['revoked', 'expired']);
 });
 
@@ -126,7 +141,11 @@ test('invitation routes need a session and its CSRF token; bad tokens and mixed 
   t.is(noCsrf.status, 403);
   const { token } = await invite(server, owner);
   for (const invitation of ['', 'wmi_short', `${token}x`, token.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 42, null, ['x']]) {
-    t.regex(assertError(t, await signupBody(server, { email: 'x@example.com', password: PASSWORD, invitation }), 400), /not valid/, JSON.stringify(invitation));
+    t.regex(
+      assertError(t, await signupBody(server, { email: 'x@example.com', password: PASSWORD, invitation }), 400),
+      /not valid/,
+      JSON.stringify(invitation),
+    );
   }
   const both = await signupBody(server, { email: 'x@example.com', password: PASSWORD, invitation: token, organization: 'other' });
   t.regex(assertError(t, both, 400), /either invitation or organization/);
@@ -143,9 +162,16 @@ test('no dashboard route acts on another organization: keys, invitations, member
   t.is((await server.dashboard(mine.account, 'POST', `/keys/${theirs.key.id}/revoke`)).status, 404);
   t.is((await server.dashboard(mine.account, 'POST', `/invitations/${theirInvitation.invitation.id}/revoke`)).status, 404);
   const members = (await (await server.dashboard(mine.account, 'GET', '/members')).json()) as { members: { email: string }[] };
-  t.deepEqual(members.members.map((m) => m.email), [mine.account.email]);
+  t.deepEqual(
+    members.members.map((m) => m.email),
+    [mine.account.email],
+  );
   // Identifiers in the body are ignored: the session's organization is the only one acted on.
-  const billing = await server.dashboard(mine.account, 'PUT', '/billing', { tier: 'pro', orgId: theirs.account.orgId, organization: theirs.account.orgId });
+  const billing = await server.dashboard(mine.account, 'PUT', '/billing', {
+    tier: 'pro',
+    orgId: theirs.account.orgId,
+    organization: theirs.account.orgId,
+  });
   t.is(billing.status, 200);
   t.is((await server.store.getOrg(theirs.account.orgId))?.tier, 'free');
   const key = await server.dashboard(mine.account, 'POST', '/keys', { name: 'k', orgId: theirs.account.orgId });

@@ -21,9 +21,22 @@ test('origins are checked and put in one form; wildcards need a domain under the
   t.is(normalizeOrigin('http://localhost:3000'), 'http://localhost:3000');
   t.is(normalizeOrigin('https://*.Example.org'), 'https://*.example.org');
   t.is(normalizeOrigin('https://bücher.example'), 'https://xn--bcher-kva.example');
-  t.deepEqual(parseAllowedOrigins('https://a.example, https://a.example ,https://*.b.example'), ['https://a.example', 'https://*.b.example']);
+  t.deepEqual(parseAllowedOrigins('https://a.example, https://a.example ,https://*.b.example'), [
+    'https://a.example',
+    'https://*.b.example',
+  ]);
   t.deepEqual(parseAllowedOrigins([]), []);
-  for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://example.com', 'https://*.com', 'https://a.*.example', 'https://user@example.com', 'https://example.com?x', '*', 'https://']) {
+  for (const bad of [
+    'app.example.com',
+    'https://app.example.com/path',
+    'ftp://example.com',
+    'https://*.com',
+    'https://a.*.example',
+    'https://user@example.com',
+    'https://example.com?x',
+    '*',
+    'https://',
+  ]) {
     t.throws(() => normalizeOrigin(bad), { instanceOf: AccountError }, bad);
   }
   t.throws(() => parseAllowedOrigins([42]), { instanceOf: AccountError });
@@ -52,7 +65,8 @@ test('addresses, expiries and grace periods are checked', (t) => {
 });
 
 /** A metered test route called with the key and the given headers. */
-const use = (server: TestServer, key: string, headers: Record<string, string> = {}) => call(`${server.url}/api/v1/test/maps?key=${key}`, { headers });
+const use = (server: TestServer, key: string, headers: Record<string, string> = {}) =>
+  call(`${server.url}/api/v1/test/maps?key=${key}`, { headers });
 
 async function patch(server: TestServer, account: Account, id: string, body: unknown) {
   const res = await server.dashboard(account, 'PATCH', `/keys/${id}`, body);
@@ -126,7 +140,9 @@ for (const kind of STORE_KINDS) {
     server.clock.set(Date.parse('2026-11-16T00:00:00Z'));
     t.regex(assertError(t, await use(server, value), 401), /expired at 2026-11-16T00:00:00.000Z/);
     t.regex(assertError(t, await patch(server, account, id, { expiresAt: '2026-11-15T00:00:00Z' }), 400), /future/);
-    t.like((await patch(server, account, id, { expiresAt: null, allowedOrigins: ['https://app.example.com'] })).body, { key: { expiresAt: null } });
+    t.like((await patch(server, account, id, { expiresAt: null, allowedOrigins: ['https://app.example.com'] })).body, {
+      key: { expiresAt: null },
+    });
     assertError(t, await use(server, value), 403);
     t.is((await use(server, value, { origin: 'https://app.example.com' })).status, 200);
     t.is((await patch(server, account, id, { allowedOrigins: [] })).status, 200);
@@ -154,7 +170,16 @@ for (const kind of STORE_KINDS) {
     t.is(now.key.previousHashExpiresAt, null);
     for (const old of [first, graced.value, byDefault.value]) assertError(t, await use(server, old), 401);
     t.is((await use(server, now.value)).status, 200);
-    t.regex(assertError(t, await server.dashboard(account, 'POST', `/keys/${id}/roll`, { grace: '1y' }).then(async (r) => ({ status: r.status, body: await r.json() })), 400), /grace period/);
+    t.regex(
+      assertError(
+        t,
+        await server
+          .dashboard(account, 'POST', `/keys/${id}/roll`, { grace: '1y' })
+          .then(async (r) => ({ status: r.status, body: await r.json() })),
+        400,
+      ),
+      /grace period/,
+    );
   });
 }
 
@@ -162,13 +187,37 @@ test('the CLI creates, updates and rolls restricted keys, and a running server a
   const server = await serve(t);
   const account = await server.signUp('ops@example.com', 'Ops');
   const data = ['--data', server.dataDir, '--json'];
-  const created = await waymark(['key', 'create', '--org', 'Ops', '--name', 'web', '--allowed-origins', 'https://app.example.com', '--expires', '2027-01-01T00:00:00Z', ...data]);
+  const created = await waymark([
+    'key',
+    'create',
+    '--org',
+    'Ops',
+    '--name',
+    'web',
+    '--allowed-origins',
+    'https://app.example.com',
+    '--expires',
+    '2027-01-01T00:00:00Z',
+    ...data,
+  ]);
   t.is(created.code, 0, created.stderr);
   const key = JSON.parse(created.stdout) as { id: string; value: string; allowedOrigins: string[]; expiresAt: string };
   t.like(key, { allowedOrigins: ['https://app.example.com'], expiresAt: '2027-01-01T00:00:00.000Z' });
   assertError(t, await use(server, key.value), 403);
 
-  const updated = await waymark(['key', 'update', '--org', 'Ops', '--id', key.id, '--allowed-origins', 'none', '--allowed-ips', '10.0.0.0/8', ...data]);
+  const updated = await waymark([
+    'key',
+    'update',
+    '--org',
+    'Ops',
+    '--id',
+    key.id,
+    '--allowed-origins',
+    'none',
+    '--allowed-ips',
+    '10.0.0.0/8',
+    ...data,
+  ]);
   t.is(updated.code, 0, updated.stderr);
   t.like(JSON.parse(updated.stdout), { allowedOrigins: [], allowedIps: ['10.0.0.0/8'] });
   t.regex(assertError(t, await use(server, key.value), 403), /client addresses/);

@@ -7,7 +7,15 @@ const M = '2026-11';
 const D = '2026-11-15';
 const org = { id: 'o' } as Organization;
 const key = { id: 'k1' } as ApiKeyRecord;
-const ask = (service: Service, month: string, limit: number | null, units = 1): ReserveRequest => ({ org, key, service, month, day: D, limit, units });
+const ask = (service: Service, month: string, limit: number | null, units = 1): ReserveRequest => ({
+  org,
+  key,
+  service,
+  month,
+  day: D,
+  limit,
+  units,
+});
 
 test('reservations count against the limit until released', (t) => {
   const ledger = new LocalLedger(() => 0);

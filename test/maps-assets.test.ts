@@ -27,7 +27,8 @@ test.before(async () => {
   const slugs = (await call(`${server.url}/api/v1/styles?key=${key}`)).body.styles.map((s: { slug: string }) => s.slug) as string[];
   styles = [];
   for (const slug of slugs) {
-    for (const lang of ['local', 'en', 'de']) styles.push((await call(`${server.url}/api/v1/styles/${slug}/style.json?key=${key}&lang=${lang}`)).body);
+    for (const lang of ['local', 'en', 'de'])
+      styles.push((await call(`${server.url}/api/v1/styles/${slug}/style.json?key=${key}&lang=${lang}`)).body);
   }
 });
 
@@ -123,7 +124,10 @@ test('every font stack the styles use has SDF glyphs for A, Ω and Ж', async (t
       t.truthy(glyph, `${font} has ${char}`);
       t.true(glyph!.width > 5 && glyph!.height > 5 && glyph!.advance > 5, `${font} ${char}`);
       t.is(glyph!.bitmap!.length, (glyph!.width + 6) * (glyph!.height + 6), `${font} ${char} bitmap`);
-      t.true(glyph!.bitmap!.some((v) => v > 191), `${font} ${char} has ink`);
+      t.true(
+        glyph!.bitmap!.some((v) => v > 191),
+        `${font} ${char} has ink`,
+      );
     }
   }
 });
@@ -160,7 +164,10 @@ test('the sprite sheets hold every icon every style references, inside PNGs of t
   const icons = [...images].filter((name) => name.startsWith('base:')).map((name) => name.slice('base:'.length));
   t.true(icons.length > 50);
   const sizes: { width: number; height: number }[] = [];
-  for (const [suffix, ratio] of [['', 1], ['@2x', 2]] as const) {
+  for (const [suffix, ratio] of [
+    ['', 1],
+    ['@2x', 2],
+  ] as const) {
     const index = (await call(`${server.url}/api/v1/sprites/base${suffix}.json?key=${key}`)).body as Record<
       string,
       { x: number; y: number; width: number; height: number; pixelRatio: number }

@@ -80,7 +80,10 @@ test('lang selects the label language; another well-formed language falls back t
   t.notRegex(await styleText('local'), /"name_(?:en|de)"/);
   t.is(await styleText('fr'), await styleText('local'));
   for (const bad of ['e', 'english!', '12', 'de--x', '"><script>']) {
-    t.regex(assertError(t, await call(`${server.url}/api/v1/styles/light/style.json?key=${key.value}&lang=${encodeURIComponent(bad)}`), 400), /lang/);
+    t.regex(
+      assertError(t, await call(`${server.url}/api/v1/styles/light/style.json?key=${key.value}&lang=${encodeURIComponent(bad)}`), 400),
+      /lang/,
+    );
   }
 });
 
@@ -128,7 +131,9 @@ test('WAYMARK_PUBLIC_URL, when set, makes the URLs whatever the request headers 
     rmSync(publicDir, { recursive: true, force: true });
   });
   const { key } = await customer(configured);
-  const answer = await call(`${configured.url}/v1/styles/light/style.json?key=${key.value}`, { headers: { 'x-forwarded-host': 'other.example.com' } });
+  const answer = await call(`${configured.url}/v1/styles/light/style.json?key=${key.value}`, {
+    headers: { 'x-forwarded-host': 'other.example.com' },
+  });
   t.is(answer.status, 200);
   for (const url of styleUrls(answer.body)) t.true(url.startsWith('https://geo.example.org/waymark/api/v1/'), url);
 });
@@ -137,7 +142,10 @@ test('GET /styles lists the slugs with names and style URLs', async (t) => {
   const { key } = await customer(server);
   const answer = await call(`${server.url}/api/v1/styles?key=${key.value}`);
   t.is(answer.status, 200);
-  t.deepEqual(answer.body.styles.map((s: { slug: string }) => s.slug), SLUGS);
+  t.deepEqual(
+    answer.body.styles.map((s: { slug: string }) => s.slug),
+    SLUGS,
+  );
   for (const style of answer.body.styles) {
     t.is(typeof style.name, 'string');
     t.is(style.url, `${server.url}/api/v1/styles/${style.slug}/style.json?key=${key.value}`);

@@ -35,7 +35,10 @@ test('an entry used since it was stored gets a second chance before the unused o
   for (const key of ['a', 'b', 'c']) cache.set(key, key, KB);
   t.is(cache.get('a'), 'a');
   cache.set('d', 'd', KB);
-  t.deepEqual(['a', 'b', 'c', 'd'].map((key) => cache.get(key)), ['a', undefined, 'c', 'd']);
+  t.deepEqual(
+    ['a', 'b', 'c', 'd'].map((key) => cache.get(key)),
+    ['a', undefined, 'c', 'd'],
+  );
 });
 
 test('one large entry evicts as many as it needs; one larger than the bound is not stored', (t) => {
@@ -106,10 +109,14 @@ test('a cached tile answers as a stored one: gzip or inflated, ETag and 304, emp
     t.is(revalidated.status, 304);
     t.is(revalidated.headers.get('etag'), `"${stored.id}"`);
     t.is(revalidated.headers.get('content-type'), null);
-    const byHeader = await fetch(`${server.url}/api/v1/tiles/shortbread/${stored.z}/${stored.x}/${stored.y}.pbf`, { headers: { 'x-api-key': key.value } });
+    const byHeader = await fetch(`${server.url}/api/v1/tiles/shortbread/${stored.z}/${stored.x}/${stored.y}.pbf`, {
+      headers: { 'x-api-key': key.value },
+    });
     t.is(byHeader.headers.get('cache-control'), 'private, max-age=86400', 'Cache-Control follows each request, not the cache');
     await byHeader.arrayBuffer();
-    const empty = await fetch(tileUrl(server, EMPTY_TILE.z, EMPTY_TILE.x, EMPTY_TILE.y, key.value), { headers: { 'accept-encoding': 'gzip' } });
+    const empty = await fetch(tileUrl(server, EMPTY_TILE.z, EMPTY_TILE.x, EMPTY_TILE.y, key.value), {
+      headers: { 'accept-encoding': 'gzip' },
+    });
     t.is(empty.status, 200);
     t.is(empty.headers.get('content-encoding'), null);
     t.is(empty.headers.get('etag'), '"empty"');

@@ -160,7 +160,12 @@ test('TileJSON 3.0.0 describes the dataset, its tile URL absolute and carrying t
 test('with no dataset imported, tiles, TileJSON, fonts and sprites answer 503 telling the operator to run waymark import; styles still answer', async (t) => {
   const empty = await serve(t);
   const { account, key } = await customer(empty);
-  for (const path of ['/tiles/shortbread/0/0/0.pbf', '/tiles/shortbread.json', '/fonts/noto_sans_regular/0-255.pbf', '/sprites/base.json']) {
+  for (const path of [
+    '/tiles/shortbread/0/0/0.pbf',
+    '/tiles/shortbread.json',
+    '/fonts/noto_sans_regular/0-255.pbf',
+    '/sprites/base.json',
+  ]) {
     const message = assertError(t, await call(`${empty.url}/api/v1${path}?key=${key.value}`), 503);
     t.regex(message, /waymark import/, path);
   }

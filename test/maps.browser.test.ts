@@ -132,7 +132,10 @@ else {
       t.truthy(position, page.url());
       const [shownZoom, shownLatitude, shownLongitude] = position!.slice(1).map(Number) as [number, number, number];
       t.is(shownZoom, zoom);
-      t.true(Math.abs(shownLatitude - latitude) < 0.001 && Math.abs(shownLongitude - longitude) < 0.001, `shown at ${position![0]}, centre ${center.join(', ')}`);
+      t.true(
+        Math.abs(shownLatitude - latitude) < 0.001 && Math.abs(shownLongitude - longitude) < 0.001,
+        `shown at ${position![0]}, centre ${center.join(', ')}`,
+      );
       mkdirSync(ARTIFACTS, { recursive: true });
       writeFileSync(join(ARTIFACTS, 'playground-opens-at-centre.png'), await page.locator('#playground-map').screenshot());
     } finally {
@@ -179,5 +182,8 @@ else {
 dataTest('the style list names every style the browser tests render', [MONACO], async (t) => {
   const res = await fetch(`${server!.url}/api/v1/styles?key=${key}`);
   const { styles } = (await res.json()) as { styles: { slug: string }[] };
-  t.deepEqual(styles.map((s) => s.slug), STYLES.map((s) => s.slug));
+  t.deepEqual(
+    styles.map((s) => s.slug),
+    STYLES.map((s) => s.slug),
+  );
 });

@@ -20,7 +20,8 @@ test('migrate --to-redis copies accounts, keys (revoked too), tiers and usage; a
   t.teardown(async () => {
     rmSync(dataDir, { recursive: true, force: true });
     const client = new Redis(REDIS_URL);
-    for await (const keys of client.scanStream({ match: `${settings.prefix}:*`, count: 500 })) if ((keys as string[]).length > 0) await client.del(...(keys as string[]));
+    for await (const keys of client.scanStream({ match: `${settings.prefix}:*`, count: 500 }))
+      if ((keys as string[]).length > 0) await client.del(...(keys as string[]));
     client.disconnect();
   });
   const cli = async (args: string[], env: Record<string, string> = {}) => {
@@ -47,7 +48,9 @@ test('migrate --to-redis copies accounts, keys (revoked too), tiers and usage; a
   t.like(await store.findUserByEmail('owner@acme.example'), { orgId: org.id });
   t.like(store.directory.keyByHash(hashKey(kept.value)), { id: kept.id, status: 'active', scopes: ['maps', 'routing'] });
   t.like(store.directory.keyByHash(hashKey(gone.value)), { id: gone.id, status: 'revoked' });
-  t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [{ keyId: kept.id, used: { maps: 0, geocoding: 0, routing: 7 } }]);
+  t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [
+    { keyId: kept.id, used: { maps: 0, geocoding: 0, routing: 7 } },
+  ]);
   t.is(await store.ledger.used(org.id, 'routing', '2026-11'), 7);
 
   const again = await waymark(['migrate', '--to-redis', '--data', dataDir], redisEnv);

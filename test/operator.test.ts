@@ -14,19 +14,30 @@ const TOKEN = 'operator-token-for-tests-0123456789';
 
 interface OperatorServer extends Waymark {
   dataDir: string;
-  call(method: string, path: string, options?: { token?: string | null; body?: unknown }): Promise<{ status: number; headers: Headers; body: any }>;
+  call(
+    method: string,
+    path: string,
+    options?: { token?: string | null; body?: unknown },
+  ): Promise<{ status: number; headers: Headers; body: any }>;
   /** Polls the import until it has finished. */
   finished(id: string): Promise<ImportStatus>;
 }
 
-async function operatorServer(t: ExecutionContext, operator: OperatorOptions, onEnd = (close: () => Promise<void>) => t.teardown(close)): Promise<OperatorServer> {
+async function operatorServer(
+  t: ExecutionContext,
+  operator: OperatorOptions,
+  onEnd = (close: () => Promise<void>) => t.teardown(close),
+): Promise<OperatorServer> {
   const dataDir = tempDir(t, 'operator');
   const server = await startWaymark({ dataDir, port: 0, logging: silentLogging(), operator });
   onEnd(() => server.close());
   const call: OperatorServer['call'] = async (method, path, { token = TOKEN, body } = {}) => {
     const res = await fetch(`${server.url}${path}`, {
       method,
-      headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(token === null ? {} : { authorization: `Bearer ${token}` }),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     return { status: res.status, headers: res.headers, body: await res.json() };
@@ -47,7 +58,11 @@ test.after.always('no Redis key is left behind', async (t) => {
 
 test('without a configured token the operator API does not exist (404)', async (t) => {
   const server = await operatorServer(t, { token: undefined, redis: null });
-  for (const [method, path] of [['POST', '/operator/imports'], ['GET', '/operator/imports'], ['GET', '/operator/imports/x']] as const) {
+  for (const [method, path] of [
+    ['POST', '/operator/imports'],
+    ['GET', '/operator/imports'],
+    ['GET', '/operator/imports/x'],
+  ] as const) {
     const res = await server.call(method, path, { body: method === 'POST' ? { osm: [SMALL_OSM] } : undefined });
     t.is(res.status, 404);
     t.like(res.body, { statusCode: 404, error: 'Not Found' });
@@ -57,7 +72,11 @@ test('without a configured token the operator API does not exist (404)', async (
 test('a missing or wrong token is 401, whatever the request', async (t) => {
   const server = await operatorServer(t, embedded);
   for (const token of [null, 'wrong-token-but-long-enough', `${TOKEN}x`]) {
-    for (const [method, path] of [['POST', '/operator/imports'], ['GET', '/operator/imports'], ['GET', '/operator/imports/x']] as const) {
+    for (const [method, path] of [
+      ['POST', '/operator/imports'],
+      ['GET', '/operator/imports'],
+      ['GET', '/operator/imports/x'],
+    ] as const) {
       const res = await server.call(method, path, { token, body: method === 'POST' ? { osm: 'not even valid' } : undefined });
       t.is(res.status, 401, `${method} ${path} with ${token}`);
       t.like(res.body, { statusCode: 401, error: 'Unauthorized' });
@@ -117,7 +136,13 @@ test('without Redis an import runs in a child process: 202, 409 while it runs, p
   t.is(server.datasets.current()?.id, done.result!.datasetId, 'a failed import leaves the served dataset');
 
   const list = await server.call('GET', '/operator/imports');
-  t.deepEqual(list.body.imports.map((i: ImportStatus) => [i.id, i.status]), [[failed.id, 'failed'], [done.id, 'completed']]);
+  t.deepEqual(
+    list.body.imports.map((i: ImportStatus) => [i.id, i.status]),
+    [
+      [failed.id, 'failed'],
+      [done.id, 'completed'],
+    ],
+  );
 });
 
 test('with Redis an import is a BullMQ job run by a worker: 202 waiting, progress, completed, and the server switches', async (t) => {
@@ -137,7 +162,10 @@ test('with Redis an import is a BullMQ job run by a worker: 202 waiting, progres
   t.is(server.datasets.current()?.id, done.result!.datasetId);
 
   const list = await server.call('GET', '/operator/imports');
-  t.deepEqual(list.body.imports.map((i: ImportStatus) => i.id), [done.id]);
+  t.deepEqual(
+    list.body.imports.map((i: ImportStatus) => i.id),
+    [done.id],
+  );
 });
 
 test('with Redis unreachable the operator API answers 503', async (t) => {

@@ -13,14 +13,21 @@ test('osmium streams nodes as points, ways as lines, closed ways also as areas a
   const elements: OsmElement[] = [];
   const phases = new Set<string>();
   const progress: ProgressReporter = (p) => phases.add(p.phase);
-  for await (const el of readOsmElements(fixture('town.osm'), { keys: ['highway', 'man_made', 'amenity', 'name'] }, progress)) elements.push(el);
+  for await (const el of readOsmElements(fixture('town.osm'), { keys: ['highway', 'man_made', 'amenity', 'name'] }, progress))
+    elements.push(el);
   const cafe = elements.find((el) => el.type === 'node' && el.id === 20)!;
   t.like(cafe, { shape: 'point', point: [8.002, 48.0062], tags: { amenity: 'cafe', name: 'Café Brückenblick' } });
   t.is((cafe.tags as Record<string, string>).cuisine, undefined, 'tags the rules do not read are dropped');
-  t.like(elements.find((el) => el.id === 102), { shape: 'line', closed: false, tags: { highway: 'primary' } });
+  t.like(
+    elements.find((el) => el.id === 102),
+    { shape: 'line', closed: false, tags: { highway: 'primary' } },
+  );
   const bridge = elements.filter((el) => el.id === 101);
   t.deepEqual(bridge.map((el) => el.shape).sort(), ['area', 'line']);
-  t.false(elements.some((el) => el.id === 21 || el.id === 104), 'objects without any kept key are not exported');
+  t.false(
+    elements.some((el) => el.id === 21 || el.id === 104),
+    'objects without any kept key are not exported',
+  );
   t.true(phases.has('read OSM objects'));
 });
 
@@ -36,7 +43,7 @@ test('bounds come from the file header', async (t) => {
   t.deepEqual(await osmBounds(fixture('town.osm')), [8.0, 48.0, 8.01, 48.01]);
 });
 
-test('a broken input fails with osmium\'s own message', async (t) => {
+test("a broken input fails with osmium's own message", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-osm-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const bad = join(dir, 'broken.osm.pbf');

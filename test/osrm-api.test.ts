@@ -66,10 +66,26 @@ dataTest('route equals /directions for the same points and options (each support
   const cases: [string, string, string][] = [
     // [OSRM path after the profile, OSRM query, /directions query]
     [coords([CASINO, FONTVIEILLE]), '', `origin=${latLng(CASINO)}&destination=${latLng(FONTVIEILLE)}`],
-    [coords([CASINO, PORT, LARVOTTO]), 'steps=true&overview=full&geometries=geojson', `origin=${latLng(CASINO)}&waypoints=${latLng(PORT)}&destination=${latLng(LARVOTTO)}&steps=true&overview=full&geometries=geojson`],
-    [coords([FONTVIEILLE, LARVOTTO]), 'alternatives=true&geometries=polyline6&overview=false', `origin=${latLng(FONTVIEILLE)}&destination=${latLng(LARVOTTO)}&alternatives=true&geometries=polyline6&overview=false`],
-    [coords([FONTVIEILLE, LARVOTTO]), 'alternatives=2&steps=false&annotations=false&continue_straight=default', `origin=${latLng(FONTVIEILLE)}&destination=${latLng(LARVOTTO)}&alternatives=2&steps=false`],
-    [`${coords([PORT, CASINO])}.json`, 'continue_straight=false&generate_hints=false&hints=;', `origin=${latLng(PORT)}&destination=${latLng(CASINO)}`],
+    [
+      coords([CASINO, PORT, LARVOTTO]),
+      'steps=true&overview=full&geometries=geojson',
+      `origin=${latLng(CASINO)}&waypoints=${latLng(PORT)}&destination=${latLng(LARVOTTO)}&steps=true&overview=full&geometries=geojson`,
+    ],
+    [
+      coords([FONTVIEILLE, LARVOTTO]),
+      'alternatives=true&geometries=polyline6&overview=false',
+      `origin=${latLng(FONTVIEILLE)}&destination=${latLng(LARVOTTO)}&alternatives=true&geometries=polyline6&overview=false`,
+    ],
+    [
+      coords([FONTVIEILLE, LARVOTTO]),
+      'alternatives=2&steps=false&annotations=false&continue_straight=default',
+      `origin=${latLng(FONTVIEILLE)}&destination=${latLng(LARVOTTO)}&alternatives=2&steps=false`,
+    ],
+    [
+      `${coords([PORT, CASINO])}.json`,
+      'continue_straight=false&generate_hints=false&hints=;',
+      `origin=${latLng(PORT)}&destination=${latLng(CASINO)}`,
+    ],
   ];
   for (const [path, osrmQuery, directionsQuery] of cases) {
     const osrm = await ok(`/api/v1/osrm/route/v1/driving/${path}?${osrmQuery}`);
@@ -105,24 +121,35 @@ dataTest('table equals /matrix: all points, sources/destinations indexes, annota
   t.is(table.durations.length, 4);
   t.false('distances' in table);
   const picked = await ok(`/api/v1/osrm/table/v1/driving/${coords(points)}?sources=0;3&destinations=1;1;2&annotations=duration,distance`);
-  const pickedMatrix = await ok(`/api/v1/matrix?sources=${latLng(CASINO)}|${latLng(LARVOTTO)}&destinations=${latLng(FONTVIEILLE)}|${latLng(FONTVIEILLE)}|${latLng(PORT)}`);
+  const pickedMatrix = await ok(
+    `/api/v1/matrix?sources=${latLng(CASINO)}|${latLng(LARVOTTO)}&destinations=${latLng(FONTVIEILLE)}|${latLng(FONTVIEILLE)}|${latLng(PORT)}`,
+  );
   t.deepEqual(picked, pickedMatrix);
   t.is(picked.distances[1].length, 3);
   t.true(picked.durations[0][0] > 0);
-  const distances = await ok(`/api/v1/osrm/table/v1/walking/${coords(points)}.json?annotations=distance&destinations=all&skip_waypoints=true`);
+  const distances = await ok(
+    `/api/v1/osrm/table/v1/walking/${coords(points)}.json?annotations=distance&destinations=all&skip_waypoints=true`,
+  );
   const distanceMatrix = await ok(`/api/v1/matrix?mode=walking&sources=${all}&destinations=${all}&annotations=distance`);
   t.deepEqual(distances, { code: 'Ok', distances: distanceMatrix.distances });
 });
 
 dataTest('nearest answers the waypoint a route snaps the same point to', FILES, async (t) => {
-  for (const [mode, point] of [['driving', CASINO], ['walking', PORT], ['driving', LARVOTTO]] as const) {
+  for (const [mode, point] of [
+    ['driving', CASINO],
+    ['walking', PORT],
+    ['driving', LARVOTTO],
+  ] as const) {
     const nearest = await ok(`/api/v1/osrm/nearest/v1/${mode}/${point[0]},${point[1]}?number=1`);
     const directions = await ok(`/api/v1/directions?mode=${mode}&origin=${latLng(point)}&destination=${latLng(FONTVIEILLE)}`);
     t.deepEqual(nearest, { code: 'Ok', waypoints: [directions.waypoints[0]] });
     // Within a few hundred metres of the named places (the Larvotto point is on the beach).
     t.true(nearest.waypoints[0].distance < 400, `${mode} ${point}: ${JSON.stringify(nearest)}`);
   }
-  t.deepEqual(await ok(`/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}.json`), await ok(`/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}`));
+  t.deepEqual(
+    await ok(`/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}.json`),
+    await ok(`/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}`),
+  );
 });
 
 dataTest('unsupported and bad parameters are a 400 with OSRM code naming them; unroutable is NoSegment', FILES, async (t) => {
@@ -210,8 +237,19 @@ dataTest('fuzz over HTTP: hostile path segments and parameters answer 200 or an 
   const services = ['route', 'table', 'nearest'];
   const validCoords = (service: string) => (service === 'nearest' ? `${CASINO[0]},${CASINO[1]}` : coords([CASINO, PORT, FONTVIEILLE]));
   const valid: Record<string, string> = {
-    overview: 'full', steps: 'true', geometries: 'geojson', alternatives: 'true', annotations: 'duration', sources: '0;1', destinations: 'all',
-    number: '1', hints: ';;', generate_hints: 'false', skip_waypoints: 'false', continue_straight: 'default', radiuses: '10;10;10',
+    overview: 'full',
+    steps: 'true',
+    geometries: 'geojson',
+    alternatives: 'true',
+    annotations: 'duration',
+    sources: '0;1',
+    destinations: 'all',
+    number: '1',
+    hints: ';;',
+    generate_hints: 'false',
+    skip_waypoints: 'false',
+    continue_straight: 'default',
+    radiuses: '10;10;10',
   };
   for (let i = 0; i < 300; i++) {
     const service = pick(random, services);

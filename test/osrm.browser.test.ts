@@ -36,7 +36,10 @@ test.after.always(async () => {
 });
 
 function pageHtml(serviceUrl: string, apiKey: string): string {
-  return leafletPage('Routing', { css: 'lrm/leaflet-routing-machine.css', js: 'lrm/leaflet-routing-machine.js' }, `
+  return leafletPage(
+    'Routing',
+    { css: 'lrm/leaflet-routing-machine.css', js: 'lrm/leaflet-routing-machine.js' },
+    `
   const map = L.map('map').setView([43.735, 7.42], 14);
   window.routesFound = [];
   L.Routing.control({
@@ -46,37 +49,45 @@ function pageHtml(serviceUrl: string, apiKey: string): string {
   }).on('routesfound', (e) => window.routesFound.push(e.routes.map((r) => ({ distance: r.summary.totalDistance, instructions: r.instructions.length }))))
     .on('routingerror', (e) => console.error('routing error: ' + JSON.stringify(e.error)))
     .addTo(map);
-`);
+`,
+  );
 }
 
-browserTest('Leaflet Routing Machine routes between two Monaco points through the OSRM route service and lists the itinerary', async (t, browser) => {
-  if (server === undefined) return t.fail(`test data missing: ${MONACO}`);
-  const page = await browser.newPage();
-  const problems: string[] = [];
-  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
-  const apiCalls: string[] = [];
-  page.on('response', (response) => {
-    if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
-    if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) apiCalls.push(new URL(response.url()).pathname);
-  });
-  await page.goto(await routePackagePage(page, server.url, PAGE_PATH, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key), PACKAGES));
+browserTest(
+  'Leaflet Routing Machine routes between two Monaco points through the OSRM route service and lists the itinerary',
+  async (t, browser) => {
+    if (server === undefined) return t.fail(`test data missing: ${MONACO}`);
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
+    const apiCalls: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
+      if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) apiCalls.push(new URL(response.url()).pathname);
+    });
+    await page.goto(await routePackagePage(page, server.url, PAGE_PATH, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key), PACKAGES));
 
-  // The itinerary: a table of instructions, one row each, ending with the arrival.
-  const rows = page.locator('.leaflet-routing-container .leaflet-routing-alt table tr');
-  await rows.first().waitFor({ timeout: 30_000 });
-  const instructions = await rows.allInnerTexts();
-  t.true(instructions.length >= 3, instructions.join(' | '));
-  t.regex(instructions[0]!, /Head/);
-  t.regex(instructions[instructions.length - 1]!, /You have arrived/);
-  const summary = await page.locator('.leaflet-routing-alt h3').first().innerText();
-  t.regex(summary, /\d+(\.\d+)? km|\d+ m/);
-  const found = await page.evaluate(() => (globalThis as unknown as { routesFound: { distance: number; instructions: number }[][] }).routesFound);
-  t.true(found.length >= 1 && found[0]![0]!.distance > 1000 && found[0]![0]!.distance < 5000, JSON.stringify(found));
-  t.true(apiCalls.length >= 1 && apiCalls.every((path) => path.startsWith('/api/v1/osrm/route/v1/driving/')), apiCalls.join(', '));
-  // The route line is drawn.
-  t.true((await page.locator('path.leaflet-interactive').count()) >= 1);
-  t.deepEqual(problems, []);
-  await page.close();
-});
+    // The itinerary: a table of instructions, one row each, ending with the arrival.
+    const rows = page.locator('.leaflet-routing-container .leaflet-routing-alt table tr');
+    await rows.first().waitFor({ timeout: 30_000 });
+    const instructions = await rows.allInnerTexts();
+    t.true(instructions.length >= 3, instructions.join(' | '));
+    t.regex(instructions[0]!, /Head/);
+    t.regex(instructions[instructions.length - 1]!, /You have arrived/);
+    const summary = await page.locator('.leaflet-routing-alt h3').first().innerText();
+    t.regex(summary, /\d+(\.\d+)? km|\d+ m/);
+    const found = await page.evaluate(
+      () => (globalThis as unknown as { routesFound: { distance: number; instructions: number }[][] }).routesFound,
+    );
+    t.true(found.length >= 1 && found[0]![0]!.distance > 1000 && found[0]![0]!.distance < 5000, JSON.stringify(found));
+    t.true(apiCalls.length >= 1 && apiCalls.every((path) => path.startsWith('/api/v1/osrm/route/v1/driving/')), apiCalls.join(', '));
+    // The route line is drawn.
+    t.true((await page.locator('path.leaflet-interactive').count()) >= 1);
+    t.deepEqual(problems, []);
+    await page.close();
+  },
+);

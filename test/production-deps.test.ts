@@ -18,7 +18,16 @@ import { PACKAGE_ROOT } from '../core/package-root.js';
 function productionCopy(t: ExecutionContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-production-deps-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  for (const file of ['package.json', 'package-lock.json', 'bin', 'dist/src', 'dist/core', 'dist/data-pipeline', 'src/dashboard/web', 'src/protobuf/schemas']) {
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    'bin',
+    'dist/src',
+    'dist/core',
+    'dist/data-pipeline',
+    'src/dashboard/web',
+    'src/protobuf/schemas',
+  ]) {
     cpSync(join(PACKAGE_ROOT, file), join(dir, file), { recursive: true });
   }
   // Hard links: fast and without the space of a copy. The hidden lock file is the one file npm
@@ -115,7 +124,11 @@ interface Checked {
 }
 
 function check(dir: string): Checked {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', CHECKER], { cwd: dir, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', CHECKER], {
+    cwd: dir,
+    encoding: 'utf8',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   const line = run.stdout.trim().split('\n').at(-1) ?? '';
   if (!line.startsWith('{')) throw new Error(`the check printed no report (exit ${run.status}): ${run.stderr}`);
   return { status: run.status, report: JSON.parse(line) };
@@ -134,5 +147,8 @@ test('the production dependencies alone load every runtime module, package and l
   rmSync(join(dir, 'node_modules', 'lodash'), { recursive: true });
   const broken = check(dir);
   t.is(broken.status, 1);
-  t.true(broken.report.missing.some((line) => /lodash/.test(line)), broken.report.missing.join('\n'));
+  t.true(
+    broken.report.missing.some((line) => /lodash/.test(line)),
+    broken.report.missing.join('\n'),
+  );
 });

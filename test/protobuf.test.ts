@@ -113,7 +113,8 @@ function toJson(type: protobuf.Type, object: any): any {
       return object.polyline ?? geoJson(object.geojson);
     case '.waymark.Matrix': {
       const rows: (number | null)[][] = [];
-      for (let i = 0; i < object.values.length; i += object.columns) rows.push(object.values.slice(i, i + object.columns).map((v: number) => (Number.isNaN(v) ? null : v)));
+      for (let i = 0; i < object.values.length; i += object.columns)
+        rows.push(object.values.slice(i, i + object.columns).map((v: number) => (Number.isNaN(v) ? null : v)));
       return rows;
     }
     case '.google.protobuf.Struct':
@@ -172,107 +173,180 @@ async function routingCase(t: ExecutionContext, path: string, query: string, typ
 async function geocodingCase(t: ExecutionContext, path: string, query: string): Promise<any> {
   const { json, decoded } = await fetchBoth(t, path, query, 'waymark.GeocodeResponse');
   t.true(Math.abs(decoded.geocoding.timestamp - json.geocoding.timestamp) < 60_000);
-  t.deepEqual({ ...decoded, geocoding: { ...decoded.geocoding, timestamp: 0 } }, { ...json, geocoding: { ...json.geocoding, timestamp: 0 } });
+  t.deepEqual(
+    { ...decoded, geocoding: { ...decoded.geocoding, timestamp: 0 } },
+    { ...json, geocoding: { ...json.geocoding, timestamp: 0 } },
+  );
   t.true(json.features.length > 0, 'a case with features');
   return json;
 }
 
 const trip = `origin=${latLng(CASINO)}&destination=${latLng(STADE)}&mode=driving`;
 
-dataTest('directions: polyline with steps, GeoJSON with steps, no overview with alternatives', [MONACO], async (t) => {
-  const steps = await routingCase(t, '/directions', `${trip}&steps=true`, 'waymark.DirectionsResponse');
-  t.true(steps.routes[0].legs[0].steps.length > 2);
-  const geojson = await routingCase(t, '/directions', `${trip}&steps=true&geometries=geojson&waypoints=${latLng(PORT)}`, 'waymark.DirectionsResponse');
-  t.is(geojson.routes[0].geometry.type, 'LineString');
-  t.is(geojson.routes[0].legs.length, 2);
-  const bare = await routingCase(t, '/directions', `${trip}&overview=false&alternatives=true`, 'waymark.DirectionsResponse');
-  t.is(bare.routes[0].geometry, undefined);
-}, true);
+dataTest(
+  'directions: polyline with steps, GeoJSON with steps, no overview with alternatives',
+  [MONACO],
+  async (t) => {
+    const steps = await routingCase(t, '/directions', `${trip}&steps=true`, 'waymark.DirectionsResponse');
+    t.true(steps.routes[0].legs[0].steps.length > 2);
+    const geojson = await routingCase(
+      t,
+      '/directions',
+      `${trip}&steps=true&geometries=geojson&waypoints=${latLng(PORT)}`,
+      'waymark.DirectionsResponse',
+    );
+    t.is(geojson.routes[0].geometry.type, 'LineString');
+    t.is(geojson.routes[0].legs.length, 2);
+    const bare = await routingCase(t, '/directions', `${trip}&overview=false&alternatives=true`, 'waymark.DirectionsResponse');
+    t.is(bare.routes[0].geometry, undefined);
+  },
+  true,
+);
 
-dataTest('isochrone: polygons and outlines', [MONACO], async (t) => {
-  const areas = await routingCase(t, '/isochrone', `center=${latLng(CASINO)}&time=2,5&mode=driving`, 'waymark.IsochroneResponse');
-  t.is(areas.features.length, 2);
-  t.regex(areas.features[0].geometry.type, /Polygon/);
-  const outlines = await routingCase(t, '/isochrone', `center=${latLng(CASINO)}&time=3&mode=driving&polygons=false`, 'waymark.IsochroneResponse');
-  t.regex(outlines.features[0].geometry.type, /LineString/);
-}, true);
+dataTest(
+  'isochrone: polygons and outlines',
+  [MONACO],
+  async (t) => {
+    const areas = await routingCase(t, '/isochrone', `center=${latLng(CASINO)}&time=2,5&mode=driving`, 'waymark.IsochroneResponse');
+    t.is(areas.features.length, 2);
+    t.regex(areas.features[0].geometry.type, /Polygon/);
+    const outlines = await routingCase(
+      t,
+      '/isochrone',
+      `center=${latLng(CASINO)}&time=3&mode=driving&polygons=false`,
+      'waymark.IsochroneResponse',
+    );
+    t.regex(outlines.features[0].geometry.type, /LineString/);
+  },
+  true,
+);
 
-dataTest('matrix: durations and distances, and one annotation', [MONACO], async (t) => {
-  const points = [CASINO, STADE, PORT].map(latLng).join('|');
-  const both = await routingCase(t, '/matrix', `sources=${points}&destinations=${points}&mode=driving`, 'waymark.MatrixResponse');
-  t.is(both.durations.length, 3);
-  t.is(both.distances[0].length, 3);
-  const one = await routingCase(t, '/matrix', `sources=${points}&destinations=${latLng(PORT)}&mode=driving&annotations=distance`, 'waymark.MatrixResponse');
-  t.is(one.durations, undefined);
-}, true);
+dataTest(
+  'matrix: durations and distances, and one annotation',
+  [MONACO],
+  async (t) => {
+    const points = [CASINO, STADE, PORT].map(latLng).join('|');
+    const both = await routingCase(t, '/matrix', `sources=${points}&destinations=${points}&mode=driving`, 'waymark.MatrixResponse');
+    t.is(both.durations.length, 3);
+    t.is(both.distances[0].length, 3);
+    const one = await routingCase(
+      t,
+      '/matrix',
+      `sources=${points}&destinations=${latLng(PORT)}&mode=driving&annotations=distance`,
+      'waymark.MatrixResponse',
+    );
+    t.is(one.durations, undefined);
+  },
+  true,
+);
 
-dataTest('geocoding: search, autocomplete, the /geocode alias, structured search, reverse and place', [MONACO], async (t) => {
-  const found = await geocodingCase(t, '/geocoding/search', 'text=Casino%20de%20Monte-Carlo&lang=fr');
-  await geocodingCase(t, '/geocoding/autocomplete', 'text=Stade%20Lou');
-  await geocodingCase(t, '/geocode', 'q=Port%20Hercule');
-  await geocodingCase(t, '/geocoding/search/structured', 'address=Avenue%20de%20Monte-Carlo&locality=Monaco');
-  const near = await geocodingCase(t, '/geocoding/reverse', `point.lat=${CASINO[1]}&point.lon=${CASINO[0]}&size=5`);
-  t.true(near.features.every((f: any) => typeof f.properties.distance === 'number'));
-  await geocodingCase(t, '/geocoding/place', `ids=${found.features.map((f: any) => f.properties.gid).slice(0, 3).join(',')}`);
-}, true);
+dataTest(
+  'geocoding: search, autocomplete, the /geocode alias, structured search, reverse and place',
+  [MONACO],
+  async (t) => {
+    const found = await geocodingCase(t, '/geocoding/search', 'text=Casino%20de%20Monte-Carlo&lang=fr');
+    await geocodingCase(t, '/geocoding/autocomplete', 'text=Stade%20Lou');
+    await geocodingCase(t, '/geocode', 'q=Port%20Hercule');
+    await geocodingCase(t, '/geocoding/search/structured', 'address=Avenue%20de%20Monte-Carlo&locality=Monaco');
+    const near = await geocodingCase(t, '/geocoding/reverse', `point.lat=${CASINO[1]}&point.lon=${CASINO[0]}&size=5`);
+    t.true(near.features.every((f: any) => typeof f.properties.distance === 'number'));
+    await geocodingCase(
+      t,
+      '/geocoding/place',
+      `ids=${found.features
+        .map((f: any) => f.properties.gid)
+        .slice(0, 3)
+        .join(',')}`,
+    );
+  },
+  true,
+);
 
-dataTest('a search with a warning and none found: warnings and an empty list survive', [MONACO], async (t) => {
-  const query = 'text=zzzqqqxxnotaplace&size=100';
-  const { json, decoded } = await fetchBoth(t, '/geocoding/search', query, 'waymark.GeocodeResponse');
-  t.deepEqual(json.features, []);
-  t.deepEqual(decoded.features, []);
-  t.deepEqual(decoded.geocoding.warnings, json.geocoding.warnings);
-  t.deepEqual(decoded.bbox, json.bbox);
-}, true);
+dataTest(
+  'a search with a warning and none found: warnings and an empty list survive',
+  [MONACO],
+  async (t) => {
+    const query = 'text=zzzqqqxxnotaplace&size=100';
+    const { json, decoded } = await fetchBoth(t, '/geocoding/search', query, 'waymark.GeocodeResponse');
+    t.deepEqual(json.features, []);
+    t.deepEqual(decoded.features, []);
+    t.deepEqual(decoded.geocoding.warnings, json.geocoding.warnings);
+    t.deepEqual(decoded.bbox, json.bbox);
+  },
+  true,
+);
 
-dataTest('format=json and the Accept weights: JSON unless protobuf is preferred', [MONACO], async (t) => {
-  const type = async (query: string, accept?: string) =>
-    (await fetch(url('/directions', `${trip}${query}`), accept ? { headers: { Accept: accept } } : {})).headers.get('content-type') ?? '';
-  t.regex(await type('&format=json', PROTOBUF), /^application\/json/);
-  t.regex(await type('', '*/*'), /^application\/json/);
-  t.regex(await type('', `application/json, ${PROTOBUF};q=0.5`), /^application\/json/);
-  t.regex(await type('', `application/json;q=0.9, ${PROTOBUF}`), /^application\/x-protobuf/);
-  t.regex(await type('', 'application/protobuf'), /^application\/x-protobuf/);
-}, true);
+dataTest(
+  'format=json and the Accept weights: JSON unless protobuf is preferred',
+  [MONACO],
+  async (t) => {
+    const type = async (query: string, accept?: string) =>
+      (await fetch(url('/directions', `${trip}${query}`), accept ? { headers: { Accept: accept } } : {})).headers.get('content-type') ?? '';
+    t.regex(await type('&format=json', PROTOBUF), /^application\/json/);
+    t.regex(await type('', '*/*'), /^application\/json/);
+    t.regex(await type('', `application/json, ${PROTOBUF};q=0.5`), /^application\/json/);
+    t.regex(await type('', `application/json;q=0.9, ${PROTOBUF}`), /^application\/x-protobuf/);
+    t.regex(await type('', 'application/protobuf'), /^application\/x-protobuf/);
+  },
+  true,
+);
 
-dataTest('format=xml, or format twice, is a 400 naming the parameter, not metered', [MONACO], async (t) => {
-  for (const query of ['format=xml', 'format=pbf&format=json']) {
-    const before = await fetch(url('/directions', trip));
-    const bad = await call(url('/directions', `${trip}&${query}`), { headers: { Accept: PROTOBUF } });
-    t.is(bad.status, 400);
-    t.is(errorBodyFault(bad), null);
-    t.regex(bad.body.message, /format/);
-    t.is(bad.headers.get('x-ratelimit-remaining'), before.headers.get('x-ratelimit-remaining'));
-  }
-}, true);
+dataTest(
+  'format=xml, or format twice, is a 400 naming the parameter, not metered',
+  [MONACO],
+  async (t) => {
+    for (const query of ['format=xml', 'format=pbf&format=json']) {
+      const before = await fetch(url('/directions', trip));
+      const bad = await call(url('/directions', `${trip}&${query}`), { headers: { Accept: PROTOBUF } });
+      t.is(bad.status, 400);
+      t.is(errorBodyFault(bad), null);
+      t.regex(bad.body.message, /format/);
+      t.is(bad.headers.get('x-ratelimit-remaining'), before.headers.get('x-ratelimit-remaining'));
+    }
+  },
+  true,
+);
 
-dataTest('errors stay JSON when protobuf is asked for', [MONACO], async (t) => {
-  const headers = { Accept: PROTOBUF };
-  const badParameter = await call(url('/directions', 'origin=91,0&destination=0,0&format=pbf'), { headers });
-  t.is(badParameter.status, 400);
-  t.regex(badParameter.headers.get('content-type') ?? '', /^application\/json/);
-  t.is(errorBodyFault(badParameter), null);
-  const inTheSea = await call(url('/directions', `origin=43.60,7.60&destination=${latLng(CASINO)}&mode=driving`), { headers });
-  t.is(inTheSea.status, 422);
-  t.regex(inTheSea.headers.get('content-type') ?? '', /^application\/json/);
-  t.is(inTheSea.body.code, 'NoSegment');
-  const noKey = await call(`${server.url}/api/v1/geocoding/search?text=Monaco&format=pbf`, { headers });
-  t.is(noKey.status, 401);
-  t.regex(noKey.headers.get('content-type') ?? '', /^application\/json/);
-}, true);
+dataTest(
+  'errors stay JSON when protobuf is asked for',
+  [MONACO],
+  async (t) => {
+    const headers = { Accept: PROTOBUF };
+    const badParameter = await call(url('/directions', 'origin=91,0&destination=0,0&format=pbf'), { headers });
+    t.is(badParameter.status, 400);
+    t.regex(badParameter.headers.get('content-type') ?? '', /^application\/json/);
+    t.is(errorBodyFault(badParameter), null);
+    const inTheSea = await call(url('/directions', `origin=43.60,7.60&destination=${latLng(CASINO)}&mode=driving`), { headers });
+    t.is(inTheSea.status, 422);
+    t.regex(inTheSea.headers.get('content-type') ?? '', /^application\/json/);
+    t.is(inTheSea.body.code, 'NoSegment');
+    const noKey = await call(`${server.url}/api/v1/geocoding/search?text=Monaco&format=pbf`, { headers });
+    t.is(noKey.status, 401);
+    t.regex(noKey.headers.get('content-type') ?? '', /^application\/json/);
+  },
+  true,
+);
 
-dataTest('the schemas are public, cacheable and list the message of each endpoint', [MONACO], async (t) => {
-  const listing = await call(`${server.url}/api/v1/schemas/`);
-  t.is(listing.status, 200);
-  t.regex(listing.headers.get('cache-control') ?? '', /public, max-age=\d+/);
-  t.deepEqual(listing.body.schemas.map((s: any) => s.name), ['geocoding.proto', 'geometry.proto', 'routing.proto']);
-  t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
-  for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
-  const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
-  t.is(file.status, 200);
-  t.regex(file.headers.get('content-type') ?? '', /^text\/plain/);
-  t.regex(await file.text(), /message DirectionsResponse/);
-  const again = await fetch(`${server.url}/api/v1/schemas/routing.proto`, { headers: { 'If-None-Match': file.headers.get('etag')! } });
-  t.is(again.status, 304);
-  t.is((await fetch(`${server.url}/api/v1/schemas/secret.proto`)).status, 404);
-}, true);
+dataTest(
+  'the schemas are public, cacheable and list the message of each endpoint',
+  [MONACO],
+  async (t) => {
+    const listing = await call(`${server.url}/api/v1/schemas/`);
+    t.is(listing.status, 200);
+    t.regex(listing.headers.get('cache-control') ?? '', /public, max-age=\d+/);
+    t.deepEqual(
+      listing.body.schemas.map((s: any) => s.name),
+      ['geocoding.proto', 'geometry.proto', 'routing.proto'],
+    );
+    t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
+    for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
+    const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
+    t.is(file.status, 200);
+    t.regex(file.headers.get('content-type') ?? '', /^text\/plain/);
+    t.regex(await file.text(), /message DirectionsResponse/);
+    const again = await fetch(`${server.url}/api/v1/schemas/routing.proto`, { headers: { 'If-None-Match': file.headers.get('etag')! } });
+    t.is(again.status, 304);
+    t.is((await fetch(`${server.url}/api/v1/schemas/secret.proto`)).status, 404);
+  },
+  true,
+);

@@ -56,7 +56,9 @@ function parse(text: string): Answer {
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return { status: null, head: text, headers: new Map(), body: '' };
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-  const headers = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  const headers = new Map(
+    lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+  );
   const status = /^HTTP\/1\.[01] (\d{3}) /.exec(statusLine);
   let body = text.slice(end + 4);
   if (headers.get('transfer-encoding') === 'chunked') body = unchunk(body);
@@ -142,7 +144,10 @@ test('API: 48 header fields (the most uWS 20.30 passes on) are served', async (t
 
 test('API: two different Content-Length values get 400 with the uniform body, and the connection is closed', async (t) => {
   const server = await serve(t);
-  for (const [first, second] of [['2', '5'], ['5', '2']]) {
+  for (const [first, second] of [
+    ['2', '5'],
+    ['5', '2'],
+  ]) {
     const head = `POST /dashboard/api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${first}\r\nContent-Length: ${second}\r\n\r\n`;
     const answer = await exchange(server.port, `${head}{}`);
     t.is(answer.status, 400, answer.head);
@@ -185,7 +190,12 @@ async function datasetServer(t: ExecutionContext): Promise<number> {
   await new Promise((resolve) => probe.once('listening', resolve));
   const { port } = probe.address() as net.AddressInfo;
   await new Promise((resolve) => probe.close(resolve));
-  const offers = await startDatasetOffers(fixture.redis, dataDir, { url: `http://127.0.0.1:${port}`, host: '127.0.0.1', token: TOKEN }, silentLogging().logger);
+  const offers = await startDatasetOffers(
+    fixture.redis,
+    dataDir,
+    { url: `http://127.0.0.1:${port}`, host: '127.0.0.1', token: TOKEN },
+    silentLogging().logger,
+  );
   fixture.onEnd(() => offers.close());
   return port;
 }

@@ -61,7 +61,11 @@ test('waymark worker runs queued imports, writes JSON lines, and stops on SIGTER
   });
   await ready;
 
-  const outcome = await enqueueAndFollow(redis, { dataDir: data, osm: [SMALL_OSM], world: false }, { onEnqueued: () => {}, onProgress: () => {} });
+  const outcome = await enqueueAndFollow(
+    redis,
+    { dataDir: data, osm: [SMALL_OSM], world: false },
+    { onEnqueued: () => {}, onProgress: () => {} },
+  );
   t.is(outcome.status, 'completed', outcome.failedReason ?? '');
 
   child.kill('SIGTERM');

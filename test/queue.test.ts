@@ -30,10 +30,14 @@ test('a queued import reports progress and completes; the server switches to it;
 
   const progress: ImportProgress[] = [];
   let enqueuedAs: string | undefined;
-  const done = await enqueueAndFollow(redis, { dataDir, osm: [SMALL_OSM], world: false }, {
-    onEnqueued: (id) => void (enqueuedAs = id),
-    onProgress: (report) => void progress.push(report),
-  });
+  const done = await enqueueAndFollow(
+    redis,
+    { dataDir, osm: [SMALL_OSM], world: false },
+    {
+      onEnqueued: (id) => void (enqueuedAs = id),
+      onProgress: (report) => void progress.push(report),
+    },
+  );
   t.is(done.status, 'completed', done.failedReason ?? '');
   t.is(enqueuedAs, done.id);
   t.true(progress.length > 0, 'progress events arrived through QueueEvents');
@@ -70,7 +74,11 @@ const waitsForTheLock = test.macro(async (t, holdLock: HoldLock) => {
   let following: ReturnType<typeof enqueueAndFollow> | undefined;
   let delayed: Job | undefined;
   await holdLock(dataDir, redis, async () => {
-    following = enqueueAndFollow(redis, { dataDir, osm: [SMALL_OSM], world: false }, { onEnqueued: (jobId) => void (id = jobId), onProgress: () => {} });
+    following = enqueueAndFollow(
+      redis,
+      { dataDir, osm: [SMALL_OSM], world: false },
+      { onEnqueued: (jobId) => void (id = jobId), onProgress: () => {} },
+    );
     delayed = await eventually(async () => {
       const job = id === undefined ? undefined : await queue.getJob(id);
       return job && (await job.getState()) === 'delayed' ? job : undefined;
@@ -82,32 +90,44 @@ const waitsForTheLock = test.macro(async (t, holdLock: HoldLock) => {
   t.is(outcome.status, 'completed', outcome.failedReason ?? '');
 });
 
-test('a job for a data folder whose pipeline import lock a live import holds is delayed, then runs', waitsForTheLock, async (dataDir, _redis, work) => {
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(paths.importLock(dataDir), String(process.pid)); // A live import: this process.
-  await work();
-  rmSync(paths.importLock(dataDir));
-});
+test(
+  'a job for a data folder whose pipeline import lock a live import holds is delayed, then runs',
+  waitsForTheLock,
+  async (dataDir, _redis, work) => {
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(paths.importLock(dataDir), String(process.pid)); // A live import: this process.
+    await work();
+    rmSync(paths.importLock(dataDir));
+  },
+);
 
-test('a job for a data folder another worker imports into (Redis folder lock, e.g. on another machine) is delayed, then runs', waitsForTheLock, async (dataDir, redis, work) => {
-  const lock = new FolderLock(redis, dataDir);
-  try {
-    if ((await lock.acquire('import-on-another-machine')) !== null) throw new Error('the folder lock is taken');
-    await lock.hold('import-on-another-machine', work);
-  } finally {
-    await lock.close();
-  }
-});
+test(
+  'a job for a data folder another worker imports into (Redis folder lock, e.g. on another machine) is delayed, then runs',
+  waitsForTheLock,
+  async (dataDir, redis, work) => {
+    const lock = new FolderLock(redis, dataDir);
+    try {
+      if ((await lock.acquire('import-on-another-machine')) !== null) throw new Error('the folder lock is taken');
+      await lock.hold('import-on-another-machine', work);
+    } finally {
+      await lock.close();
+    }
+  },
+);
 
 test('a worker fails jobs for another data folder, without retrying, and says which worker to run', async (t) => {
   const { redis, startWorker } = queueFixture(t);
   startWorker(tempDir(t, 'worker-a'));
   let attempts = 0;
   const other = tempDir(t, 'worker-b');
-  const outcome = await enqueueAndFollow(redis, { dataDir: other, osm: [SMALL_OSM], world: false }, {
-    onEnqueued: () => {},
-    onProgress: () => void attempts++,
-  });
+  const outcome = await enqueueAndFollow(
+    redis,
+    { dataDir: other, osm: [SMALL_OSM], world: false },
+    {
+      onEnqueued: () => {},
+      onProgress: () => void attempts++,
+    },
+  );
   t.is(outcome.status, 'failed');
   t.regex(outcome.failedReason ?? '', new RegExp(`imports into ${other}.*WAYMARK_REDIS_PREFIX`));
   t.is(attempts, 0);
@@ -115,7 +135,11 @@ test('a worker fails jobs for another data folder, without retrying, and says wh
 
 test('enqueueing with Redis unreachable fails with one clear line', async (t) => {
   const error = await t.throwsAsync(
-    enqueueAndFollow({ url: 'redis://127.0.0.1:1', prefix: `${TEST_PREFIX_ROOT}-unreachable` }, { dataDir: '/nowhere', osm: [SMALL_OSM], world: false }, quiet),
+    enqueueAndFollow(
+      { url: 'redis://127.0.0.1:1', prefix: `${TEST_PREFIX_ROOT}-unreachable` },
+      { dataDir: '/nowhere', osm: [SMALL_OSM], world: false },
+      quiet,
+    ),
   );
   t.regex(error!.message, /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
 });

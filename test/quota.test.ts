@@ -28,7 +28,11 @@ interface Plan {
 const PLANS: Plan[] = [
   { tier: 'free', limits: { maps: 10_000, geocoding: 5_000, routing: 5_000 } },
   { tier: 'pro', limits: { maps: 500_000, geocoding: 100_000, routing: 100_000 } },
-  { tier: 'enterprise', custom: { maps: 1_234_567, geocoding: 250, routing: 42 }, limits: { maps: 1_234_567, geocoding: 250, routing: 42 } },
+  {
+    tier: 'enterprise',
+    custom: { maps: 1_234_567, geocoding: 250, routing: 42 },
+    limits: { maps: 1_234_567, geocoding: 250, routing: 42 },
+  },
 ];
 
 for (const plan of PLANS) {
@@ -50,7 +54,12 @@ for (const plan of PLANS) {
         const message = assertError(t, refused, 429);
         t.regex(message, /monthly quota exceeded/i);
         t.true(message.includes(service), message);
-        t.regex(message, plan.tier === 'enterprise' ? /contact us to raise the custom quota/ : /upgrade at the billing page: http:\/\/127\.0\.0\.1:\d+\/dashboard\/#billing/);
+        t.regex(
+          message,
+          plan.tier === 'enterprise'
+            ? /contact us to raise the custom quota/
+            : /upgrade at the billing page: http:\/\/127\.0\.0\.1:\d+\/dashboard\/#billing/,
+        );
         t.notRegex(message, plan.tier === 'enterprise' ? /upgrade/ : /contact us/);
         t.deepEqual(rateLimit(refused.headers), { limit: String(limit), remaining: '0', reset: NEXT_MONTH });
       }
@@ -188,7 +197,11 @@ test('200 concurrent requests against 50 remaining units give exactly 50 success
   t.is(statuses.filter((s) => s === 200).length, 50);
   t.is(statuses.filter((s) => s === 429).length, 150);
   const remaining = answers.filter((a) => a.status === 200).map((a) => Number(rateLimit(a.headers).remaining));
-  t.deepEqual([...remaining].sort((a, b) => a - b), Array.from({ length: 50 }, (_, i) => i), 'each success reports its own remaining');
+  t.deepEqual(
+    [...remaining].sort((a, b) => a - b),
+    Array.from({ length: 50 }, (_, i) => i),
+    'each success reports its own remaining',
+  );
 
   const usage = await call(`${server.url}/api/v1/usage/current?key=${key.value}`);
   t.is(usage.body.services.maps.used, 10_000);
@@ -213,7 +226,9 @@ test('a route that costs several units reserves them up front: whole or refused,
     if (!Number.isInteger(units) || units < 1) throw new ApiError(400, 'units must be a positive whole number');
     return units;
   };
-  const server = await serve(t, { services: [...testRoutes, { path: '/test/heavy', service: 'routing', units: unitsOf, handler: testRoutes[2]!.handler }] });
+  const server = await serve(t, {
+    services: [...testRoutes, { path: '/test/heavy', service: 'routing', units: unitsOf, handler: testRoutes[2]!.handler }],
+  });
   const { account, key } = await customer(server);
   seed(server, account.orgId, 'routing', 4_990);
   const url = (units: number | string, status = 200) => `${server.url}/api/v1/test/heavy?key=${key.value}&units=${units}&status=${status}`;

@@ -108,11 +108,19 @@ test('If-None-Match with the ETag gives 304, counted as one unit', async (t) => 
 test('a metatile renders once into the disk and memory caches; its tiles are then served from them', async (t) => {
   const { key } = await customer(server, ['maps']);
   // The four tiles of one z13 metatile, asked for at once: they share one job.
-  const tiles = [[4264, 2986], [4265, 2986], [4264, 2987], [4265, 2987]] as const;
+  const tiles = [
+    [4264, 2986],
+    [4265, 2986],
+    [4264, 2987],
+    [4265, 2987],
+  ] as const;
   const started = performance.now();
   const answers = await Promise.all(tiles.map(([x, y]) => fetch(tileUrl(`13/${x}/${y}.png`, key.value, 'gray', '&lang=en'))));
   const cold = performance.now() - started;
-  t.deepEqual(answers.map((res) => res.status), [200, 200, 200, 200]);
+  t.deepEqual(
+    answers.map((res) => res.status),
+    [200, 200, 200, 200],
+  );
   // The disk cache is written after the answer: wait for its files a little.
   const file = (x: number, y: number) => join(datasetDir, 'raster-cache', 'gray', 'en', '13', String(x), `${y}@1x.png`);
   for (let i = 0; i < 100 && !tiles.every(([x, y]) => existsSync(file(x, y))); i++) await new Promise((done) => setTimeout(done, 20));
@@ -141,7 +149,8 @@ test('tile errors: 404 unknown style, 400 naming z, x, y, extension and lang, no
     ['1/0/0.gif', /extension must be one of png, webp, jpg/],
     ['1/0/0.png', /invalid parameter 'lang'/, '&lang=%3Cscript%3E'],
   ];
-  for (const [path, message, query] of bad) t.regex(assertError(t, await call(tileUrl(path, key.value, 'light', query ?? '')), 400), message, path);
+  for (const [path, message, query] of bad)
+    t.regex(assertError(t, await call(tileUrl(path, key.value, 'light', query ?? '')), 400), message, path);
   t.is(await mapsUsed(account.cookie), 0);
 });
 
@@ -176,8 +185,9 @@ test('a static map of a real route: the path from a directions answer and two ma
   const directions = await call(api('/directions', key.value, `&origin=${origin}&destination=${destination}`));
   t.is(directions.status, 200);
   const encoded = directions.body.routes[0].geometry as string;
-  const query = `&style=light&size=400x300&scale=2&markers=color:0x00ff00|label:A|${origin}&markers=color:0xff00ff|label:B|${destination}`
-    + `&path=color:0x0000ffff|width:5|enc:${encodeURIComponent(encoded)}`;
+  const query =
+    `&style=light&size=400x300&scale=2&markers=color:0x00ff00|label:A|${origin}&markers=color:0xff00ff|label:B|${destination}` +
+    `&path=color:0x0000ffff|width:5|enc:${encodeURIComponent(encoded)}`;
   const res = await fetch(api('/staticmap', key.value, query));
   t.is(res.status, 200);
   t.is(res.headers.get('content-type'), 'image/png');
@@ -215,8 +225,26 @@ test('fitting: a bbox fills the picture; overlays are fitted with a padding, a l
   t.true(Math.abs(half.zoom - 1) < 1e-4, String(half.zoom));
   const lone = staticMapView({ kind: 'fit' }, 400, 300, [{ lon: 7.42, lat: 43.73, color: '#ff0000' }], []);
   t.is(lone.zoom, 16);
-  t.deepEqual(lone.center.map((v) => Number(v.toFixed(6))), [7.42, 43.73]);
-  const padded = staticMapView({ kind: 'fit' }, 256 + 80, 256 + 80, [], [{ points: [[0, 0], [90, 66.51326]], color: '#000000', width: 2 }]);
+  t.deepEqual(
+    lone.center.map((v) => Number(v.toFixed(6))),
+    [7.42, 43.73],
+  );
+  const padded = staticMapView(
+    { kind: 'fit' },
+    256 + 80,
+    256 + 80,
+    [],
+    [
+      {
+        points: [
+          [0, 0],
+          [90, 66.51326],
+        ],
+        color: '#000000',
+        width: 2,
+      },
+    ],
+  );
   t.true(Math.abs(padded.zoom - 1) < 1e-4, String(padded.zoom));
 });
 
@@ -276,31 +304,50 @@ test('static map parameters: each bad one is a 400 naming it, all reported at on
 });
 
 test('static map parameters accept the documented grammar: named and hex colours, alpha, fill, encoded polylines', (t) => {
-  const params = sanitizeStaticMap(query(
-    'style=natural&size=1280x1280&scale=2&format=jpg&lang=de-CH'
-    + '&markers=color:blue|label:a|43.73,7.42|43.74,7.43&markers=43.75,7.44'
-    + '&path=color:0xff000080|width:2.5|fill:0x00ff0033|43.73,7.42|43.74,7.43|43.74,7.42|43.73,7.42'
-    + `&path=enc:${encodeURIComponent('_p~iF~ps|U_ulLnnqC_mqNvxq`@')}`,
-  ));
+  const params = sanitizeStaticMap(
+    query(
+      'style=natural&size=1280x1280&scale=2&format=jpg&lang=de-CH' +
+        '&markers=color:blue|label:a|43.73,7.42|43.74,7.43&markers=43.75,7.44' +
+        '&path=color:0xff000080|width:2.5|fill:0x00ff0033|43.73,7.42|43.74,7.43|43.74,7.42|43.73,7.42' +
+        `&path=enc:${encodeURIComponent('_p~iF~ps|U_ulLnnqC_mqNvxq`@')}`,
+    ),
+  );
   t.is(params.format, 'jpeg');
   t.is(params.scale, 2);
   t.is(params.lang, 'de');
-  t.deepEqual(params.markers.map((m) => [m.lon, m.lat, m.color, m.label]), [
-    [7.42, 43.73, '#2a6fdb', 'A'], [7.43, 43.74, '#2a6fdb', 'A'], [7.44, 43.75, '#e03c31', undefined],
-  ]);
+  t.deepEqual(
+    params.markers.map((m) => [m.lon, m.lat, m.color, m.label]),
+    [
+      [7.42, 43.73, '#2a6fdb', 'A'],
+      [7.43, 43.74, '#2a6fdb', 'A'],
+      [7.44, 43.75, '#e03c31', undefined],
+    ],
+  );
   t.is(params.paths[0]!.color, '#ff000080');
   t.is(params.paths[0]!.fill, '#00ff0033');
   t.is(params.paths[0]!.width, 2.5);
   // Google's documented example polyline, its `|` included.
-  t.deepEqual(params.paths[1]!.points, [[-120.2, 38.5], [-120.95, 40.7], [-126.453, 43.252]]);
+  t.deepEqual(params.paths[1]!.points, [
+    [-120.2, 38.5],
+    [-120.95, 40.7],
+    [-126.453, 43.252],
+  ]);
   t.is(params.view.kind, 'fit');
 });
 
 test('fuzz (seeded): any static map query is refused with a 400 naming a parameter, or gives a coherent job', (t) => {
   const random = seededRandom(12);
   const valid: Record<string, string> = {
-    style: 'light', size: '300x200', scale: '2', format: 'webp', lang: 'en', center: '43.7,7.4', zoom: '12.5',
-    bbox: '7.4,43.7,7.5,43.8', markers: 'color:red|label:A|43.7,7.4', path: 'width:3|43.7,7.4|43.8,7.5',
+    style: 'light',
+    size: '300x200',
+    scale: '2',
+    format: 'webp',
+    lang: 'en',
+    center: '43.7,7.4',
+    zoom: '12.5',
+    bbox: '7.4,43.7,7.5,43.8',
+    markers: 'color:red|label:A|43.7,7.4',
+    path: 'width:3|43.7,7.4|43.8,7.5',
   };
   const names = Object.keys(valid);
   for (let i = 0; i < 3000; i++) {
@@ -317,7 +364,10 @@ test('fuzz (seeded): any static map query is refused with a 400 naming a paramet
       t.true(view.zoom >= 0 && view.zoom <= 20 && Math.abs(view.center[0]) <= 180 && Math.abs(view.center[1]) <= 90, q.toString());
       t.true(params.size.width >= 1 && params.size.width <= 1280 && params.size.height >= 1 && params.size.height <= 1280, q.toString());
     } catch (error) {
-      t.true(error instanceof ApiError && error.statusCode === 400 && /parameter/.test(error.message), `${q.toString()}: ${(error as Error).message}`);
+      t.true(
+        error instanceof ApiError && error.statusCode === 400 && /parameter/.test(error.message),
+        `${q.toString()}: ${(error as Error).message}`,
+      );
     }
   }
 });

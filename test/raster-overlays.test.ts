@@ -9,8 +9,19 @@ const HEIGHT = 100;
 
 function job(overrides: Partial<StaticMapJob>): StaticMapJob {
   return {
-    kind: 'static', datasetDir: '', style: { version: 8, sources: {}, layers: [] }, format: 'png', pixelRatio: 1,
-    center: [0, 0], zoom: 0, width: WIDTH, height: HEIGHT, markers: [], paths: [], attribution: '', ...overrides,
+    kind: 'static',
+    datasetDir: '',
+    style: { version: 8, sources: {}, layers: [] },
+    format: 'png',
+    pixelRatio: 1,
+    center: [0, 0],
+    zoom: 0,
+    width: WIDTH,
+    height: HEIGHT,
+    markers: [],
+    paths: [],
+    attribution: '',
+    ...overrides,
   };
 }
 
@@ -40,7 +51,24 @@ test('a marker is a pin of its colour whose tip is on the point, with its label 
 
 test('a path is a line of its colour and width times the pixel ratio along its points', (t) => {
   const canvas = createCanvas(WIDTH * 2, HEIGHT * 2);
-  drawOverlays(canvas.getContext('2d'), identity, job({ pixelRatio: 2, paths: [{ points: [[20, 20], [180, 20], [180, 180]], color: '#0000ff', width: 3 }] }));
+  drawOverlays(
+    canvas.getContext('2d'),
+    identity,
+    job({
+      pixelRatio: 2,
+      paths: [
+        {
+          points: [
+            [20, 20],
+            [180, 20],
+            [180, 180],
+          ],
+          color: '#0000ff',
+          width: 3,
+        },
+      ],
+    }),
+  );
   for (const x of [30, 100, 170]) t.deepEqual(pixel(canvas, x, 20), [0, 0, 255, 255], `(${x}, 20)`);
   for (const y of [40, 120]) t.deepEqual(pixel(canvas, 180, y), [0, 0, 255, 255], `(180, ${y})`);
   // 3 CSS px × 2 = 6 device px wide: 2 px off the line is on it, 5 px off is not.
@@ -51,7 +79,13 @@ test('a path is a line of its colour and width times the pixel ratio along its p
 });
 
 test('a closed path with a fill is filled; without a fill it is only outlined', (t) => {
-  const square: [number, number][] = [[20, 20], [80, 20], [80, 80], [20, 80], [20, 20]];
+  const square: [number, number][] = [
+    [20, 20],
+    [80, 20],
+    [80, 80],
+    [20, 80],
+    [20, 20],
+  ];
   const filled = createCanvas(WIDTH, HEIGHT);
   drawOverlays(filled.getContext('2d'), identity, job({ paths: [{ points: square, color: '#000000', width: 2, fill: '#00ff00' }] }));
   t.deepEqual(pixel(filled, 50, 50), [0, 255, 0, 255]);

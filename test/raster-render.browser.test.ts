@@ -88,18 +88,35 @@ async function maplibrePicture(browser: Browser, style: StyleSpecification, view
   try {
     // A page of the server's origin, so MapLibre's module and the API answer same-origin.
     await page.goto(`${server!.url}/dashboard/vendor/maplibre-gl/maplibre-gl.css`);
-    await page.setContent(`<link rel="stylesheet" href="/dashboard/vendor/maplibre-gl/maplibre-gl.css"><style>body{margin:0}</style><div id="map" style="width:${SIZE}px;height:${SIZE}px"></div>`);
+    await page.setContent(
+      `<link rel="stylesheet" href="/dashboard/vendor/maplibre-gl/maplibre-gl.css"><style>body{margin:0}</style><div id="map" style="width:${SIZE}px;height:${SIZE}px"></div>`,
+    );
     // The style goes as JSON: its full type is too deep for playwright's argument types. The served
     // style asks for the globe projection; raster tiles are Web Mercator, so MapLibre draws that here.
-    await page.evaluate(async ({ styleJson, center, zoom }) => {
-      const maplibre = await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs' as string);
-      await new Promise<void>((resolve, reject) => {
-        // No fade-in, so every placed label is fully drawn when the map is idle.
-        const map = new maplibre.Map({ container: 'map', style: JSON.parse(styleJson), center, zoom, interactive: false, attributionControl: false, fadeDuration: 0 });
-        map.on('error', (event: { error?: Error }) => reject(event.error ?? new Error('map error')));
-        map.once('idle', () => resolve());
-      });
-    }, { styleJson: JSON.stringify({ ...style, projection: { type: 'mercator' } }), center: [view.center[0], view.center[1]], zoom: view.zoom });
+    await page.evaluate(
+      async ({ styleJson, center, zoom }) => {
+        const maplibre = await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs' as string);
+        await new Promise<void>((resolve, reject) => {
+          // No fade-in, so every placed label is fully drawn when the map is idle.
+          const map = new maplibre.Map({
+            container: 'map',
+            style: JSON.parse(styleJson),
+            center,
+            zoom,
+            interactive: false,
+            attributionControl: false,
+            fadeDuration: 0,
+          });
+          map.on('error', (event: { error?: Error }) => reject(event.error ?? new Error('map error')));
+          map.once('idle', () => resolve());
+        });
+      },
+      {
+        styleJson: JSON.stringify({ ...style, projection: { type: 'mercator' } }),
+        center: [view.center[0], view.center[1]],
+        zoom: view.zoom,
+      },
+    );
     return await page.locator('#map').screenshot();
   } finally {
     await page.close();
@@ -118,11 +135,27 @@ else {
       for (const view of VIEWS) {
         const name = `${entry.slug}-${view.name}`;
         const theirs = await maplibrePicture(browser, style, view);
-        const job: StaticMapJob = { kind: 'static', datasetDir, style, format: 'png', pixelRatio: 1, center: [view.center[0], view.center[1]], zoom: view.zoom, width: SIZE, height: SIZE, markers: [], paths: [], attribution: '' };
+        const job: StaticMapJob = {
+          kind: 'static',
+          datasetDir,
+          style,
+          format: 'png',
+          pixelRatio: 1,
+          center: [view.center[0], view.center[1]],
+          zoom: view.zoom,
+          width: SIZE,
+          height: SIZE,
+          markers: [],
+          paths: [],
+          attribution: '',
+        };
         const answer = await renderJob(job);
         if (answer.kind !== 'static') return t.fail('expected a static answer');
         const ours = Buffer.from(answer.image);
-        const unlabelled = await renderJob({ ...job, style: { ...style, layers: style.layers.filter((layer) => layer.type !== 'symbol') } });
+        const unlabelled = await renderJob({
+          ...job,
+          style: { ...style, layers: style.layers.filter((layer) => layer.type !== 'symbol') },
+        });
         if (unlabelled.kind !== 'static') return t.fail('expected a static answer');
         const ourPixels = await rgba(await loadImage(ours));
         const { mean, picture } = compare(ourPixels, await rgba(await loadImage(theirs)));
@@ -133,8 +166,20 @@ else {
         measured.push({ name, mean, labelShare });
       }
     }
-    t.log(measured.map(({ name, mean, labelShare }) => `${name}: ${(mean * 100).toFixed(2)} % (labels ${(labelShare * 100).toFixed(2)} %)`).join('\n'));
-    t.deepEqual(measured.filter(({ mean }) => mean >= MAX_MEAN_DIFFERENCE).map(({ name }) => name), [], 'pictures over the threshold');
-    t.deepEqual(measured.filter(({ labelShare }) => labelShare <= 0.001).map(({ name }) => name), [], 'pictures without labels');
+    t.log(
+      measured
+        .map(({ name, mean, labelShare }) => `${name}: ${(mean * 100).toFixed(2)} % (labels ${(labelShare * 100).toFixed(2)} %)`)
+        .join('\n'),
+    );
+    t.deepEqual(
+      measured.filter(({ mean }) => mean >= MAX_MEAN_DIFFERENCE).map(({ name }) => name),
+      [],
+      'pictures over the threshold',
+    );
+    t.deepEqual(
+      measured.filter(({ labelShare }) => labelShare <= 0.001).map(({ name }) => name),
+      [],
+      'pictures without labels',
+    );
   });
 }

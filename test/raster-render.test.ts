@@ -23,7 +23,10 @@ const served = styleDocument(STYLES[0]!, 'local');
  * lacks; this layer names its one street from `streets` instead, along the line.
  */
 const STREET_NAMES = {
-  id: 'test-street-names', type: 'symbol', source: served.layers.find((layer) => 'source' in layer)!.source, 'source-layer': 'streets',
+  id: 'test-street-names',
+  type: 'symbol',
+  source: served.layers.find((layer) => 'source' in layer)!.source,
+  'source-layer': 'streets',
   layout: { 'text-field': ['get', 'name'], 'symbol-placement': 'line', 'text-font': ['noto_sans_regular'], 'text-size': 14 },
   paint: { 'text-color': '#000000', 'text-halo-color': '#ffffff', 'text-halo-width': 2 },
 } as StyleSpecification['layers'][number];
@@ -46,7 +49,11 @@ async function pixels(image: Uint8Array): Promise<{ width: number; height: numbe
   const decoded = await loadImage(Buffer.from(image));
   const canvas = createCanvas(decoded.width, decoded.height);
   canvas.getContext('2d').drawImage(decoded, 0, 0);
-  return { width: decoded.width, height: decoded.height, data: canvas.getContext('2d').getImageData(0, 0, decoded.width, decoded.height).data };
+  return {
+    width: decoded.width,
+    height: decoded.height,
+    data: canvas.getContext('2d').getImageData(0, 0, decoded.width, decoded.height).data,
+  };
 }
 
 const distinctColours = (data: Uint8ClampedArray): number => {
@@ -57,9 +64,19 @@ const distinctColours = (data: Uint8ClampedArray): number => {
 
 function staticJob(overrides: Partial<StaticMapJob> = {}): StaticMapJob {
   return {
-    kind: 'static', datasetDir: dataset.dir, style, format: 'png', pixelRatio: 1,
-    center: tileCentre(STREET_TILE.z, STREET_TILE.x, STREET_TILE.y), zoom: 15, width: 400, height: 300,
-    markers: [], paths: [], attribution: '', ...overrides,
+    kind: 'static',
+    datasetDir: dataset.dir,
+    style,
+    format: 'png',
+    pixelRatio: 1,
+    center: tileCentre(STREET_TILE.z, STREET_TILE.x, STREET_TILE.y),
+    zoom: 15,
+    width: 400,
+    height: 300,
+    markers: [],
+    paths: [],
+    attribution: '',
+    ...overrides,
   };
 }
 
@@ -72,20 +89,44 @@ async function staticImage(job: StaticMapJob): Promise<Uint8Array> {
 /** Share of pixels of the rows `from`–`to` that differ between two pictures of the same size. */
 function changedShare(a: Uint8ClampedArray, b: Uint8ClampedArray, width: number, from: number, to: number): number {
   let changed = 0;
-  for (let i = from * width * 4; i < to * width * 4; i += 4) if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > 60) changed++;
+  for (let i = from * width * 4; i < to * width * 4; i += 4)
+    if (Math.abs(a[i]! - b[i]!) + Math.abs(a[i + 1]! - b[i + 1]!) + Math.abs(a[i + 2]! - b[i + 2]!) > 60) changed++;
   return changed / ((to - from) * width);
 }
 
 test('a metatile answers metatile² tiles of tileSize × pixelRatio pixels; the one over the data is not blank', async (t) => {
   // z15 256-px tiles are the style at zoom 14: the street tile lies in the 2 × 2 metatile at (17060, 11950).
-  for (const [tileSize, pixelRatio] of [[256, 1], [256, 2], [512, 1]] as const) {
+  for (const [tileSize, pixelRatio] of [
+    [256, 1],
+    [256, 2],
+    [512, 1],
+  ] as const) {
     const z = tileSize === 256 ? 15 : 14;
     const shift = z - 14;
     const x = (STREET_TILE.x << shift) & ~1;
     const y = (STREET_TILE.y << shift) & ~1;
-    const answer = await rasterTask({ kind: 'metatile', datasetDir: dataset.dir, style, format: 'png', pixelRatio, z, x, y, metatile: 2, tileSize });
+    const answer = await rasterTask({
+      kind: 'metatile',
+      datasetDir: dataset.dir,
+      style,
+      format: 'png',
+      pixelRatio,
+      z,
+      x,
+      y,
+      metatile: 2,
+      tileSize,
+    });
     if (answer.kind !== 'metatile') return t.fail('expected a metatile answer');
-    t.deepEqual(answer.tiles.map((tile) => [tile.x, tile.y]), [[x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]]);
+    t.deepEqual(
+      answer.tiles.map((tile) => [tile.x, tile.y]),
+      [
+        [x, y],
+        [x + 1, y],
+        [x, y + 1],
+        [x + 1, y + 1],
+      ],
+    );
     let mostColours = 0;
     for (const tile of answer.tiles) {
       const { width, height, data } = await pixels(tile.image);
@@ -98,7 +139,18 @@ test('a metatile answers metatile² tiles of tileSize × pixelRatio pixels; the 
 
 test('a metatile at zoom 0 is the one world tile; webp and jpeg encode', async (t) => {
   for (const format of ['webp', 'jpeg'] as const) {
-    const answer = await rasterTask({ kind: 'metatile', datasetDir: dataset.dir, style, format, pixelRatio: 1, z: 0, x: 0, y: 0, metatile: 4, tileSize: 256 });
+    const answer = await rasterTask({
+      kind: 'metatile',
+      datasetDir: dataset.dir,
+      style,
+      format,
+      pixelRatio: 1,
+      z: 0,
+      x: 0,
+      y: 0,
+      metatile: 4,
+      tileSize: 256,
+    });
     if (answer.kind !== 'metatile') return t.fail('expected a metatile answer');
     t.is(answer.tiles.length, 1);
     t.deepEqual(await pixels(answer.tiles[0]!.image).then((p) => [p.width, p.height]), [256, 256]);
@@ -106,7 +158,9 @@ test('a metatile at zoom 0 is the one world tile; webp and jpeg encode', async (
 });
 
 test('a static map has its size times the pixel ratio and several colours', async (t) => {
-  const { width, height, data } = await pixels(await staticImage(staticJob({ width: 300, height: 200, pixelRatio: 2, attribution: '© OpenStreetMap contributors' })));
+  const { width, height, data } = await pixels(
+    await staticImage(staticJob({ width: 300, height: 200, pixelRatio: 2, attribution: '© OpenStreetMap contributors' })),
+  );
   t.deepEqual([width, height], [600, 400]);
   t.true(distinctColours(data) >= 8, `only ${distinctColours(data)} colours`);
 });
@@ -126,7 +180,10 @@ test('a font or icon the dataset lacks does not stop the picture: labels fall ba
   const unknownAssets = {
     ...style,
     layers: style.layers.map((layer) =>
-      layer.type === 'symbol' ? { ...layer, layout: { ...layer.layout, 'text-font': ['No Such Font'], 'icon-image': 'base:no-such-icon' } } : layer),
+      layer.type === 'symbol'
+        ? { ...layer, layout: { ...layer.layout, 'text-font': ['No Such Font'], 'icon-image': 'base:no-such-icon' } }
+        : layer,
+    ),
   } as StyleSpecification;
   const { width, height, data } = await pixels(await staticImage(staticJob({ style: unknownAssets })));
   t.deepEqual([width, height], [400, 300]);

@@ -18,7 +18,9 @@ test('AOF with fsync every write or second passes; AOF off or a lazier fsync is 
   await client.config('SET', 'appendfsync', 'everysec');
   t.deepEqual(await checkRedisDurability(client), [], 'appendfsync everysec');
   await client.config('SET', 'appendfsync', 'no');
-  t.deepEqual(await checkRedisDurability(client), ['Redis appendfsync is no, not everysec or always: a crash may lose more than a second of writes']);
+  t.deepEqual(await checkRedisDurability(client), [
+    'Redis appendfsync is no, not everysec or always: a crash may lose more than a second of writes',
+  ]);
   await client.config('SET', 'appendonly', 'no');
   const warnings = await checkRedisDurability(client);
   t.is(warnings.length, 2);

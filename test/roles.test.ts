@@ -26,13 +26,18 @@ async function as(server: TestServer, account: Account, method: string, path: st
 async function join(server: TestServer, inviter: Account, email: string, role?: string): Promise<Account> {
   const invited = await as(server, inviter, 'POST', '/invitations', role === undefined ? {} : { role });
   if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited)}`);
-  const res = await server.dashboard(null as unknown as Account, 'POST', '/signup', { email, password: PASSWORD, invitation: invited.body.token });
+  const res = await server.dashboard(null as unknown as Account, 'POST', '/signup', {
+    email,
+    password: PASSWORD,
+    invitation: invited.body.token,
+  });
   const body = (await res.json()) as { csrfToken: string; organization: { id: string }; user: { role: string } };
   if (res.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(body)}`);
   return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrfToken: body.csrfToken, orgId: body.organization.id, email };
 }
 
-const roleOf = async (server: TestServer, account: Account) => ((await as(server, account, 'GET', '/me')).body.user as { role: string }).role;
+const roleOf = async (server: TestServer, account: Account) =>
+  ((await as(server, account, 'GET', '/me')).body.user as { role: string }).role;
 
 async function organization(t: Parameters<typeof serve>[0], kind: (typeof STORE_KINDS)[number]) {
   const server = await serve(t, { redis: redisFor(t, kind) });
@@ -49,9 +54,21 @@ for (const kind of STORE_KINDS) {
     t.is(await roleOf(server, admin), 'admin');
     t.is(await roleOf(server, member), 'member');
     const me = (await as(server, member, 'GET', '/me')).body.user;
-    t.deepEqual(me, { id: (me as { id: string }).id, email: 'member@acme.example', role: 'member', powers: { plan: false, roles: false, invitations: false, allKeys: false } });
+    t.deepEqual(me, {
+      id: (me as { id: string }).id,
+      email: 'member@acme.example',
+      role: 'member',
+      powers: { plan: false, roles: false, invitations: false, allKeys: false },
+    });
     const members = (await as(server, member, 'GET', '/members')).body.members as { email: string; role: string }[];
-    t.deepEqual(members.map((m) => [m.email, m.role]), [['owner@acme.example', 'owner'], ['admin@acme.example', 'admin'], ['member@acme.example', 'member']]);
+    t.deepEqual(
+      members.map((m) => [m.email, m.role]),
+      [
+        ['owner@acme.example', 'owner'],
+        ['admin@acme.example', 'admin'],
+        ['member@acme.example', 'member'],
+      ],
+    );
 
     t.regex(assertError(t, await as(server, admin, 'POST', '/invitations', { role: 'owner' }), 403), /cannot invite an owner/);
     t.is((await as(server, admin, 'POST', '/invitations', { role: 'admin' })).status, 201);
@@ -59,7 +76,14 @@ for (const kind of STORE_KINDS) {
     t.regex(assertError(t, await as(server, member, 'POST', '/invitations', {}), 403), /only an admin/);
     assertError(t, await as(server, member, 'GET', '/invitations'), 403);
     const list = (await as(server, admin, 'GET', '/invitations')).body.invitations as { role: string; status: string }[];
-    t.deepEqual(list.map((i) => [i.role, i.status]), [['admin', 'pending'], ['member', 'accepted'], ['admin', 'accepted']]);
+    t.deepEqual(
+      list.map((i) => [i.role, i.status]),
+      [
+        ['admin', 'pending'],
+        ['member', 'accepted'],
+        ['admin', 'accepted'],
+      ],
+    );
   });
 
   test(`${kind}: a member can neither change the plan nor roles, nor revoke or see another's key; it manages its own`, async (t) => {
@@ -68,7 +92,10 @@ for (const kind of STORE_KINDS) {
     const { body: meOwner } = await as(server, owner, 'GET', '/me');
     const ownerId = (meOwner.user as { id: string }).id;
 
-    t.regex(assertError(t, await as(server, member, 'PUT', '/billing', { tier: 'pro' }), 403), /only an owner .* change its plan; you are a member/);
+    t.regex(
+      assertError(t, await as(server, member, 'PUT', '/billing', { tier: 'pro' }), 403),
+      /only an owner .* change its plan; you are a member/,
+    );
     t.regex(assertError(t, await as(server, member, 'PUT', `/members/${ownerId}/role`, { role: 'member' }), 403), /only an owner/);
     t.regex(assertError(t, await as(server, member, 'POST', `/keys/${ownerKey.id}/revoke`), 403), /only the keys they created/);
     assertError(t, await as(server, member, 'PATCH', `/keys/${ownerKey.id}`, { name: 'mine now' }), 403);
@@ -77,8 +104,14 @@ for (const kind of STORE_KINDS) {
     t.is((await fetch(`${server.url}/api/v1/test/maps?key=${ownerKey.value}`)).status, 200, 'the owner key still works');
 
     const own = await server.createKey(member, { name: 'member key' });
-    t.deepEqual(((await as(server, member, 'GET', '/keys')).body.keys as { name: string }[]).map((k) => k.name), ['member key']);
-    t.deepEqual(((await as(server, admin, 'GET', '/keys')).body.keys as { name: string }[]).map((k) => k.name), ['owner key', 'member key']);
+    t.deepEqual(
+      ((await as(server, member, 'GET', '/keys')).body.keys as { name: string }[]).map((k) => k.name),
+      ['member key'],
+    );
+    t.deepEqual(
+      ((await as(server, admin, 'GET', '/keys')).body.keys as { name: string }[]).map((k) => k.name),
+      ['owner key', 'member key'],
+    );
     t.is((await as(server, member, 'PATCH', `/keys/${own.id}`, { name: 'renamed' })).status, 200);
     t.is((await as(server, member, 'POST', `/keys/${own.id}/revoke`)).status, 200);
 
@@ -95,7 +128,9 @@ for (const kind of STORE_KINDS) {
     const [ownerId, adminId] = [await idOf(owner), await idOf(admin)];
 
     t.regex(assertError(t, await as(server, owner, 'PUT', `/members/${ownerId}/role`, { role: 'admin' }), 409), /at least one owner/);
-    t.like((await as(server, owner, 'PUT', `/members/${adminId}/role`, { role: 'member' })).body, { member: { id: adminId, role: 'member' } });
+    t.like((await as(server, owner, 'PUT', `/members/${adminId}/role`, { role: 'member' })).body, {
+      member: { id: adminId, role: 'member' },
+    });
     t.is(await roleOf(server, admin), 'member', 'applied to the existing session at once');
     assertError(t, await as(server, admin, 'GET', '/invitations'), 403);
     assertError(t, await as(server, owner, 'PUT', '/members/usr_nobody/role', { role: 'admin' }), 404);

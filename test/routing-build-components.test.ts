@@ -33,8 +33,23 @@ function grids(n: number, copies: number): RoadNetwork {
     const add = (from: number, to: number, wayId: number) => {
       const seconds = 5 + Math.floor(random() * 20);
       const kind = random();
-      const fields = { from: first + from, to: first + to, distance: 100, wayId: copy * 10_000 + wayId, name: 0, ref: 0, roundabout: false, travel: 'default', backwardTravel: 'default' } as const;
-      builder.addSegment({ ...fields, forwardSeconds: kind < 0.1 ? null : seconds, backwardSeconds: kind > 0.9 ? null : seconds }, [...lonLat(from), ...lonLat(to)], 0, 1);
+      const fields = {
+        from: first + from,
+        to: first + to,
+        distance: 100,
+        wayId: copy * 10_000 + wayId,
+        name: 0,
+        ref: 0,
+        roundabout: false,
+        travel: 'default',
+        backwardTravel: 'default',
+      } as const;
+      builder.addSegment(
+        { ...fields, forwardSeconds: kind < 0.1 ? null : seconds, backwardSeconds: kind > 0.9 ? null : seconds },
+        [...lonLat(from), ...lonLat(to)],
+        0,
+        1,
+      );
     };
     for (let y = 0; y < n; y++) for (let x = 0; x + 1 < n; x++) add(y * n + x, y * n + x + 1, 1000 + y);
     for (let x = 0; x < n; x++) for (let y = 0; y + 1 < n; y++) add(y * n + x, (y + 1) * n + x, 2000 + x);
@@ -48,14 +63,25 @@ function build(network: RoadNetwork, name: string): RoutingGraph {
   return openRoutingGraph(loadRoutingGraph(file).shared);
 }
 
-test('components are the turns\' weakly connected sets, in order of their smallest node; nodes without turns are in none', (t) => {
+test("components are the turns' weakly connected sets, in order of their smallest node; nodes without turns are in none", (t) => {
   // 0 → 1 ← 2, 3 alone, 4 ⇄ 5, 7 → 6.
-  const edges: [number, number][] = [[0, 1], [2, 1], [4, 5], [5, 4], [7, 6]];
+  const edges: [number, number][] = [
+    [0, 1],
+    [2, 1],
+    [4, 5],
+    [5, 4],
+    [7, 6],
+  ];
   const turnFirst = new Uint32Array(9);
   for (const [from] of edges) turnFirst[from + 1]!++;
   for (let n = 0; n < 8; n++) turnFirst[n + 1]! += turnFirst[n]!;
   const sorted = [...edges].sort((a, b) => a[0] - b[0]);
-  const components = weakComponents({ nodeCount: 8, turnFirst, turnTarget: Uint32Array.from(sorted, ([, to]) => to), turnWeight: new Uint32Array(edges.length) });
+  const components = weakComponents({
+    nodeCount: 8,
+    turnFirst,
+    turnTarget: Uint32Array.from(sorted, ([, to]) => to),
+    turnWeight: new Uint32Array(edges.length),
+  });
   t.is(components.count, 3);
   t.deepEqual([...components.first], [0, 3, 5, 7]);
   t.deepEqual([...components.nodes], [0, 1, 2, 4, 5, 6, 7]);
@@ -66,7 +92,10 @@ test('each component is contracted as if it were alone: two copies of a network 
   const two = build(grids(8, 2), 'two');
   const nodes = one.nodeWeight.length;
   t.is(two.nodeWeight.length, 2 * nodes);
-  const lists = [['upFirst', 'upTarget', 'upWeight', 'upMiddle'], ['downFirst', 'downSource', 'downWeight', 'downMiddle']] as const;
+  const lists = [
+    ['upFirst', 'upTarget', 'upWeight', 'upMiddle'],
+    ['downFirst', 'downSource', 'downWeight', 'downMiddle'],
+  ] as const;
   for (const [first, other, weight, middle] of lists) {
     const edges = one[first][nodes]!;
     t.true(edges > 0);

@@ -33,7 +33,7 @@ function modeRuns(phases: string[]): string[] {
   return runs;
 }
 
-dataTest('graphs built in parallel are the files one thread builds, with each mode\'s progress', [MONACO], async (t) => {
+dataTest("graphs built in parallel are the files one thread builds, with each mode's progress", [MONACO], async (t) => {
   const phases: string[] = [];
   const onProgress: ProgressReporter = (p) => phases.push(p.phase);
   const one = join(dir, 'one-thread');
@@ -43,7 +43,12 @@ dataTest('graphs built in parallel are the files one thread builds, with each mo
   t.deepEqual(Object.keys(parallelStats), [...TRAVEL_MODES]);
   for (const mode of TRAVEL_MODES) {
     t.true(readFileSync(paths.routingGraph(three, mode)).equals(readFileSync(paths.routingGraph(one, mode))), mode);
-    t.like(parallelStats[mode], { nodes: stats[mode].nodes, edges: stats[mode].edges, shortcuts: stats[mode].shortcuts, bytes: stats[mode].bytes });
+    t.like(parallelStats[mode], {
+      nodes: stats[mode].nodes,
+      edges: stats[mode].edges,
+      shortcuts: stats[mode].shortcuts,
+      bytes: stats[mode].bytes,
+    });
     t.true(phases.includes(`${mode} graph: routing graph: contraction`), mode);
   }
   t.true(phases.includes('read OSM roads'));
@@ -52,7 +57,7 @@ dataTest('graphs built in parallel are the files one thread builds, with each mo
 dataTest('a memory budget too small for two builds at once runs the modes one after the other', [HEIDELBERG], async (t) => {
   const phases: string[] = [];
   await buildRoutingGraphs([HEIDELBERG], join(dir, 'budget'), (p) => phases.push(p.phase), undefined, { threads: 3, memoryBytes: 1 });
-  t.deepEqual([...modeRuns(phases)].sort(), [...TRAVEL_MODES].sort(), 'each mode\'s reports in one run, not interleaved');
+  t.deepEqual([...modeRuns(phases)].sort(), [...TRAVEL_MODES].sort(), "each mode's reports in one run, not interleaved");
 });
 
 dataTest('an abort stops the graph builds in their workers', [HEIDELBERG], async (t) => {

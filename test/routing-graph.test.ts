@@ -54,8 +54,25 @@ function network(
     const points = [junctions[from]!, ...via, junctions[to]!];
     let distance = 0;
     for (let i = 1; i < points.length; i++) distance += metresBetween(...points[i - 1]!, ...points[i]!);
-    const fields = { from, to, distance, forwardSeconds, backwardSeconds, wayId, name: stringIndex(name), ref: 0, roundabout: false, travel: 'default', backwardTravel: 'default' } as const;
-    builder.addSegment(fields, Int32Array.from(points.flat(), (degrees) => Math.round(degrees * 1e7)), 0, points.length - 1);
+    const fields = {
+      from,
+      to,
+      distance,
+      forwardSeconds,
+      backwardSeconds,
+      wayId,
+      name: stringIndex(name),
+      ref: 0,
+      roundabout: false,
+      travel: 'default',
+      backwardTravel: 'default',
+    } as const;
+    builder.addSegment(
+      fields,
+      Int32Array.from(points.flat(), (degrees) => Math.round(degrees * 1e7)),
+      0,
+      points.length - 1,
+    );
   }
   for (const { kind, fromWay, via, toWay } of restrictions) builder.addRestriction(kind, fromWay, via, toWay);
   return builder.finish();
@@ -101,7 +118,10 @@ function at(graph: RoutingGraph, net: RoadNetwork, segment: number, fraction: nu
 /** Deciseconds of the fastest path by a plain Dijkstra over the stored turns (the reference). */
 function dijkstra(graph: RoutingGraph, from: Snap, to: Snap): number {
   const { nodeWeight, turnFirst, turnTarget, turnWeight, nodeCount } = graph;
-  const ends = (s: Snap) => [0, 1].map((d) => ({ node: 2 * s.segment + d, position: d ? 1 - s.fraction : s.fraction })).filter((e) => nodeWeight[e.node] !== IMPASSABLE);
+  const ends = (s: Snap) =>
+    [0, 1]
+      .map((d) => ({ node: 2 * s.segment + d, position: d ? 1 - s.fraction : s.fraction }))
+      .filter((e) => nodeWeight[e.node] !== IMPASSABLE);
   const distance = new Float64Array(nodeCount).fill(Infinity);
   const done = new Uint8Array(nodeCount);
   for (const e of ends(from)) distance[e.node] = (1 - e.position) * nodeWeight[e.node]!;
@@ -110,7 +130,8 @@ function dijkstra(graph: RoutingGraph, from: Snap, to: Snap): number {
     for (let n = 0; n < nodeCount; n++) if (!done[n] && distance[n]! < Infinity && (node < 0 || distance[n]! < distance[node]!)) node = n;
     if (node < 0) break;
     done[node] = 1;
-    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) distance[turnTarget[e]!] = Math.min(distance[turnTarget[e]!]!, distance[node]! + turnWeight[e]!);
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++)
+      distance[turnTarget[e]!] = Math.min(distance[turnTarget[e]!]!, distance[node]! + turnWeight[e]!);
   }
   let best = Infinity;
   for (const target of ends(to)) {
@@ -118,7 +139,8 @@ function dijkstra(graph: RoutingGraph, from: Snap, to: Snap): number {
     if (source && target.position >= source.position) best = Math.min(best, (target.position - source.position) * nodeWeight[target.node]!);
     for (let p = 0; p < nodeCount; p++) {
       for (let e = turnFirst[p]!; e < turnFirst[p + 1]!; e++) {
-        if (turnTarget[e] === target.node) best = Math.min(best, distance[p]! + turnWeight[e]! - nodeWeight[target.node]! * (1 - target.position));
+        if (turnTarget[e] === target.node)
+          best = Math.min(best, distance[p]! + turnWeight[e]! - nodeWeight[target.node]! * (1 - target.position));
       }
     }
   }
@@ -137,7 +159,10 @@ function checkLeg(t: import('ava').ExecutionContext, leg: RouteLeg, from: Snap, 
   for (let i = 1; i < leg.coordinates.length; i++) t.true(metresBetween(...leg.coordinates[i - 1]!, ...leg.coordinates[i]!) <= maxStep);
 }
 
-for (const [title, options] of [['', {}], [', with a large uncontracted core', { maxContractedDegree: 6 }]] as const) {
+for (const [title, options] of [
+  ['', {}],
+  [', with a large uncontracted core', { maxContractedDegree: 6 }],
+] as const) {
   test(`the hierarchy answers what Dijkstra on the edge-based graph answers, for random pairs on a grid with oneways${title}`, (t) => {
     const random = seededRandom(5);
     const net = grid(12, random);
@@ -163,7 +188,15 @@ for (const [title, options] of [['', {}], [', with a large uncontracted core', {
 }
 
 test('a oneway street is travelled only its way', (t) => {
-  const net = network([[0, 0], [0.01, 0]], [[0, 1, 60, null, 1, 'One Way']], [], 'driving');
+  const net = network(
+    [
+      [0, 0],
+      [0.01, 0],
+    ],
+    [[0, 1, 60, null, 1, 'One Way']],
+    [],
+    'driving',
+  );
   const graph = build(net, 'oneway');
   const forward = route(graph, at(graph, net, 0, 0.2), at(graph, net, 0, 0.7));
   t.true(Math.abs(forward!.duration - 30) < 1e-6);
@@ -172,7 +205,19 @@ test('a oneway street is travelled only its way', (t) => {
 });
 
 test('start and end on one two-way segment, in both orders, go straight along it', (t) => {
-  const net = network([[0, 0], [0.01, 0], [0.02, 0]], [[0, 1, 100, 50, 1], [1, 2, 100, 100, 2]], [], 'walking');
+  const net = network(
+    [
+      [0, 0],
+      [0.01, 0],
+      [0.02, 0],
+    ],
+    [
+      [0, 1, 100, 50, 1],
+      [1, 2, 100, 100, 2],
+    ],
+    [],
+    'walking',
+  );
   const graph = build(net, 'same-segment');
   const ahead = route(graph, at(graph, net, 0, 0.3), at(graph, net, 0, 0.7))!;
   t.true(Math.abs(ahead.duration - 40) < 1e-6);
@@ -183,8 +228,18 @@ test('start and end on one two-way segment, in both orders, go straight along it
 });
 
 test('on a oneway ring, an end behind the start goes round the ring (a self-loop shortcut)', (t) => {
-  const junctions: [number, number][] = [[0, 0], [0.01, 0], [0.01, 0.01], [0, 0.01]];
-  const net = network(junctions, [[0, 1, 10, null, 1], [1, 2, 20, null, 2], [2, 3, 30, null, 3], [3, 0, 40, null, 4]]);
+  const junctions: [number, number][] = [
+    [0, 0],
+    [0.01, 0],
+    [0.01, 0.01],
+    [0, 0.01],
+  ];
+  const net = network(junctions, [
+    [0, 1, 10, null, 1],
+    [1, 2, 20, null, 2],
+    [2, 3, 30, null, 3],
+    [3, 0, 40, null, 4],
+  ]);
   const graph = build(net, 'ring');
   const from = at(graph, net, 0, 0.7);
   const to = at(graph, net, 0, 0.3);
@@ -197,7 +252,19 @@ test('on a oneway ring, an end behind the start goes round the ring (a self-loop
 
 test('U-turns happen only at dead ends, with the driving penalty', (t) => {
   // A street 0-1-2 with a side street 1-3: only 0 and 2 and 3 are dead ends.
-  const net = network([[0, 0], [0.01, 0], [0.02, 0], [0.01, 0.01]], [[0, 1, 10, 10, 1], [1, 2, 10, 10, 1], [1, 3, 10, 10, 2]]);
+  const net = network(
+    [
+      [0, 0],
+      [0.01, 0],
+      [0.02, 0],
+      [0.01, 0.01],
+    ],
+    [
+      [0, 1, 10, 10, 1],
+      [1, 2, 10, 10, 1],
+      [1, 3, 10, 10, 2],
+    ],
+  );
   const edgeBased = buildEdgeBasedGraph(net);
   const uTurns: number[] = [];
   for (let node = 0; node < edgeBased.nodeCount; node++) {
@@ -209,7 +276,19 @@ test('U-turns happen only at dead ends, with the driving penalty', (t) => {
   t.deepEqual(uTurns.sort(), [1, 2, 4]);
 
   // Heading into the dead end 2 on a oneway and back out needs that U-turn.
-  const oneway = network([[0, 0], [0.01, 0], [0.02, 0]], [[0, 1, 10, null, 1], [1, 2, 10, 10, 2], [1, 0, 10, null, 3, '', [[0.005, 0.005]]]], [{ kind: 'no', fromWay: 1, via: 1, toWay: 3 }]);
+  const oneway = network(
+    [
+      [0, 0],
+      [0.01, 0],
+      [0.02, 0],
+    ],
+    [
+      [0, 1, 10, null, 1],
+      [1, 2, 10, 10, 2],
+      [1, 0, 10, null, 3, '', [[0.005, 0.005]]],
+    ],
+    [{ kind: 'no', fromWay: 1, via: 1, toWay: 3 }],
+  );
   const graph = build(oneway, 'dead-end');
   const leg = route(graph, at(graph, oneway, 0, 0.5), snap(graph, 0.005, 0.005, 1)!)!;
   t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
@@ -219,8 +298,19 @@ test('U-turns happen only at dead ends, with the driving penalty', (t) => {
 /** A crossroads at junction 0 with four arms, each its own way: west 1, east 2, north 3, south 4. */
 function crossroads(restrictions: Restriction[]): RoadNetwork {
   return network(
-    [[0, 0], [-0.01, 0], [0.01, 0], [0, 0.01], [0, -0.01]],
-    [[1, 0, 10, 10, 1, 'West'], [0, 2, 10, 10, 2, 'East'], [0, 3, 10, 10, 3, 'North'], [0, 4, 10, 10, 4, 'South']],
+    [
+      [0, 0],
+      [-0.01, 0],
+      [0.01, 0],
+      [0, 0.01],
+      [0, -0.01],
+    ],
+    [
+      [1, 0, 10, 10, 1, 'West'],
+      [0, 2, 10, 10, 2, 'East'],
+      [0, 3, 10, 10, 3, 'North'],
+      [0, 4, 10, 10, 4, 'South'],
+    ],
     restrictions,
   );
 }
@@ -233,7 +323,10 @@ test('a `no` restriction removes its turn: the route turns round at a dead end i
   const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
   // West half, then out to a dead end (east or south), U-turn, back, and half of north.
   t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
-  t.notDeepEqual(leg.segments.map((s) => s.name), ['West', 'North']);
+  t.notDeepEqual(
+    leg.segments.map((s) => s.name),
+    ['West', 'North'],
+  );
   // Other turns from West are untouched.
   t.true(Math.abs(route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!.duration - 10) < 1e-6);
 });
@@ -243,16 +336,33 @@ test('an `only` restriction removes every other turn from its way at the via jun
   const graph = build(net, 'cross-only');
   const straight = route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!;
   t.true(Math.abs(straight.duration - 10) < 1e-6);
-  t.deepEqual(straight.segments.map((s) => s.name), ['West', 'East']);
+  t.deepEqual(
+    straight.segments.map((s) => s.name),
+    ['West', 'East'],
+  );
   const left = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
-  t.deepEqual(left.segments.map((s) => s.name), ['West', 'East', 'North']);
+  t.deepEqual(
+    left.segments.map((s) => s.name),
+    ['West', 'East', 'North'],
+  );
   t.true(Math.abs(left.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
   // From North, anything goes.
   t.true(Math.abs(route(graph, at(graph, net, 2, 0.5), at(graph, net, 3, 0.5))!.duration - 10) < 1e-6);
 });
 
 test('an island is not reachable, and reach stays on its side', (t) => {
-  const net = network([[0, 0], [0.01, 0], [1, 1], [1.01, 1]], [[0, 1, 10, 10, 1, 'Main'], [2, 3, 10, 10, 2, 'Island']]);
+  const net = network(
+    [
+      [0, 0],
+      [0.01, 0],
+      [1, 1],
+      [1.01, 1],
+    ],
+    [
+      [0, 1, 10, 10, 1, 'Main'],
+      [2, 3, 10, 10, 2, 'Island'],
+    ],
+  );
   const graph = build(net, 'island');
   t.is(route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5)), null);
   t.deepEqual(alternatives(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5), 2), []);
@@ -261,7 +371,15 @@ test('an island is not reachable, and reach stays on its side', (t) => {
 });
 
 test('snapping projects onto the middle of a piece, and respects the radius', (t) => {
-  const net = network([[0, 0], [0.02, 0]], [[0, 1, 10, 10, 1, 'Long Street', [[0.01, 0]]]], [], 'cycling');
+  const net = network(
+    [
+      [0, 0],
+      [0.02, 0],
+    ],
+    [[0, 1, 10, 10, 1, 'Long Street', [[0.01, 0]]]],
+    [],
+    'cycling',
+  );
   const graph = build(net, 'snap');
   const found = snap(graph, 0.015, 0.0005, 100)!;
   t.is(found.segment, 0);
@@ -273,7 +391,16 @@ test('snapping projects onto the middle of a piece, and respects the radius', (t
   t.deepEqual(found.input, [0.015, 0.0005]);
   t.is(snap(graph, 0.015, 0.0005, 50), null);
   // Impassable segments are not snapped to.
-  const closed = build(network([[0, 0], [0.02, 0]], [[0, 1, null, null, 1]]), 'closed');
+  const closed = build(
+    network(
+      [
+        [0, 0],
+        [0.02, 0],
+      ],
+      [[0, 1, null, null, 1]],
+    ),
+    'closed',
+  );
   t.is(snap(closed, 0.01, 0, 100), null);
 });
 
@@ -358,11 +485,26 @@ test('each roundabout segment is its own path segment (one per exit passed); oth
   // 3 (west), and an arm out of each (ways 1–4). Approach from the south arm, leave by the west arm:
   // the 3rd exit.
   const r = 0.001;
-  const junctions: [number, number][] = [[0, -r], [r, 0], [0, r], [-r, 0], [0, -4 * r], [4 * r, 0], [0, 4 * r], [-4 * r, 0], [-7 * r, 0]];
+  const junctions: [number, number][] = [
+    [0, -r],
+    [r, 0],
+    [0, r],
+    [-r, 0],
+    [0, -4 * r],
+    [4 * r, 0],
+    [0, 4 * r],
+    [-4 * r, 0],
+    [-7 * r, 0],
+  ];
   const net = network(junctions, [
-    [0, 1, 3, null, 10, 'Ring', [[0.7 * r, -0.7 * r]]], [1, 2, 3, null, 10, 'Ring', [[0.7 * r, 0.7 * r]]],
-    [2, 3, 3, null, 10, 'Ring', [[-0.7 * r, 0.7 * r]]], [3, 0, 3, null, 10, 'Ring', [[-0.7 * r, -0.7 * r]]],
-    [4, 0, 20, 20, 1, 'South'], [1, 5, 20, 20, 2, 'East'], [2, 6, 20, 20, 3, 'North'], [3, 7, 20, 20, 4, 'West'],
+    [0, 1, 3, null, 10, 'Ring', [[0.7 * r, -0.7 * r]]],
+    [1, 2, 3, null, 10, 'Ring', [[0.7 * r, 0.7 * r]]],
+    [2, 3, 3, null, 10, 'Ring', [[-0.7 * r, 0.7 * r]]],
+    [3, 0, 3, null, 10, 'Ring', [[-0.7 * r, -0.7 * r]]],
+    [4, 0, 20, 20, 1, 'South'],
+    [1, 5, 20, 20, 2, 'East'],
+    [2, 6, 20, 20, 3, 'North'],
+    [3, 7, 20, 20, 4, 'West'],
     [7, 8, 20, 20, 4, 'West'],
   ]);
   net.segments.roundabout.fill(1, 0, 4);
@@ -370,7 +512,16 @@ test('each roundabout segment is its own path segment (one per exit passed); oth
   const from = at(graph, net, 4, 0.5);
   const to = at(graph, net, 8, 0.5);
   const leg = route(graph, from, to)!;
-  t.deepEqual(leg.segments.map((s) => [s.name, s.roundabout]), [['South', false], ['Ring', true], ['Ring', true], ['Ring', true], ['West', false]]);
+  t.deepEqual(
+    leg.segments.map((s) => [s.name, s.roundabout]),
+    [
+      ['South', false],
+      ['Ring', true],
+      ['Ring', true],
+      ['Ring', true],
+      ['West', false],
+    ],
+  );
   checkLeg(t, leg, from, to, 1000);
   // The two segments of way 4 after the roundabout are still one run.
   t.true(Math.abs(leg.segments[4]!.duration - 30) < 1e-6);

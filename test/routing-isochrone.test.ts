@@ -59,8 +59,7 @@ function inside(point: Position, geometry: Geometry): boolean {
   return polygonsOf(geometry).some(([outer, ...holes]) => insideRing(point, outer!) && !holes.some((hole) => insideRing(point, hole)));
 }
 
-const signedArea = (ring: Position[]) =>
-  ring.slice(1).reduce((sum, p, k) => sum + ring[k]![0]! * p[1]! - p[0]! * ring[k]![1]!, 0) / 2;
+const signedArea = (ring: Position[]) => ring.slice(1).reduce((sum, p, k) => sum + ring[k]![0]! * p[1]! - p[0]! * ring[k]![1]!, 0) / 2;
 const area = (geometry: Geometry) =>
   polygonsOf(geometry).reduce((sum, rings) => sum + rings.reduce((s, ring) => s + signedArea(ring), 0), 0);
 const vertices = (geometry: Geometry) => polygonsOf(geometry).flat(2);
@@ -77,9 +76,14 @@ function assertNested(t: any, features: Feature<Geometry, IsochroneProperties>[]
 test('a star of roads: one feature per contour, largest first, nested, around the centre, growing', (t) => {
   const body = isochroneFeatures(star(3000), CENTER, [1, 4, 2], { mode: 'driving', polygons: true });
   t.is(body.type, 'FeatureCollection');
-  t.deepEqual(body.features.map((f) => f.properties), [
-    { contour: 4, mode: 'driving' }, { contour: 2, mode: 'driving' }, { contour: 1, mode: 'driving' },
-  ]);
+  t.deepEqual(
+    body.features.map((f) => f.properties),
+    [
+      { contour: 4, mode: 'driving' },
+      { contour: 2, mode: 'driving' },
+      { contour: 1, mode: 'driving' },
+    ],
+  );
   for (const feature of body.features) {
     t.is(feature.type, 'Feature');
     t.true(inside(CENTER, feature.geometry), `${feature.properties.contour} min holds the centre`);

@@ -173,15 +173,26 @@ test('parameter checks: each bad input is a 400 naming its parameter', (t) => {
   t.regex(refusal(`${ok}&sources=43.7,7.4`), /'sources'.*only be given once/);
   const hundredOne = Array(101).fill('43.73,7.42').join('|');
   t.regex(refusal(`sources=${hundredOne}&destinations=${Array(100).fill('43.73,7.42').join('|')}`), /10100.*limit is 10000/);
-  t.notThrows(() => sanitizeMatrix(new URLSearchParams(`sources=${Array(100).fill('43.73,7.42').join('|')}&destinations=${Array(100).fill('43.73,7.42').join('|')}`)));
+  t.notThrows(() =>
+    sanitizeMatrix(
+      new URLSearchParams(`sources=${Array(100).fill('43.73,7.42').join('|')}&destinations=${Array(100).fill('43.73,7.42').join('|')}`),
+    ),
+  );
 });
 
 dataTest('fuzz over HTTP: hostile parameter values answer a uniform 400 or a 200, never a 500', FILES, async (t) => {
   const random = seededRandom(14);
-  const valid: Record<string, string> = { sources: '43.73,7.42|43.74,7.43', destinations: '43.735,7.425', mode: 'driving', annotations: 'duration,distance' };
+  const valid: Record<string, string> = {
+    sources: '43.73,7.42|43.74,7.43',
+    destinations: '43.735,7.425',
+    mode: 'driving',
+    annotations: 'duration,distance',
+  };
   for (let i = 0; i < 60; i++) {
     const name = pick(random, Object.keys(valid));
-    const query = Object.entries(valid).map(([k, v]) => `${k}=${k === name ? hostileUrlValue(random, v) : encodeURIComponent(v)}`).join('&');
+    const query = Object.entries(valid)
+      .map(([k, v]) => `${k}=${k === name ? hostileUrlValue(random, v) : encodeURIComponent(v)}`)
+      .join('&');
     const answer = await call(`${server.url}/api/v1/matrix?${query}&key=${key}`);
     if (answer.status === 200) continue;
     t.true([400, 414, 422, 431].includes(answer.status), `${answer.status} for ${name}: ${answer.text.slice(0, 200)}`);

@@ -38,11 +38,18 @@ function segmentAt(network: RoadNetwork, s: number) {
 type Segment = ReturnType<typeof segmentAt>;
 
 const segmentsOf = (network: RoadNetwork, wayId: number): Segment[] =>
-  Array.from({ length: network.segments.count }, (_, s) => s).filter((s) => network.segments.wayId[s] === wayId).map((s) => segmentAt(network, s));
+  Array.from({ length: network.segments.count }, (_, s) => s)
+    .filter((s) => network.segments.wayId[s] === wayId)
+    .map((s) => segmentAt(network, s));
 
 const restrictionsOf = (network: RoadNetwork) => {
   const r = network.restrictions;
-  return Array.from({ length: r.count }, (_, i) => ({ kind: r.only[i] ? 'only' : 'no', fromWay: r.fromWay[i]!, via: r.via[i]!, toWay: r.toWay[i]! }));
+  return Array.from({ length: r.count }, (_, i) => ({
+    kind: r.only[i] ? 'only' : 'no',
+    fromWay: r.fromWay[i]!,
+    via: r.via[i]!,
+    toWay: r.toWay[i]!,
+  }));
 };
 
 /** lon, lat of a junction: the end of a segment there. */
@@ -187,7 +194,7 @@ test('walking access: foot > access', async (t) => {
   t.is(directions(walking, 6), 'none', 'cycleway without foot access');
 });
 
-test('access by direction: :forward and :backward at every level of each mode\'s keys', async (t) => {
+test("access by direction: :forward and :backward at every level of each mode's keys", async (t) => {
   const { driving, cycling, walking } = await networksOf('access-direction.osm');
   t.is(directions(driving, 1), 'forward', 'motor_vehicle:backward=no');
   t.is(directions(cycling, 1), 'both');
@@ -233,7 +240,7 @@ test('cars never take steps or emergency access roads, whatever access says', as
   t.is(directions(walking, 3), 'both');
 });
 
-test('height, width, length and weight limits below a car\'s close a way (or one direction) to cars', async (t) => {
+test("height, width, length and weight limits below a car's close a way (or one direction) to cars", async (t) => {
   const { driving, walking } = await networksOf('vehicle-size.osm');
   for (const way of [1, 2, 3, 4, 5]) t.is(directions(driving, way), 'none', `way ${way}`);
   t.is(directions(driving, 6), 'backward', 'maxheight:forward=1.8');
@@ -317,7 +324,7 @@ test('a lift gate lets everyone through, and so do a bollard with motorcar=yes a
   t.is(segmentsOf(networks.driving, 3).length, 1, 'barrier=arch');
 });
 
-test('a kerb stops cars unless lowered, flush, or a crossing\'s kerb on the road', async (t) => {
+test("a kerb stops cars unless lowered, flush, or a crossing's kerb on the road", async (t) => {
   const { driving, walking } = await networksOf('barrier-kerb.osm');
   t.false(connectedAtMiddle(driving, 1), 'barrier=kerb');
   t.true(connectedAtMiddle(driving, 2), 'kerb=lowered');
@@ -361,7 +368,11 @@ test('restrictions excepting cars, via a way, without a to way or for another ve
   const phases: { phase: string; done: number; total: number | null }[] = [];
   const { driving } = await readRoadNetworks([fixture('restriction-skipped.osm')], (p) => phases.push(p));
   t.is(driving.restrictions.count, 0);
-  t.like(phases.find((p) => p.phase.startsWith('turn restrictions')), { done: 0, total: 2 }, 'via way and incomplete ones are counted');
+  t.like(
+    phases.find((p) => p.phase.startsWith('turn restrictions')),
+    { done: 0, total: 2 },
+    'via way and incomplete ones are counted',
+  );
 });
 
 test('ferries: timed by duration, else 5 km/h; travel ferry; closed by access', async (t) => {
@@ -427,7 +438,7 @@ test('oneway=alternating is open both ways', async (t) => {
   for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) t.is(directions(networks[mode], 7), 'both', mode);
 });
 
-test('junctions: ways split where the mode\'s ways meet, not where other modes\' ways do', async (t) => {
+test("junctions: ways split where the mode's ways meet, not where other modes' ways do", async (t) => {
   const { driving, walking } = await networksOf('junctions.osm');
   t.is(segmentsOf(driving, 1).length, 2, 'the footway does not split the street for cars');
   t.is(segmentsOf(walking, 1).length, 3);
@@ -473,7 +484,7 @@ test('tag values: maxspeed, duration, oneway, heights and weights', (t) => {
   t.is(parseOneway('maybe'), undefined);
 });
 
-test('a broken input fails with osmium\'s own message', async (t) => {
+test("a broken input fails with osmium's own message", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'waymark-routing-'));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   const broken = join(dir, 'broken.osm.pbf');
@@ -497,7 +508,8 @@ dataTest('Monaco: plausible networks for the three modes, with its known oneways
     t.true(km > 300 && km < 600, `${mode}: ${km} km`);
     for (let s = 0; s < segments.count; s++) {
       const points = segments.pointFirst[s + 1]! - segments.pointFirst[s]!;
-      if (segments.from[s]! >= network.junctionCount || segments.to[s]! >= network.junctionCount || points < 2) t.fail(`bad segment of way ${segments.wayId[s]}`);
+      if (segments.from[s]! >= network.junctionCount || segments.to[s]! >= network.junctionCount || points < 2)
+        t.fail(`bad segment of way ${segments.wayId[s]}`);
     }
   }
   t.true(networks.walking.segments.count > networks.driving.segments.count);

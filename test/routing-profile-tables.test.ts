@@ -53,7 +53,11 @@ function ways(profile: ProfileName, name: string, rows: Row[]): void {
       const tags = rowTags(row, ['forw', 'backw', 'duration']);
       const travel = PROFILE[profile].way(new Map(Object.entries(tags)));
       t.deepEqual(
-        { forw: cell(travel?.forward), backw: cell(travel?.backward), duration: travel?.durationSeconds === undefined ? '' : String(travel.durationSeconds) },
+        {
+          forw: cell(travel?.forward),
+          backw: cell(travel?.backward),
+          duration: travel?.durationSeconds === undefined ? '' : String(travel.durationSeconds),
+        },
         { forw: normalized(row.cells.forw), backw: normalized(row.cells.backw), duration: row.cells.duration ?? '' },
         `${profile}: ${row.named}${row.comment ? ` (${row.comment})` : ''}`,
       );
@@ -95,7 +99,10 @@ test('the tables cover the three modes', (t) => {
 // ── Car (driving.ts, after car.lua) ──────────────────────────────────────────────────────────────
 
 // ROAD_KMH: car.lua `speeds.highway`; other classes are not driven unless an access tag opens them.
-ways('car', 'speed', table`
+ways(
+  'car',
+  'speed',
+  table`
   | highway        | forw | backw |
   | motorway       | 90   |       | # implied oneway
   | motorway_link  | 45   | 45    | # no implied oneway on links (as OSRM)
@@ -122,10 +129,14 @@ ways('car', 'speed', table`
   | construction   |      |       |
   | proposed       |      |       |
   | platform       |      |       |
-`);
+`,
+);
 
 // Access: motorcar > motor_vehicle > vehicle > access; `key:forward`/`key:backward` before `key` at each level.
-ways('car', 'access', table`
+ways(
+  'car',
+  'access',
+  table`
   | highway     | access       | vehicle | motor_vehicle | motorcar | forw           | backw          |
   | residential |              |         |               |          | 25             | 25             |
   | residential | yes          |         |               |          | 25             | 25             |
@@ -167,10 +178,14 @@ ways('car', 'access', table`
   | track       |              |         | destination   |          |                |                |
   | footway     |              |         |               | yes      | 10             | 10             |
   | steps       |              |         |               | yes      |                |                | # steps are never driven
-`);
+`,
+);
 
 // Directional access, bicycle and foot tags (ignored by cars), emergency access roads, HOV.
-ways('car', 'access', table`
+ways(
+  'car',
+  'access',
+  table`
   | tags                                              | forw          | backw         |
   | highway=residential access:forward=no             |               | 25            |
   | highway=residential access:backward=no            | 25            |               |
@@ -186,10 +201,14 @@ ways('car', 'access', table`
   | highway=primary hov:lanes=designated\|designated  | 65 restricted | 65 restricted |
   | highway=primary hov:lanes=designated\|yes         | 65            | 65            |
   | highway=primary hov:lanes:forward=designated      | 65 restricted | 65            |
-`);
+`,
+);
 
 // Oneways: oneway:motorcar > oneway:motor_vehicle > oneway:vehicle > oneway; implied on motorways and roundabouts.
-ways('car', 'oneway', table`
+ways(
+  'car',
+  'oneway',
+  table`
   | tags                                             | forw | backw |
   | highway=residential oneway=yes                   | 25   |       |
   | highway=residential oneway=1                     | 25   |       |
@@ -216,10 +235,14 @@ ways('car', 'oneway', table`
   | highway=residential junction=circular            | 25   |       |
   | highway=residential junction=roundabout oneway=no | 25  | 25    |
   | highway=primary oneway=yes access:backward=yes   | 65   |       | # access does not undo a oneway
-`);
+`,
+);
 
 // Speed caps: 0.8 × maxspeed (its :forward/:backward first), then surface, tracktype, smoothness.
-ways('car', 'maxspeed and road condition', table`
+ways(
+  'car',
+  'maxspeed and road condition',
+  table`
   | tags                                              | forw  | backw |
   | highway=primary maxspeed=50                       | 40    | 40    |
   | highway=primary maxspeed=100                      | 65    | 65    | # OSRM: 80 (0.8 × limit even above the class); Waymark: a limit only slows a road down
@@ -253,10 +276,14 @@ ways('car', 'maxspeed and road condition', table`
   | highway=primary smoothness=impassable             |       |       |
   | highway=primary surface=gravel smoothness=very_bad maxspeed=70 | 20 | 20 | # the lowest cap wins
   | highway=track motor_vehicle=yes tracktype=grade1  | 10    | 10    |
-`);
+`,
+);
 
 // Size limits against car.lua's default car (2.0 m high, 1.9 m wide, 4.8 m long, 2 t).
-ways('car', 'size limits', table`
+ways(
+  'car',
+  'size limits',
+  table`
   | tags                                        | forw | backw |
   | highway=residential maxheight=1.8           |      |       |
   | highway=residential maxheight=2             | 25   | 25    |
@@ -274,10 +301,14 @@ ways('car', 'size limits', table`
   | highway=residential maxweight=1.5           |      |       |
   | highway=residential maxweight=3.5           | 25   | 25    |
   | highway=residential maxweight="1500 kg"     |      |       |
-`);
+`,
+);
 
 // Ways no mode uses: construction, proposals, impassable, areas.
-ways('car', 'unusable', table`
+ways(
+  'car',
+  'unusable',
+  table`
   | tags                                       | forw | backw |
   | highway=primary construction=yes           |      |       |
   | highway=primary construction=minor         | 65   | 65    |
@@ -290,10 +321,14 @@ ways('car', 'unusable', table`
   | highway=residential area=no                | 25   | 25    |
   | railway=rail                               |      |       |
   | man_made=pier                              |      |       |
-`);
+`,
+);
 
 // Ferries: 5 km/h, or the duration tag for the whole way; closed by forbidden or restricted access.
-ways('car', 'ferry', table`
+ways(
+  'car',
+  'ferry',
+  table`
   | tags                                  | forw    | backw   | duration |
   | route=ferry                           | 5 ferry | 5 ferry |          |
   | route=ferry duration=01:30            | 5 ferry | 5 ferry | 5400     |
@@ -306,12 +341,16 @@ ways('car', 'ferry', table`
   | route=ferry access=private            |         |         |          | # restricted values close ways off the road classes
   | route=ferry oneway=yes                | 5 ferry | 5 ferry |          | # a ferry's oneway is not read (OSRM's ferries handler reopens both directions too)
   | route=bus                             |         |         |          |
-`);
+`,
+);
 
 // ── Bicycle (cycling.ts, after bicycle.lua) ──────────────────────────────────────────────────────
 
 // RIDING_SPEEDS (bicycle.lua bicycle_speeds) and PUSHING_SPEEDS (pedestrian_speeds): ridden, pushed or not used.
-ways('bicycle', 'speed', table`
+ways(
+  'bicycle',
+  'speed',
+  table`
   | highway        | forw      | backw     |
   | cycleway       | 15        | 15        |
   | primary        | 15        | 15        |
@@ -338,10 +377,14 @@ ways('bicycle', 'speed', table`
   | platform       |           |           | # OSRM rides platforms at walking speed
   | pier           |           |           | # only man_made=pier is pushed
   | construction   |           |           |
-`);
+`,
+);
 
 // Access: bicycle > vehicle > access, each key:forward/:backward first (OSRM's bicycle reads no directional access).
-ways('bicycle', 'access', table`
+ways(
+  'bicycle',
+  'access',
+  table`
   | highway     | access       | vehicle | bicycle      | foot       | forw      | backw     |
   | residential | no           |         |              |            |           |           |
   | residential | private      |         |              |            |           |           |
@@ -373,9 +416,13 @@ ways('bicycle', 'access', table`
   | bridleway   |              |         | yes          |            | 15        | 15        |
   | motorway    |              |         | yes          |            | 15        | 4 pushing | # OSRM: no pushing against an implied oneway
   | motorway    |              |         |              | yes        | 4 pushing | 4 pushing | # OSRM pushes forward only (implied oneway)
-`);
+`,
+);
 
-ways('bicycle', 'access', table`
+ways(
+  'bicycle',
+  'access',
+  table`
   | tags                                          | forw      | backw     |
   | highway=residential bicycle:forward=no        |           | 15        | # directional access, as every mode (OSRM's bicycle reads none)
   | highway=residential vehicle:backward=no       | 15        |           |
@@ -383,10 +430,14 @@ ways('bicycle', 'access', table`
   | highway=bridleway foot:backward=yes           |           | 4 pushing |
   | highway=residential motor_vehicle=no          | 15        | 15        |
   | highway=residential motorcar=no foot=no       | 15        | 15        |
-`);
+`,
+);
 
 // Oneways: oneway:bicycle first; else oneway or implied, cancelled by a contraflow lane; pushing back against them.
-ways('bicycle', 'oneway', table`
+ways(
+  'bicycle',
+  'oneway',
+  table`
   | tags                                                 | forw      | backw     |
   | highway=residential oneway=yes                       | 15        | 4 pushing |
   | highway=residential oneway=1                         | 15        | 4 pushing |
@@ -411,10 +462,14 @@ ways('bicycle', 'oneway', table`
   | highway=residential junction=circular                | 15        |           |
   | highway=residential junction=roundabout oneway:bicycle=no | 15   | 15        |
   | highway=residential junction=roundabout cycleway=opposite_lane | 15 | 15     |
-`);
+`,
+);
 
 // Road condition: surface (bicycle.lua surface_speeds) and tracktype (Waymark's own); maxspeed is not read.
-ways('bicycle', 'surface', table`
+ways(
+  'bicycle',
+  'surface',
+  table`
   | tags                                          | forw      | backw     |
   | highway=residential surface=asphalt           | 15        | 15        |
   | highway=residential surface=cobblestone:flattened | 10    | 10        |
@@ -445,9 +500,13 @@ ways('bicycle', 'surface', table`
   | highway=track tracktype=grade5 surface=mud    | 3         | 3         |
   | highway=primary maxspeed=10                   | 15        | 15        | # OSRM caps by maxspeed; Waymark does not read it
   | highway=footway surface=gravel                | 4 pushing | 4 pushing | # pushing speed is not capped
-`);
+`,
+);
 
-ways('bicycle', 'ferry and other ways', table`
+ways(
+  'bicycle',
+  'ferry and other ways',
+  table`
   | tags                                   | forw      | backw     | duration |
   | route=ferry                            | 5 ferry   | 5 ferry   |          |
   | route=ferry duration=30                | 5 ferry   | 5 ferry   | 1800     |
@@ -463,12 +522,16 @@ ways('bicycle', 'ferry and other ways', table`
   | railway=platform                       |           |           |          | # OSRM: 4 km/h
   | amenity=parking                        |           |           |          | # OSRM: 10 km/h
   | bridge=movable                         |           |           |          | # OSRM: 5 km/h
-`);
+`,
+);
 
 // ── Foot (walking.ts, after foot.lua) ────────────────────────────────────────────────────────────
 
 // SPEEDS: foot.lua `speeds`, 5 km/h; steps 3.
-ways('foot', 'speed', table`
+ways(
+  'foot',
+  'speed',
+  table`
   | highway        | forw | backw |
   | primary        | 5    | 5     |
   | primary_link   | 5    | 5     |
@@ -496,10 +559,14 @@ ways('foot', 'speed', table`
   | bridleway      |      |       |
   | construction   |      |       | # OSRM walks ways under construction
   | proposed       |      |       |
-`);
+`,
+);
 
 // Access: foot > access, each key:forward/:backward first.
-ways('foot', 'access', table`
+ways(
+  'foot',
+  'access',
+  table`
   | highway     | access       | foot       | forw | backw |
   | residential | no           |            |      |       |
   | residential | private      |            |      |       |
@@ -522,9 +589,13 @@ ways('foot', 'access', table`
   | cycleway    | unknown      |            |      |       | # OSRM opens it (any value not blacklisted); Waymark: an unknown word is no permission
   | motorway    |              | yes        | 5    | 5     | # walkers ignore the implied oneway
   | trunk       |              | yes        | 5    | 5     |
-`);
+`,
+);
 
-ways('foot', 'access and oneway', table`
+ways(
+  'foot',
+  'access and oneway',
+  table`
   | tags                                        | forw | backw |
   | highway=residential foot:backward=no        | 5    |       |
   | highway=residential access=no foot:forward=yes | 5 |       |
@@ -538,10 +609,14 @@ ways('foot', 'access and oneway', table`
   | highway=footway oneway:foot=-1              |      | 5     |
   | highway=footway oneway=yes oneway:foot=no   | 5    | 5     |
   | highway=steps oneway:foot=yes               | 3    |       |
-`);
+`,
+);
 
 // Surface (foot.lua surface_speeds); maxspeed is not read.
-ways('foot', 'surface', table`
+ways(
+  'foot',
+  'surface',
+  table`
   | tags                                   | forw | backw |
   | highway=path surface=asphalt           | 5    | 5     |
   | highway=path surface=fine_gravel       | 3.75 | 3.75  |
@@ -553,9 +628,13 @@ ways('foot', 'surface', table`
   | highway=path tracktype=grade5          | 5    | 5     |
   | highway=steps surface=gravel           | 3    | 3     |
   | highway=residential maxspeed=3         | 5    | 5     |
-`);
+`,
+);
 
-ways('foot', 'ferry and other ways', table`
+ways(
+  'foot',
+  'ferry and other ways',
+  table`
   | tags                                   | forw    | backw   | duration |
   | route=ferry                            | 5 ferry | 5 ferry |          |
   | route=ferry duration=00:20             | 5 ferry | 5 ferry | 1200     |
@@ -570,11 +649,14 @@ ways('foot', 'ferry and other ways', table`
   | railway=platform                       |         |         |          | # OSRM: 5 km/h
   | amenity=parking                        |         |         |          | # OSRM: 5 km/h
   | leisure=track                          |         |         |          | # OSRM: 5 km/h
-`);
+`,
+);
 
 // ── Nodes: barriers and access tags on nodes, every mode ────────────────────────────────────────
 
-nodes('barriers', table`
+nodes(
+  'barriers',
+  table`
   | tags                                        | driving    | cycling | walking |
   | highway=traffic_signals                     | pass       | pass    | pass    |
   | barrier=gate                                | pass       | pass    | pass    |
@@ -604,9 +686,12 @@ nodes('barriers', table`
   | barrier=yes                                 | blocked    | blocked | blocked |
   | barrier=wall                                | blocked    | blocked | blocked |
   | barrier=fence                               | blocked    | blocked | blocked |
-`);
+`,
+);
 
-nodes('node access', table`
+nodes(
+  'node access',
+  table`
   | tags                                        | driving    | cycling | walking |
   | barrier=gate access=no                      | blocked    | blocked | blocked |
   | barrier=gate access=yes                     | pass       | pass    | pass    |
@@ -626,11 +711,14 @@ nodes('node access', table`
   | highway=crossing bicycle=no                 | pass       | pass    | pass    | # cyclists: about crossing the road, not riding along it
   | highway=crossing foot=no                    | pass       | pass    | blocked | # walkers: foot=no on a crossing blocks (as OSRM)
   | highway=crossing access=no                  | blocked    | pass    | blocked |
-`);
+`,
+);
 
 // ── Turn restrictions: only cars obey them ──────────────────────────────────────────────────────
 
-restrictions('turn restrictions', table`
+restrictions(
+  'turn restrictions',
+  table`
   | tags                                                                   | driving | cycling | walking |
   | type=restriction restriction=no_left_turn                              | no      | -       | -       |
   | type=restriction restriction=no_u_turn                                 | no      | -       | -       |
@@ -648,4 +736,5 @@ restrictions('turn restrictions', table`
   | type=restriction restriction:conditional="no_left_turn @ (Mo-Fr)"      | -       | -       | -       |
   | type=restriction restriction=give_way                                  | -       | -       | -       |
   | type=multipolygon restriction=no_left_turn                             | -       | -       | -       |
-`);
+`,
+);

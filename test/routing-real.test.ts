@@ -15,8 +15,21 @@ import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { snap } from '../src/routing/graph/snap.js';
 import { call, errorBodyFault, inParallel, seededRandom, type Answer } from './helpers/http.js';
 import {
-  decodeGeometry, directionsOn, haversine, inPolygons, isochroneOn, latLng, metresToBoundary, metresToLine,
-  openGraph, polygonsArea, polygonsOf, referenceDeciseconds, signedArea, writeRoutingDataset, type LonLat,
+  decodeGeometry,
+  directionsOn,
+  haversine,
+  inPolygons,
+  isochroneOn,
+  latLng,
+  metresToBoundary,
+  metresToLine,
+  openGraph,
+  polygonsArea,
+  polygonsOf,
+  referenceDeciseconds,
+  signedArea,
+  writeRoutingDataset,
+  type LonLat,
 } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
@@ -108,7 +121,8 @@ function assertUnroutable(t: ExecutionContext, answer: Answer, code: 'NoSegment'
   t.is(answer.body?.code, code, context);
 }
 
-const query = (from: LonLat, to: LonLat, mode: TravelMode, extra = '') => `origin=${latLng(from)}&destination=${latLng(to)}&mode=${mode}${extra}`;
+const query = (from: LonLat, to: LonLat, mode: TravelMode, extra = '') =>
+  `origin=${latLng(from)}&destination=${latLng(to)}&mode=${mode}${extra}`;
 
 // ---------------------------------------------------------------------------------------------
 // Named places
@@ -132,7 +146,10 @@ const NAMED_ROUTES: [Region, Place, Place, TravelMode[], number][] = [
 
 dataTest('named places: routes both ways in each mode, longer than the straight line and at most 3× it', FILES, async (t) => {
   for (const [region, a, b, modes, factor] of NAMED_ROUTES) {
-    for (const [from, to] of [[a, b], [b, a]] as const) {
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
       for (const mode of modes) {
         const context = `${region} ${from} → ${to} ${mode}`;
         const res = await get(servedFor(region), 'directions', query(PLACES[from], PLACES[to], mode, '&overview=false&steps=false'));
@@ -148,7 +165,7 @@ dataTest('named places: routes both ways in each mode, longer than the straight 
         t.true(distance <= factor * line, `${context}: ${distance} m > ${factor} × straight line ${line.toFixed(1)} m`);
         t.true(duration > 0, context);
         // Plausible average speeds: walking 2–6 km/h (steps are slower), cycling and driving below 100 km/h.
-        const kmh = distance / duration * 3.6;
+        const kmh = (distance / duration) * 3.6;
         if (mode === 'walking') t.true(kmh > 2 && kmh <= 5.01, `${context}: ${kmh.toFixed(1)} km/h`);
         else t.true(kmh > 3 && kmh < 100, `${context}: ${kmh.toFixed(1)} km/h`);
       }
@@ -196,14 +213,25 @@ dataTest('oneways: cars drive them only one way, walkers both', FILES, async (t)
     const line = haversine(a, b);
     const along = await get(served, 'directions', query(a, b, 'driving'));
     t.is(along.status, 200, street);
-    t.true(along.body.routes[0].distance < 1.3 * line + 10, `${street}: along the oneway ${along.body.routes[0].distance} m for ${line.toFixed(0)} m`);
-    t.true(along.body.routes[0].legs[0].steps.some((step: { name: string }) => step.name === street), `${street}: the route along it uses it`);
+    t.true(
+      along.body.routes[0].distance < 1.3 * line + 10,
+      `${street}: along the oneway ${along.body.routes[0].distance} m for ${line.toFixed(0)} m`,
+    );
+    t.true(
+      along.body.routes[0].legs[0].steps.some((step: { name: string }) => step.name === street),
+      `${street}: the route along it uses it`,
+    );
     const against = await get(served, 'directions', query(b, a, 'driving'));
     t.is(against.status, 200, street);
-    t.true(against.body.routes[0].distance > 4 * along.body.routes[0].distance, `${street}: against the oneway only ${against.body.routes[0].distance} m`);
+    t.true(
+      against.body.routes[0].distance > 4 * along.body.routes[0].distance,
+      `${street}: against the oneway only ${against.body.routes[0].distance} m`,
+    );
     // The way back comes round and arrives at the start of the street driving in its direction
     // (Mittermaierstraße is one carriageway of two: the way back goes down the other one).
-    const back = (against.body.routes[0].legs[0].steps as { geometry: string }[]).flatMap((step) => decodeGeometry(step.geometry, 'polyline'));
+    const back = (against.body.routes[0].legs[0].steps as { geometry: string }[]).flatMap((step) =>
+      decodeGeometry(step.geometry, 'polyline'),
+    );
     const last = back.findLast((p) => haversine(p, a) > 5)!;
     t.true(angleBetween(bearing(last, a), bearing(a, b)) < 45, `${street}: the way back arrives against the oneway`);
     if (!served.graphs.walking) continue;
@@ -221,7 +249,11 @@ dataTest('a route with waypoints has one leg per pair of points and visits the w
   const points = stops.map((place) => PLACES[place]);
   for (const mode of MODES) {
     const waypoints = points.slice(1, -1).map(latLng).join('|');
-    const res = await get(main, 'directions', query(points[0]!, points.at(-1)!, mode, `&waypoints=${waypoints}&overview=full&geometries=geojson`));
+    const res = await get(
+      main,
+      'directions',
+      query(points[0]!, points.at(-1)!, mode, `&waypoints=${waypoints}&overview=full&geometries=geojson`),
+    );
     t.is(res.status, 200, mode);
     const [route] = res.body.routes;
     t.is(res.body.routes.length, 1, 'no alternatives with waypoints');
@@ -248,7 +280,10 @@ dataTest('a route with waypoints has one leg per pair of points and visits the w
     // Each leg is the route between its two points on its own.
     for (let i = 0; i < 3; i++) {
       const alone = await get(main, 'directions', query(points[i]!, points[i + 1]!, mode, '&overview=false&steps=false'));
-      t.true(Math.abs(alone.body.routes[0].distance - route.legs[i].distance) <= 1, `${mode} leg ${i}: ${route.legs[i].distance} m, alone ${alone.body.routes[0].distance} m`);
+      t.true(
+        Math.abs(alone.body.routes[0].distance - route.legs[i].distance) <= 1,
+        `${mode} leg ${i}: ${route.legs[i].distance} m, alone ${alone.body.routes[0].distance} m`,
+      );
     }
     const sum = route.legs.reduce((total: number, leg: { distance: number }) => total + leg.distance, 0);
     t.true(Math.abs(sum - route.distance) <= 1, mode);
@@ -275,11 +310,26 @@ const ISOCHRONES: [Region, Place, TravelMode, number][] = [
  * a shorter contour inside the longer one or within `generalize` (+1 m) of its edge.
  */
 function checkIsochrone(
-  t: ExecutionContext, body: any, centre: LonLat, mode: TravelMode, contours: number[], generalize: number, strict: boolean, context: string,
+  t: ExecutionContext,
+  body: any,
+  centre: LonLat,
+  mode: TravelMode,
+  contours: number[],
+  generalize: number,
+  strict: boolean,
+  context: string,
 ): void {
   t.is(body.type, 'FeatureCollection', context);
-  const features = body.features as { type: string; properties: { contour: number; mode: string }; geometry: { type: string; coordinates: unknown } }[];
-  t.deepEqual(features.map((f) => f.properties), contours.map((contour) => ({ contour, mode })), context);
+  const features = body.features as {
+    type: string;
+    properties: { contour: number; mode: string };
+    geometry: { type: string; coordinates: unknown };
+  }[];
+  t.deepEqual(
+    features.map((f) => f.properties),
+    contours.map((contour) => ({ contour, mode })),
+    context,
+  );
   const polygons = features.map((f) => polygonsOf(f.geometry));
   for (const [i, shape] of polygons.entries()) {
     t.true(inPolygons(centre, shape), `${context}: the ${features[i]!.properties.contour} min contour misses the centre`);
@@ -290,11 +340,17 @@ function checkIsochrone(
     }
   }
   const areas = polygons.map(polygonsArea);
-  t.true(areas[2]! > 0 && (strict ? areas[0]! > areas[1]! && areas[1]! > areas[2]! : areas[0]! >= areas[1]! && areas[1]! >= areas[2]!), `${context}: areas ${areas.join(', ')}`);
+  t.true(
+    areas[2]! > 0 && (strict ? areas[0]! > areas[1]! && areas[1]! > areas[2]! : areas[0]! >= areas[1]! && areas[1]! >= areas[2]!),
+    `${context}: areas ${areas.join(', ')}`,
+  );
   // Shorter inside longer: every vertex of the shorter contour inside the longer one or on its
   // edge (the contours are cut from one time field); with generalize, within that many metres.
   const tolerance = generalize + 1;
-  for (const [inner, outer] of [[2, 1], [1, 0]] as const) {
+  for (const [inner, outer] of [
+    [2, 1],
+    [1, 0],
+  ] as const) {
     let outside = 0;
     let worst = 0;
     for (const polygon of polygons[inner]!) {
@@ -305,7 +361,11 @@ function checkIsochrone(
         if (off > tolerance) outside++;
       }
     }
-    t.is(outside, 0, `${context}: ${outside} vertices of the ${features[inner]!.properties.contour} min contour outside the ${features[outer]!.properties.contour} min one (worst ${worst.toFixed(1)} m)`);
+    t.is(
+      outside,
+      0,
+      `${context}: ${outside} vertices of the ${features[inner]!.properties.contour} min contour outside the ${features[outer]!.properties.contour} min one (worst ${worst.toFixed(1)} m)`,
+    );
   }
 }
 
@@ -313,7 +373,11 @@ dataTest('isochrones: largest first, each contains the centre, 5 min inside 10 i
   for (const [region, place, mode, generalize] of ISOCHRONES) {
     const context = `${region} ${place} ${mode} generalize=${generalize}`;
     const centre = PLACES[place];
-    const res = await get(servedFor(region), 'isochrone', `center=${latLng(centre)}&time=5,15,10&mode=${mode}${generalize ? `&generalize=${generalize}` : ''}`);
+    const res = await get(
+      servedFor(region),
+      'isochrone',
+      `center=${latLng(centre)}&time=5,15,10&mode=${mode}${generalize ? `&generalize=${generalize}` : ''}`,
+    );
     t.is(res.status, 200, context);
     checkIsochrone(t, res.body, centre, mode, [15, 10, 5], generalize, true, context);
   }
@@ -344,7 +408,11 @@ const isPosition = (value: unknown): boolean =>
 const isBearing = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 360;
 
 function checkBody(
-  t: ExecutionContext, body: any, mode: TravelMode, geometries: 'polyline' | 'polyline6' | 'geojson', context: string,
+  t: ExecutionContext,
+  body: any,
+  mode: TravelMode,
+  geometries: 'polyline' | 'polyline6' | 'geojson',
+  context: string,
   { steps: withSteps = true, overview = true } = {},
 ): void {
   t.deepEqual(Object.keys(body).sort(), ['code', 'routes', 'waypoints'], context);
@@ -356,7 +424,11 @@ function checkBody(
     t.true(isNumber(w.distance) && w.distance >= 0, context);
   }
   for (const route of body.routes) {
-    t.deepEqual(Object.keys(route).sort(), ['distance', 'duration', ...(overview ? ['geometry'] : []), 'legs', 'weight', 'weight_name'], context);
+    t.deepEqual(
+      Object.keys(route).sort(),
+      ['distance', 'duration', ...(overview ? ['geometry'] : []), 'legs', 'weight', 'weight_name'],
+      context,
+    );
     t.true(isNumber(route.distance) && route.distance >= 0 && isNumber(route.duration) && route.duration >= 0, context);
     t.is(route.weight_name, 'duration', context);
     t.is(route.weight, route.duration, context);
@@ -382,12 +454,24 @@ function checkBody(
       t.is(steps[0].maneuver.type, 'depart', context);
       t.is(steps.at(-1).maneuver.type, 'arrive', context);
       t.is(steps.at(-1).distance, 0, context);
-      t.true(Math.abs(steps.reduce((sum, step) => sum + step.distance, 0) - leg.distance) <= 1, `${context}: leg distance is the sum of its steps`);
-      t.true(Math.abs(steps.reduce((sum, step) => sum + step.duration, 0) - leg.duration) <= 1, `${context}: leg duration is the sum of its steps`);
+      t.true(
+        Math.abs(steps.reduce((sum, step) => sum + step.distance, 0) - leg.distance) <= 1,
+        `${context}: leg distance is the sum of its steps`,
+      );
+      t.true(
+        Math.abs(steps.reduce((sum, step) => sum + step.duration, 0) - leg.duration) <= 1,
+        `${context}: leg duration is the sum of its steps`,
+      );
       let previousEnd: LonLat | undefined;
       for (const [i, step] of steps.entries()) {
-        const keys = Object.keys(step).filter((key) => key !== 'ref').sort();
-        t.deepEqual(keys, ['distance', 'driving_side', 'duration', 'geometry', 'intersections', 'maneuver', 'mode', 'name', 'weight'], `${context} step ${i}`);
+        const keys = Object.keys(step)
+          .filter((key) => key !== 'ref')
+          .sort();
+        t.deepEqual(
+          keys,
+          ['distance', 'driving_side', 'duration', 'geometry', 'intersections', 'maneuver', 'mode', 'name', 'weight'],
+          `${context} step ${i}`,
+        );
         if ('ref' in step) t.true(typeof step.ref === 'string' && step.ref.length > 0, context);
         t.true(isNumber(step.distance) && step.distance >= 0 && isNumber(step.duration) && step.duration >= 0, context);
         t.is(step.weight, step.duration, context);
@@ -395,12 +479,24 @@ function checkBody(
         t.true([mode, 'ferry', ...(mode === 'cycling' ? ['pushing bike'] : [])].includes(step.mode), `${context}: step mode ${step.mode}`);
         t.is(step.driving_side, 'right', context);
         const { maneuver } = step;
-        const maneuverKeys = Object.keys(maneuver).filter((key) => key !== 'modifier' && key !== 'exit').sort();
+        const maneuverKeys = Object.keys(maneuver)
+          .filter((key) => key !== 'modifier' && key !== 'exit')
+          .sort();
         t.deepEqual(maneuverKeys, ['bearing_after', 'bearing_before', 'instruction', 'location', 'type'], `${context} step ${i} maneuver`);
-        t.true(['depart', 'arrive', 'turn', 'new name', 'continue', 'roundabout', 'exit roundabout', 'notification'].includes(maneuver.type), `${context}: ${maneuver.type}`);
-        if ('modifier' in maneuver) t.true(['uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'].includes(maneuver.modifier), `${context}: ${maneuver.modifier}`);
+        t.true(
+          ['depart', 'arrive', 'turn', 'new name', 'continue', 'roundabout', 'exit roundabout', 'notification'].includes(maneuver.type),
+          `${context}: ${maneuver.type}`,
+        );
+        if ('modifier' in maneuver)
+          t.true(
+            ['uturn', 'sharp right', 'right', 'slight right', 'straight', 'slight left', 'left', 'sharp left'].includes(maneuver.modifier),
+            `${context}: ${maneuver.modifier}`,
+          );
         t.true(isPosition(maneuver.location), context);
-        t.true(isBearing(maneuver.bearing_before) && isBearing(maneuver.bearing_after), `${context}: bearings ${maneuver.bearing_before} ${maneuver.bearing_after}`);
+        t.true(
+          isBearing(maneuver.bearing_before) && isBearing(maneuver.bearing_after),
+          `${context}: bearings ${maneuver.bearing_before} ${maneuver.bearing_after}`,
+        );
         t.true(typeof maneuver.instruction === 'string' && maneuver.instruction.length > 0, context);
         const points = decodeGeometry(step.geometry, geometries);
         t.true(points.length >= 2, `${context} step ${i}: geometry of ${points.length} points`);
@@ -411,7 +507,10 @@ function checkBody(
         for (const x of step.intersections) {
           t.true(isPosition(x.location), context);
           t.true(Array.isArray(x.bearings) && x.bearings.every(isBearing), context);
-          t.true(Array.isArray(x.entry) && x.entry.length === x.bearings.length && x.entry.every((e: unknown) => typeof e === 'boolean'), context);
+          t.true(
+            Array.isArray(x.entry) && x.entry.length === x.bearings.length && x.entry.every((e: unknown) => typeof e === 'boolean'),
+            context,
+          );
           if ('in' in x) t.true(Number.isInteger(x.in) && x.in >= 0 && x.in < x.bearings.length, context);
           if ('out' in x) t.true(Number.isInteger(x.out) && x.out >= 0 && x.out < x.bearings.length, context);
         }
@@ -453,7 +552,10 @@ dataTest('geometries decode to the same line; overview=false and steps=false; al
   t.true(simplified.length >= 2 && simplified.length <= full.length);
   t.deepEqual(simplified[0], full[0]);
   t.deepEqual(simplified.at(-1), full.at(-1));
-  t.true(full.every((p) => metresToLine(p, simplified) < 10), 'the simplified line stays within a few metres of the route');
+  t.true(
+    full.every((p) => metresToLine(p, simplified) < 10),
+    'the simplified line stays within a few metres of the route',
+  );
 
   const noOverview = (await ask('&overview=false')).body.routes[0];
   t.false('geometry' in noOverview);
@@ -464,13 +566,19 @@ dataTest('geometries decode to the same line; overview=false and steps=false; al
 
   const alternatives = (await ask('&alternatives=3')).body.routes as { duration: number }[];
   t.true(alternatives.length >= 1 && alternatives.length <= 4);
-  t.true(alternatives.every((route) => route.duration >= alternatives[0]!.duration), 'the best route first');
+  t.true(
+    alternatives.every((route) => route.duration >= alternatives[0]!.duration),
+    'the best route first',
+  );
 
   const german = (await ask('&lang=de')).body.routes[0].legs[0].steps;
   t.regex(german[0].maneuver.instruction, /^Fahren Sie Richtung/);
   t.regex(german.at(-1).maneuver.instruction, /Sie haben Ihr Ziel erreicht/);
   const english = (await ask('')).body.routes[0].legs[0].steps;
-  t.deepEqual(german.map((step: { maneuver: { type: string } }) => step.maneuver.type), english.map((step: { maneuver: { type: string } }) => step.maneuver.type));
+  t.deepEqual(
+    german.map((step: { maneuver: { type: string } }) => step.maneuver.type),
+    english.map((step: { maneuver: { type: string } }) => step.maneuver.type),
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -504,112 +612,132 @@ const HTTP_PAIRS = 70; // per region and mode: 560 requests
 const DIRECT_PAIRS = 300; // per region and mode: 2400 on the engine
 const REFERENCE_PAIRS = 40; // of those, checked against a plain Dijkstra, per region and mode
 
-dataTest(`random pairs through HTTP: ${HTTP_PAIRS} per region and mode, random options, 200 or 422 NoSegment/NoRoute, never a 500`, FILES, async (t) => {
-  const random = seededRandom(20261115);
-  const statuses = new Map<string, number>();
-  const jobs: (() => Promise<void>)[] = [];
-  for (const [region, mode] of COMBOS) {
-    for (let i = 0; i < HTTP_PAIRS; i++) {
-      const points = Array.from({ length: 2 + (random() < 0.2 ? 1 + Math.floor(random() * 2) : 0) }, () => randomPoint(random, REGIONS[region]));
-      const steps = random() < 0.5;
-      const geometries = (['polyline', 'polyline6', 'geojson'] as const)[Math.floor(random() * 3)]!;
-      const overview = (['simplified', 'full', 'false'] as const)[Math.floor(random() * 3)]!;
-      const options = [
-        `&steps=${steps}&geometries=${geometries}&overview=${overview}`,
-        random() < 0.3 ? `&alternatives=${1 + Math.floor(random() * 3)}` : '',
-        random() < 0.1 ? '&lang=fr' : '',
-      ].join('');
-      const waypoints = points.length > 2 ? `&waypoints=${points.slice(1, -1).map(latLng).join('|')}` : '';
-      const q = query(points[0]!, points.at(-1)!, mode, `${waypoints}${options}`);
+dataTest(
+  `random pairs through HTTP: ${HTTP_PAIRS} per region and mode, random options, 200 or 422 NoSegment/NoRoute, never a 500`,
+  FILES,
+  async (t) => {
+    const random = seededRandom(20261115);
+    const statuses = new Map<string, number>();
+    const jobs: (() => Promise<void>)[] = [];
+    for (const [region, mode] of COMBOS) {
+      for (let i = 0; i < HTTP_PAIRS; i++) {
+        const points = Array.from({ length: 2 + (random() < 0.2 ? 1 + Math.floor(random() * 2) : 0) }, () =>
+          randomPoint(random, REGIONS[region]),
+        );
+        const steps = random() < 0.5;
+        const geometries = (['polyline', 'polyline6', 'geojson'] as const)[Math.floor(random() * 3)]!;
+        const overview = (['simplified', 'full', 'false'] as const)[Math.floor(random() * 3)]!;
+        const options = [
+          `&steps=${steps}&geometries=${geometries}&overview=${overview}`,
+          random() < 0.3 ? `&alternatives=${1 + Math.floor(random() * 3)}` : '',
+          random() < 0.1 ? '&lang=fr' : '',
+        ].join('');
+        const waypoints = points.length > 2 ? `&waypoints=${points.slice(1, -1).map(latLng).join('|')}` : '';
+        const q = query(points[0]!, points.at(-1)!, mode, `${waypoints}${options}`);
+        jobs.push(async () => {
+          const res = await get(servedFor(region), 'directions', q);
+          const context = `${region} ${mode} ${q}`;
+          const key = res.status === 422 ? `422 ${res.body?.code}` : String(res.status);
+          statuses.set(key, (statuses.get(key) ?? 0) + 1);
+          if (res.status === 200) {
+            checkRoute(t, res.body, context);
+            t.true(
+              res.body.routes.every((route: { duration: number }) => route.duration >= res.body.routes[0].duration),
+              `${context}: the best route first`,
+            );
+            checkBody(t, res.body, mode, geometries, context, { steps, overview: overview !== 'false' });
+          } else if (res.status === 422 && res.body?.code === 'NoRoute') assertUnroutable(t, res, 'NoRoute', context);
+          else assertUnroutable(t, res, 'NoSegment', context);
+        });
+      }
+    }
+    // Random isochrones too.
+    for (let i = 0; i < 40; i++) {
+      const region = (['monaco', 'andorra', 'heidelberg'] as const)[i % 3]!;
+      const mode = region === 'heidelberg' ? 'driving' : MODES[Math.floor(random() * 3)]!;
+      const q = `center=${latLng(randomPoint(random, REGIONS[region]))}&mode=${mode}&time=${1 + Math.floor(random() * 20)}${random() < 0.3 ? '&generalize=80' : ''}`;
       jobs.push(async () => {
-        const res = await get(servedFor(region), 'directions', q);
-        const context = `${region} ${mode} ${q}`;
-        const key = res.status === 422 ? `422 ${res.body?.code}` : String(res.status);
+        const res = await get(servedFor(region), 'isochrone', q);
+        const key = `isochrone ${res.status === 422 ? `422 ${res.body?.code}` : res.status}`;
         statuses.set(key, (statuses.get(key) ?? 0) + 1);
-        if (res.status === 200) {
-          checkRoute(t, res.body, context);
-          t.true(res.body.routes.every((route: { duration: number }) => route.duration >= res.body.routes[0].duration), `${context}: the best route first`);
-          checkBody(t, res.body, mode, geometries, context, { steps, overview: overview !== 'false' });
-        } else if (res.status === 422 && res.body?.code === 'NoRoute') assertUnroutable(t, res, 'NoRoute', context);
-        else assertUnroutable(t, res, 'NoSegment', context);
+        if (res.status === 200) t.is(res.body.features.length, 1, q);
+        else assertUnroutable(t, res, 'NoSegment', q);
       });
     }
-  }
-  // Random isochrones too.
-  for (let i = 0; i < 40; i++) {
-    const region = (['monaco', 'andorra', 'heidelberg'] as const)[i % 3]!;
-    const mode = region === 'heidelberg' ? 'driving' : MODES[Math.floor(random() * 3)]!;
-    const q = `center=${latLng(randomPoint(random, REGIONS[region]))}&mode=${mode}&time=${1 + Math.floor(random() * 20)}${random() < 0.3 ? '&generalize=80' : ''}`;
-    jobs.push(async () => {
-      const res = await get(servedFor(region), 'isochrone', q);
-      const key = `isochrone ${res.status === 422 ? `422 ${res.body?.code}` : res.status}`;
-      statuses.set(key, (statuses.get(key) ?? 0) + 1);
-      if (res.status === 200) t.is(res.body.features.length, 1, q);
-      else assertUnroutable(t, res, 'NoSegment', q);
-    });
-  }
-  await inParallel(jobs.length, 4, (i) => jobs[i]!());
-  t.log(Object.fromEntries([...statuses].sort()));
-  t.false(statuses.has('500'), 'a 500 came back');
-  t.true((statuses.get('200') ?? 0) > jobs.length / 3, 'most random pairs are routable');
-  // No worker crashed: both servers still answer.
-  t.is((await get(main, 'directions', query(PLACES.casino, PLACES.stade, 'walking'))).status, 200);
-  t.is((await get(heidelberg, 'directions', query(PLACES.bismarckplatz, PLACES.hauptbahnhof, 'driving'))).status, 200);
-});
+    await inParallel(jobs.length, 4, (i) => jobs[i]!());
+    t.log(Object.fromEntries([...statuses].sort()));
+    t.false(statuses.has('500'), 'a 500 came back');
+    t.true((statuses.get('200') ?? 0) > jobs.length / 3, 'most random pairs are routable');
+    // No worker crashed: both servers still answer.
+    t.is((await get(main, 'directions', query(PLACES.casino, PLACES.stade, 'walking'))).status, 200);
+    t.is((await get(heidelberg, 'directions', query(PLACES.bismarckplatz, PLACES.hauptbahnhof, 'driving'))).status, 200);
+  },
+);
 
-dataTest(`random pairs on the engine: ${DIRECT_PAIRS} per region and mode; the first ${REFERENCE_PAIRS} routable or not checked against a plain Dijkstra`, FILES, (t) => {
-  const random = seededRandom(7);
-  const counts: Record<string, number> = {};
-  let mismatches = 0;
-  for (const [region, mode] of COMBOS) {
-    const graph = servedFor(region).graphs[mode]!;
-    let referenced = 0;
-    for (let i = 0; i < DIRECT_PAIRS; i++) {
-      const [from, to] = [randomPoint(random, REGIONS[region]), randomPoint(random, REGIONS[region])];
-      const extra = i % 3 === 0 ? '' : '&steps=false&overview=false';
-      const q = query(from, to, mode, extra);
-      const context = `${region} ${mode} ${q}`;
-      let answer;
-      try {
-        answer = directionsOn(graph, q);
-      } catch (error) {
-        t.fail(`${context}: threw ${(error as Error).stack}`);
-        continue;
-      }
-      const key = `${region} ${mode} ${answer.ok ? 'Ok' : answer.code}`;
-      counts[key] = (counts[key] ?? 0) + 1;
-      const snaps = [snap(graph, from[0], from[1], 2000), snap(graph, to[0], to[1], 2000)];
-      if (!answer.ok) {
-        t.true(answer.code === 'NoSegment' || answer.code === 'NoRoute', context);
-        t.is(answer.code === 'NoSegment', snaps.includes(null), `${context}: ${answer.code} but the snaps are ${JSON.stringify(snaps.map((s) => s?.distance ?? null))}`);
-      } else {
-        checkRoute(t, answer.body, context);
-        const full = extra === '';
-        checkBody(t, answer.body, mode, 'polyline', context, { steps: full, overview: full });
-        if (mode === 'walking') {
-          // Walkers have no oneways here and no turn restrictions: the way back takes as long.
-          const back = directionsOn(graph, query(to, from, mode, '&steps=false&overview=false'));
-          const there = answer.body.routes[0].duration;
-          t.true(back.ok && Math.abs(back.body.routes[0].duration - there) <= 0.2 + 0.001 * there, `${context}: ${there} s there, ${back.ok ? back.body.routes[0].duration : back.code} back`);
+dataTest(
+  `random pairs on the engine: ${DIRECT_PAIRS} per region and mode; the first ${REFERENCE_PAIRS} routable or not checked against a plain Dijkstra`,
+  FILES,
+  (t) => {
+    const random = seededRandom(7);
+    const counts: Record<string, number> = {};
+    let mismatches = 0;
+    for (const [region, mode] of COMBOS) {
+      const graph = servedFor(region).graphs[mode]!;
+      let referenced = 0;
+      for (let i = 0; i < DIRECT_PAIRS; i++) {
+        const [from, to] = [randomPoint(random, REGIONS[region]), randomPoint(random, REGIONS[region])];
+        const extra = i % 3 === 0 ? '' : '&steps=false&overview=false';
+        const q = query(from, to, mode, extra);
+        const context = `${region} ${mode} ${q}`;
+        let answer: ReturnType<typeof directionsOn>;
+        try {
+          answer = directionsOn(graph, q);
+        } catch (error) {
+          t.fail(`${context}: threw ${(error as Error).stack}`);
+          continue;
         }
+        const key = `${region} ${mode} ${answer.ok ? 'Ok' : answer.code}`;
+        counts[key] = (counts[key] ?? 0) + 1;
+        const snaps = [snap(graph, from[0], from[1], 2000), snap(graph, to[0], to[1], 2000)];
+        if (!answer.ok) {
+          t.true(answer.code === 'NoSegment' || answer.code === 'NoRoute', context);
+          t.is(
+            answer.code === 'NoSegment',
+            snaps.includes(null),
+            `${context}: ${answer.code} but the snaps are ${JSON.stringify(snaps.map((s) => s?.distance ?? null))}`,
+          );
+        } else {
+          checkRoute(t, answer.body, context);
+          const full = extra === '';
+          checkBody(t, answer.body, mode, 'polyline', context, { steps: full, overview: full });
+          if (mode === 'walking') {
+            // Walkers have no oneways here and no turn restrictions: the way back takes as long.
+            const back = directionsOn(graph, query(to, from, mode, '&steps=false&overview=false'));
+            const there = answer.body.routes[0].duration;
+            t.true(
+              back.ok && Math.abs(back.body.routes[0].duration - there) <= 0.2 + 0.001 * there,
+              `${context}: ${there} s there, ${back.ok ? back.body.routes[0].duration : back.code} back`,
+            );
+          }
+        }
+        if (referenced >= REFERENCE_PAIRS || snaps.includes(null)) continue;
+        referenced++;
+        const reference = referenceDeciseconds(graph, snaps[0]!, snaps[1]!);
+        if (!answer.ok) {
+          if (reference !== Infinity) mismatches++;
+          t.is(reference, Infinity, `${context}: NoRoute but a plain Dijkstra finds ${reference / 10} s`);
+          continue;
+        }
+        const duration = answer.body.routes[0].duration * 10;
+        const ok = Math.abs(duration - reference) <= 2 + 0.002 * reference;
+        if (!ok) mismatches++;
+        t.true(ok, `${context}: ${duration / 10} s, a plain Dijkstra on the uncontracted graph finds ${reference / 10} s`);
       }
-      if (referenced >= REFERENCE_PAIRS || snaps.includes(null)) continue;
-      referenced++;
-      const reference = referenceDeciseconds(graph, snaps[0]!, snaps[1]!);
-      if (!answer.ok) {
-        if (reference !== Infinity) mismatches++;
-        t.is(reference, Infinity, `${context}: NoRoute but a plain Dijkstra finds ${reference / 10} s`);
-        continue;
-      }
-      const duration = answer.body.routes[0].duration * 10;
-      const ok = Math.abs(duration - reference) <= 2 + 0.002 * reference;
-      if (!ok) mismatches++;
-      t.true(ok, `${context}: ${duration / 10} s, a plain Dijkstra on the uncontracted graph finds ${reference / 10} s`);
     }
-  }
-  t.log(counts);
-  t.is(mismatches, 0);
-});
+    t.log(counts);
+    t.is(mismatches, 0);
+  },
+);
 
 dataTest('random isochrones on the engine: 3 centres per region and mode, contours nest and contain the centre', FILES, (t) => {
   const random = seededRandom(11);
@@ -641,7 +769,10 @@ dataTest('random isochrones on the engine: 3 centres per region and mode, contou
         [9, 6, 3].forEach((minutes, k) => {
           if (seconds > 0.9 * minutes * 60) return;
           insideChecks++;
-          t.true(inPolygons(reached, shapes[k]!), `${region} ${q}: ${latLng(reached)} is reached in ${seconds} s but lies outside the ${minutes} min contour`);
+          t.true(
+            inPolygons(reached, shapes[k]!),
+            `${region} ${q}: ${latLng(reached)} is reached in ${seconds} s but lies outside the ${minutes} min contour`,
+          );
         });
       }
     }

@@ -35,8 +35,16 @@ function legOf(roads: Road[]): RouteLeg {
     for (const point of road.points) coordinates.push(point);
     let distance = 0;
     for (let i = first + 1; i < coordinates.length; i++) distance += metres(coordinates[i - 1]!, coordinates[i]!);
-    segments.push({ name: road.name, ref: road.ref ?? '', roundabout: road.roundabout ?? false, travel: road.travel ?? 'default',
-      distance, duration: distance / 10, first, last: coordinates.length - 1 });
+    segments.push({
+      name: road.name,
+      ref: road.ref ?? '',
+      roundabout: road.roundabout ?? false,
+      travel: road.travel ?? 'default',
+      distance,
+      duration: distance / 10,
+      first,
+      last: coordinates.length - 1,
+    });
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
   return { distance, duration: distance / 10, coordinates, segments };
@@ -48,13 +56,15 @@ const OPTIONS: DirectionsOptions = { steps: true, geometries: 'geojson', overvie
 const corner = offset(START, 0, 200);
 /** North 200 m on Rue A, then 200 m east (right) or west (left) on Rue B. */
 const lShape = (east: number) =>
-  legOf([{ name: 'Rue A', points: [START, offset(START, 0, 100), corner] }, { name: 'Rue B', points: [offset(corner, east, 0)] }]);
+  legOf([
+    { name: 'Rue A', points: [START, offset(START, 0, 100), corner] },
+    { name: 'Rue B', points: [offset(corner, east, 0)] },
+  ]);
 
 /** The points of a GeoJSON geometry. */
 const pointsOf = (geometry: OsrmGeometry | undefined) => (geometry as LineString).coordinates as LonLat[];
 
-const summaryOf = (steps: OsrmStep[]) =>
-  steps.map((s) => [s.maneuver.type, s.maneuver.modifier ?? '', s.name, s.maneuver.instruction]);
+const summaryOf = (steps: OsrmStep[]) => steps.map((s) => [s.maneuver.type, s.maneuver.modifier ?? '', s.name, s.maneuver.instruction]);
 
 test('an L-shaped route: depart, turn right, arrive', (t) => {
   const body = directionsBody([[lShape(200)]], [snapped(START, 'Rue A'), snapped(offset(corner, 200, 0), 'Rue B')], OPTIONS);
@@ -94,7 +104,10 @@ test('modifiers follow the angle of the turn', (t) => {
     [[1, -200], 'turn', 'uturn'],
   ];
   for (const [[east, north], type, modifier] of cases) {
-    const leg = legOf([{ name: 'Rue A', points: [START, corner] }, { name: 'Rue B', points: [offset(corner, east, north)] }]);
+    const leg = legOf([
+      { name: 'Rue A', points: [START, corner] },
+      { name: 'Rue B', points: [offset(corner, east, north)] },
+    ]);
     const step = directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps[1]!;
     t.is(step.maneuver.type, type as never, `${east},${north}`);
     t.is(step.maneuver.modifier, modifier as never, `${east},${north}`);
@@ -102,11 +115,22 @@ test('modifiers follow the angle of the turn', (t) => {
 });
 
 test('staying on a road that turns is a continue; a straight joint of one road is no step', (t) => {
-  const bend = legOf([{ name: 'Rue A', points: [START, corner] }, { name: 'Rue A', points: [offset(corner, 200, 0)] }]);
-  t.deepEqual(summaryOf(directionsBody([[bend]], [], OPTIONS).routes[0]!.legs[0]!.steps).map((s) => s.slice(0, 2)), [
-    ['depart', ''], ['continue', 'right'], ['arrive', ''],
+  const bend = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue A', points: [offset(corner, 200, 0)] },
   ]);
-  const straight = legOf([{ name: 'Rue A', points: [START, corner] }, { name: 'Rue A', points: [offset(corner, 10, 200)] }]);
+  t.deepEqual(
+    summaryOf(directionsBody([[bend]], [], OPTIONS).routes[0]!.legs[0]!.steps).map((s) => s.slice(0, 2)),
+    [
+      ['depart', ''],
+      ['continue', 'right'],
+      ['arrive', ''],
+    ],
+  );
+  const straight = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue A', points: [offset(corner, 10, 200)] },
+  ]);
   const steps = directionsBody([[straight]], [], OPTIONS).routes[0]!.legs[0]!.steps;
   t.is(steps.length, 2);
   t.is(steps[0]!.distance, Math.round(straight.distance * 10) / 10);
@@ -119,7 +143,14 @@ test('a short link between two roads joins the step before it', (t) => {
     { name: 'Rue B', points: [offset(corner, 204, 4)] },
   ]);
   const steps = directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps;
-  t.deepEqual(summaryOf(steps).map((s) => s.slice(0, 3)), [['depart', '', 'Rue A'], ['turn', 'right', 'Rue B'], ['arrive', '', 'Rue B']]);
+  t.deepEqual(
+    summaryOf(steps).map((s) => s.slice(0, 3)),
+    [
+      ['depart', '', 'Rue A'],
+      ['turn', 'right', 'Rue B'],
+      ['arrive', '', 'Rue B'],
+    ],
+  );
   t.true(Math.abs(steps[0]!.distance - 200 - Math.hypot(4, 4)) < 0.2);
 });
 
@@ -148,8 +179,12 @@ test('a roundabout: enter with the exit number, exit onto the road taken', (t) =
 
 test('two legs: arrive at the first destination, depart again', (t) => {
   const second = legOf([{ name: 'Rue B', points: [offset(corner, 200, 0), offset(corner, 200, -300)] }]);
-  const body = directionsBody([[lShape(200), second]], [snapped(START), snapped(offset(corner, 200, 0)), snapped(offset(corner, 200, -300))], OPTIONS);
-  const [first, next] = body.routes[0]!.legs as [typeof body.routes[0]['legs'][0], typeof body.routes[0]['legs'][0]];
+  const body = directionsBody(
+    [[lShape(200), second]],
+    [snapped(START), snapped(offset(corner, 200, 0)), snapped(offset(corner, 200, -300))],
+    OPTIONS,
+  );
+  const [first, next] = body.routes[0]!.legs as [(typeof body.routes)[0]['legs'][0], (typeof body.routes)[0]['legs'][0]];
   t.is(body.routes[0]!.legs.length, 2);
   t.is(first.steps.at(-1)!.maneuver.instruction, 'You have arrived at your 1st destination');
   t.is(next.steps[0]!.maneuver.type, 'depart');
@@ -168,10 +203,16 @@ test('ferries and pushing are their own steps with their own mode', (t) => {
     { name: 'Quai Nord', points: [offset(corner, 0, 700)] },
   ]);
   const steps = directionsBody([[leg]], [], { ...OPTIONS, mode: 'cycling' }).routes[0]!.legs[0]!.steps;
-  t.deepEqual(steps.map((s) => s.mode), ['cycling', 'ferry', 'cycling', 'cycling']);
+  t.deepEqual(
+    steps.map((s) => s.mode),
+    ['cycling', 'ferry', 'cycling', 'cycling'],
+  );
   t.is(steps[1]!.maneuver.instruction, 'Take the ferry Navette');
   t.is(steps[2]!.maneuver.type, 'notification');
-  const pushing = legOf([{ name: 'Rue', points: [START, corner] }, { name: 'Escalier', travel: 'pushing', points: [offset(corner, 0, 50)] }]);
+  const pushing = legOf([
+    { name: 'Rue', points: [START, corner] },
+    { name: 'Escalier', travel: 'pushing', points: [offset(corner, 0, 50)] },
+  ]);
   t.is(directionsBody([[pushing]], [], { ...OPTIONS, mode: 'cycling' }).routes[0]!.legs[0]!.steps[1]!.mode, 'pushing bike');
 });
 
@@ -186,14 +227,19 @@ test('geometries decode back to the leg', (t) => {
   t.true(close(six, leg.coordinates, 1e-6));
   t.true(close(pointsOf(route('geojson').geometry), leg.coordinates, 1e-6));
   const step = route('polyline6').legs[0]!.steps[1]!;
-  t.true(close(polyline.decode(step.geometry as string, 6).map(([lat, lon]): LonLat => [lon, lat]), leg.coordinates.slice(2), 1e-6));
+  t.true(
+    close(
+      polyline.decode(step.geometry as string, 6).map(([lat, lon]): LonLat => [lon, lat]),
+      leg.coordinates.slice(2),
+      1e-6,
+    ),
+  );
 });
 
 test('overview: full, simplified to the fitted zoom, or no geometry', (t) => {
   const wiggly = Array.from({ length: 200 }, (_, i) => offset(START, (i % 2) * 0.05, i * 20));
   const leg = legOf([{ name: 'Long', points: wiggly }]);
-  const route = (overview: DirectionsOptions['overview']) =>
-    directionsBody([[leg]], [], { ...OPTIONS, overview }).routes[0]!;
+  const route = (overview: DirectionsOptions['overview']) => directionsBody([[leg]], [], { ...OPTIONS, overview }).routes[0]!;
   t.is(pointsOf(route('full').geometry).length, 200);
   const simplified = pointsOf(route('simplified').geometry);
   t.is(simplified.length, 2);
@@ -243,7 +289,10 @@ function assertOsrmShape(t: ExecutionContext, body: any) {
         t.true(step.intersections.length >= 1);
         for (const x of step.intersections) {
           t.true(isPosition(x.location) && x.bearings.every(isNumber) && x.entry.length === x.bearings.length);
-          t.deepEqual(x.bearings, [...x.bearings].sort((a: number, b: number) => a - b));
+          t.deepEqual(
+            x.bearings,
+            [...x.bearings].sort((a: number, b: number) => a - b),
+          );
         }
         t.deepEqual(step.intersections[0].location, m.location);
       }
@@ -254,18 +303,26 @@ function assertOsrmShape(t: ExecutionContext, body: any) {
 
 test('every OSRM field is present with the right type', (t) => {
   const body = directionsBody([[lShape(200), lShape(-200)]], [snapped(START, 'Rue A'), snapped(corner), snapped(START)], {
-    ...OPTIONS, geometries: 'polyline', overview: 'simplified',
+    ...OPTIONS,
+    geometries: 'polyline',
+    overview: 'simplified',
   });
   assertOsrmShape(t, body);
   const distances = [...JSON.stringify(body).matchAll(/"(distance|duration|weight)":(-?[\d.]+)/g)].map((m) => m[2]!);
-  t.true(distances.every((d) => !/\.\d\d/.test(d)), 'rounded to 0.1');
+  t.true(
+    distances.every((d) => !/\.\d\d/.test(d)),
+    'rounded to 0.1',
+  );
 });
 
 test('a degenerate leg (both points on one spot, no segments) still answers', (t) => {
   const leg: RouteLeg = { distance: 0, duration: 0, coordinates: [START, START], segments: [] };
   const body = directionsBody([[leg]], [snapped(START), snapped(START)], { ...OPTIONS, geometries: 'polyline', overview: 'simplified' });
   assertOsrmShape(t, body);
-  t.deepEqual(body.routes[0]!.legs[0]!.steps.map((s) => s.maneuver.type), ['depart', 'arrive']);
+  t.deepEqual(
+    body.routes[0]!.legs[0]!.steps.map((s) => s.maneuver.type),
+    ['depart', 'arrive'],
+  );
 });
 
 test('a long route with 300 000 points is simplified without running out of stack', (t) => {

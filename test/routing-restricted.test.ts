@@ -26,7 +26,10 @@ let dir = '';
 let graph: RoutingGraph;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'waymark-routing-restricted-'));
-  const { driving } = await readRoadNetworks([join(process.cwd(), 'test', 'fixtures', 'osm', 'routing', 'restricted-routes.osm')], () => {});
+  const { driving } = await readRoadNetworks(
+    [join(process.cwd(), 'test', 'fixtures', 'osm', 'routing', 'restricted-routes.osm')],
+    () => {},
+  );
   const file = join(dir, 'driving.graph');
   writeRoutingGraph(driving, file);
   graph = openRoutingGraph(loadRoutingGraph(file).shared);
@@ -106,5 +109,8 @@ test('a reach times each road as the route there: private roads at their travel 
   expect(seconds(48.001, 8.006), 389 + 447 + 334, 'Ostweg, by Nordweg rather than Privatgasse');
   const dorfstrasse = reach(graph, at(48.0101, 8.001), 300);
   const feldstrasse = secondsAt(dorfstrasse, [8.006, 48.01]);
-  t.true(feldstrasse !== undefined && Math.abs(feldstrasse - 372 / SPEED) < 2, `the end of Feldstraße, only behind the private Hofweg: ${feldstrasse} s`);
+  t.true(
+    feldstrasse !== undefined && Math.abs(feldstrasse - 372 / SPEED) < 2,
+    `the end of Feldstraße, only behind the private Hofweg: ${feldstrasse} s`,
+  );
 });

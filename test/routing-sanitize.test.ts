@@ -29,7 +29,10 @@ test('directions echo every given value', (t) => {
     q(`${A_TO_B}&waypoints=1,2|%2B3.5,-4.&mode=cycling&alternatives=3&steps=false&geometries=geojson&overview=false&lang=de-CH`),
   );
   t.like(params, { mode: 'cycling', alternatives: 3, steps: false, geometries: 'geojson', overview: 'false', lang: 'de' });
-  t.deepEqual(params.waypoints, [[2, 1], [-4, 3.5]]);
+  t.deepEqual(params.waypoints, [
+    [2, 1],
+    [-4, 3.5],
+  ]);
   t.is(sanitizeDirections(q(`${A_TO_B}&alternatives=true`)).params.alternatives, 1);
   t.is(sanitizeDirections(q(`${A_TO_B}&alternatives=false`)).params.alternatives, 0);
   t.is(sanitizeDirections(q(`${A_TO_B}&alternatives=0`)).params.alternatives, 0);
@@ -54,8 +57,14 @@ test('lang is matched to the closest instruction language', (t) => {
   for (const code of INSTRUCTION_LANGUAGES) t.is(lang(code), code);
   const message = refusal(() => lang('th'));
   t.regex(message, /invalid parameter 'lang': 'th' is not a language of the instructions; use one of ar, ca, .* zh-Hans/);
-  t.regex(refusal(() => lang('not a tag')), /'lang'/);
-  t.regex(refusal(() => lang('')), /'lang'/);
+  t.regex(
+    refusal(() => lang('not a tag')),
+    /'lang'/,
+  );
+  t.regex(
+    refusal(() => lang('')),
+    /'lang'/,
+  );
 });
 
 test('every bad directions parameter is a 400 naming it', (t) => {
@@ -84,7 +93,12 @@ test('every bad directions parameter is a 400 naming it', (t) => {
     [`${A_TO_B}&origin=1,2`, /'origin': it can only be given once/],
     [`${A_TO_B}&steps=true&steps=true`, /'steps': it can only be given once/],
   ];
-  for (const [query, expected] of cases) t.regex(refusal(() => sanitizeDirections(q(query))), expected, query);
+  for (const [query, expected] of cases)
+    t.regex(
+      refusal(() => sanitizeDirections(q(query))),
+      expected,
+      query,
+    );
   t.is(sanitizeDirections(q(`${A_TO_B}&waypoints=${Array(23).fill('1,2').join('|')}`)).params.waypoints.length, 23);
 });
 
@@ -132,7 +146,12 @@ test('every bad isochrone parameter is a 400 naming it', (t) => {
     [`${CENTER}&generalize=abc`, /'generalize': 'abc' is not a decimal number/],
     [`${CENTER}&polygons=no`, /'polygons': 'no' is not true or false/],
   ];
-  for (const [query, expected] of cases) t.regex(refusal(() => sanitizeIsochrone(q(query))), expected, query);
+  for (const [query, expected] of cases)
+    t.regex(
+      refusal(() => sanitizeIsochrone(q(query))),
+      expected,
+      query,
+    );
 });
 
 test('a quoted value is cut short in the message', (t) => {
@@ -142,8 +161,21 @@ test('a quoted value is cut short in the message', (t) => {
 
 test('fuzz: junk values are accepted or refused with an ApiError 400, never anything else', (t) => {
   const random = seededRandom(5);
-  const names = ['origin', 'destination', 'waypoints', 'mode', 'alternatives', 'steps', 'geometries', 'overview', 'lang',
-    'center', 'time', 'generalize', 'polygons'];
+  const names = [
+    'origin',
+    'destination',
+    'waypoints',
+    'mode',
+    'alternatives',
+    'steps',
+    'geometries',
+    'overview',
+    'lang',
+    'center',
+    'time',
+    'generalize',
+    'polygons',
+  ];
   let refused = 0;
   for (let round = 0; round < 3000; round++) {
     const query = new URLSearchParams(round % 2 === 0 ? A_TO_B : CENTER);

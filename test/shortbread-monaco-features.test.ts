@@ -84,7 +84,8 @@ function latLon(text: string): [lon: number, lat: number] {
   return [lon!, lat!];
 }
 
-const polygonsOf = (g: Geometry): Position[][][] => (g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : []);
+const polygonsOf = (g: Geometry): Position[][][] =>
+  g.type === 'Polygon' ? [g.coordinates] : g.type === 'MultiPolygon' ? g.coordinates : [];
 const verticesOf = (g: Geometry): Position[] =>
   g.type === 'Point' ? [g.coordinates] : g.type === 'LineString' ? g.coordinates : g.type === 'MultiLineString' ? g.coordinates.flat() : [];
 
@@ -100,7 +101,9 @@ function select(features: TileFeature[], layer: string, where: string): TileFeat
   const filters = parseProperties(where);
   for (const key of ['at', 'near', 'labelled']) delete filters[key];
   const labelGeometries = new Set(
-    labelled === undefined ? [] : features.filter((f) => f.layer.endsWith('_labels') && f.properties.name === labelled).map((f) => JSON.stringify(f.geometry)),
+    labelled === undefined
+      ? []
+      : features.filter((f) => f.layer.endsWith('_labels') && f.properties.name === labelled).map((f) => JSON.stringify(f.geometry)),
   );
   return features.filter((f) => {
     if (f.layer !== layer) return false;
@@ -123,7 +126,11 @@ for (const row of known) {
     const expected = parseProperties(properties);
     for (const feature of found) {
       const actual = Object.fromEntries(Object.keys(expected).map((key) => [key, feature.properties[key]]));
-      t.deepEqual({ minzoom: feature.minzoom, kind: feature.properties.kind, ...actual }, { minzoom: Number(minzoom), kind, ...expected }, row.named);
+      t.deepEqual(
+        { minzoom: feature.minzoom, kind: feature.properties.kind, ...actual },
+        { minzoom: Number(minzoom), kind, ...expected },
+        row.named,
+      );
     }
   });
 }

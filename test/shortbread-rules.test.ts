@@ -31,7 +31,13 @@ function metres(size: string | undefined): number {
 /** A square of the given side centred on 0,0, counter-clockwise. */
 function square(side: number): Position[] {
   const h = (side * DEGREES_PER_METRE) / 2;
-  return [[-h, -h], [h, -h], [h, h], [-h, h], [-h, -h]];
+  return [
+    [-h, -h],
+    [h, -h],
+    [h, h],
+    [-h, h],
+    [-h, -h],
+  ];
 }
 
 /** The OSM element a shape cell describes. */
@@ -43,7 +49,17 @@ function element(shape: string, tags: Record<string, string>): OsmElement {
     case 'node':
       return { shape: 'point', type: 'node', id: 1, tags, point: [0, 0] };
     case 'way':
-      return { shape: 'line', type: 'way', id: 1, tags, line: [[0, 0], [side * DEGREES_PER_METRE, 0]], closed: false };
+      return {
+        shape: 'line',
+        type: 'way',
+        id: 1,
+        tags,
+        line: [
+          [0, 0],
+          [side * DEGREES_PER_METRE, 0],
+        ],
+        closed: false,
+      };
     case 'closed way':
       return { shape: 'line', type: 'way', id: 1, tags, line: square(side), closed: true };
     case 'area':
@@ -77,7 +93,11 @@ function rules(name: string, rows: Row[]): void {
       if (shape === undefined || layer === undefined) throw new Error(`row without shape or layer: ${row.text}`);
       const found = featuresOf(shape, parsePairs(tags)).filter((f) => f.layer === layer);
       if (minzoom === undefined || minzoom === '-') {
-        t.deepEqual(found.map((f) => f.properties), [], `${row.named}: no feature in ${layer}`);
+        t.deepEqual(
+          found.map((f) => f.properties),
+          [],
+          `${row.named}: no feature in ${layer}`,
+        );
         return;
       }
       t.is(found.length, 1, `${row.named}: one feature in ${layer}`);
@@ -95,7 +115,9 @@ function rules(name: string, rows: Row[]): void {
 }
 
 // streets.ts HIGHWAYS: every highway class, its kind, first zoom and link flag (links keep their road's class).
-rules('streets', table`
+rules(
+  'streets',
+  table`
   | shape | tags                   | layer   | kind          | minzoom | properties                        |
   | way   | highway=motorway       | streets | motorway      | 5       | link=false rail=false             |
   | way   | highway=motorway_link  | streets | motorway      | 5       | link=true rail=false              |
@@ -124,10 +146,13 @@ rules('streets', table`
   | way   | highway=construction   | streets |               | -       |                                   |
   | way   | highway=proposed       | streets |               | -       |                                   |
   | way   | highway=platform       | streets |               | -       |                                   |
-`);
+`,
+);
 
 // streets.ts railways and AEROWAYS: main lines from 8 (their service tracks from 10), other rail from 10, runways 11, taxiways 13.
-rules('streets', table`
+rules(
+  'streets',
+  table`
   | shape | tags                           | layer   | kind         | minzoom | properties                        |
   | way   | railway=rail                   | streets | rail         | 8       | rail=true link=false              | # schema says 10, reference 8
   | way   | railway=rail service=siding    | streets | rail         | 10      | rail=true service=siding          |
@@ -146,10 +171,13 @@ rules('streets', table`
   | way   | aeroway=taxiway                | streets | taxiway      | 13      | rail=false                        |
   | way   | aeroway=apron                  | streets |              | -       |                                   |
   | way   | highway=service railway=tram   | streets | service      | 13      | rail=false                        | # highway decides before railway
-`);
+`,
+);
 
 // streets attributes: oneway, tunnel, bridge, layer, surface and access words, tracktype and service when tagged.
-rules('streets', table`
+rules(
+  'streets',
+  table`
   | shape      | tags                                        | layer   | kind        | minzoom | properties                                         |
   | way        | highway=residential                         | streets | residential | 12      | oneway=false oneway_reverse=false tunnel=false bridge=false layer=0 surface='' bicycle='' horse='' foot='' |
   | way        | highway=residential oneway=yes              | streets | residential | 12      | oneway=true oneway_reverse=false                   |
@@ -186,10 +214,13 @@ rules('streets', table`
   | closed way | highway=pedestrian                          | streets | pedestrian  | 13      |                                                    | # a closed street is a line unless area=yes
   | closed way | highway=pedestrian area=yes                 | streets |             | -       |                                                    |
   | way        | highway=residential area=yes                | streets |             | -       |                                                    |
-`);
+`,
+);
 
 // street_labels: the raw highway value as kind, first zoom by class, ref split at semicolons.
-rules('street_labels', table`
+rules(
+  'street_labels',
+  table`
   | shape | tags                                    | layer         | kind           | minzoom | properties                                   |
   | way   | highway=motorway ref="A 8"              | street_labels | motorway       | 10      | ref="A 8" ref_rows=1 ref_cols=3 tunnel=false |
   | way   | highway=motorway_link name=Exit         | street_labels | motorway_link  | 13      | name=Exit ref='' ref_rows=0 ref_cols=0       |
@@ -224,20 +255,26 @@ rules('street_labels', table`
   | way   | highway=residential name=R tunnel=yes   | street_labels | residential    | 14      | tunnel=true                                  |
   | way   | highway=residential                     | street_labels |                | -       |                                              | # neither name nor ref
   | way   | highway=road name=R                     | street_labels |                | -       |                                              |
-`);
+`,
+);
 
 // Names, as every labelled layer writes them: name falls back to name:en, then name:de; name_en and name_de likewise.
-rules('names', table`
+rules(
+  'names',
+  table`
   | shape | tags                                                  | layer         | kind        | minzoom | properties                                     |
   | way   | highway=residential name=Rue name:en=Street name:de=Straße | street_labels | residential | 14 | name=Rue name_en=Street name_de=Straße         |
   | way   | highway=residential name=Rue                          | street_labels | residential | 14      | name=Rue name_en=Rue name_de=Rue               |
   | way   | highway=residential name:en=Street                    | street_labels |             | -       |                                                | # a name:en alone is no label (the rule reads name or ref)
   | way   | highway=residential ref=7 name:en=Street name:de=Straße | street_labels | residential | 14   | name=Street name_en=Street name_de=Straße      |
   | way   | highway=residential ref=7 name:de=Straße              | street_labels | residential | 14      | name=Straße name_en=Straße name_de=Straße      |
-`);
+`,
+);
 
 // street_polygons and their labels (areas with area=yes, or area:aeroway), bridges, motorway junctions.
-rules('street areas', table`
+rules(
+  'street areas',
+  table`
   | shape    | tags                                         | layer                   | kind              | minzoom | properties                             |
   | area     | highway=pedestrian area=yes                  | street_polygons         | pedestrian        | 14      | rail=false tunnel=false bridge=false surface='' |
   | area     | highway=service area=yes service=parking_aisle | street_polygons       | service           | 14      | service=parking_aisle                  |
@@ -251,10 +288,13 @@ rules('street areas', table`
   | area     | man_made=bridge                              | bridges                 | bridge            | 12      |                                        |
   | node     | highway=motorway_junction ref=56 name=Monaco | street_labels_points    | motorway_junction | 12      | ref="56" name=Monaco                   |
   | node     | highway=motorway_junction                    | street_labels_points    | motorway_junction | 12      | ref=''                                 |
-`);
+`,
+);
 
 // aerialways (AERIALWAY_KINDS) and ferries.
-rules('transport', table`
+rules(
+  'transport',
+  table`
   | shape | tags                             | layer      | kind       | minzoom | properties        |
   | way   | aerialway=cable_car              | aerialways | cable_car  | 12      |                   |
   | way   | aerialway=gondola                | aerialways | gondola    | 12      |                   |
@@ -271,10 +311,13 @@ rules('transport', table`
   | way   | route=ferry motor_vehicle=no     | ferries    | ferry      | 12      |                   |
   | way   | route=ferry motor_vehicle=yes    | ferries    | ferry      | 10      |                   |
   | way   | route=bus                        | ferries    |            | -       |                   |
-`);
+`,
+);
 
 // water.ts WATER_AREA_KINDS: water areas from 4 (docks and canals from 10) once big enough to see.
-rules('water', table`
+rules(
+  'water',
+  table`
   | shape     | tags                                   | layer                 | kind      | minzoom | properties            |
   | area      | natural=water                          | water_polygons        | water     | 4       |                       |
   | area      | natural=water water=lake               | water_polygons        | water     | 4       |                       |
@@ -296,10 +339,13 @@ rules('water', table`
   | area      | natural=water name=Lac                 | water_polygons_labels | water     | 4       | name=Lac name_de=Lac  |
   | area 300m | waterway=dock name=Port                | water_polygons_labels | dock      | 10      | name=Port             | # labels from their polygon's zoom
   | area      | natural=water                          | water_polygons_labels |           | -       |                       |
-`);
+`,
+);
 
 // water.ts WATER_LINE_KINDS, dams and piers.
-rules('water', table`
+rules(
+  'water',
+  table`
   | shape      | tags                                | layer              | kind       | minzoom | properties               |
   | way        | waterway=river                      | water_lines        | river      | 9       | tunnel=false bridge=false |
   | way        | waterway=canal                      | water_lines        | canal      | 9       |                          |
@@ -328,10 +374,13 @@ rules('water', table`
   | area       | man_made=breakwater                 | pier_polygons      | breakwater | 12      |                          |
   | area       | man_made=groyne                     | pier_polygons      | groyne     | 12      |                          |
   | way        | man_made=quay                       | pier_lines         |            | -       |                          |
-`);
+`,
+);
 
 // boundaries.ts: BOUNDARY_MINZOOM by admin_level, and LABEL_ZOOMS by the relation's area.
-rules('boundaries', table`
+rules(
+  'boundaries',
+  table`
   | shape           | tags                                                     | layer           | kind | minzoom | properties                               |
   | way             | boundary=administrative admin_level=2                    | boundaries      |      | 0       | admin_level=2 maritime=false disputed=false |
   | way             | boundary=administrative admin_level=3                    | boundaries      |      | 7       | admin_level=3                            |
@@ -353,10 +402,13 @@ rules('boundaries', table`
   | relation 200km  | boundary=administrative admin_level=4 name=State         | boundary_labels |      | 5       |                                          |
   | relation        | boundary=administrative admin_level=3 name=Region        | boundary_labels |      | -       |                                          | # labels for levels 2 and 4 only
   | relation        | boundary=administrative admin_level=2                    | boundary_labels |      | -       |                                          | # unnamed
-`);
+`,
+);
 
 // land.ts LAND: land use and land cover, by first key of landuse, natural, wetland, amenity, leisure.
-rules('land', table`
+rules(
+  'land',
+  table`
   | shape | tags                              | layer | kind                    | minzoom |
   | area  | landuse=forest                    | land  | forest                  | 7       |
   | area  | natural=wood                      | land  | forest                  | 7       |
@@ -406,10 +458,13 @@ rules('land', table`
   | area  | landuse=farm                      | land  |                         | -       |
   | area  | natural=water                     | land  |                         | -       |
   | node  | landuse=forest                    | land  |                         | -       | # areas only
-`);
+`,
+);
 
 // land.ts SITES, and buildings.
-rules('sites', table`
+rules(
+  'sites',
+  table`
   | shape    | tags                           | layer     | kind            | minzoom | properties |
   | area     | amenity=university             | sites     | university      | 14      |            |
   | area     | amenity=college                | sites     | college         | 14      |            |
@@ -428,10 +483,13 @@ rules('sites', table`
   | relation | building=yes                   | buildings |                 | 14      |            |
   | area     | building=no                    | buildings |                 | -       |            |
   | node     | building=yes                   | buildings |                 | -       |            |
-`);
+`,
+);
 
 // places.ts PLACES: named place nodes, first zoom and default population by kind; capitals from 4.
-rules('places', table`
+rules(
+  'places',
+  table`
   | shape | tags                                          | layer        | kind              | minzoom | properties                       |
   | node  | place=city name=C                             | place_labels | city              | 6       | population=100000 name=C         |
   | node  | place=town name=T                             | place_labels | town              | 7       | population=5000                  |
@@ -460,11 +518,14 @@ rules('places', table`
   | node  | place=city                                    | place_labels |                   | -       |                                  | # unnamed
   | node  | place=country name=Monaco                     | place_labels |                   | -       |                                  |
   | area  | place=city name=C                             | place_labels |                   | -       |                                  | # nodes only
-`);
+`,
+);
 
 // pois.ts POI_VALUES: every key=value the schema's pois layer lists (plus the correct spellings beside its
 // misspellings convinience, optican, archaelogical_site), as a point from 14 with the matching key as attribute.
-rules('pois', table`
+rules(
+  'pois',
+  table`
   | shape | tags                           | layer | minzoom | properties                     |
   | node  | amenity=police                 | pois | 14      | amenity=police                 |
   | node  | amenity=fire_station           | pois | 14      | amenity=fire_station           |
@@ -606,10 +667,13 @@ rules('pois', table`
   | node  | emergency=defibrillator        | pois | 14      | emergency=defibrillator        |
   | node  | highway=emergency_access_point | pois | 14      | highway=emergency_access_point |
   | node  | office=diplomatic              | pois | 14      | office=diplomatic              |
-`);
+`,
+);
 
 // pois.ts DETAIL_KEYS and FLAG_KEYS, names and addresses on POIs; addresses; public_transport.
-rules('pois', table`
+rules(
+  'pois',
+  table`
   | shape | tags                                                                  | layer     | minzoom | properties                                        |
   | node  | amenity=restaurant cuisine=pizza                                      | pois      | 14      | amenity=restaurant cuisine=pizza                  |
   | node  | amenity=cafe                                                          | pois      | 14      | cuisine=''                                        | # listed detail keys are always written
@@ -640,10 +704,13 @@ rules('pois', table`
   | node  | addr:housename="Le Cap"                                               | addresses | 14      | housename="Le Cap" housenumber=undefined          | # no empty housenumber
   | area  | building=yes addr:housenumber=2                                       | addresses | 14      | housenumber="2"                                   |
   | node  | amenity=cafe addr:housenumber=12a                                     | addresses | -       |                                                   | # already on the POI
-`);
+`,
+);
 
 // pois.ts PUBLIC_TRANSPORT: stops and stations, nodes or areas, the first matching row deciding.
-rules('public_transport', table`
+rules(
+  'public_transport',
+  table`
   | shape | tags                                       | layer            | kind              | minzoom | properties             |
   | node  | aeroway=aerodrome iata=NCE name=Nice       | public_transport | aerodrome         | 11      | iata=NCE name=Nice     |
   | area  | aeroway=aerodrome                          | public_transport | aerodrome         | 11      | iata=undefined         |
@@ -659,4 +726,5 @@ rules('public_transport', table`
   | node  | railway=tram_stop highway=bus_stop         | public_transport | tram_stop         | 14      |                        | # first row of the table wins
   | node  | public_transport=platform                  | public_transport |                   | -       |                        |
   | node  | railway=subway_entrance                    | public_transport |                   | -       |                        |
-`);
+`,
+);

@@ -49,7 +49,16 @@ const box: [number, number, number, number] = [0, 0, 1, 1];
 const contains = (polygons: Position[][][], x: number, y: number) => polygons.some((rings) => polygonContains(rings, x, y));
 
 test('ocean: the same coastline drawn east to west puts the sea north', (t) => {
-  const polygons = oceanPolygons([[[1.2, 0.5], [0.5, 0.5], [-0.2, 0.5]]], box);
+  const polygons = oceanPolygons(
+    [
+      [
+        [1.2, 0.5],
+        [0.5, 0.5],
+        [-0.2, 0.5],
+      ],
+    ],
+    box,
+  );
   t.true(contains(polygons, 0.5, 0.9));
   t.false(contains(polygons, 0.5, 0.1));
 });
@@ -57,7 +66,17 @@ test('ocean: the same coastline drawn east to west puts the sea north', (t) => {
 test('ocean: no coastline, no sea; a coastline bay crossing one edge twice gives the bay', (t) => {
   t.deepEqual(oceanPolygons([], box), []);
   // Enters through the south edge and leaves through it again, water on the right (inside the loop).
-  const bay = oceanPolygons([[[0.3, -0.1], [0.3, 0.5], [0.7, 0.5], [0.7, -0.1]]], box);
+  const bay = oceanPolygons(
+    [
+      [
+        [0.3, -0.1],
+        [0.3, 0.5],
+        [0.7, 0.5],
+        [0.7, -0.1],
+      ],
+    ],
+    box,
+  );
   t.is(bay.length, 1);
   t.true(contains(bay, 0.5, 0.2));
   t.false(contains(bay, 0.1, 0.2));
@@ -65,8 +84,20 @@ test('ocean: no coastline, no sea; a coastline bay crossing one edge twice gives
 });
 
 test('ocean: a clockwise ring (water enclosed by land) is sea; an island inside it is a hole', (t) => {
-  const lagoon = [[0.2, 0.2], [0.2, 0.8], [0.8, 0.8], [0.8, 0.2], [0.2, 0.2]];
-  const island = [[0.4, 0.4], [0.6, 0.4], [0.6, 0.6], [0.4, 0.6], [0.4, 0.4]];
+  const lagoon = [
+    [0.2, 0.2],
+    [0.2, 0.8],
+    [0.8, 0.8],
+    [0.8, 0.2],
+    [0.2, 0.2],
+  ];
+  const island = [
+    [0.4, 0.4],
+    [0.6, 0.4],
+    [0.6, 0.6],
+    [0.4, 0.6],
+    [0.4, 0.4],
+  ];
   const polygons = oceanPolygons([lagoon, island], box);
   t.is(polygons.length, 1);
   t.is(polygons[0]!.length, 2);
@@ -114,8 +145,15 @@ test('streets: bridge flag and bridges polygon, oneway and reverse oneway, names
   const labels = inLayer(features, 'street_labels');
   const named = labels.find((f) => f.properties.name === 'Brückenstraße')!;
   t.like(named, { minzoom: 14, properties: { kind: 'residential', name_de: 'Brückenstraße', ref: '', ref_rows: 0 } });
-  t.deepEqual((named.geometry as { coordinates: Position[] }).coordinates, [[8.001, 48.005], [8.003, 48.005], [8.005, 48.005]]);
-  t.like(labels.find((f) => f.properties.kind === 'primary'), { minzoom: 12, properties: { ref: 'B 3\nB 36', ref_rows: 2, ref_cols: 4 } });
+  t.deepEqual((named.geometry as { coordinates: Position[] }).coordinates, [
+    [8.001, 48.005],
+    [8.003, 48.005],
+    [8.005, 48.005],
+  ]);
+  t.like(
+    labels.find((f) => f.properties.kind === 'primary'),
+    { minzoom: 12, properties: { ref: 'B 3\nB 36', ref_rows: 2, ref_cols: 4 } },
+  );
   t.is(labels.length, 2, 'the unnamed secondary road and the railway have no label');
 });
 
@@ -128,24 +166,63 @@ test('a café is a POI with its name, an address point is an address, the town i
     minzoom: 14,
     maxzoom: 14,
     geometry: { type: 'Point', coordinates: [8.002, 48.0062] },
-    properties: { amenity: 'cafe', cuisine: 'coffee_shop', name: 'Café Brückenblick', name_en: 'Café Brückenblick', name_de: 'Café Brückenblick' },
+    properties: {
+      amenity: 'cafe',
+      cuisine: 'coffee_shop',
+      name: 'Café Brückenblick',
+      name_en: 'Café Brückenblick',
+      name_de: 'Café Brückenblick',
+    },
   });
   const [address, ...moreAddresses] = inLayer(features, 'addresses');
   t.is(moreAddresses.length, 0);
-  t.deepEqual(address, { layer: 'addresses', minzoom: 14, maxzoom: 14, geometry: { type: 'Point', coordinates: [8.004, 48.0064] }, properties: { housenumber: '12a' } });
+  t.deepEqual(address, {
+    layer: 'addresses',
+    minzoom: 14,
+    maxzoom: 14,
+    geometry: { type: 'Point', coordinates: [8.004, 48.0064] },
+    properties: { housenumber: '12a' },
+  });
   const [town, ...morePlaces] = inLayer(features, 'place_labels');
   t.is(morePlaces.length, 0);
-  t.like(town, { minzoom: 7, maxzoom: 14, geometry: { type: 'Point', coordinates: [8.0045, 48.0055] }, properties: { kind: 'town', name: 'Testingen', population: 12000 } });
+  t.like(town, {
+    minzoom: 7,
+    maxzoom: 14,
+    geometry: { type: 'Point', coordinates: [8.0045, 48.0055] },
+    properties: { kind: 'town', name: 'Testingen', population: 12000 },
+  });
   t.is(inLayer(features, 'ocean').length, 0, 'no coastline, no sea');
 });
 
 test('the layer catalogue lists every Shortbread 1.0 layer once, with the fields the features carry', async (t) => {
   const ids = SHORTBREAD_LAYERS.map((l) => l.id);
   t.deepEqual([...ids].sort(), [
-    'addresses', 'aerialways', 'boundaries', 'boundary_labels', 'bridges', 'buildings', 'dam_lines', 'dam_polygons', 'ferries',
-    'land', 'ocean', 'pier_lines', 'pier_polygons', 'place_labels', 'pois', 'public_transport', 'sites', 'street_labels',
-    'street_labels_points', 'street_polygons', 'streets', 'streets_polygons_labels', 'water_lines', 'water_lines_labels',
-    'water_polygons', 'water_polygons_labels',
+    'addresses',
+    'aerialways',
+    'boundaries',
+    'boundary_labels',
+    'bridges',
+    'buildings',
+    'dam_lines',
+    'dam_polygons',
+    'ferries',
+    'land',
+    'ocean',
+    'pier_lines',
+    'pier_polygons',
+    'place_labels',
+    'pois',
+    'public_transport',
+    'sites',
+    'street_labels',
+    'street_labels_points',
+    'street_polygons',
+    'streets',
+    'streets_polygons_labels',
+    'water_lines',
+    'water_lines_labels',
+    'water_polygons',
+    'water_polygons_labels',
   ]);
   const byId = new Map(SHORTBREAD_LAYERS.map((l) => [l.id, l]));
   const features = [...(await featuresOf('town.osm')), ...(await featuresOf('lake-with-island.osm'))];

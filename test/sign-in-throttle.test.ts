@@ -41,7 +41,8 @@ let places = 0;
 
 function place(t: ExecutionContext, kind: Kind): Place {
   const dataDir = mkdtempSync(join(tmpdir(), 'waymark-sign-in-'));
-  const redis = kind === 'redis' ? { url: REDIS_URL, prefix: `${TEST_PREFIX_ROOT}-sign-in-${++places}-${randomBytes(3).toString('hex')}` } : null;
+  const redis =
+    kind === 'redis' ? { url: REDIS_URL, prefix: `${TEST_PREFIX_ROOT}-sign-in-${++places}-${randomBytes(3).toString('hex')}` } : null;
   // Registered first, so it runs after the stores and servers are closed (teardowns run last-in, first-out).
   t.teardown(async () => {
     if (redis) await deleteKeys(`${redis.prefix}:*`);
@@ -123,7 +124,9 @@ for (const kind of ['sqlite', 'redis'] as const) {
   test(`${kind}: a burst of 200 parallel attempts through two stores is allowed exactly 5`, async (t) => {
     const where = place(t, kind);
     const stores = [await openStore(t, where), await openStore(t, where)];
-    const attempts = await Promise.all(Array.from({ length: 200 }, (_, i) => stores[i % 2]!.signIns.begin('victim@example.com', ADDRESS, NOW)));
+    const attempts = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => stores[i % 2]!.signIns.begin('victim@example.com', ADDRESS, NOW)),
+    );
     t.is(attempts.filter(allowed).length, SIGN_IN_LIMITS.accountFailures);
     t.true(attempts.filter((a) => !a.allowed).every((a) => retryAfter(a) === 60));
   });
@@ -228,14 +231,19 @@ for (const kind of ['sqlite', 'redis'] as const) {
     // 198.51.100.7 has used up its failures (made through the store: a hundred password checks would only be slow).
     for (let i = 0; i < SIGN_IN_LIMITS.addressFailures; i++) await node.store.signIns.begin(`guess${i}@example.com`, ADDRESS, NOW);
     t.is((await node.signIn(email, PASSWORD, { 'x-forwarded-for': ADDRESS })).status, 429);
-    t.is((await node.signIn(email, PASSWORD, { 'x-forwarded-for': `203.0.113.1, ${ADDRESS}` })).status, 429, 'a made-up entry on the left changes nothing');
+    t.is(
+      (await node.signIn(email, PASSWORD, { 'x-forwarded-for': `203.0.113.1, ${ADDRESS}` })).status,
+      429,
+      'a made-up entry on the left changes nothing',
+    );
     t.is((await node.signIn(email, PASSWORD, { 'x-forwarded-for': '198.51.100.8' })).status, 200);
     t.is((await node.signIn(email, PASSWORD, { 'x-forwarded-for': `${ADDRESS}, 198.51.100.8` })).status, 200);
     await node.close();
 
     // Without trusted proxies the peer (127.0.0.1) is the client, whatever it claims.
     const untrusting = await startNode(t, where);
-    for (let i = 0; i < SIGN_IN_LIMITS.addressFailures; i++) await untrusting.store.signIns.begin(`guess${i}@example.com`, '127.0.0.1', NOW);
+    for (let i = 0; i < SIGN_IN_LIMITS.addressFailures; i++)
+      await untrusting.store.signIns.begin(`guess${i}@example.com`, '127.0.0.1', NOW);
     t.is((await untrusting.signIn(email, PASSWORD, { 'x-forwarded-for': '198.51.100.8' })).status, 429);
     t.is((await untrusting.signIn(email, PASSWORD)).status, 429);
   });

@@ -37,9 +37,29 @@ test('the directory sees keys and tiers written by another connection on its nex
 test('flushed usage is reported per key and day, and unflushed usage is reported too', async (t) => {
   const store = new SqliteStore(tempFile(t));
   const { org } = await store.createUserWithOrg({ email: 'b@example.com', passwordHash: 'x', orgName: 'b' });
-  store.ledger.commit(store.ledger.reserve({ org, key: { id: 'key_a' } as ApiKeyRecord, service: 'maps', month: '2026-11', day: '2026-11-02', limit: null, units: 1 }));
+  store.ledger.commit(
+    store.ledger.reserve({
+      org,
+      key: { id: 'key_a' } as ApiKeyRecord,
+      service: 'maps',
+      month: '2026-11',
+      day: '2026-11-02',
+      limit: null,
+      units: 1,
+    }),
+  );
   await store.flush();
-  store.ledger.commit(store.ledger.reserve({ org, key: { id: 'key_a' } as ApiKeyRecord, service: 'maps', month: '2026-11', day: '2026-11-03', limit: null, units: 1 }));
+  store.ledger.commit(
+    store.ledger.reserve({
+      org,
+      key: { id: 'key_a' } as ApiKeyRecord,
+      service: 'maps',
+      month: '2026-11',
+      day: '2026-11-03',
+      limit: null,
+      units: 1,
+    }),
+  );
   t.deepEqual(await store.usageByKey(org.id, '2026-11-01', '2026-11-30'), [
     { keyId: 'key_a', used: { maps: 2, geocoding: 0, routing: 0 } },
   ]);
@@ -91,8 +111,21 @@ for (const version of [1, 2]) {
 
     const upgraded = new SqliteStore(file);
     t.teardown(() => upgraded.close());
-    t.deepEqual((await upgraded.listUsers('org_a')).map((u) => [u.id, u.role]), [['usr_1', 'owner'], ['usr_2', 'admin']]);
-    t.like(upgraded.directory.keyByHash('hash-a'), { id: 'key_a', createdBy: null, allowedOrigins: [], allowedIps: [], expiresAt: null, previousHash: null });
+    t.deepEqual(
+      (await upgraded.listUsers('org_a')).map((u) => [u.id, u.role]),
+      [
+        ['usr_1', 'owner'],
+        ['usr_2', 'admin'],
+      ],
+    );
+    t.like(upgraded.directory.keyByHash('hash-a'), {
+      id: 'key_a',
+      createdBy: null,
+      allowedOrigins: [],
+      allowedIps: [],
+      expiresAt: null,
+      previousHash: null,
+    });
     t.deepEqual(await upgraded.listInvitations('org_a'), []);
   });
 }

@@ -15,21 +15,93 @@ import { encodeRecord, recordAttributes, recordBytes, SpillRecord } from '../dat
 
 const GEOMETRIES: Geometry[] = [
   { type: 'Point', coordinates: [7.4234985, 43.7372399] },
-  { type: 'MultiPoint', coordinates: [[7.42, 43.73], [-122.4194155, 37.7749295]] },
-  { type: 'LineString', coordinates: [[7.4, 43.7], [7.41, 43.71], [7.42, 43.705]] },
-  { type: 'MultiLineString', coordinates: [[[7.4, 43.7], [7.41, 43.71]], [[7.43, 43.72], [7.44, 43.73]]] },
+  {
+    type: 'MultiPoint',
+    coordinates: [
+      [7.42, 43.73],
+      [-122.4194155, 37.7749295],
+    ],
+  },
+  {
+    type: 'LineString',
+    coordinates: [
+      [7.4, 43.7],
+      [7.41, 43.71],
+      [7.42, 43.705],
+    ],
+  },
+  {
+    type: 'MultiLineString',
+    coordinates: [
+      [
+        [7.4, 43.7],
+        [7.41, 43.71],
+      ],
+      [
+        [7.43, 43.72],
+        [7.44, 43.73],
+      ],
+    ],
+  },
   {
     type: 'Polygon',
     coordinates: [
-      [[7.4, 43.7], [7.5, 43.7], [7.5, 43.8], [7.4, 43.8], [7.4, 43.7]],
-      [[7.42, 43.72], [7.42, 43.74], [7.44, 43.74], [7.42, 43.72]],
+      [
+        [7.4, 43.7],
+        [7.5, 43.7],
+        [7.5, 43.8],
+        [7.4, 43.8],
+        [7.4, 43.7],
+      ],
+      [
+        [7.42, 43.72],
+        [7.42, 43.74],
+        [7.44, 43.74],
+        [7.42, 43.72],
+      ],
     ],
   },
-  { type: 'MultiPolygon', coordinates: [[[[-180, -85], [180, -85], [180, 85], [-180, -85]]], [[[1, 1], [2, 1], [2, 2], [1, 1]]]] },
-  { type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [0, 0] }, { type: 'LineString', coordinates: [[0, 0], [1e-7, -1e-7]] }] },
+  {
+    type: 'MultiPolygon',
+    coordinates: [
+      [
+        [
+          [-180, -85],
+          [180, -85],
+          [180, 85],
+          [-180, -85],
+        ],
+      ],
+      [
+        [
+          [1, 1],
+          [2, 1],
+          [2, 2],
+          [1, 1],
+        ],
+      ],
+    ],
+  },
+  {
+    type: 'GeometryCollection',
+    geometries: [
+      { type: 'Point', coordinates: [0, 0] },
+      {
+        type: 'LineString',
+        coordinates: [
+          [0, 0],
+          [1e-7, -1e-7],
+        ],
+      },
+    ],
+  },
 ];
 
-function record(geometry: Geometry, properties: Record<string, string | number | boolean>, box: [number, number, number, number]): Uint8Array {
+function record(
+  geometry: Geometry,
+  properties: Record<string, string | number | boolean>,
+  box: [number, number, number, number],
+): Uint8Array {
   const attributes = recordAttributes('water_lines', properties);
   const bytes = new Uint8Array(recordBytes(attributes, geometry));
   encodeRecord(bytes, { minzoom: 3, maxzoom: 14, box }, attributes, geometry);
@@ -61,7 +133,10 @@ test('records written to a file come back in order, also across read chunks', (t
     file.close();
     const seen: number[] = [];
     forEachRecord([{ file: file.file, offset: 0, length: file.bytes }], (read) => seen.push(read.feature().properties.i as number));
-    t.deepEqual(seen, Array.from({ length: count }, (_, i) => i));
+    t.deepEqual(
+      seen,
+      Array.from({ length: count }, (_, i) => i),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -75,7 +150,12 @@ test('vector tiles encode to the same bytes as vt-pbf gives for the same geojson
   }));
   const vt = new GeoJSONVT({ type: 'FeatureCollection', features }, { maxZoom: 14, indexMaxZoom: 0, extent: 4096 });
   let compared = 0;
-  for (const [z, x, y] of [[0, 0, 0], [5, 16, 11], [10, 533, 373], [14, 8527, 5975]] as const) {
+  for (const [z, x, y] of [
+    [0, 0, 0],
+    [5, 16, 11],
+    [10, 533, 373],
+    [14, 8527, 5975],
+  ] as const) {
     const raw = vt.getTileRaw(z, x, y);
     const legacy = vt.getTile(z, x, y);
     if (!raw || !legacy) continue;

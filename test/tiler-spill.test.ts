@@ -25,13 +25,26 @@ test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 async function tileMonaco(name: string, memoryBytes: number): Promise<{ result: TilerResult; contents: Map<string, string> }> {
   const file = join(dir, `${name}.mbtiles`);
   const { bounds } = await osmFileSummary(MONACO);
-  const metadata = { name, description: name, attribution: '© OpenStreetMap contributors', bounds, center: [7.42, 43.74, 12] as [number, number, number] };
+  const metadata = {
+    name,
+    description: name,
+    attribution: '© OpenStreetMap contributors',
+    bounds,
+    center: [7.42, 43.74, 12] as [number, number, number],
+  };
   const result = await writeTiles({ osm: [{ file: MONACO, bounds }] }, file, { memoryBytes, metadata }, () => {});
   const db = new Database(file, { readonly: true });
   const contents = new Map<string, string>();
-  for (const row of db.prepare('SELECT zoom_level z, tile_column x, tile_row y, tile_data data FROM tiles').all() as { z: number; x: number; y: number; data: Buffer }[]) {
+  for (const row of db.prepare('SELECT zoom_level z, tile_column x, tile_row y, tile_data data FROM tiles').all() as {
+    z: number;
+    x: number;
+    y: number;
+    data: Buffer;
+  }[]) {
     const layers = decodeTile(row.data).layers;
-    const counts = Object.keys(layers).sort().map((layer) => `${layer}:${layers[layer]!.length}`);
+    const counts = Object.keys(layers)
+      .sort()
+      .map((layer) => `${layer}:${layers[layer]!.length}`);
     contents.set(`${row.z}/${row.x}/${row.y}`, counts.join(' '));
   }
   db.close();

@@ -15,19 +15,62 @@ import { decodeTile, featuresOf, tileAt } from './helpers/vector-tiles.js';
 
 const CASINO: [number, number] = [7.4277, 43.7393];
 /** A 30°×40° block of water off Africa, drawn clockwise (the tiler must turn it). */
-const WATER = [[[20, -20], [20, 20], [50, 20], [50, -20], [20, -20]]];
+const WATER = [
+  [
+    [20, -20],
+    [20, 20],
+    [50, 20],
+    [50, -20],
+    [20, -20],
+  ],
+];
 
 const FEATURES: TileFeature[] = [
   {
-    layer: 'buildings', minzoom: 14, maxzoom: 14, properties: {},
-    geometry: { type: 'Polygon', coordinates: [[[7.4272, 43.739], [7.4282, 43.739], [7.4282, 43.7396], [7.4272, 43.7396], [7.4272, 43.739]]] },
+    layer: 'buildings',
+    minzoom: 14,
+    maxzoom: 14,
+    properties: {},
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [7.4272, 43.739],
+          [7.4282, 43.739],
+          [7.4282, 43.7396],
+          [7.4272, 43.7396],
+          [7.4272, 43.739],
+        ],
+      ],
+    },
   },
   {
-    layer: 'streets', minzoom: 10, maxzoom: 14, properties: { kind: 'primary', name: 'Avenue des Beaux-Arts', oneway: true },
-    geometry: { type: 'LineString', coordinates: [[7.42, 43.738], [7.435, 43.741]] },
+    layer: 'streets',
+    minzoom: 10,
+    maxzoom: 14,
+    properties: { kind: 'primary', name: 'Avenue des Beaux-Arts', oneway: true },
+    geometry: {
+      type: 'LineString',
+      coordinates: [
+        [7.42, 43.738],
+        [7.435, 43.741],
+      ],
+    },
   },
-  { layer: 'pois', minzoom: 14, maxzoom: 14, properties: { amenity: 'casino', name: 'Casino de Monte-Carlo' }, geometry: { type: 'Point', coordinates: CASINO } },
-  { layer: 'water_polygons', minzoom: 0, maxzoom: 5, properties: { kind: 'water', way_area: 1 }, geometry: { type: 'Polygon', coordinates: WATER } },
+  {
+    layer: 'pois',
+    minzoom: 14,
+    maxzoom: 14,
+    properties: { amenity: 'casino', name: 'Casino de Monte-Carlo' },
+    geometry: { type: 'Point', coordinates: CASINO },
+  },
+  {
+    layer: 'water_polygons',
+    minzoom: 0,
+    maxzoom: 5,
+    properties: { kind: 'water', way_area: 1 },
+    geometry: { type: 'Polygon', coordinates: WATER },
+  },
   // Never shown: its zoom band is empty.
   { layer: 'pois', minzoom: 9, maxzoom: 8, properties: { name: 'nowhere' }, geometry: { type: 'Point', coordinates: [0, 0] } },
 ];
@@ -120,11 +163,26 @@ test('tiles are gzipped, identical tiles are stored once, rows are TMS', (t) => 
 
 test('metadata: MBTiles 1.3 fields and the vector layers as written', (t) => {
   const metadata = reader.metadata();
-  t.like(metadata, { name: 'test', format: 'pbf', minzoom: '0', maxzoom: '14', bounds: '7,40,50,50', center: '7.42,43.74,12', attribution: '© test' });
-  const { vector_layers: layers } = JSON.parse(metadata.json!) as { vector_layers: { id: string; minzoom: number; maxzoom: number; fields: Record<string, string> }[] };
+  t.like(metadata, {
+    name: 'test',
+    format: 'pbf',
+    minzoom: '0',
+    maxzoom: '14',
+    bounds: '7,40,50,50',
+    center: '7.42,43.74,12',
+    attribution: '© test',
+  });
+  const { vector_layers: layers } = JSON.parse(metadata.json!) as {
+    vector_layers: { id: string; minzoom: number; maxzoom: number; fields: Record<string, string> }[];
+  };
   t.deepEqual(
     layers.map((l) => [l.id, l.minzoom, l.maxzoom]),
-    [['buildings', 14, 14], ['pois', 14, 14], ['streets', 10, 14], ['water_polygons', 0, 5]],
+    [
+      ['buildings', 14, 14],
+      ['pois', 14, 14],
+      ['streets', 10, 14],
+      ['water_polygons', 0, 5],
+    ],
   );
   t.deepEqual(layers.find((l) => l.id === 'streets')?.fields, { kind: 'String', name: 'String', oneway: 'Boolean' });
   t.deepEqual(result.layers, layers);
@@ -139,7 +197,12 @@ test('a cancelled tiling stops with the signal reason', async (t) => {
   abort.abort(new Error('stop now'));
   const cancelled = join(dir, 'cancelled.mbtiles');
   await t.throwsAsync(
-    writeTiles({ features: stream(FEATURES) }, cancelled, { signal: abort.signal, metadata: { name: 'x', description: 'x', attribution: 'x', bounds: [0, 0, 1, 1], center: [0, 0, 0] } }, () => {}),
+    writeTiles(
+      { features: stream(FEATURES) },
+      cancelled,
+      { signal: abort.signal, metadata: { name: 'x', description: 'x', attribution: 'x', bounds: [0, 0, 1, 1], center: [0, 0, 0] } },
+      () => {},
+    ),
     { message: 'stop now' },
   );
 });

@@ -75,7 +75,10 @@ test('usage/current shows only the caller organization', async (t) => {
   const answer = await call(`${server.url}/api/v1/usage/current?key=${b.key.value}`);
   t.is(answer.body.organization.id, b.account.orgId);
   t.is(answer.body.services.maps.used, 0);
-  t.deepEqual(answer.body.keys.map((k: { id: string }) => k.id), [b.key.id]);
+  t.deepEqual(
+    answer.body.keys.map((k: { id: string }) => k.id),
+    [b.key.id],
+  );
 });
 
 test('usage/current without a session or key is a 401; a bad key is refused like elsewhere', async (t) => {
@@ -113,7 +116,11 @@ test('usage is recorded per key and per UTC day', async (t) => {
 
   const res = await server.dashboard(account, 'GET', '/usage');
   t.is(res.status, 200);
-  const usage = (await res.json()) as { daily: unknown[]; keys: { id: string; used: unknown }[]; services: Record<string, { used: number }> };
+  const usage = (await res.json()) as {
+    daily: unknown[];
+    keys: { id: string; used: unknown }[];
+    services: Record<string, { used: number }>;
+  };
   t.deepEqual(usage.daily, [
     { day: '2026-11-02', maps: 2, geocoding: 1, routing: 0 },
     { day: '2026-11-03', maps: 3, geocoding: 0, routing: 1 },
@@ -147,10 +154,7 @@ test('usage survives a restart on the same data folder', async (t) => {
   t.teardown(() => second.close());
   const viaKey = await call(`${second.url}/api/v1/usage/current?key=${key.value}`);
   t.is(viaKey.status, 200);
-  t.deepEqual(
-    [viaKey.body.services.maps.used, viaKey.body.services.geocoding.used, viaKey.body.services.routing.used],
-    [3, 0, 2],
-  );
+  t.deepEqual([viaKey.body.services.maps.used, viaKey.body.services.geocoding.used, viaKey.body.services.routing.used], [3, 0, 2]);
   t.deepEqual(viaKey.body.keys[0].used, { maps: 3, geocoding: 0, routing: 2 });
   const viaSession = await call(`${second.url}/api/v1/usage/current`, { headers: { cookie: account.cookie } });
   t.deepEqual(viaSession.body.services, viaKey.body.services);

@@ -20,7 +20,16 @@ test.before(async () => {
   await writeTiles(
     { features: worldFeatures(() => {}) },
     file,
-    { maxzoom: 4, metadata: { name: 'world', description: 'world layer', attribution: 'Natural Earth; GeoNames', bounds: [-180, -85, 180, 85], center: [0, 0, 2] } },
+    {
+      maxzoom: 4,
+      metadata: {
+        name: 'world',
+        description: 'world layer',
+        attribution: 'Natural Earth; GeoNames',
+        bounds: [-180, -85, 180, 85],
+        center: [0, 0, 2],
+      },
+    },
     () => {},
   );
   reader = new MbtilesReader(file);

@@ -27,16 +27,25 @@ const target = mkdtempSync(join(tmpdir(), 'waymark-bench-transfer-'));
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
 try {
   let started = performance.now();
-  const offers = await startDatasetOffers(settings, source, { url: `http://127.0.0.1:${await freePort()}/`, host: '127.0.0.1', token }, logger);
+  const offers = await startDatasetOffers(
+    settings,
+    source,
+    { url: `http://127.0.0.1:${await freePort()}/`, host: '127.0.0.1', token },
+    logger,
+  );
   await offers.offerDataset(currentDatasetId(source)!);
   const offered = parseOffer(await client.get(offerKey(settings.prefix)))!;
   console.log(`offer (tar hashed): ${((performance.now() - started) / 1000).toFixed(1)} s for ${mib(offered.bytes)}`);
   started = performance.now();
   const switched = new Promise<void>((resolve) => {
-    void followDatasetOffers(settings, target, { token, logger, onSwitched: resolve }).then((follower) => switched.then(() => follower.close()));
+    void followDatasetOffers(settings, target, { token, logger, onSwitched: resolve }).then((follower) =>
+      switched.then(() => follower.close()),
+    );
   });
   await switched;
-  console.log(`fetch (download, sha256, extract, switch): ${((performance.now() - started) / 1000).toFixed(1)} s; peak RSS of the process ${mib(process.resourceUsage().maxRSS * 1024)}`);
+  console.log(
+    `fetch (download, sha256, extract, switch): ${((performance.now() - started) / 1000).toFixed(1)} s; peak RSS of the process ${mib(process.resourceUsage().maxRSS * 1024)}`,
+  );
   await offers.close();
 } finally {
   rmSync(target, { recursive: true, force: true });

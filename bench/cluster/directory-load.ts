@@ -20,11 +20,30 @@ async function writeCustomers(client: Redis, prefix: string, keys: number): Prom
   let batch = client.pipeline();
   for (let o = 0; o < orgs; o++) {
     const id = `org_${o}`;
-    batch.hset(names.org(id), orgFields({ id, name: `org ${o}`, tier: 'pro', customQuotas: {}, createdAt: '2026-11-01T00:00:00Z' })).sadd(names.orgs, id);
+    batch
+      .hset(names.org(id), orgFields({ id, name: `org ${o}`, tier: 'pro', customQuotas: {}, createdAt: '2026-11-01T00:00:00Z' }))
+      .sadd(names.orgs, id);
   }
   for (let k = 0; k < keys; k++) {
     const hash = k.toString(16).padStart(64, '0');
-    const key = { id: `key_${k}`, orgId: `org_${k % orgs}`, name: 'bench', hint: 'wmk_…', hash, scopes: ['maps' as const], status: 'active' as const, createdBy: null, allowedOrigins: [], allowedIps: [], expiresAt: null, previousHash: null, previousHashExpiresAt: null, createdAt: '2026-11-01T00:00:00Z', lastUsedAt: null, revokedAt: null };
+    const key = {
+      id: `key_${k}`,
+      orgId: `org_${k % orgs}`,
+      name: 'bench',
+      hint: 'wmk_…',
+      hash,
+      scopes: ['maps' as const],
+      status: 'active' as const,
+      createdBy: null,
+      allowedOrigins: [],
+      allowedIps: [],
+      expiresAt: null,
+      previousHash: null,
+      previousHashExpiresAt: null,
+      createdAt: '2026-11-01T00:00:00Z',
+      lastUsedAt: null,
+      revokedAt: null,
+    };
     batch.hset(names.key(hash), keyFields(key)).sadd(names.keys, hash);
     if (k % BATCH === BATCH - 1) {
       await batch.exec();
@@ -59,7 +78,9 @@ for (const keys of sizes.length > 0 ? sizes : [1000, 10_000, 100_000]) {
     const started = performance.now();
     const store = await RedisStore.open({ url: REDIS_URL, prefix });
     const ms = performance.now() - started;
-    console.log(`${keys} keys, ${orgs} organizations: directory loaded in ${ms.toFixed(0)} ms, ${(heapMiB() - heapBefore).toFixed(1)} MiB of heap`);
+    console.log(
+      `${keys} keys, ${orgs} organizations: directory loaded in ${ms.toFixed(0)} ms, ${(heapMiB() - heapBefore).toFixed(1)} MiB of heap`,
+    );
     await store.close();
   } finally {
     await deletePrefix(client, prefix);

@@ -28,7 +28,18 @@ import { createEnterpriseKey, importArgs, importedMbtiles, startWaymarkServe } f
 
 const HEIDELBERG = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
 const REDIS_URL = process.env.WAYMARK_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const SEARCHES = ['Bismarckplatz', 'Hauptstraße', 'Universitätsplatz', 'Neckarstaden', 'Römerstraße 20', 'Bergheimer Straße', 'Heidelberg Hauptbahnhof', 'Kurfürsten-Anlage', 'Plöck 5', 'Sofienstraße'];
+const SEARCHES = [
+  'Bismarckplatz',
+  'Hauptstraße',
+  'Universitätsplatz',
+  'Neckarstaden',
+  'Römerstraße 20',
+  'Bergheimer Straße',
+  'Heidelberg Hauptbahnhof',
+  'Kurfürsten-Anlage',
+  'Plöck 5',
+  'Sofienstraße',
+];
 
 interface Setup {
   label: string;
@@ -38,7 +49,9 @@ interface Setup {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '48' } } });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '48' } },
+  });
   const durationS = Number(values.duration);
   const connections = Number(values.connections);
   const source = describeSource();
@@ -57,11 +70,16 @@ async function main(): Promise<void> {
     for (const name of Object.keys(redisEnv)) delete process.env[name];
 
     const random = seededRandom(21);
-    const tilePaths = shuffle(tileCoords(importedMbtiles(dataDir), 10, 14), random).map((t) => `/api/v1/tiles/shortbread/${t.z}/${t.x}/${t.y}.pbf`);
+    const tilePaths = shuffle(tileCoords(importedMbtiles(dataDir), 10, 14), random).map(
+      (t) => `/api/v1/tiles/shortbread/${t.z}/${t.x}/${t.y}.pbf`,
+    );
     const searchPaths = SEARCHES.map((text) => `/api/v1/geocoding/search?text=${encodeURIComponent(text)}`);
     const script = (name: string, paths: string[], key: string) => {
       const file = join(workDir, `${name}.lua`);
-      writeWrkScript(file, paths.map((p) => `${p}${p.includes('?') ? '&' : '?'}key=${key}`));
+      writeWrkScript(
+        file,
+        paths.map((p) => `${p}${p.includes('?') ? '&' : '?'}key=${key}`),
+      );
       return file;
     };
 
@@ -75,25 +93,53 @@ async function main(): Promise<void> {
     for (const setup of setups) {
       const key = setup.env.WAYMARK_REDIS_URL ? keys.redis! : keys.embedded!;
       const nodes: ServerChild[] = [];
-      for (let i = 0; i < setup.nodes; i++) nodes.push(await startWaymarkServe(dataDir, undefined, { name: `${setup.label} #${i + 1}`, env: { ...setup.env, WAYMARK_LOG_LEVEL: 'warn' } }));
+      for (let i = 0; i < setup.nodes; i++)
+        nodes.push(
+          await startWaymarkServe(dataDir, undefined, {
+            name: `${setup.label} #${i + 1}`,
+            env: { ...setup.env, WAYMARK_LOG_LEVEL: 'warn' },
+          }),
+        );
       running.push(...nodes);
       const rates: string[] = [];
-      for (const [kind, paths] of [['tiles', tilePaths], ['searches', searchPaths]] as const) {
+      for (const [kind, paths] of [
+        ['tiles', tilePaths],
+        ['searches', searchPaths],
+      ] as const) {
         const file = script(kind, paths, key);
         const before = setup.env.WAYMARK_REDIS_URL ? await evalCalls(redis) : 0;
         const results = await Promise.all(
-          nodes.map((node) => runWrk({ url: `http://127.0.0.1:${node.port}/`, connections: Math.max(1, Math.round(connections / nodes.length)), durationS, script: file, headers: { 'Accept-Encoding': 'gzip' } })),
+          nodes.map((node) =>
+            runWrk({
+              url: `http://127.0.0.1:${node.port}/`,
+              connections: Math.max(1, Math.round(connections / nodes.length)),
+              durationS,
+              script: file,
+              headers: { 'Accept-Encoding': 'gzip' },
+            }),
+          ),
         );
         const bad = results.reduce((sum, r) => sum + r.non2xx, 0);
         if (bad > 0) throw new Error(`${setup.label}, ${kind}: ${bad} answers outside 2xx/3xx`);
         const total = results.reduce((sum, r) => sum + r.requestsPerSec, 0);
         const requests = results.reduce((sum, r) => sum + r.requests, 0);
-        if (setup.env.WAYMARK_REDIS_URL && setup.nodes === 1 && kind === 'tiles') roundTrips = (((await evalCalls(redis)) - before) / requests).toFixed(2);
-        rates.push(fmtInt(total), fmtMs(Math.max(...results.map((r) => r.latency.p50))), fmtMs(Math.max(...results.map((r) => r.latency.p99))));
+        if (setup.env.WAYMARK_REDIS_URL && setup.nodes === 1 && kind === 'tiles')
+          roundTrips = (((await evalCalls(redis)) - before) / requests).toFixed(2);
+        rates.push(
+          fmtInt(total),
+          fmtMs(Math.max(...results.map((r) => r.latency.p50))),
+          fmtMs(Math.max(...results.map((r) => r.latency.p99))),
+        );
         console.error(`${setup.label}, ${kind}: ${fmtInt(total)} req/s`);
       }
       if (setup.nodes === 1) {
-        single[setup.label] = await runWrk({ url: `http://127.0.0.1:${nodes[0]!.port}/`, connections: 1, durationS, script: script('tiles', tilePaths, key), headers: { 'Accept-Encoding': 'gzip' } });
+        single[setup.label] = await runWrk({
+          url: `http://127.0.0.1:${nodes[0]!.port}/`,
+          connections: 1,
+          durationS,
+          script: script('tiles', tilePaths, key),
+          headers: { 'Accept-Encoding': 'gzip' },
+        });
       }
       rows.push([setup.label, ...rates]);
       for (const node of nodes) await node.stop();
@@ -115,7 +161,15 @@ async function main(): Promise<void> {
         '',
         `Heidelberg, Enterprise key with maps and geocoding scopes. Per setup and request kind: one \`wrk -t1\` per node for ${durationS} s, ${connections} connections in all, rates summed; p50/p99: the worst node's. ${availableParallelism()} cores, nothing pinned: nodes, wrk and Redis share them.`,
         '',
-        markdownTable(['setup', 'tiles/s', 'tiles p50', 'tiles p99', 'searches/s', 'searches p50', 'searches p99'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
+        markdownTable(['setup', 'tiles/s', 'tiles p50', 'tiles p99', 'searches/s', 'searches p50', 'searches p99'], rows, [
+          'l',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+          'r',
+        ]),
       ],
       [
         '## What Redis adds to one request',
@@ -125,7 +179,13 @@ async function main(): Promise<void> {
         markdownTable(
           ['store', 'tiles/s', 'p50', 'p90', 'p99'],
           [
-            ['embedded SQLite', fmtInt(embedded.requestsPerSec), fmtMs(embedded.latency.p50), fmtMs(embedded.latency.p90), fmtMs(embedded.latency.p99)],
+            [
+              'embedded SQLite',
+              fmtInt(embedded.requestsPerSec),
+              fmtMs(embedded.latency.p50),
+              fmtMs(embedded.latency.p90),
+              fmtMs(embedded.latency.p99),
+            ],
             ['Redis', fmtInt(onRedis.requestsPerSec), fmtMs(onRedis.latency.p50), fmtMs(onRedis.latency.p90), fmtMs(onRedis.latency.p99)],
           ],
           ['l', 'r', 'r', 'r', 'r'],

@@ -16,7 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startChild, type ServerChild } from '../lib/child.js';
-import { describeMeasurement, interference, measureServers, LOAD_ARGS, loadSettings, summarize, type Summary, type Target } from '../lib/load.js';
+import {
+  describeMeasurement,
+  interference,
+  measureServers,
+  LOAD_ARGS,
+  loadSettings,
+  summarize,
+  type Summary,
+  type Target,
+} from '../lib/load.js';
 import { describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, publishReport, RESULTS_DIR } from '../lib/report.js';
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
@@ -116,7 +125,13 @@ async function main(): Promise<void> {
   const url = (c: ServerChild, query = '') => `http://127.0.0.1:${c.port}${PATH}${query}`;
   const bearer = { Authorization: `Bearer ${bearerKey}` };
   const scenarios: Scenario[] = [
-    { name: 'bare uWebSockets.js, no gateway (?key= ignored)', child: bare, pid: bare.pid, url: url(bare, `?key=${queryKey}`), authenticates: false },
+    {
+      name: 'bare uWebSockets.js, no gateway (?key= ignored)',
+      child: bare,
+      pid: bare.pid,
+      url: url(bare, `?key=${queryKey}`),
+      authenticates: false,
+    },
     {
       name: 'Waymark, key in ?key=',
       child: wmQuery,
@@ -134,7 +149,14 @@ async function main(): Promise<void> {
       authenticates: true,
       metered: { key: bearerKey, port: wmBearer.port, service: SERVICE },
     },
-    { name: 'Fastify 5 + @fastify/bearer-auth, Authorization: Bearer', child: fastify, pid: fastify.pid, url: url(fastify), headers: bearer, authenticates: true },
+    {
+      name: 'Fastify 5 + @fastify/bearer-auth, Authorization: Bearer',
+      child: fastify,
+      pid: fastify.pid,
+      url: url(fastify),
+      headers: bearer,
+      authenticates: true,
+    },
     // Informative only, after the four rows the aims are computed from.
     {
       name: 'Waymark, key in ?key=, access log off (WAYMARK_LOG_LEVEL=warn)',
@@ -189,8 +211,14 @@ async function main(): Promise<void> {
     measured.map((m) => {
       const r = summarize(m.runs);
       return [
-        m.target.name, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), fmtPct(r.rps / bareRow.rps),
-        r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse), r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq), r.perRound,
+        m.target.name,
+        fmtInt(r.rps),
+        fmtMs(r.p50),
+        fmtMs(r.p99),
+        fmtPct(r.rps / bareRow.rps),
+        r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse),
+        r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq),
+        r.perRound,
       ];
     }),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
@@ -206,8 +234,12 @@ async function main(): Promise<void> {
   ];
   const restrictionCost = 1 - restrictedRow.rps / pageRow.rps;
   const restrictionCpu =
-    pageRow.cpuPerReq === null || restrictedRow.cpuPerReq === null ? '' : `; in server CPU per request ${fmtPct(restrictedRow.cpuPerReq / pageRow.cpuPerReq - 1)}`;
-  aims.push(`- A restricted key's checks vs an unrestricted key, same request (aim < 5 %): ${fmtPct(restrictionCost)} in req/s${restrictionCpu}: ${verdict(restrictionCost < 0.05)}`);
+    pageRow.cpuPerReq === null || restrictedRow.cpuPerReq === null
+      ? ''
+      : `; in server CPU per request ${fmtPct(restrictedRow.cpuPerReq / pageRow.cpuPerReq - 1)}`;
+  aims.push(
+    `- A restricted key's checks vs an unrestricted key, same request (aim < 5 %): ${fmtPct(restrictionCost)} in req/s${restrictionCpu}: ${verdict(restrictionCost < 0.05)}`,
+  );
   if (bareRow.cpuPerReq !== null && queryRow.cpuPerReq !== null && bearerRow.cpuPerReq !== null && fastifyRow.cpuPerReq !== null) {
     // CPU per request bounds throughput once the server's core is saturated, whatever limits wrk.
     const cpuCost = (row: Summary) => 1 - bareRow.cpuPerReq! / row.cpuPerReq!;

@@ -57,7 +57,8 @@ export const FORMS: Record<string, (a: OsmAddress) => string | undefined> = {
   'number street, postcode city': (a) => (a.city && a.postcode ? `${a.housenumber} ${a.street}, ${a.postcode} ${a.city}` : undefined),
   'street number': (a) => `${a.street} ${a.housenumber}`,
   'number street': (a) => `${a.housenumber} ${a.street}`,
-  'street with a typo number, city': (a) => (a.city && withTypo(a.street) !== a.street ? `${withTypo(a.street)} ${a.housenumber}, ${a.city}` : undefined),
+  'street with a typo number, city': (a) =>
+    a.city && withTypo(a.street) !== a.street ? `${withTypo(a.street)} ${a.housenumber}, ${a.city}` : undefined,
   'street number, postcode': (a) => (a.postcode ? `${a.street} ${a.housenumber}, ${a.postcode}` : undefined),
   'number letter spelt otherwise (12a ↔ 12 A), city': (a) => {
     const spelt = otherSpelling(a.housenumber);
@@ -66,7 +67,19 @@ export const FORMS: Record<string, (a: OsmAddress) => string | undefined> = {
 };
 
 async function* osmAddresses(file: string): AsyncIterable<OsmAddress> {
-  const keys = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:city', 'addr:postcode', 'name', 'amenity', 'shop', 'tourism', 'leisure', 'office'];
+  const keys = [
+    'addr:housenumber',
+    'addr:street',
+    'addr:place',
+    'addr:city',
+    'addr:postcode',
+    'name',
+    'amenity',
+    'shop',
+    'tourism',
+    'leisure',
+    'office',
+  ];
   for await (const el of readOsmElements(file, { keys, linearTags: [] }, () => undefined)) {
     if (el.shape === 'line' && lineIsArea(el)) continue;
     const housenumber = el.tags['addr:housenumber']?.trim();
@@ -75,14 +88,20 @@ async function* osmAddresses(file: string): AsyncIterable<OsmAddress> {
     const city = el.tags['addr:city']?.trim();
     const postcode = el.tags['addr:postcode']?.trim();
     yield {
-      gid: `openstreetmap:address:${el.type}/${el.id}`, housenumber, street, venue: el.tags.name !== undefined,
-      at: labelPoint(el) as [number, number], ...(city ? { city } : {}), ...(postcode ? { postcode } : {}),
+      gid: `openstreetmap:address:${el.type}/${el.id}`,
+      housenumber,
+      street,
+      venue: el.tags.name !== undefined,
+      at: labelPoint(el) as [number, number],
+      ...(city ? { city } : {}),
+      ...(postcode ? { postcode } : {}),
     };
   }
 }
 
 /** The elements that carry the same address: with the city when the query names it, else anywhere. */
-const addressKey = (a: OsmAddress, withCity: boolean) => [houseNumberKey(a.housenumber), streetKey(a.street), withCity ? (a.city ?? '') : ''].join('|');
+const addressKey = (a: OsmAddress, withCity: boolean) =>
+  [houseNumberKey(a.housenumber), streetKey(a.street), withCity ? (a.city ?? '') : ''].join('|');
 
 function isHit(index: GeocoderIndex, text: string, carriers: readonly OsmAddress[]): boolean {
   const { params } = sanitizeSearch(new URLSearchParams({ text, size: '1' }));
@@ -106,7 +125,12 @@ async function main(): Promise<void> {
     const indexFile = values.index ?? join(workDir, 'geocoder.sqlite');
     if (values.index === undefined) {
       await buildGeocoderIndex(
-        { osmFiles, wofDirs: ['mc', 'ad'].map((d) => join(DATA_DIR, 'wof', d)), oaFiles: ['ca-ab-banff.csv', 'us-ak-kodiak_island_borough.csv'].map((f) => join(DATA_DIR, 'oa', f)), geonames: true },
+        {
+          osmFiles,
+          wofDirs: ['mc', 'ad'].map((d) => join(DATA_DIR, 'wof', d)),
+          oaFiles: ['ca-ab-banff.csv', 'us-ak-kodiak_island_borough.csv'].map((f) => join(DATA_DIR, 'oa', f)),
+          geonames: true,
+        },
         indexFile,
         () => undefined,
       );
@@ -138,8 +162,16 @@ async function main(): Promise<void> {
       }
     }
     index.close();
-    console.log(`${elements} addressed OSM elements in ${EXTRACTS.join(', ')}; a hit: the first result is the address (number, street, within ${HIT_RADIUS_M} m)\n`);
-    const rows = [...tally].map(([form, t]) => [form, String(t.asked), fmtPct(t.hits / t.asked), `${t.venueAsked}`, t.venueAsked ? fmtPct(t.venueHits / t.venueAsked) : '–']);
+    console.log(
+      `${elements} addressed OSM elements in ${EXTRACTS.join(', ')}; a hit: the first result is the address (number, street, within ${HIT_RADIUS_M} m)\n`,
+    );
+    const rows = [...tally].map(([form, t]) => [
+      form,
+      String(t.asked),
+      fmtPct(t.hits / t.asked),
+      `${t.venueAsked}`,
+      t.venueAsked ? fmtPct(t.venueHits / t.venueAsked) : '–',
+    ]);
     console.log(markdownTable(['query form', 'queries', 'hit at rank 1', 'of which named venues', 'venues hit at rank 1'], rows));
   } finally {
     rmSync(workDir, { recursive: true, force: true });

@@ -25,7 +25,9 @@ export interface EngineTimes {
   p99: number;
 }
 
-const { values } = parseArgs({ options: { index: { type: 'string' }, queries: { type: 'string' }, duration: { type: 'string', default: '10' } } });
+const { values } = parseArgs({
+  options: { index: { type: 'string' }, queries: { type: 'string' }, duration: { type: 'string', default: '10' } },
+});
 if (!values.index || !values.queries) throw new Error('--index FILE and --queries FILE are required');
 const durationNs = BigInt(Math.round(Number(values.duration) * 1e9));
 const index = new GeocoderIndex(values.index);

@@ -5,7 +5,12 @@ import type { Endpoint } from './queries.js';
 
 export type { EngineTimes };
 
-export function runEngineBaseline(index: string, queriesFile: string, durationS: number, cpu: number | undefined): Record<Endpoint, EngineTimes> {
+export function runEngineBaseline(
+  index: string,
+  queriesFile: string,
+  durationS: number,
+  cpu: number | undefined,
+): Record<Endpoint, EngineTimes> {
   const script = new URL('./engine-baseline.js', import.meta.url).pathname;
   const argv = [script, '--index', index, '--queries', queriesFile, '--duration', String(durationS)];
   const [file, args] = cpu === undefined ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];

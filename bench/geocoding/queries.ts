@@ -22,7 +22,20 @@ export interface Query {
 }
 
 /** Large cities on every continent, always among the locality searches. */
-const WORLD_CITIES = ['Paris', 'Berlin', 'Tokyo', 'New York', 'London', 'São Paulo', 'Mumbai', 'Cairo', 'Sydney', 'Mexico City', 'Lagos', 'Toronto'];
+const WORLD_CITIES = [
+  'Paris',
+  'Berlin',
+  'Tokyo',
+  'New York',
+  'London',
+  'São Paulo',
+  'Mumbai',
+  'Cairo',
+  'Sydney',
+  'Mexico City',
+  'Lagos',
+  'Toronto',
+];
 
 /** Written-out words and an abbreviation the engine expands (core/geocoding/text/abbreviations.ts). */
 const ABBREVIATIONS: [RegExp, string][] = [
@@ -96,12 +109,18 @@ function searchTexts(db: Database.Database, count: number, random: () => number)
 
   const base = [
     ...named('venue', pick(readPlaces(db, `layer = 'venue'`), share('venue'), random), (p) => withLocality(p.name, p)),
-    ...named('address', pick(readPlaces(db, `layer = 'address' AND json_extract(record, '$.housenumber') IS NOT NULL`), share('address'), random), (p) =>
-      withLocality(`${p.housenumber} ${p.street}`, p),
+    ...named(
+      'address',
+      pick(readPlaces(db, `layer = 'address' AND json_extract(record, '$.housenumber') IS NOT NULL`), share('address'), random),
+      (p) => withLocality(`${p.housenumber} ${p.street}`, p),
     ),
     ...named('street', pick(streets, share('street'), random), (p) => withLocality(p.name, p)),
     ...named('locality', cities, (p) => p.name),
-    ...named('locality', pick(localities, Math.max(0, share('locality') - cities.length), random), (p) => `${p.name}, ${p.country ?? p.country_a}`),
+    ...named(
+      'locality',
+      pick(localities, Math.max(0, share('locality') - cities.length), random),
+      (p) => `${p.name}, ${p.country ?? p.country_a}`,
+    ),
   ];
   const typos = pick(base, share('typo'), random).map((t) => ({ ...t, kind: 'typo', text: withTypo(t.text, random) }));
   const abbreviations = pick(
@@ -140,12 +159,20 @@ function reversePoints(db: Database.Database, extracts: BBox[], count: number, r
     const [west, south, east, north] = extracts[i % extracts.length]!;
     const lat = coordinate(south + random() * (north - south));
     const lon = coordinate(west + random() * (east - west));
-    points.push({ endpoint: 'reverse', kind: 'point in an extract', params: new URLSearchParams({ 'point.lat': lat, 'point.lon': lon }).toString() });
+    points.push({
+      endpoint: 'reverse',
+      kind: 'point in an extract',
+      params: new URLSearchParams({ 'point.lat': lat, 'point.lon': lon }).toString(),
+    });
   }
   for (const city of pick(readPlaces(db, `layer = 'locality' AND source = 'geonames'`, TOP_LOCALITIES), count - inExtracts, random)) {
     const lat = coordinate(city.lat + (random() - 0.5) * 0.02);
     const lon = coordinate(city.lon + (random() - 0.5) * 0.02);
-    points.push({ endpoint: 'reverse', kind: 'near a GeoNames city', params: new URLSearchParams({ 'point.lat': lat, 'point.lon': lon }).toString() });
+    points.push({
+      endpoint: 'reverse',
+      kind: 'near a GeoNames city',
+      params: new URLSearchParams({ 'point.lat': lat, 'point.lon': lon }).toString(),
+    });
   }
   return shuffle(points, random);
 }

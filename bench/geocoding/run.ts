@@ -21,7 +21,16 @@ import { osmBounds } from '../../data-pipeline/osm/index.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import type { ServerChild } from '../lib/child.js';
 import { waitForQuiet } from '../lib/cpu.js';
-import { describeMeasurement, interference, LOAD_ARGS, loadSettings, measureServers, summarize, type Measured, type Target } from '../lib/load.js';
+import {
+  describeMeasurement,
+  interference,
+  LOAD_ARGS,
+  loadSettings,
+  measureServers,
+  summarize,
+  type Measured,
+  type Target,
+} from '../lib/load.js';
 import { gnuTimeAvailable } from '../lib/measure-command.js';
 import { writeWrkScript } from '../lib/request-list.js';
 import { describeSource, fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable, publishReport } from '../lib/report.js';
@@ -59,10 +68,20 @@ const load = loadSettings(args);
 const queryCount = Number(args.queries);
 const latencyConnections = Number(args['latency-connections']);
 const seed = Number(args.seed);
-const positive = { duration: load.durationS, connections: load.connections, rounds: load.rounds, queries: queryCount, 'latency-connections': latencyConnections };
+const positive = {
+  duration: load.durationS,
+  connections: load.connections,
+  rounds: load.rounds,
+  queries: queryCount,
+  'latency-connections': latencyConnections,
+};
 checkRunSettings(positive, load, seed);
 
-const list = (text: string) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (text: string) =>
+  text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const sources: GeocodingSources = {
   osm: list(args.extracts).map((name) => join(args['data-dir'], 'osm', `${name}.osm.pbf`)),
   wof: list(args.wof).map((name) => join(args['data-dir'], 'wof', name)),
@@ -110,7 +129,16 @@ const counts = (byKey: Record<string, number>) =>
 
 function importSection(imported: IndexBuild, alone: IndexBuild & { seconds: number }): string[] {
   const table = markdownTable(
-    ['Command', 'wall time', 'of which building the index', 'CPU time (user+sys)', 'peak RSS, process tree', 'peak RSS, largest process', 'geocoder.sqlite', 'places'],
+    [
+      'Command',
+      'wall time',
+      'of which building the index',
+      'CPU time (user+sys)',
+      'peak RSS, process tree',
+      'peak RSS, largest process',
+      'geocoder.sqlite',
+      'places',
+    ],
     [
       buildRow('`waymark import` (tiles, glyphs, sprites, geocoder index, routing graphs)', imported),
       buildRow('geocoder index alone (`buildGeocoderIndex`, `bench/geocoding/build-index.js`)', alone, alone.seconds),
@@ -124,7 +152,9 @@ function importSection(imported: IndexBuild, alone: IndexBuild & { seconds: numb
     `Sources: ${sources.osm.map(shortPath).join(', ')}; Who's On First ${sources.wof.map(shortPath).join(', ')}; ` +
       `OpenAddresses ${sources.oa.map(shortPath).join(', ')}; all GeoNames places (\`--geonames\`). ` +
       'One run each, into a fresh data folder, after waiting up to 30 s for an idle machine; not pinned. ' +
-      (gnuTimeAvailable() ? 'CPU time and the largest process: GNU time; ' : 'GNU time is not installed: no CPU time nor per-process peak; ') +
+      (gnuTimeAvailable()
+        ? 'CPU time and the largest process: GNU time; '
+        : 'GNU time is not installed: no CPU time nor per-process peak; ') +
       'process tree: /proc sampled every 100 ms. "Of which building the index": buildGeocoderIndex\'s own time, without Node\'s start-up.',
     '',
     table,
@@ -161,7 +191,8 @@ async function measurePhase(what: string, targets: GeocodingTarget[], metered: M
   return { measured, usage };
 }
 
-const targetName = (endpoint: Endpoint | null) => (endpoint === null ? `HTTP floor: GET ${FLOOR_PATH}?key=` : `${endpoint} through the gateway`);
+const targetName = (endpoint: Endpoint | null) =>
+  endpoint === null ? `HTTP floor: GET ${FLOOR_PATH}?key=` : `${endpoint} through the gateway`;
 
 function latencyTable(measured: Measured<GeocodingTarget>[], engine: Record<Endpoint, EngineTimes>): string {
   return markdownTable(
@@ -170,7 +201,17 @@ function latencyTable(measured: Measured<GeocodingTarget>[], engine: Record<Endp
       const r = summarize(runs);
       const e = target.endpoint === null ? null : engine[target.endpoint];
       const aim = target.endpoint === null ? '' : `< ${P50_AIM_MS[target.endpoint]} ms: ${verdict(r.p50 < P50_AIM_MS[target.endpoint])}`;
-      return [target.name, e ? fmtMs(e.p50) : '', e ? fmtMs(e.p90) : '', e ? fmtMs(e.p99) : '', fmtMs(r.p50), fmtMs(r.p90), fmtMs(r.p99), fmtInt(r.rps), aim];
+      return [
+        target.name,
+        e ? fmtMs(e.p50) : '',
+        e ? fmtMs(e.p90) : '',
+        e ? fmtMs(e.p99) : '',
+        fmtMs(r.p50),
+        fmtMs(r.p90),
+        fmtMs(r.p99),
+        fmtInt(r.rps),
+        aim,
+      ];
     }),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
   );
@@ -178,11 +219,31 @@ function latencyTable(measured: Measured<GeocodingTarget>[], engine: Record<Endp
 
 function throughputTable(measured: Measured<GeocodingTarget>[], engine: Record<Endpoint, EngineTimes>): string {
   return markdownTable(
-    ['Scenario', 'req/s', 'p50', 'p90', 'p99', 'server CPU busy', 'server CPU per request', 'engine alone, calls/s (1 thread)', 'req/s per round'],
+    [
+      'Scenario',
+      'req/s',
+      'p50',
+      'p90',
+      'p99',
+      'server CPU busy',
+      'server CPU per request',
+      'engine alone, calls/s (1 thread)',
+      'req/s per round',
+    ],
     measured.map(({ target, runs }) => {
       const r = summarize(runs);
       const e = target.endpoint === null ? '' : fmtInt(engine[target.endpoint].perSecond);
-      return [target.name, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p90), fmtMs(r.p99), orNa(r.cpuUse, fmtPct), orNa(r.cpuPerReq, fmtUs), e, r.perRound];
+      return [
+        target.name,
+        fmtInt(r.rps),
+        fmtMs(r.p50),
+        fmtMs(r.p90),
+        fmtMs(r.p99),
+        orNa(r.cpuUse, fmtPct),
+        orNa(r.cpuPerReq, fmtUs),
+        e,
+        r.perRound,
+      ];
     }),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
@@ -195,7 +256,8 @@ async function servingSection(dataDir: string, index: string, queries: Query[]):
   await quietFor('the engine baseline');
   console.error(`engine baseline: ${load.durationS} s per endpoint, in-process, one thread…`);
   const engine = runEngineBaseline(index, queriesFile, load.durationS, load.serverCpu);
-  for (const endpoint of ENDPOINTS) console.error(`  ${endpoint}: p50 ${fmtMs(engine[endpoint].p50)}, ${fmtInt(engine[endpoint].perSecond)} calls/s`);
+  for (const endpoint of ENDPOINTS)
+    console.error(`  ${endpoint}: p50 ${fmtMs(engine[endpoint].p50)}, ${fmtInt(engine[endpoint].perSecond)} calls/s`);
 
   const key = createEnterpriseKey(dataDir, ['geocoding', 'maps']);
   const waymark = await startWaymarkServe(dataDir, load.serverCpu);
@@ -209,7 +271,8 @@ async function servingSection(dataDir: string, index: string, queries: Query[]):
   if (floor.status !== 200) throw new Error(`${FLOOR_PATH} answered ${floor.status}`);
 
   const target = (endpoint: Endpoint | null): GeocodingTarget => {
-    const paths = endpoint === null ? [`${FLOOR_PATH}?key=${key}`] : queries.filter((q) => q.endpoint === endpoint).map((q) => queryPath(q, key));
+    const paths =
+      endpoint === null ? [`${FLOOR_PATH}?key=${key}`] : queries.filter((q) => q.endpoint === endpoint).map((q) => queryPath(q, key));
     const script = join(workDir, `${endpoint ?? 'floor'}.lua`);
     writeWrkScript(script, paths);
     return { name: targetName(endpoint), child: waymark, pid: waymark.pid, url: base + paths[0], script, endpoint };
@@ -256,7 +319,9 @@ async function main(): Promise<void> {
   const dataDir = join(workDir, 'data');
   mkdirSync(dataDir);
   await quietFor('the import');
-  console.error(`waymark import of ${sources.osm.length} extracts, ${sources.wof.length} WOF folders, ${sources.oa.length} OA files and GeoNames…`);
+  console.error(
+    `waymark import of ${sources.osm.length} extracts, ${sources.wof.length} WOF folders, ${sources.oa.length} OA files and GeoNames…`,
+  );
   const imported = await runImport(sources, dataDir, workDir);
   await quietFor('the index build');
   console.error('geocoder index alone…');

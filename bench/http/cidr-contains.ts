@@ -27,7 +27,9 @@ function measure(name: string, contains: (address: string) => boolean): void {
   for (let i = 0; i < ROUNDS; i++) if (contains(ADDRESSES[i % ADDRESSES.length]!)) hits++;
   const ns = Number(process.hrtime.bigint() - started) / ROUNDS;
   const heapGrowth = (process.memoryUsage().heapUsed - heapBefore) / 1024;
-  console.log(`${name}: ${ns.toFixed(0)} ns per call, ${hits} hits, heap +${heapGrowth.toFixed(0)} KiB over ${ROUNDS} calls (no gc in between)`);
+  console.log(
+    `${name}: ${ns.toFixed(0)} ns per call, ${hits} hits, heap +${heapGrowth.toFixed(0)} KiB over ${ROUNDS} calls (no gc in between)`,
+  );
 }
 
 for (let run = 0; run < 2; run++) {

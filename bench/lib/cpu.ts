@@ -23,7 +23,9 @@ export function processCpuSeconds(pid: number): number | null {
 /** Seconds one CPU has spent busy (not idle or waiting for I/O), and stolen by the hypervisor. */
 export function cpuBusySeconds(cpu: number): { busy: number; steal: number } | null {
   try {
-    const line = readFileSync('/proc/stat', 'utf8').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
+    const line = readFileSync('/proc/stat', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`cpu${cpu} `));
     if (!line) return null;
     // user nice system idle iowait irq softirq steal ...
     const [user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);

@@ -65,7 +65,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const summary = summarizeProfile(JSON.parse(readFileSync(file, 'utf8')) as Profile);
   const pct = (us: number) => `${((us / summary.busyUs) * 100).toFixed(1).padStart(5)} %`;
   console.log(`${(summary.totalUs / 1e6).toFixed(2)} s sampled, ${(summary.busyUs / 1e6).toFixed(2)} s not idle; shares of the latter:`);
-  for (const [title, rows] of [['self', summary.self], ['inclusive', summary.inclusive]] as const) {
+  for (const [title, rows] of [
+    ['self', summary.self],
+    ['inclusive', summary.inclusive],
+  ] as const) {
     console.log(`\n${title}:`);
     for (const [name, us] of rows.slice(0, Number(top))) console.log(`${pct(us)}  ${name}`);
   }

@@ -150,7 +150,14 @@ export const LOAD_ARGS = {
 } as const;
 
 /** The load settings from parsed LOAD_ARGS. */
-export function loadSettings(args: { duration: string; warmup: string; connections: string; rounds: string; 'no-pin': boolean; 'quiet-wait': string }) {
+export function loadSettings(args: {
+  duration: string;
+  warmup: string;
+  connections: string;
+  rounds: string;
+  'no-pin': boolean;
+  'quiet-wait': string;
+}) {
   return {
     durationS: Number(args.duration),
     warmupS: Number(args.warmup),

@@ -146,7 +146,11 @@ export async function measureCommand(command: string, args: string[], options: C
   const started = process.hrtime.bigint();
   const elapsedS = () => Number(process.hrtime.bigint() - started) / 1e9;
   const onLine = options.onStderrLine;
-  const child = spawn(file, argv, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', out, onLine ? 'pipe' : err] });
+  const child = spawn(file, argv, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', out, onLine ? 'pipe' : err],
+  });
   closeSync(out);
   // With onLine, stderr lines are read as they come, for their times, and copied to the file.
   let stderrDone = Promise.resolve();
@@ -162,7 +166,12 @@ export async function measureCommand(command: string, args: string[], options: C
     const rssBytes = tree.reduce((sum, pid) => sum + residentBytes(pid), 0);
     peakTreeRssBytes = Math.max(peakTreeRssBytes, rssBytes);
     // The root is counted for CPU even under GNU time: the command's time moves to its cutime once it is reaped.
-    if (options.onSample) options.onSample({ elapsedS: elapsedS(), rssBytes, cpuS: [root, ...below].reduce((sum, pid) => sum + cpuWithWaitedChildren(pid), 0) });
+    if (options.onSample)
+      options.onSample({
+        elapsedS: elapsedS(),
+        rssBytes,
+        cpuS: [root, ...below].reduce((sum, pid) => sum + cpuWithWaitedChildren(pid), 0),
+      });
   };
   const sampler = setInterval(sample, options.sampleMs ?? 100);
   const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {

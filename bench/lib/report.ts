@@ -23,7 +23,10 @@ export function describeSource(): string {
   const commit = git('rev-parse', '--short', 'HEAD').trim();
   if (!commit) return 'source: not a git checkout';
   // Porcelain lines are `XY path`.
-  const changed = git('status', '--porcelain', '--', 'src').split('\n').filter(Boolean).map((l) => l.slice(3));
+  const changed = git('status', '--porcelain', '--', 'src')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.slice(3));
   if (changed.length === 0) return `commit ${commit}`;
   const list = changed.length <= 12 ? `: ${changed.join(', ')}` : '';
   return `commit ${commit} with ${changed.length} uncommitted change(s) in src/${list}`;

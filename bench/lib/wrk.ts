@@ -43,7 +43,10 @@ export function wrkAvailable(): boolean {
 /** wrk's version line, e.g. `wrk debian/4.1.0-3+b2 [epoll]`. */
 export function wrkVersion(): string {
   const out = spawnSync('wrk', ['-v'], { encoding: 'utf8' });
-  return (out.stdout + out.stderr).split('\n')[0]!.replace(/\s+Copyright.*$/, '').trim();
+  return (out.stdout + out.stderr)
+    .split('\n')[0]!
+    .replace(/\s+Copyright.*$/, '')
+    .trim();
 }
 
 const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -54,22 +54,41 @@ export async function hotTileSection(options: HotTileOptions): Promise<string[]>
   const path = `${TILE_PATH_PREFIX}${tileKey(tile)}.pbf`;
   const base = (c: ServerChild) => `http://127.0.0.1:${c.port}`;
 
-  const waymarkTarget = async (label: string, folder: string, serve: { env?: Record<string, string>; bin?: string }): Promise<HotTarget> => {
+  const waymarkTarget = async (
+    label: string,
+    folder: string,
+    serve: { env?: Record<string, string>; bin?: string },
+  ): Promise<HotTarget> => {
     const copy = join(workDir, `hot-tile-${folder}`);
     cpSync(dataDir, copy, { recursive: true, verbatimSymlinks: true });
     const child = await startWaymarkServe(copy, load.serverCpu, { name: label, ...serve });
     children.push(child);
-    return { name: label, child, pid: child.pid, url: `${base(child)}${path}?key=${key}`, headers: ACCEPT_GZIP, metered: { port: child.port, key, service: TILE_SERVICE } };
+    return {
+      name: label,
+      child,
+      pid: child.pid,
+      url: `${base(child)}${path}?key=${key}`,
+      headers: ACCEPT_GZIP,
+      metered: { port: child.port, key, service: TILE_SERVICE },
+    };
   };
   const bareChild = await startChild(BARE_SERVER, { cpu: load.serverCpu, env: { BARE_TILE_MBTILES: mbtiles, BARE_TILE: tileKey(tile) } });
   children.push(bareChild);
   const targets: HotTarget[] = [
-    { name: 'bare uWebSockets.js, the tile from memory', child: bareChild, pid: bareChild.pid, url: base(bareChild) + path, headers: ACCEPT_GZIP },
+    {
+      name: 'bare uWebSockets.js, the tile from memory',
+      child: bareChild,
+      pid: bareChild.pid,
+      url: base(bareChild) + path,
+      headers: ACCEPT_GZIP,
+    },
     await waymarkTarget('waymark serve, tile cache on (default)', 'cached', {}),
     await waymarkTarget('waymark serve, WAYMARK_TILE_CACHE_MB=0', 'uncached', { env: { WAYMARK_TILE_CACHE_MB: '0' } }),
   ];
   if (options.baseline) {
-    targets.push(await waymarkTarget(`waymark serve of ${options.baseline}`, 'baseline', { bin: join(options.baseline, 'bin', 'waymark.js') }));
+    targets.push(
+      await waymarkTarget(`waymark serve of ${options.baseline}`, 'baseline', { bin: join(options.baseline, 'bin', 'waymark.js') }),
+    );
   }
 
   console.error(`hot tile ${tileKey(tile)} (${fmtInt(bytes)} bytes gzip): checking every server's answer…`);
@@ -90,17 +109,30 @@ export async function hotTileSection(options: HotTileOptions): Promise<string[]>
   const table = markdownTable(
     ['Server', 'tiles/s', 'p50', 'p99', 'tiles/s vs bare', 'server CPU busy', 'server CPU per tile', 'tiles/s per round'],
     rows.map((r) => [
-      r.name, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), fmtPct(r.rps / bareRps),
-      r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse), r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq), r.perRound,
+      r.name,
+      fmtInt(r.rps),
+      fmtMs(r.p50),
+      fmtMs(r.p99),
+      fmtPct(r.rps / bareRps),
+      r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse),
+      r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq),
+      r.perRound,
     ]),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
   const [, cached, uncached, baseline] = rows;
-  const aims = [`- Cached tile through the full gateway / bare uWebSockets.js (aim ≥ 90 %): ${fmtPct(cached!.rps / bareRps)}: ${cached!.rps >= 0.9 * bareRps ? 'PASS' : 'MISS'}`];
+  const aims = [
+    `- Cached tile through the full gateway / bare uWebSockets.js (aim ≥ 90 %): ${fmtPct(cached!.rps / bareRps)}: ${cached!.rps >= 0.9 * bareRps ? 'PASS' : 'MISS'}`,
+  ];
   if (baseline) {
     const ratio = uncached!.rps / baseline.rps;
-    const cpu = uncached!.cpuPerReq !== null && baseline.cpuPerReq !== null ? `; CPU per tile ${fmtUs(uncached!.cpuPerReq)} against ${fmtUs(baseline.cpuPerReq)}` : '';
-    aims.push(`- Uncached path / the baseline in tiles/s (aim: no slower; at least 0.97×, for the noise between rounds): ${ratio.toFixed(2)}×${cpu}: ${ratio >= 0.97 ? 'PASS' : 'MISS'}`);
+    const cpu =
+      uncached!.cpuPerReq !== null && baseline.cpuPerReq !== null
+        ? `; CPU per tile ${fmtUs(uncached!.cpuPerReq)} against ${fmtUs(baseline.cpuPerReq)}`
+        : '';
+    aims.push(
+      `- Uncached path / the baseline in tiles/s (aim: no slower; at least 0.97×, for the noise between rounds): ${ratio.toFixed(2)}×${cpu}: ${ratio >= 0.97 ? 'PASS' : 'MISS'}`,
+    );
   }
   return [
     heading,

@@ -50,7 +50,14 @@ function lastLines(file: string, count: number): string {
 }
 
 /** One more run into `runs`, unless an earlier one failed. */
-async function runOnce(runs: ImportRuns, quietWaitMs: number, command: string, args: string[], logPrefix: string, output: string): Promise<boolean> {
+async function runOnce(
+  runs: ImportRuns,
+  quietWaitMs: number,
+  command: string,
+  args: string[],
+  logPrefix: string,
+  output: string,
+): Promise<boolean> {
   if (runs.failure) return false;
   // A quiet machine for each run: other jobs' bursts would show up as import time.
   if (quietWaitMs > 0 && !(await waitForQuiet(0.15, quietWaitMs))) runs.busyStarts++;
@@ -84,12 +91,28 @@ export async function compareImport(
   for (let round = 1; round <= rounds; round++) {
     const tilemakerOutput = join(dir, `tilemaker-${round}.mbtiles`);
     console.error(`  ${extract}, round ${round}: tilemaker…`);
-    await runOnce(tilemakerRuns, quietWaitMs, 'tilemaker', tilemakerArgs(tilemaker, osm, tilemakerOutput), join(dir, `tilemaker-${round}`), tilemakerOutput);
+    await runOnce(
+      tilemakerRuns,
+      quietWaitMs,
+      'tilemaker',
+      tilemakerArgs(tilemaker, osm, tilemakerOutput),
+      join(dir, `tilemaker-${round}`),
+      tilemakerOutput,
+    );
     if (!waymarkRuns) continue;
     const dataDir = join(dir, `waymark-data-${round}`);
     mkdirSync(dataDir);
     console.error(`  ${extract}, round ${round}: waymark import…`);
-    if (await runOnce(waymarkRuns, quietWaitMs, process.execPath, importArgs(osm, dataDir), join(dir, `waymark-import-${round}`), importedMbtiles(dataDir))) {
+    if (
+      await runOnce(
+        waymarkRuns,
+        quietWaitMs,
+        process.execPath,
+        importArgs(osm, dataDir),
+        join(dir, `waymark-import-${round}`),
+        importedMbtiles(dataDir),
+      )
+    ) {
       waymarkDataDir = dataDir;
     }
   }

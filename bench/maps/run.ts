@@ -66,9 +66,18 @@ const importRounds = Number(args['import-rounds']);
 const importQuietWaitMs = Math.min(load.quietWaitMs, 30_000);
 const tileLimit = Number(args.tiles);
 const seed = Number(args.seed);
-const extracts = args.extracts.split(',').map((name) => name.trim()).filter(Boolean);
+const extracts = args.extracts
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
 
-const positive = { duration: load.durationS, connections: load.connections, rounds: load.rounds, 'import-rounds': importRounds, tiles: tileLimit };
+const positive = {
+  duration: load.durationS,
+  connections: load.connections,
+  rounds: load.rounds,
+  'import-rounds': importRounds,
+  tiles: tileLimit,
+};
 if (!extracts.includes(args.serve)) {
   console.error(`--serve ${args.serve} must be one of the imported --extracts (${extracts.join(', ')})`);
   process.exit(2);
@@ -131,8 +140,17 @@ function importSection(comparisons: ImportComparison[], tilemaker: TilemakerSetu
   });
   const table = markdownTable(
     [
-      'Extract (.osm.pbf size)', 'Importer', 'wall time', 'wall time per round (s)', 'CPU time (user+sys)',
-      'peak RSS, process tree', 'peak RSS, largest process', 'tiles', 'zooms', 'MBTiles size', 'time vs tilemaker',
+      'Extract (.osm.pbf size)',
+      'Importer',
+      'wall time',
+      'wall time per round (s)',
+      'CPU time (user+sys)',
+      'peak RSS, process tree',
+      'peak RSS, largest process',
+      'tiles',
+      'zooms',
+      'MBTiles size',
+      'time vs tilemaker',
     ],
     rows,
     ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
@@ -200,7 +218,10 @@ async function tileSection(comparison: ImportComparison, dataDir: string, key: s
 
   const script = (name: string, pathOf: (t: string) => string) => {
     const file = join(workDir, `${name}.lua`);
-    writeWrkScript(file, tiles.map((c) => pathOf(tileKey(c))));
+    writeWrkScript(
+      file,
+      tiles.map((c) => pathOf(tileKey(c))),
+    );
     return file;
   };
   const metered: Metered = { port: waymark.port, key, service: TILE_SERVICE };
@@ -228,14 +249,23 @@ async function tileSection(comparison: ImportComparison, dataDir: string, key: s
   const measured = await measureServers('tile serving', targets, load, `, ${tiles.length} distinct tiles`);
   const usageLine = checkUsageCounted((await usedUnits(metered)) - usageBefore, measured[0]!, load.connections);
 
-  const [waymarkRow, tileserverRow] = measured.map((m) => summarize(m.runs)) as [ReturnType<typeof summarize>, ReturnType<typeof summarize>];
+  const [waymarkRow, tileserverRow] = measured.map((m) => summarize(m.runs)) as [
+    ReturnType<typeof summarize>,
+    ReturnType<typeof summarize>,
+  ];
   const table = markdownTable(
     ['Server', 'tiles/s', 'p50', 'p99', 'tiles/s vs tileserver-gl-light', 'server CPU busy', 'server CPU per tile', 'tiles/s per round'],
     measured.map((m) => {
       const r = summarize(m.runs);
       return [
-        m.target.name, fmtInt(r.rps), fmtMs(r.p50), fmtMs(r.p99), `${(r.rps / tileserverRow.rps).toFixed(2)}×`,
-        r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse), r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq), r.perRound,
+        m.target.name,
+        fmtInt(r.rps),
+        fmtMs(r.p50),
+        fmtMs(r.p99),
+        `${(r.rps / tileserverRow.rps).toFixed(2)}×`,
+        r.cpuUse === null ? 'n/a' : fmtPct(r.cpuUse),
+        r.cpuPerReq === null ? 'n/a' : fmtUs(r.cpuPerReq),
+        r.perRound,
       ];
     }),
     ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
@@ -244,12 +274,17 @@ async function tileSection(comparison: ImportComparison, dataDir: string, key: s
   const aims = [`- Waymark / tileserver-gl-light in tiles/s (aim ≥ 10×): ${ratio.toFixed(2)}×: ${verdict(ratio >= 10)}`];
   if (waymarkRow.cpuPerReq !== null && tileserverRow.cpuPerReq !== null) {
     const cpuRatio = tileserverRow.cpuPerReq / waymarkRow.cpuPerReq;
-    aims.push(`- The same in server CPU per tile (the throughput of a saturated core): ${cpuRatio.toFixed(2)}×: ${verdict(cpuRatio >= 10)}`);
+    aims.push(
+      `- The same in server CPU per tile (the throughput of a saturated core): ${cpuRatio.toFixed(2)}×: ${verdict(cpuRatio >= 10)}`,
+    );
   }
   const sizes = [...stored.values()].reduce((sum, b) => sum + b.length, 0);
   const perZoom = new Map<number, number>();
   for (const c of tiles) perZoom.set(c.z, (perZoom.get(c.z) ?? 0) + 1);
-  const zoomCounts = [...perZoom].sort(([a], [b]) => a - b).map(([z, n]) => `z${z}: ${n}`).join(', ');
+  const zoomCounts = [...perZoom]
+    .sort(([a], [b]) => a - b)
+    .map(([z, n]) => `z${z}: ${n}`)
+    .join(', ');
   return [
     heading,
     '',

@@ -32,7 +32,9 @@ function get(url: string, headers: Record<string, string>): Promise<Reply> {
     request(url, { headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentEncoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, contentEncoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      );
       res.on('error', reject);
     })
       .on('error', reject)

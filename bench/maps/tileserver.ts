@@ -22,7 +22,11 @@ export async function startTileserver(mbtiles: string, dir: string, cpu: number 
   const config = join(dir, 'tileserver-config.json');
   writeFileSync(
     config,
-    JSON.stringify({ options: { paths: { root: dir, mbtiles: dirname(mbtiles) } }, data: { [TILESERVER_DATA_ID]: { mbtiles: basename(mbtiles) } } }, null, 2),
+    JSON.stringify(
+      { options: { paths: { root: dir, mbtiles: dirname(mbtiles) } }, data: { [TILESERVER_DATA_ID]: { mbtiles: basename(mbtiles) } } },
+      null,
+      2,
+    ),
   );
   const port = await freePort();
   const argv = [join(PACKAGE_DIR, 'src', 'main.js'), '--config', config, '--port', String(port), '--bind', '127.0.0.1'];

@@ -28,8 +28,16 @@ const ALTSTADT = '49.4152352,8.7208818';
 const GRID = Array.from({ length: 10 }, (_, i) => `${(49.395 + 0.003 * i).toFixed(4)},${(8.665 + 0.005 * i).toFixed(4)}`).join('|');
 
 const CASES: { name: string; path: string; query: string }[] = [
-  { name: 'directions (polyline, steps)', path: '/directions', query: `origin=${BISMARCKPLATZ}&destination=${ALTSTADT}&waypoints=${HAUPTBAHNHOF}&steps=true` },
-  { name: 'directions (GeoJSON, steps)', path: '/directions', query: `origin=${BISMARCKPLATZ}&destination=${ALTSTADT}&steps=true&geometries=geojson` },
+  {
+    name: 'directions (polyline, steps)',
+    path: '/directions',
+    query: `origin=${BISMARCKPLATZ}&destination=${ALTSTADT}&waypoints=${HAUPTBAHNHOF}&steps=true`,
+  },
+  {
+    name: 'directions (GeoJSON, steps)',
+    path: '/directions',
+    query: `origin=${BISMARCKPLATZ}&destination=${ALTSTADT}&steps=true&geometries=geojson`,
+  },
   { name: 'isochrone (5, 10 min)', path: '/isochrone', query: `center=${BISMARCKPLATZ}&time=5,10` },
   { name: 'matrix 10×10', path: '/matrix', query: `sources=${GRID}&destinations=${GRID}` },
   { name: 'geocoding search', path: '/geocoding/search', query: 'text=Hauptstra%C3%9Fe%2010' },
@@ -41,13 +49,16 @@ const CASES: { name: string; path: string; query: string }[] = [
 async function bodyBytes(url: string): Promise<number> {
   const response = await fetch(url);
   const body = await response.arrayBuffer();
-  if (response.status !== 200) throw new Error(`${url.replace(/key=[^&]+/, 'key=…')} answered ${response.status}: ${Buffer.from(body).toString()}`);
+  if (response.status !== 200)
+    throw new Error(`${url.replace(/key=[^&]+/, 'key=…')} answered ${response.status}: ${Buffer.from(body).toString()}`);
   return body.byteLength;
 }
 
 /** wrk on `url`: requests per second and the server's CPU per request. */
 async function load(server: ServerChild, url: string, durationS: number): Promise<{ rps: number; cpuPerRequest: number }> {
-  const { value: wrk, processSeconds } = await measureCpu(server.pid, undefined, () => runWrk({ url, connections: 4, threads: 1, durationS }));
+  const { value: wrk, processSeconds } = await measureCpu(server.pid, undefined, () =>
+    runWrk({ url, connections: 4, threads: 1, durationS }),
+  );
   if (wrk.non2xx > 0) throw new Error(`${wrk.non2xx} non-2xx answers from ${url.replace(/key=[^&]+/, 'key=…')}`);
   return { rps: wrk.requestsPerSec, cpuPerRequest: (processSeconds ?? NaN) / wrk.requests };
 }
@@ -74,18 +85,39 @@ async function main(): Promise<void> {
       const jsonLoad = await load(server, json, durationS);
       const pbfLoad = await load(server, pbf, durationS);
       rows.push([
-        name, fmtInt(jsonBytes), fmtInt(pbfBytes), fmtPct(pbfBytes / jsonBytes),
-        fmtUs(jsonLoad.cpuPerRequest), fmtUs(pbfLoad.cpuPerRequest), fmtInt(jsonLoad.rps), fmtInt(pbfLoad.rps),
+        name,
+        fmtInt(jsonBytes),
+        fmtInt(pbfBytes),
+        fmtPct(pbfBytes / jsonBytes),
+        fmtUs(jsonLoad.cpuPerRequest),
+        fmtUs(pbfLoad.cpuPerRequest),
+        fmtInt(jsonLoad.rps),
+        fmtInt(pbfLoad.rps),
       ]);
       console.error(`${name}: ${jsonBytes} B → ${pbfBytes} B, CPU ${fmtUs(jsonLoad.cpuPerRequest)} → ${fmtUs(pbfLoad.cpuPerRequest)}`);
     }
-    publishReport('protobuf', 'Protobuf bodies against JSON', source, [[
-      '## Body size and server CPU per request',
-      '',
-      `Heidelberg, driving; \`wrk -t1 -c4\` for ${durationS} s per format; CPU: the \`waymark serve\` process (main thread and routing workers) over the run, divided by the requests. Bodies uncompressed.`,
-      '',
-      markdownTable(['endpoint', 'JSON bytes', 'protobuf bytes', 'protobuf / JSON', 'CPU/request JSON', 'CPU/request protobuf', 'req/s JSON', 'req/s protobuf'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
-    ]]);
+    publishReport('protobuf', 'Protobuf bodies against JSON', source, [
+      [
+        '## Body size and server CPU per request',
+        '',
+        `Heidelberg, driving; \`wrk -t1 -c4\` for ${durationS} s per format; CPU: the \`waymark serve\` process (main thread and routing workers) over the run, divided by the requests. Bodies uncompressed.`,
+        '',
+        markdownTable(
+          [
+            'endpoint',
+            'JSON bytes',
+            'protobuf bytes',
+            'protobuf / JSON',
+            'CPU/request JSON',
+            'CPU/request protobuf',
+            'req/s JSON',
+            'req/s protobuf',
+          ],
+          rows,
+          ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+        ),
+      ],
+    ]);
   } finally {
     await server?.stop();
     rmSync(workDir, { recursive: true, force: true });

@@ -63,7 +63,8 @@ function freshTiles(bounds: Bounds, z: number, count: number, random: () => numb
 }
 
 /** The q-quantile of sorted latencies, formatted; a dash when there are none. */
-const quantileMs = (sorted: number[], q: number) => (sorted.length === 0 ? '–' : fmtMs(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!));
+const quantileMs = (sorted: number[], q: number) =>
+  sorted.length === 0 ? '–' : fmtMs(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
 
 async function timedGet(url: string): Promise<number> {
   const started = performance.now();
@@ -95,7 +96,10 @@ async function main(): Promise<void> {
       rmSync(join(dataDir, 'current', 'raster-cache'), { recursive: true, force: true });
       const random = seededRandom(12);
       const taken = new Set<string>();
-      const server = await startWaymarkServe(dataDir, undefined, { name: `waymark serve, ${threads} thread(s)`, env: { WAYMARK_THREADS: String(threads) } });
+      const server = await startWaymarkServe(dataDir, undefined, {
+        name: `waymark serve, ${threads} thread(s)`,
+        env: { WAYMARK_THREADS: String(threads) },
+      });
       children.push(server);
       const base = `http://127.0.0.1:${server.port}/api/v1`;
       const rows: string[][] = [];
@@ -112,7 +116,14 @@ async function main(): Promise<void> {
             await Promise.all(together.slice(i, i + threads).map((tile) => timedGet(`${base}${path(tile)}?key=${key}`)));
           }
           const rate = together.length === 0 ? '–' : ((together.length * 1000) / (performance.now() - started)).toFixed(1);
-          rows.push([size.name, `z${z}`, `${latencies.length} + ${together.length}`, quantileMs(latencies, 0.5), quantileMs(latencies, 0.99), rate]);
+          rows.push([
+            size.name,
+            `z${z}`,
+            `${latencies.length} + ${together.length}`,
+            quantileMs(latencies, 0.5),
+            quantileMs(latencies, 0.99),
+            rate,
+          ]);
           if (threads === THREADS[0]) {
             cachedPaths.raster.push(...oneByOne.map(path));
             if (z <= 14) cachedPaths.vector.push(...oneByOne.map(([x, y]) => `/tiles/shortbread/${z}/${x}/${y}.pbf`));
@@ -142,21 +153,40 @@ async function main(): Promise<void> {
       ['vector tiles of the same coordinates (z ≤ 14)', cachedPaths.vector, vectorScript],
     ] as const;
     for (const [name, paths, script] of cachedLists) {
-      writeWrkScript(script, paths.map((p) => `/api/v1${p}?key=${key}`));
+      writeWrkScript(
+        script,
+        paths.map((p) => `/api/v1${p}?key=${key}`),
+      );
       const { value: result, processSeconds } = await measureCpu(server.pid, undefined, () =>
         runWrk({ url: `${base}/styles`, connections: 50, durationS, script, headers: { 'Accept-Encoding': 'gzip' } }),
       );
       if (result.non2xx > 0) throw new Error(`${name}: ${result.non2xx} answers outside 2xx/3xx`);
       const cpuPerTile = processSeconds === null ? '–' : fmtUs(processSeconds / result.requests);
       const kbPerAnswer = (result.bytesPerSec / result.requestsPerSec / 1024).toFixed(1);
-      cachedRows.push([name, String(paths.length), kbPerAnswer, fmtInt(result.requestsPerSec), fmtMs(result.latency.p50), fmtMs(result.latency.p99), cpuPerTile]);
+      cachedRows.push([
+        name,
+        String(paths.length),
+        kbPerAnswer,
+        fmtInt(result.requestsPerSec),
+        fmtMs(result.latency.p50),
+        fmtMs(result.latency.p99),
+        cpuPerTile,
+      ]);
     }
     sections.push([
       '## Cached tiles beside vector tiles',
       '',
       `\`wrk -t1 -c50 -d${durationS}s\` cycling through the paths, same server (2 threads), not pinned. KB per answer: wrk's bytes received (headers included) per request; the rates also differ by what the kernel copies, so the server's CPU per tile (all its threads, from /proc) is the like-for-like figure.`,
       '',
-      markdownTable(['tiles', 'paths', 'KB per answer', 'tiles/s', 'p50', 'p99', 'server CPU per tile'], cachedRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
+      markdownTable(['tiles', 'paths', 'KB per answer', 'tiles/s', 'p50', 'p99', 'server CPU per tile'], cachedRows, [
+        'l',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+        'r',
+      ]),
     ]);
 
     const random = seededRandom(13);
@@ -173,19 +203,34 @@ async function main(): Promise<void> {
       '',
       'Each 600×400 at zoom 14 around a random point of the extract, with one marker and a three-point path, one request at a time (2 threads).',
       '',
-      markdownTable(['requests', 'p50', 'p99'], [[String(staticLatencies.length), quantileMs(staticLatencies, 0.5), quantileMs(staticLatencies, 0.99)]], ['r', 'r', 'r']),
+      markdownTable(
+        ['requests', 'p50', 'p99'],
+        [[String(staticLatencies.length), quantileMs(staticLatencies, 0.5), quantileMs(staticLatencies, 0.99)]],
+        ['r', 'r', 'r'],
+      ),
     ]);
     // Static maps of places never drawn, for the background: the pool stays busy throughout.
     const busy = join(workDir, 'static-maps.lua');
-    writeWrkScript(busy, Array.from({ length: 2000 }, () => {
-      const lat = bounds[1] + random() * (bounds[3] - bounds[1]);
-      const lon = bounds[0] + random() * (bounds[2] - bounds[0]);
-      return `/api/v1/staticmap?style=${STYLE}&center=${lat.toFixed(5)},${lon.toFixed(5)}&zoom=15&size=800x600&key=${key}`;
-    }));
+    writeWrkScript(
+      busy,
+      Array.from({ length: 2000 }, () => {
+        const lat = bounds[1] + random() * (bounds[3] - bounds[1]);
+        const lon = bounds[0] + random() * (bounds[2] - bounds[0]);
+        return `/api/v1/staticmap?style=${STYLE}&center=${lat.toFixed(5)},${lon.toFixed(5)}&zoom=15&size=800x600&key=${key}`;
+      }),
+    );
     const searches = join(workDir, 'searches.lua');
-    writeWrkScript(searches, ['Hauptstraße 120, Heidelberg', 'Bismarckplatz', 'Im Neuenheimer Feld 371', 'Heidelberger Schloss', 'Bergheimer Straße 58'].map((text) => `/api/v1/geocoding/search?text=${encodeURIComponent(text)}&key=${key}`));
+    writeWrkScript(
+      searches,
+      ['Hauptstraße 120, Heidelberg', 'Bismarckplatz', 'Im Neuenheimer Feld 371', 'Heidelberger Schloss', 'Bergheimer Straße 58'].map(
+        (text) => `/api/v1/geocoding/search?text=${encodeURIComponent(text)}&key=${key}`,
+      ),
+    );
     const underLoadRows: string[][] = [];
-    for (const [name, script] of [['vector tiles', vectorScript], ['geocoding search', searches]] as const) {
+    for (const [name, script] of [
+      ['vector tiles', vectorScript],
+      ['geocoding search', searches],
+    ] as const) {
       const scenarios = await measureTilesUnderLoad(
         { url: `${base}/styles`, connections: 10, durationS, script, headers: { 'Accept-Encoding': 'gzip' } },
         [{ name: 'static maps saturating the pool', wrk: { url: `${base}/styles`, connections: 8, script: busy } }],
@@ -193,14 +238,27 @@ async function main(): Promise<void> {
       );
       const [alone, loaded] = scenarios.map((scenario) => medianWrk(scenario.tiles));
       const background = medianWrk(scenarios[1]!.background);
-      underLoadRows.push([name, fmtInt(alone!.rps), fmtMs(alone!.p50), fmtMs(alone!.p99), fmtInt(loaded!.rps), fmtMs(loaded!.p50), fmtMs(loaded!.p99), background.rps.toFixed(1)]);
+      underLoadRows.push([
+        name,
+        fmtInt(alone!.rps),
+        fmtMs(alone!.p50),
+        fmtMs(alone!.p99),
+        fmtInt(loaded!.rps),
+        fmtMs(loaded!.p50),
+        fmtMs(loaded!.p99),
+        background.rps.toFixed(1),
+      ]);
     }
     sections.push([
       '## The front end while rendering is saturated',
       '',
       `\`wrk -t1 -c10\` on vector tiles (the paths above) and on five geocoding searches, ${durationS} s, median of 2 interleaved rounds, alone and while a second wrk (8 connections) asks for 800×600 static maps of places never drawn.`,
       '',
-      markdownTable(['requests', 'alone req/s', 'alone p50', 'alone p99', 'loaded req/s', 'loaded p50', 'loaded p99', 'static maps/s meanwhile'], underLoadRows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']),
+      markdownTable(
+        ['requests', 'alone req/s', 'alone p50', 'alone p99', 'loaded req/s', 'loaded p50', 'loaded p99', 'static maps/s meanwhile'],
+        underLoadRows,
+        ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ),
     ]);
     publishReport('raster', 'Raster tiles and static maps', 'this checkout', sections, [
       "tileserver-gl's raster endpoint is not measured: it needs MapLibre Native, whose npm package downloads its binary from outside the registry.",

@@ -29,7 +29,11 @@ const osm = process.argv[2] ?? join(process.cwd(), '..', 'shared', 'data', 'osm'
 /** The city, not the whole extract (which reaches Kaiserslautern). */
 const CITY = { west: 8.6, south: 49.36, east: 8.78, north: 49.45 };
 /** Matrix size, rounds of the bucket search, rounds of the N×N baseline (which is much slower). */
-const SIZES: [number, number, number][] = [[10, 40, 10], [50, 20, 3], [100, 20, 2]];
+const SIZES: [number, number, number][] = [
+  [10, 40, 10],
+  [50, 20, 3],
+  [100, 20, 2],
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'waymark-bench-matrix-'));
 try {
@@ -44,7 +48,9 @@ try {
   console.log(`edge metres and times derived once per thread in ${(performance.now() - started).toFixed(0)} ms`);
 
   const snappedSet = (count: number, seed: number): { positions: Position[]; endpoints: Endpoint[] } => {
-    const positions = randomPositions(CITY, count * 2, seed).filter(([lon, lat]) => snap(graph, lon, lat, SNAP_RADIUS_METRES) !== null).slice(0, count);
+    const positions = randomPositions(CITY, count * 2, seed)
+      .filter(([lon, lat]) => snap(graph, lon, lat, SNAP_RADIUS_METRES) !== null)
+      .slice(0, count);
     return { positions, endpoints: positions.map(([lon, lat]) => endpointOfSnap(graph, snap(graph, lon, lat, SNAP_RADIUS_METRES)!)) };
   };
   const time = (run: () => void): number => {
@@ -53,21 +59,36 @@ try {
     return performance.now() - t0;
   };
   const fmt = (ms: number) => ms.toFixed(ms < 10 ? 2 : 1);
-  console.log('| size | many-to-many p50 / p99 (ms) | answerMatrix (snap + search + body) p50 / p99 | N×N point-to-point p50 / p99 | speed-up (p50) |');
+  console.log(
+    '| size | many-to-many p50 / p99 (ms) | answerMatrix (snap + search + body) p50 / p99 | N×N point-to-point p50 / p99 | speed-up (p50) |',
+  );
   console.log('|---|---|---|---|---|');
   for (const [size, rounds, baselineRounds] of SIZES) {
     const sets = Array.from({ length: rounds }, (_, i) => snappedSet(size, 1000 * size + i));
     manyToMany(graph, sets[0]!.endpoints, sets[0]!.endpoints); // warm-up
     const search = summarizeTimings(sets.map((set) => time(() => manyToMany(graph, set.endpoints, set.endpoints))));
-    const whole = summarizeTimings(sets.map((set) => {
-      const params = { sources: set.positions, destinations: set.positions, mode: 'driving' as const, annotations: ['duration' as const, 'distance' as const] };
-      return time(() => answerMatrix(graph, params));
-    }));
+    const whole = summarizeTimings(
+      sets.map((set) => {
+        const params = {
+          sources: set.positions,
+          destinations: set.positions,
+          mode: 'driving' as const,
+          annotations: ['duration' as const, 'distance' as const],
+        };
+        return time(() => answerMatrix(graph, params));
+      }),
+    );
     const workspace = workspaceOf(graph);
-    const baseline = summarizeTimings(sets.slice(0, baselineRounds).map((set) => time(() => {
-      for (const from of set.endpoints) for (const to of set.endpoints) searchHierarchy(graph, workspace, from, to);
-    })));
-    console.log(`| ${size}×${size} | ${fmt(search.p50)} / ${fmt(search.p99)} (${rounds} runs) | ${fmt(whole.p50)} / ${fmt(whole.p99)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} (${baselineRounds} runs) | ${(baseline.p50 / search.p50).toFixed(0)}× |`);
+    const baseline = summarizeTimings(
+      sets.slice(0, baselineRounds).map((set) =>
+        time(() => {
+          for (const from of set.endpoints) for (const to of set.endpoints) searchHierarchy(graph, workspace, from, to);
+        }),
+      ),
+    );
+    console.log(
+      `| ${size}×${size} | ${fmt(search.p50)} / ${fmt(search.p99)} (${rounds} runs) | ${fmt(whole.p50)} / ${fmt(whole.p99)} | ${fmt(baseline.p50)} / ${fmt(baseline.p99)} (${baselineRounds} runs) | ${(baseline.p50 / search.p50).toFixed(0)}× |`,
+    );
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

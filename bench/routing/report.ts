@@ -19,28 +19,58 @@ const p50p99 = (t: { p50: number; p99: number }) => `${fmtMs(t.p50)} / ${fmtMs(t
 
 export function buildSection(osm: string, builds: GraphBuild[], imported: CommandMeasurement, importedBytes: number[]): string[] {
   const commandCells = (m: CommandMeasurement) => [
-    fmtSeconds(m.wallS), na(m.cpuS, fmtSeconds), fmtMiB(m.peakTreeRssBytes), na(m.maxProcessRssBytes, fmtMiB),
+    fmtSeconds(m.wallS),
+    na(m.cpuS, fmtSeconds),
+    fmtMiB(m.peakTreeRssBytes),
+    na(m.maxProcessRssBytes, fmtMiB),
   ];
   const rows = builds.map((b) => [
-    b.mode, ...commandCells(b.command), fmtSeconds(b.readSeconds), fmtSeconds(b.stats.seconds),
-    fmtInt(b.stats.nodes), fmtInt(b.stats.edges), fmtInt(b.stats.shortcuts), fmtInt(b.stats.core), fmtMiB(b.stats.bytes),
+    b.mode,
+    ...commandCells(b.command),
+    fmtSeconds(b.readSeconds),
+    fmtSeconds(b.stats.seconds),
+    fmtInt(b.stats.nodes),
+    fmtInt(b.stats.edges),
+    fmtInt(b.stats.shortcuts),
+    fmtInt(b.stats.core),
+    fmtMiB(b.stats.bytes),
   ]);
   rows.push([
-    '`waymark import --osm` (all modes, tiles, geocoder)', ...commandCells(imported), '', '', '', '', '', '',
+    '`waymark import --osm` (all modes, tiles, geocoder)',
+    ...commandCells(imported),
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
     `${fmtMiB(importedBytes.reduce((a, b) => a + b, 0))} (${importedBytes.map((n) => fmtMiB(n)).join(' + ')})`,
   ]);
   return [
     '## Graph build',
     '',
     `\`${osm.replace(/^.*\//, '')}\`. Each mode's graph is built alone by \`bench/routing/build-graph.ts\` in a child process: ` +
-      'the road networks of all modes read in one osmium pass (as an import does), then this mode\'s edge-based graph, ' +
+      "the road networks of all modes read in one osmium pass (as an import does), then this mode's edge-based graph, " +
       'contraction hierarchy and file. Then the whole import into a fresh data folder (served below). ' +
       'One run each, after waiting for a quiet machine. Peak RSS, process tree: sampled from /proc every 100 ms (Node and osmium); ' +
       (gnuTimeAvailable() ? 'largest process and CPU time: GNU time.' : 'GNU time is not installed: no CPU time nor per-process peak.') +
       ' Nodes: edge-based nodes the mode may travel (segment directions); edges: turns; shortcuts: added by the contraction; core: nodes left uncontracted.',
     '',
     markdownTable(
-      ['Mode', 'wall time', 'CPU time', 'peak RSS, tree', 'peak RSS, largest process', 'read networks', 'build + write graph', 'nodes', 'edges', 'shortcuts', 'core', 'graph file'],
+      [
+        'Mode',
+        'wall time',
+        'CPU time',
+        'peak RSS, tree',
+        'peak RSS, largest process',
+        'read networks',
+        'build + write graph',
+        'nodes',
+        'edges',
+        'shortcuts',
+        'core',
+        'graph file',
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -55,7 +85,12 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     [b.mode, 'snap (one point)', fmtInt(b.snap.calls), ...timingCells(b.snap)],
     [b.mode, '**route** (hierarchy search + leg)', fmtInt(b.route.calls), ...timingCells(b.route)],
     [b.mode, 'directions answer (2 snaps, route, OSRM body with steps)', fmtInt(b.directions.calls), ...timingCells(b.directions)],
-    ...b.isochrones.map((i) => [b.mode, `isochrone ${i.minutes} min (snap, reach, contours)`, fmtInt(i.timings.calls), ...timingCells(i.timings)]),
+    ...b.isochrones.map((i) => [
+      b.mode,
+      `isochrone ${i.minutes} min (snap, reach, contours)`,
+      fmtInt(i.timings.calls),
+      ...timingCells(i.timings),
+    ]),
   ]);
   const driving = bare.find((b) => b.mode === 'driving')!;
   const iso15 = driving.isochrones.find((i) => i.minutes === 15)!.timings;
@@ -83,14 +118,25 @@ export function gatewaySection(
   bare: BareQueries[],
 ): string[] {
   const rows = figures.map(({ target, light, saturated }) => [
-    target.request, String(target.threads), p50p99(light), fmtMs(light.p90), fmtInt(light.rps),
-    fmtInt(saturated.rps), fmtMs(saturated.p50), fmtMs(saturated.p90), fmtMs(saturated.p99),
-    na(saturated.cpuUse, fmtPct), na(saturated.cpuPerReq, fmtUs), saturated.perRound,
+    target.request,
+    String(target.threads),
+    p50p99(light),
+    fmtMs(light.p90),
+    fmtInt(light.rps),
+    fmtInt(saturated.rps),
+    fmtMs(saturated.p50),
+    fmtMs(saturated.p90),
+    fmtMs(saturated.p99),
+    na(saturated.cpuUse, fmtPct),
+    na(saturated.cpuPerReq, fmtUs),
+    saturated.perRound,
   ]);
   const find = (request: string, threads: number) => figures.find((f) => f.target.request === request && f.target.threads === threads)!;
   const threadCounts = [...new Set(figures.map((f) => f.target.threads))];
   const [one, many] = [threadCounts[0]!, threadCounts.at(-1)!];
-  const scaling = requests.map((r) => `${r.request} ${(find(r.request, many).saturated.rps / find(r.request, one).saturated.rps).toFixed(2)}×`);
+  const scaling = requests.map(
+    (r) => `${r.request} ${(find(r.request, many).saturated.rps / find(r.request, one).saturated.rps).toFixed(2)}×`,
+  );
   const drivingLight = threadCounts.map((t) => find('directions driving', t).light);
   const isoLight = threadCounts.map((t) => find('isochrone driving 15 min', t).light);
   const worst = (list: Summary[]) => Math.max(...list.map((s) => s.p50));
@@ -99,7 +145,7 @@ export function gatewaySection(
     '## Through the gateway: `waymark serve --threads 1` and `--threads N`',
     '',
     `Both servers on the imported data folder at once (not pinned), an Enterprise key with scopes maps and routing as \`?key=\`, ` +
-      'access log to /dev/null. Request lists: the bare part\'s pairs as `/api/v1/directions?origin=…&destination=…&mode=…&steps=true`, ' +
+      "access log to /dev/null. Request lists: the bare part's pairs as `/api/v1/directions?origin=…&destination=…&mode=…&steps=true`, " +
       'and its isochrone centres as `/api/v1/isochrone?center=…&time=15&mode=driving`; every request was sent once first, ' +
       `and only those answered 200 are in the list (${requests.map((r) => `${r.request}: ${r.ok.length} (${r.unroutable} answered 422)`).join('; ')}); ` +
       'none answered otherwise. wrk cycles through the list with a Lua script.',
@@ -108,7 +154,20 @@ export function gatewaySection(
       'Server CPU: all its threads, over the saturated runs (200 % = two cores).',
     '',
     markdownTable(
-      ['Request', 'pool threads', '1 conn: p50 / p99', '1 conn: p90', '1 conn: req/s', `${load.connections} conns: req/s`, 'p50', 'p90', 'p99', 'server CPU', 'server CPU per request', 'req/s per round'],
+      [
+        'Request',
+        'pool threads',
+        '1 conn: p50 / p99',
+        '1 conn: p90',
+        '1 conn: req/s',
+        `${load.connections} conns: req/s`,
+        'p50',
+        'p90',
+        'p99',
+        'server CPU',
+        'server CPU per request',
+        'req/s per round',
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -122,13 +181,23 @@ export function gatewaySection(
   ];
 }
 
-export function tileSection(scenarios: TileScenario[], tileCount: number, connections: number, threads: number, load: ReturnType<typeof loadSettings>): string[] {
+export function tileSection(
+  scenarios: TileScenario[],
+  tileCount: number,
+  connections: number,
+  threads: number,
+  load: ReturnType<typeof loadSettings>,
+): string[] {
   const alone = medianWrk(scenarios[0]!.tiles);
   const rows = scenarios.map((s) => {
     const t = medianWrk(s.tiles);
     const b = s.background.length ? medianWrk(s.background) : null;
     return [
-      s.name, fmtInt(t.rps), fmtMs(t.p50), fmtMs(t.p99), `${(t.p50 / alone.p50).toFixed(2)}× / ${(t.p99 / alone.p99).toFixed(2)}×`,
+      s.name,
+      fmtInt(t.rps),
+      fmtMs(t.p50),
+      fmtMs(t.p99),
+      `${(t.p50 / alone.p50).toFixed(2)}× / ${(t.p99 / alone.p99).toFixed(2)}×`,
       b ? `${fmtInt(b.rps)} req/s, p50 ${fmtMs(b.p50)}` : '',
     ];
   });
@@ -142,7 +211,14 @@ export function tileSection(scenarios: TileScenario[], tileCount: number, connec
       `${load.warmupS} s warm-up then ${load.durationS} s per scenario; medians over the rounds. ` +
       'Nothing is pinned: on a small machine the pool threads, the event loop and both wrk processes share the cores.',
     '',
-    markdownTable(['Tiles', 'tiles/s', 'p50', 'p99', 'p50 / p99 vs alone', 'the routing load meanwhile'], rows, ['l', 'r', 'r', 'r', 'r', 'l']),
+    markdownTable(['Tiles', 'tiles/s', 'p50', 'p99', 'p50 / p99 vs alone', 'the routing load meanwhile'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'l',
+    ]),
     '',
     `- Tile latency while routing is saturated (aim: no degradation; counted as p50 and p99 within ${AIMS.tileSlowdown}× of alone): ` +
       `${loaded.map(({ name, t }) => `${name}: p50 ${(t.p50 / alone.p50).toFixed(2)}×, p99 ${(t.p99 / alone.p99).toFixed(2)}×`).join('; ')}: ${verdict(ok)}`,

@@ -62,8 +62,14 @@ const { values: args } = parseArgs({
 });
 const load = { ...loadSettings(args), serverCpu: undefined, wrkCpu: undefined };
 const numbers = {
-  duration: load.durationS, connections: load.connections, rounds: load.rounds, pairs: Number(args.pairs),
-  centres: Number(args.centres), threads: Number(args.threads), 'tile-connections': Number(args['tile-connections']), tiles: Number(args.tiles),
+  duration: load.durationS,
+  connections: load.connections,
+  rounds: load.rounds,
+  pairs: Number(args.pairs),
+  centres: Number(args.centres),
+  threads: Number(args.threads),
+  'tile-connections': Number(args['tile-connections']),
+  tiles: Number(args.tiles),
 };
 const seed = Number(args.seed);
 checkRunSettings(numbers, load, seed, { whole: true });
@@ -129,7 +135,10 @@ async function main(): Promise<void> {
 
   const tiles = benchmarkTiles(realpathSync(importedMbtiles(dataDir)), numbers.tiles, seed);
   const tileScript = join(workDir, 'tiles.lua');
-  writeWrkScript(tileScript, tiles.map((c) => `${TILE_PATH_PREFIX}${tileKey(c)}.pbf?key=${key}`));
+  writeWrkScript(
+    tileScript,
+    tiles.map((c) => `${TILE_PATH_PREFIX}${tileKey(c)}.pbf?key=${key}`),
+  );
   const loaded = servers[1]!;
   const base = `http://127.0.0.1:${loaded.port}`;
   const backgroundOf = (index: number) => {

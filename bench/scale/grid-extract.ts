@@ -78,7 +78,12 @@ function shifted(line: string, idOffset: number, dLon: number, dLat: number): st
         case 'N': // way nodes: n1,n2,…
         case 'M': // relation members: n1@role,w2@,…
           return field.length > 1
-            ? field[0] + field.slice(1).split(',').map((ref) => ref.replace(/^([nwr])(\d+)/, (_, type: string, id: string) => `${type}${Number(id) + idOffset}`)).join(',')
+            ? field[0] +
+                field
+                  .slice(1)
+                  .split(',')
+                  .map((ref) => ref.replace(/^([nwr])(\d+)/, (_, type: string, id: string) => `${type}${Number(id) + idOffset}`))
+                  .join(',')
             : field;
         default:
           return field;
@@ -117,7 +122,7 @@ export async function gridExtract(base: string, copies: number, output: string):
     for (const lines of [objects.nodes, objects.ways, objects.relations]) {
       for (let k = 0; k < copies; k++) {
         const [dLon, dLat] = offsets[k]!;
-        const text = lines.map((line) => shifted(line, k * objects.idSpan, dLon, dLat)).join('\n') + '\n';
+        const text = `${lines.map((line) => shifted(line, k * objects.idSpan, dLon, dLat)).join('\n')}\n`;
         if (!stdin.write(text)) await once(stdin, 'drain');
       }
     }

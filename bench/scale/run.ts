@@ -39,7 +39,11 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { sizes: [1, 4, 16], base: resolve(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'monaco.osm.pbf'), serveDuration: 10 };
+  const options: Options = {
+    sizes: [1, 4, 16],
+    base: resolve(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'monaco.osm.pbf'),
+    serveDuration: 10,
+  };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--sizes' && value && /^\d+(,\d+)*$/.test(value)) options.sizes = value.split(',').map(Number);
@@ -98,12 +102,25 @@ async function runSize(copies: number, options: Options, dir: string, keepData: 
   const dataDir = join(work, 'data');
   const steps = new StepRecorder();
   const waymark = await measure(`×${copies}: waymark import`, process.execPath, importArgs(input, dataDir), join(work, 'waymark'), steps);
-  const tilemaker = await measure(`×${copies}: tilemaker`, 'tilemaker', tilemakerArgs(prepareTilemaker(work), input, join(work, 'tilemaker.mbtiles')), join(work, 'tilemaker'));
+  const tilemaker = await measure(
+    `×${copies}: tilemaker`,
+    'tilemaker',
+    tilemakerArgs(prepareTilemaker(work), input, join(work, 'tilemaker.mbtiles')),
+    join(work, 'tilemaker'),
+  );
   // The data folders are large at big sizes and only the measurements are kept.
   if (!keepData) rmSync(dataDir, { recursive: true, force: true });
   rmSync(join(work, 'tilemaker.mbtiles'), { force: true });
   const stepFigures = steps.figures(waymark.wallS, waymark.cpuS);
-  return { copies, inputBytes: statSync(input).size, nodes: nodeCount(input), waymark, steps: stepFigures, tilemaker, dataDir: keepData ? dataDir : null };
+  return {
+    copies,
+    inputBytes: statSync(input).size,
+    nodes: nodeCount(input),
+    waymark,
+    steps: stepFigures,
+    tilemaker,
+    dataDir: keepData ? dataDir : null,
+  };
 }
 
 /** The single copy's data folder for serving when ×1 was not among the sizes: imported, not measured. */
@@ -111,7 +128,11 @@ async function importSingle(options: Options, dir: string): Promise<string> {
   const input = await inputOf(1, options);
   const dataDir = join(workFolder(dir, 1), 'data');
   console.error('×1: waymark import, for serving only…');
-  const run = spawnSync(process.execPath, importArgs(input, dataDir), { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', maxBuffer: 1 << 26 });
+  const run = spawnSync(process.execPath, importArgs(input, dataDir), {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   if (run.status !== 0) throw new Error(`waymark import of ×1 failed (${run.signal ?? run.status}): ${run.stderr.slice(-2000)}`);
   return dataDir;
 }
@@ -142,7 +163,20 @@ function sizesTable(results: SizeResult[]): string[] {
     '## Import time and memory by input size',
     '',
     markdownTable(
-      ['input', 'file', 'nodes', 'waymark wall', 'waymark CPU', 'waymark peak', 'tilemaker wall', 'tilemaker CPU', 'tilemaker peak', 'waymark / tilemaker time', 'waymark / (tilemaker + OSRM×3, est.) time', 'waymark / tilemaker peak'],
+      [
+        'input',
+        'file',
+        'nodes',
+        'waymark wall',
+        'waymark CPU',
+        'waymark peak',
+        'tilemaker wall',
+        'tilemaker CPU',
+        'tilemaker peak',
+        'waymark / tilemaker time',
+        'waymark / (tilemaker + OSRM×3, est.) time',
+        'waymark / tilemaker peak',
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
@@ -169,7 +203,14 @@ function growthTable(results: SizeResult[]): string[] {
   return [
     '## Growth',
     '',
-    markdownTable(['step', 'nodes', 'waymark time', 'waymark peak', 'tilemaker time', 'tilemaker peak'], rows, ['l', 'r', 'r', 'r', 'r', 'r']),
+    markdownTable(['step', 'nodes', 'waymark time', 'waymark peak', 'tilemaker time', 'tilemaker peak'], rows, [
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
   ];
 }
 
@@ -187,12 +228,15 @@ async function main(): Promise<void> {
       if (result.dataDir) kept.push(result.dataDir);
     }
     const serving = await serveLargest(results, largest, options, dir, kept);
-    publishReport('scale', 'Scale benchmark: waymark import against tilemaker (and OSRM, estimated)', source, [
-      sizesTable(results),
-      growthTable(results),
-      stepsTable(results),
-      serving,
-    ], [`Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); one run per size and tool.`]);
+    publishReport(
+      'scale',
+      'Scale benchmark: waymark import against tilemaker (and OSRM, estimated)',
+      source,
+      [sizesTable(results), growthTable(results), stepsTable(results), serving],
+      [
+        `Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); one run per size and tool.`,
+      ],
+    );
   } finally {
     // The data folders are large at big sizes and only the measurements are kept.
     for (const folder of [...kept, join(dir, 'serving')]) rmSync(folder, { recursive: true, force: true });
@@ -204,7 +248,12 @@ async function serveLargest(results: SizeResult[], largest: number, options: Opt
   let singleDir = results.find((r) => r.copies === 1)?.dataDir;
   if (!singleDir) kept.push((singleDir = await importSingle(options, dir)));
   const datasets: ServedDataset[] = [{ copies: 1, dataDir: singleDir, offsets: [[0, 0]] }];
-  if (largest > 1) datasets.push({ copies: largest, dataDir: results.find((r) => r.copies === largest)!.dataDir!, offsets: copyOffsets(options.base, largest) });
+  if (largest > 1)
+    datasets.push({
+      copies: largest,
+      dataDir: results.find((r) => r.copies === largest)!.dataDir!,
+      offsets: copyOffsets(options.base, largest),
+    });
   console.error('serving the single copy and the largest dataset…');
   const work = makeWorkload(datasets[0]!);
   const figures: ServingFigures[] = [];

@@ -146,8 +146,23 @@ export async function serveDataset(dataset: ServedDataset, work: Workload, workD
   const { server, startS } = await startTimed(dataset.dataDir, directionsPath('driving', routes.pairs[0]!, key));
   try {
     console.error(`  ${label}: searches through the gateway…`);
-    const search = await measureSearch(`http://127.0.0.1:${server.port}`, key, work.searches, join(workDir, `search-x${dataset.copies}.lua`), durationS);
-    return { copies: dataset.copies, startS, route: routes.timings, unconnected: routes.unconnected, searchEngine, searchP50: search.p50, searchRequests: search.requests, found: search.found };
+    const search = await measureSearch(
+      `http://127.0.0.1:${server.port}`,
+      key,
+      work.searches,
+      join(workDir, `search-x${dataset.copies}.lua`),
+      durationS,
+    );
+    return {
+      copies: dataset.copies,
+      startS,
+      route: routes.timings,
+      unconnected: routes.unconnected,
+      searchEngine,
+      searchP50: search.p50,
+      searchRequests: search.requests,
+      found: search.found,
+    };
   } finally {
     await server.stop();
   }
@@ -168,11 +183,26 @@ export function servingSection(figures: ServingFigures[], durationS: number): st
   ];
   const rows = [
     row('server start, to the first driving route answered', (f) => f.startS, fmtSeconds, aimCell(largest.startS, AIMS.startS, 's')),
-    row('driving route p50, engine only (bench:routing "route")', (f) => f.route.p50, fmtMs, aimCell(largest.route.p50, AIMS.routeMs, 'ms')),
-    row('search p50 through the gateway, one request at a time', (f) => f.searchP50, fmtMs, aimCell(largest.searchP50, AIMS.searchMs, 'ms')),
+    row(
+      'driving route p50, engine only (bench:routing "route")',
+      (f) => f.route.p50,
+      fmtMs,
+      aimCell(largest.route.p50, AIMS.routeMs, 'ms'),
+    ),
+    row(
+      'search p50 through the gateway, one request at a time',
+      (f) => f.searchP50,
+      fmtMs,
+      aimCell(largest.searchP50, AIMS.searchMs, 'ms'),
+    ),
     row('search p50, engine only', (f) => f.searchEngine.p50, fmtMs, ''),
   ];
-  const header = ['measure', ...figures.map((f) => `×${f.copies}`), ...(compare ? [`×${largest.copies} / ×${figures[0]!.copies}`] : []), `aim (×${largest.copies})`];
+  const header = [
+    'measure',
+    ...figures.map((f) => `×${f.copies}`),
+    ...(compare ? [`×${largest.copies} / ×${figures[0]!.copies}`] : []),
+    `aim (×${largest.copies})`,
+  ];
   return [
     '## Serving the largest dataset',
     '',

@@ -85,7 +85,12 @@ export class StepRecorder {
       const last = i === bounds.length - 1;
       const endCpu = last && totalCpuS !== null ? totalCpuS : cpuAt(this.samples, end);
       const peak = peakIn(this.samples, i === 0 ? -1 : start, end);
-      const figures = { step, wallS: end - start, cpuS: peak === null && !last ? null : Math.max(0, endCpu - cpuAt(this.samples, start)), peakRssBytes: peak };
+      const figures = {
+        step,
+        wallS: end - start,
+        cpuS: peak === null && !last ? null : Math.max(0, endCpu - cpuAt(this.samples, start)),
+        peakRssBytes: peak,
+      };
       start = end;
       return figures;
     });
@@ -97,7 +102,9 @@ export function stepsTable(sizes: { copies: number; steps: StepFigures[] }[]): s
   const names = [...new Set([...sizes].reverse().flatMap((s) => s.steps.map((f) => f.step)))];
   names.sort((a, b) => Number(a === AFTER_LAST_LINE) - Number(b === AFTER_LAST_LINE));
   const cells = (f: StepFigures | undefined) =>
-    f ? [fmtSeconds(f.wallS), f.cpuS === null ? '–' : fmtSeconds(f.cpuS), f.peakRssBytes === null ? '–' : fmtMiB(f.peakRssBytes)] : ['', '', ''];
+    f
+      ? [fmtSeconds(f.wallS), f.cpuS === null ? '–' : fmtSeconds(f.cpuS), f.peakRssBytes === null ? '–' : fmtMiB(f.peakRssBytes)]
+      : ['', '', ''];
   const rows = names.map((name) => [name, ...sizes.flatMap((s) => cells(s.steps.find((f) => f.step === name)))]);
   const header = ['step', ...sizes.flatMap(({ copies }) => [`×${copies} wall`, `×${copies} CPU`, `×${copies} peak`])];
   return [
@@ -106,7 +113,7 @@ export function stepsTable(sizes: { copies: number; steps: StepFigures[] }[]): s
     markdownTable(header, rows, ['l', ...header.slice(1).map(() => 'r' as const)]),
     '',
     `Steps group the import's phases (${STEP_PHASES}). Phases inside a step overlap, so a step's wall time runs from the last ` +
-      "progress line of the step before to its own last one. Peak: the largest resident set of the process tree (osmium included) " +
+      'progress line of the step before to its own last one. Peak: the largest resident set of the process tree (osmium included) ' +
       'among the /proc samples (every 100 ms) in that interval; CPU: user + system time of the tree over it, from /proc ' +
       '(utime + stime of the live processes plus cutime + cstime, i.e. helpers that ended, of each; GNU time for the last row). ' +
       '– : no sample fell in the step.',

@@ -51,7 +51,10 @@ export class AdminLookup {
     for (const { geometry, ...area } of admins) {
       areas.push(area);
       adminRingStart.push(ringStart.length);
-      let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+      let minX = Infinity,
+        minY = Infinity,
+        maxX = -Infinity,
+        maxY = -Infinity;
       let adminArea = 0;
       for (const polygon of polygonsOf(geometry)) {
         for (let r = 0; r < polygon.length; r++) {
@@ -132,14 +135,15 @@ export class AdminLookup {
       const start = this.ringStart[r]!;
       const end = this.ringStart[r + 1]!;
       for (let a = start, b = end - 1; a < end; b = a++) {
-        const ax = coords[a * 2]!, ay = coords[a * 2 + 1]!;
-        const bx = coords[b * 2]!, by = coords[b * 2 + 1]!;
+        const ax = coords[a * 2]!,
+          ay = coords[a * 2 + 1]!;
+        const bx = coords[b * 2]!,
+          by = coords[b * 2 + 1]!;
         if (ay > y !== by > y && x < ((bx - ax) * (y - ay)) / (by - ay) + ax) inside = !inside;
       }
     }
     return inside;
   }
-
 }
 
 /** Signed shoelace area of a ring, in square degrees. */

@@ -22,10 +22,10 @@ export function lineFromBlob(blob: Buffer): LonLat[] {
   // A copy: a blob's bytes need not be aligned for an Int32Array view.
   const coordinates = new Int32Array(Uint8Array.from(blob).buffer);
   const line: LonLat[] = [];
-  for (let i = 0; i + 1 < coordinates.length; i += 2) line.push([coordinates[i]! / UNITS_PER_DEGREE, coordinates[i + 1]! / UNITS_PER_DEGREE]);
+  for (let i = 0; i + 1 < coordinates.length; i += 2)
+    line.push([coordinates[i]! / UNITS_PER_DEGREE, coordinates[i + 1]! / UNITS_PER_DEGREE]);
   return line;
 }
-
 
 /** The house numbers along an interpolation line: `low` at its first point, `high` at its last, every `step`. */
 export interface AddressRange {

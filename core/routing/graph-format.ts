@@ -63,7 +63,17 @@ export interface RoutingGraphCounts {
   spatialBytes: number;
 }
 
-const COUNT_FIELDS = ['segments', 'points', 'upEdges', 'downEdges', 'turnEdges', 'pieces', 'strings', 'stringBytes', 'spatialBytes'] as const;
+const COUNT_FIELDS = [
+  'segments',
+  'points',
+  'upEdges',
+  'downEdges',
+  'turnEdges',
+  'pieces',
+  'strings',
+  'stringBytes',
+  'spatialBytes',
+] as const;
 /** magic, version, mode, then the counts, one uint32 each. */
 const HEADER_BYTES = 8 * Math.ceil(((3 + COUNT_FIELDS.length) * 4) / 8);
 
@@ -103,11 +113,22 @@ function sectionsOf(c: RoutingGraphCounts) {
 }
 
 type SectionName = keyof ReturnType<typeof sectionsOf>;
-type ArrayOf<K> = K extends 'u8' ? Uint8Array : K extends 'i32' ? Int32Array : K extends 'u32' ? Uint32Array : K extends 'f32' ? Float32Array : Float64Array;
+type ArrayOf<K> = K extends 'u8'
+  ? Uint8Array
+  : K extends 'i32'
+    ? Int32Array
+    : K extends 'u32'
+      ? Uint32Array
+      : K extends 'f32'
+        ? Float32Array
+        : Float64Array;
 export type RoutingGraphSections = { [N in SectionName]: ArrayOf<ReturnType<typeof sectionsOf>[N][0]> };
 
 /** Where every section lies (byte offset, element count), and the total file size. */
-export function sectionLayout(counts: RoutingGraphCounts): { sections: Record<SectionName, { offset: number; length: number }>; bytes: number } {
+export function sectionLayout(counts: RoutingGraphCounts): {
+  sections: Record<SectionName, { offset: number; length: number }>;
+  bytes: number;
+} {
   const sections = {} as Record<SectionName, { offset: number; length: number }>;
   let offset = HEADER_BYTES;
   for (const [name, [kind, length]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
@@ -128,11 +149,15 @@ export function sectionViews(buffer: ArrayBufferLike, counts: RoutingGraphCounts
   for (const [name, [kind]] of Object.entries(sectionsOf(counts)) as [SectionName, [ArrayKind, number]][]) {
     const { offset, length } = sections[name];
     views[name] =
-      kind === 'u8' ? new Uint8Array(buffer, offset, length)
-      : kind === 'i32' ? new Int32Array(buffer, offset, length)
-      : kind === 'u32' ? new Uint32Array(buffer, offset, length)
-      : kind === 'f32' ? new Float32Array(buffer, offset, length)
-      : new Float64Array(buffer, offset, length);
+      kind === 'u8'
+        ? new Uint8Array(buffer, offset, length)
+        : kind === 'i32'
+          ? new Int32Array(buffer, offset, length)
+          : kind === 'u32'
+            ? new Uint32Array(buffer, offset, length)
+            : kind === 'f32'
+              ? new Float32Array(buffer, offset, length)
+              : new Float64Array(buffer, offset, length);
   }
   return views as RoutingGraphSections;
 }
@@ -158,13 +183,16 @@ export function readHeader(buffer: ArrayBufferLike): RoutingGraphCounts {
   const header = new Uint32Array(buffer, 0, 3 + COUNT_FIELDS.length);
   if (header[0] !== ROUTING_GRAPH_MAGIC) throw new Error('Not a Waymark routing graph: wrong magic bytes.');
   if (header[1] !== ROUTING_GRAPH_VERSION) {
-    throw new Error(`Routing graph format version ${header[1]} is not supported (this version of Waymark reads version ${ROUTING_GRAPH_VERSION}); rebuild it with waymark import.`);
+    throw new Error(
+      `Routing graph format version ${header[1]} is not supported (this version of Waymark reads version ${ROUTING_GRAPH_VERSION}); rebuild it with waymark import.`,
+    );
   }
   const mode = TRAVEL_MODES[header[2]!];
   if (mode === undefined) throw new Error(`Routing graph has an unknown travel mode (${header[2]}).`);
   const counts = { mode } as RoutingGraphCounts;
   COUNT_FIELDS.forEach((field, i) => (counts[field] = header[3 + i]!));
   const bytes = routingGraphBytes(counts);
-  if (buffer.byteLength !== bytes) throw new Error(`Routing graph is truncated or corrupt: ${buffer.byteLength} bytes, the header says ${bytes}.`);
+  if (buffer.byteLength !== bytes)
+    throw new Error(`Routing graph is truncated or corrupt: ${buffer.byteLength} bytes, the header says ${bytes}.`);
   return counts;
 }

@@ -81,8 +81,7 @@ const MAKI_SUBSTITUTES: Readonly<Record<string, string>> = {
 const ROTATIONS: Readonly<Record<string, number>> = { 'marking-oneway': -90 };
 
 /** Diagonal hatching and stripes for the fill patterns (8 × 8 tiles that repeat seamlessly). */
-const hatch = (width: number) =>
-  `<path d="M-2,2 L2,-2 M0,8 L8,0 M6,10 L10,6" stroke="#000" stroke-opacity="0.6" stroke-width="${width}"/>`;
+const hatch = (width: number) => `<path d="M-2,2 L2,-2 M0,8 L8,0 M6,10 L10,6" stroke="#000" stroke-opacity="0.6" stroke-width="${width}"/>`;
 const PATTERNS: Readonly<Record<string, string>> = {
   'pattern-hatched': hatch(1.5),
   'pattern-hatched_thin': hatch(0.75),

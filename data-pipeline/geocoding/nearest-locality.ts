@@ -59,7 +59,10 @@ export class NearestLocality {
    * at or above locality keep theirs.
    */
   complete(record: PlaceRecord, withLocality: boolean): PlaceRecord {
-    const needsLocality = withLocality && record.locality === undefined && (record.layer === 'venue' || record.layer === 'address' || record.layer === 'street' || record.layer === 'neighbourhood');
+    const needsLocality =
+      withLocality &&
+      record.locality === undefined &&
+      (record.layer === 'venue' || record.layer === 'address' || record.layer === 'street' || record.layer === 'neighbourhood');
     if (record.country_a !== undefined && !needsLocality) return record;
     const near = this.nearest(record.lon, record.lat, COUNTRY_RADIUS_KM);
     if (near === undefined) return record;

@@ -29,7 +29,11 @@ export function emptyOpenAddressesCounts(): OpenAddressesCounts {
 }
 
 /** The address records of one OpenAddresses CSV; `counts` is updated as rows are read. */
-export async function* readOpenAddresses(file: string, counts: OpenAddressesCounts, onProgress?: ProgressReporter): AsyncGenerator<PlaceRecord> {
+export async function* readOpenAddresses(
+  file: string,
+  counts: OpenAddressesCounts,
+  onProgress?: ProgressReporter,
+): AsyncGenerator<PlaceRecord> {
   const stem = basename(file, extname(file));
   const seen = new Set<string>();
   let column: Record<(typeof COLUMNS)[number], number> | null = null;

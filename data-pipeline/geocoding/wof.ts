@@ -27,10 +27,35 @@ const LAYER_OF_PLACETYPE: Readonly<Record<string, AdminLayer>> = {
 
 /** ISO 639-3 codes of WOF `name:xxx_x_preferred` → the ISO 639-1 codes of `lang`. */
 const LANGUAGE_OF_WOF_CODE: Readonly<Record<string, string>> = {
-  ara: 'ar', cat: 'ca', ces: 'cs', dan: 'da', deu: 'de', ell: 'el', eng: 'en', eus: 'eu', fin: 'fi',
-  fra: 'fr', glg: 'gl', heb: 'he', hin: 'hi', hun: 'hu', ita: 'it', jpn: 'ja', kor: 'ko', nld: 'nl',
-  nob: 'nb', nor: 'no', pol: 'pl', por: 'pt', ron: 'ro', rus: 'ru', spa: 'es', swe: 'sv', tur: 'tr',
-  ukr: 'uk', zho: 'zh',
+  ara: 'ar',
+  cat: 'ca',
+  ces: 'cs',
+  dan: 'da',
+  deu: 'de',
+  ell: 'el',
+  eng: 'en',
+  eus: 'eu',
+  fin: 'fi',
+  fra: 'fr',
+  glg: 'gl',
+  heb: 'he',
+  hin: 'hi',
+  hun: 'hu',
+  ita: 'it',
+  jpn: 'ja',
+  kor: 'ko',
+  nld: 'nl',
+  nob: 'nb',
+  nor: 'no',
+  pol: 'pl',
+  por: 'pt',
+  ron: 'ro',
+  rus: 'ru',
+  spa: 'es',
+  swe: 'sv',
+  tur: 'tr',
+  ukr: 'uk',
+  zho: 'zh',
 };
 
 const PREFERRED_NAME = /^name:([a-z]{3})_x_preferred$/;
@@ -80,7 +105,12 @@ export async function wofFolderProblem(dir: string): Promise<string | null> {
 /** Reads every `*.geojson` of the folders, one file at a time. */
 export async function readWofFolders(dirs: readonly string[], onProgress?: ProgressReporter): Promise<WofImport> {
   const files = (await Promise.all(dirs.map(geojsonFiles))).flat();
-  const imported: WofImport = { records: [], admins: [], parentIds: new Map(), skipped: { notCurrent: 0, otherPlacetype: 0, noPosition: 0 } };
+  const imported: WofImport = {
+    records: [],
+    admins: [],
+    parentIds: new Map(),
+    skipped: { notCurrent: 0, otherPlacetype: 0, noPosition: 0 },
+  };
   for (let done = 0; done < files.length; done++) {
     addWofFeature(imported, await readWofFeature(files[done]!));
     onProgress?.({ phase: 'wof', done: done + 1, total: files.length, unit: 'files' });
@@ -118,7 +148,13 @@ function addWofFeature(imported: WofImport, feature: Feature<Geometry, WofProper
   imported.parentIds.set(gid, parentIdsOf(p));
   const geometry = feature.geometry;
   if (geometry.type === 'Polygon' || geometry.type === 'MultiPolygon') {
-    imported.admins.push({ layer, name: record.name, gid, geometry: geometry as Polygon | MultiPolygon, ...(country ? { country_a: country.alpha3 } : {}) });
+    imported.admins.push({
+      layer,
+      name: record.name,
+      gid,
+      geometry: geometry as Polygon | MultiPolygon,
+      ...(country ? { country_a: country.alpha3 } : {}),
+    });
   }
 }
 
@@ -126,7 +162,11 @@ function addWofFeature(imported: WofImport, feature: Feature<Geometry, WofProper
 function isCurrent(p: WofProperties): boolean {
   const deprecated = p['edtf:deprecated'];
   const supersededBy = p['wof:superseded_by'];
-  return !(typeof deprecated === 'string' && deprecated !== '' && deprecated !== 'uuuu') && p['mz:is_current'] !== 0 && !(Array.isArray(supersededBy) && supersededBy.length > 0);
+  return (
+    !(typeof deprecated === 'string' && deprecated !== '' && deprecated !== 'uuuu') &&
+    p['mz:is_current'] !== 0 &&
+    !(Array.isArray(supersededBy) && supersededBy.length > 0)
+  );
 }
 
 /** The label point (`lbl:*`), else the geometric centroid (`geom:*`), else a Point geometry. */

@@ -84,7 +84,10 @@ export async function* readOsmLineBlocks(
   const dir = await mkdtemp(join(tmpdir(), 'waymark-osmium-'));
   const config = join(dir, 'export.json');
   const { keys, linearTags = true } = selection;
-  await writeFile(config, JSON.stringify({ attributes: { type: true, id: true }, linear_tags: linearTags, area_tags: true, include_tags: keys }));
+  await writeFile(
+    config,
+    JSON.stringify({ attributes: { type: true, id: true }, linear_tags: linearTags, area_tags: true, include_tags: keys }),
+  );
   // flex_mem: a sparse node-location index for extracts that switches to a dense one for large inputs.
   const child = spawn(OSMIUM, ['export', '-f', 'geojsonseq', '-c', config, '-i', 'flex_mem', '--no-progress', path], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -165,12 +168,21 @@ export async function* readOsmElements(file: string, selection: ExportSelection,
 }
 
 export function firstLine(text: string): string {
-  return text.split('\n').find((line) => line.trim() !== '')?.trim() ?? '';
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? ''
+  );
 }
 
 /** An osmium command that failed on a file; `reason` is osmium's own first line of complaint. */
 export class OsmiumError extends Error {
-  constructor(command: string, file: string, readonly reason: string) {
+  constructor(
+    command: string,
+    file: string,
+    readonly reason: string,
+  ) {
     super(`osmium ${command} failed on ${file}: ${reason}`);
   }
 }
@@ -250,12 +262,16 @@ export interface OsmFileSummary {
 }
 
 /** One pass over the whole file (`osmium fileinfo -e`): its bounds and whether it is sorted. */
-export async function osmFileSummary(file: string, options: { progress?: OsmiumProgress; signal?: AbortSignal } = {}): Promise<OsmFileSummary> {
+export async function osmFileSummary(
+  file: string,
+  options: { progress?: OsmiumProgress; signal?: AbortSignal } = {},
+): Promise<OsmFileSummary> {
   const info = JSON.parse(await runOsmium('fileinfo', ['-j', '-e'], file, options)) as FileInfo;
   const data = info.data?.bbox;
   const box = info.header?.boxes?.[0];
   const ordered = info.data?.objects_ordered !== false;
-  if (box !== undefined && (data === undefined || boxArea(box) <= IMPLAUSIBLE_HEADER_BOX_RATIO * boxArea(data))) return { bounds: box, ordered };
+  if (box !== undefined && (data === undefined || boxArea(box) <= IMPLAUSIBLE_HEADER_BOX_RATIO * boxArea(data)))
+    return { bounds: box, ordered };
   if (data !== undefined) return { bounds: data, ordered };
   throw new Error(`${file} has no bounding box`);
 }

@@ -27,7 +27,11 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stop);
   process.once('disconnect', stop);
   try {
-    const result = await runImport(options, throttleProgress((progress) => void send({ type: 'progress', progress })), abort.signal);
+    const result = await runImport(
+      options,
+      throttleProgress((progress) => void send({ type: 'progress', progress })),
+      abort.signal,
+    );
     await send({ type: 'completed', result });
   } catch (error) {
     await send({ type: 'failed', reason: error instanceof Error ? error.message : String(error) });

@@ -4,7 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents, type JobState } from 'bullmq';
-import { isProgress, statusOfJob, type ImportJob, type ImportJobData, type ImportOptions, type ImportProgress, type ImportResult, type ImportStatus } from './job.js';
+import {
+  isProgress,
+  statusOfJob,
+  type ImportJob,
+  type ImportJobData,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportResult,
+  type ImportStatus,
+} from './job.js';
 import { probeRedis, type RedisSettings } from '../../core/redis.js';
 import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
 
@@ -75,7 +84,9 @@ export async function enqueueAndFollow(settings: RedisSettings, options: ImportO
   let fail: (error: unknown) => void = () => {};
   // Following stops at the first connection error (the job itself goes on), rather than wait for Redis forever.
   const lost = (error: Error) =>
-    fail(new Error(`lost the connection to Redis (${error.message})${jobId ? `; import job ${jobId} goes on without being followed` : ''}`));
+    fail(
+      new Error(`lost the connection to Redis (${error.message})${jobId ? `; import job ${jobId} goes on without being followed` : ''}`),
+    );
   const events = new QueueEvents(IMPORT_QUEUE_NAME, { connection: redisConnection(settings), prefix: settings.prefix });
   events.on('error', lost);
   const queue = new ImportQueue(settings, lost);

@@ -34,7 +34,10 @@ export interface WorkerOptions {
 /** Runs one job. */
 function importProcessor(dataDir: string, folderLock: FolderLock, logger: Logger): Processor<ImportJobData, ImportResult> {
   const later = async (job: ImportJob, token: string | undefined, holder: string): Promise<never> => {
-    logger.info({ jobId: job.id, requestId: job.data.requestId, importing: holder, retryInMs: LOCKED_RETRY_MS }, 'another import runs on this data folder; job delayed');
+    logger.info(
+      { jobId: job.id, requestId: job.data.requestId, importing: holder, retryInMs: LOCKED_RETRY_MS },
+      'another import runs on this data folder; job delayed',
+    );
     await job.moveToDelayed(Date.now() + LOCKED_RETRY_MS, token);
     throw new DelayedError();
   };
@@ -83,8 +86,12 @@ export function startImportWorker(
     // jobLockMs + 2 checks after the worker holding it died.
     stalledInterval: Math.min(MAX_STALLED_CHECK_MS, Math.round(jobLockMs / 2)),
   });
-  worker.on('active', (job) => logger.info({ jobId: job.id, osm: job.data.osm, world: job.data.world, attempt: job.attemptsMade + 1 }, 'import started'));
-  worker.on('completed', (job, result) => logger.info({ jobId: job.id, dataset: result.datasetId, tiles: result.tiles, seconds: result.seconds }, 'import completed'));
+  worker.on('active', (job) =>
+    logger.info({ jobId: job.id, osm: job.data.osm, world: job.data.world, attempt: job.attemptsMade + 1 }, 'import started'),
+  );
+  worker.on('completed', (job, result) =>
+    logger.info({ jobId: job.id, dataset: result.datasetId, tiles: result.tiles, seconds: result.seconds }, 'import completed'),
+  );
   worker.on('failed', (job, error) => {
     const willRetry = !!job && !(error instanceof UnrecoverableError) && job.attemptsMade < (job.opts.attempts ?? 1);
     logger.error({ jobId: job?.id, reason: error.message, willRetry }, 'import failed');

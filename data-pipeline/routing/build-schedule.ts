@@ -58,7 +58,12 @@ function largestPieceSegments(network: RoadNetwork): number {
  * still runs, alone); the jobs that fit start in the order given. The first failure is thrown at
  * once, the jobs already running are not waited for.
  */
-export async function runWithinBudget<Job extends { bytes: number }>(jobs: readonly Job[], threads: number, budget: number, run: (job: Job) => Promise<void>): Promise<void> {
+export async function runWithinBudget<Job extends { bytes: number }>(
+  jobs: readonly Job[],
+  threads: number,
+  budget: number,
+  run: (job: Job) => Promise<void>,
+): Promise<void> {
   const waiting = [...jobs];
   const running = new Map<Job, Promise<Job>>();
   let runningBytes = 0;

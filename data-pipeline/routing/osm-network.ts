@@ -13,15 +13,30 @@ import { buildNetwork } from './osm-network/segments.js';
 import { OSM_FILTER, PROFILES } from './profiles/index.js';
 
 /** An abort of `signal` stops the read (osmium) and throws its reason. */
-export async function readRoadNetworks(osmFiles: string[], onProgress: ProgressReporter, signal?: AbortSignal): Promise<Record<TravelMode, RoadNetwork>> {
+export async function readRoadNetworks(
+  osmFiles: string[],
+  onProgress: ProgressReporter,
+  signal?: AbortSignal,
+): Promise<Record<TravelMode, RoadNetwork>> {
   const objects = new RoutingObjects(TRAVEL_MODES.map((mode) => PROFILES[mode]));
   for (const [index, file] of osmFiles.entries()) {
     const phase = osmFiles.length === 1 ? 'read OSM roads' : `read OSM roads (file ${index + 1} of ${osmFiles.length})`;
     if (index > 0) objects.nextFile();
-    await readRoutingOpl(file, OSM_FILTER, (line) => objects.add(line), (done, total) => onProgress({ phase, done, total, unit: 'bytes' }), signal);
+    await readRoutingOpl(
+      file,
+      OSM_FILTER,
+      (line) => objects.add(line),
+      (done, total) => onProgress({ phase, done, total, unit: 'bytes' }),
+      signal,
+    );
   }
   const { read, viaWay, incomplete } = objects.restrictionCounts;
-  onProgress({ phase: 'turn restrictions usable (via-way and incomplete ones skipped)', done: read - viaWay - incomplete, total: read, unit: 'relations' });
+  onProgress({
+    phase: 'turn restrictions usable (via-way and incomplete ones skipped)',
+    done: read - viaWay - incomplete,
+    total: read,
+    unit: 'relations',
+  });
   const ways = objects.finish();
   const networks = {} as Record<TravelMode, RoadNetwork>;
   for (const [index, mode] of TRAVEL_MODES.entries()) {

@@ -1,5 +1,12 @@
 /** Fills the typed-array columns of a RoadNetwork (core/routing/network.ts) one segment at a time. */
-import { RESTRICTED_BACKWARD, RESTRICTED_FORWARD, TRAVEL_KINDS, type RoadNetwork, type TravelKind, type TravelMode } from '../../core/routing/network.js';
+import {
+  RESTRICTED_BACKWARD,
+  RESTRICTED_FORWARD,
+  TRAVEL_KINDS,
+  type RoadNetwork,
+  type TravelKind,
+  type TravelMode,
+} from '../../core/routing/network.js';
 import { Growable } from './growable.js';
 
 export interface SegmentFields {
@@ -48,7 +55,10 @@ export class RoadNetworkBuilder {
   private readonly restrictionTo = new Growable(float64);
 
   /** `strings`: the names and refs segments point to, '' first. */
-  constructor(readonly mode: TravelMode, private readonly strings: string[]) {
+  constructor(
+    readonly mode: TravelMode,
+    private readonly strings: string[],
+  ) {
     this.pointFirst.push(0);
   }
 
@@ -69,7 +79,9 @@ export class RoadNetworkBuilder {
     this.roundabout.push(segment.roundabout ? 1 : 0);
     this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
     this.backwardTravel.push(TRAVEL_KINDS.indexOf(segment.backwardTravel));
-    this.restricted.push((segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0));
+    this.restricted.push(
+      (segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0),
+    );
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
     this.pointFirst.push(this.coordinates.length / 2);
   }

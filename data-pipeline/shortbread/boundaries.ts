@@ -9,8 +9,17 @@ const BOUNDARY_MINZOOM: Record<string, number> = { '2': 0, '3': 7, '4': 7 };
 
 /** Label zoom by area: [minimum area in km², first zoom], largest first; the last row has no minimum. */
 const LABEL_ZOOMS: Record<string, [number, number][]> = {
-  '2': [[2e6, 2], [7e5, 3], [1e5, 4], [0, 5]],
-  '4': [[7e5, 3], [1e5, 4], [0, 5]],
+  '2': [
+    [2e6, 2],
+    [7e5, 3],
+    [1e5, 4],
+    [0, 5],
+  ],
+  '4': [
+    [7e5, 3],
+    [1e5, 4],
+    [0, 5],
+  ],
 };
 
 const SQUARE_METRES_PER_HECTARE = 1e4;
@@ -21,7 +30,11 @@ function boundaryMinZoom(t: Tags): number | undefined {
 }
 
 function emitBoundary(t: Tags, minzoom: number, geometry: Geometry, emit: Emit): void {
-  emit('boundaries', minzoom, geometry, { admin_level: Number(t.admin_level), maritime: t.maritime === 'yes', disputed: t.disputed === 'yes' });
+  emit('boundaries', minzoom, geometry, {
+    admin_level: Number(t.admin_level),
+    maritime: t.maritime === 'yes',
+    disputed: t.disputed === 'yes',
+  });
 }
 
 export function boundaryLines(el: LineElement, emit: Emit): void {

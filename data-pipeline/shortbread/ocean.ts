@@ -128,7 +128,12 @@ function edgePosition(p: Position, [w, s, e, n]: BBox): number {
 }
 
 function corner(index: number, [w, s, e, n]: BBox): Position {
-  return [[w, n], [e, n], [e, s], [w, s]][index % 4]!;
+  return [
+    [w, n],
+    [e, n],
+    [e, s],
+    [w, s],
+  ][index % 4]!;
 }
 
 /**
@@ -202,7 +207,13 @@ export function oceanPolygons(coastlines: Position[][], box: BBox): PolygonRings
   for (const lake of lakes) seaOuters.push(lake);
   if (pieces.length === 0 && islands.some((island) => !inSea(island))) {
     const [w, s, e, n] = box;
-    seaOuters.push([[w, s], [e, s], [e, n], [w, n], [w, s]]);
+    seaOuters.push([
+      [w, s],
+      [e, s],
+      [e, n],
+      [w, n],
+      [w, s],
+    ]);
   }
   const polygons: PolygonRings[] = seaOuters.map((outer) => [outer]);
   const outerAreas = seaOuters.map((outer) => Math.abs(signedRingArea(outer)));

@@ -1,7 +1,20 @@
 // Shortbread street and transport lines from OSM: streets, street_labels, street_polygons,
 // streets_polygons_labels, street_labels_points, bridges, aerialways, ferries.
 import type { FeatureValue } from '../features.js';
-import { areaGeometry, isBridge, isExplicitArea, isTunnel, layerNumber, nameProperties, pointOf, type AreaElement, type Emit, type LineElement, type PointElement, type Tags } from './element.js';
+import {
+  areaGeometry,
+  isBridge,
+  isExplicitArea,
+  isTunnel,
+  layerNumber,
+  nameProperties,
+  pointOf,
+  type AreaElement,
+  type Emit,
+  type LineElement,
+  type PointElement,
+  type Tags,
+} from './element.js';
 
 interface StreetClass {
   kind: string;
@@ -105,7 +118,10 @@ function streetProperties(t: Tags, cls: StreetClass): Record<string, FeatureValu
 
 /** `ref` with semicolons turned into line breaks, and its size in rows and columns. */
 function refProperties(ref: string, props: Record<string, FeatureValue>): void {
-  const parts = ref.split(';').map((part) => part.trim()).filter((part) => part !== '');
+  const parts = ref
+    .split(';')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
   props.ref = parts.join('\n');
   props.ref_rows = parts.length;
   props.ref_cols = parts.reduce((max, part) => Math.max(max, part.length), 0);
@@ -153,7 +169,12 @@ export function streetAreas(el: AreaElement, emit: Emit): void {
 export function motorwayJunctions(el: PointElement, emit: Emit): void {
   const t = el.tags;
   if (t.highway !== 'motorway_junction') return;
-  emit('street_labels_points', 12, { type: 'Point', coordinates: el.point }, nameProperties(t, { kind: 'motorway_junction', ref: t.ref ?? '' }));
+  emit(
+    'street_labels_points',
+    12,
+    { type: 'Point', coordinates: el.point },
+    nameProperties(t, { kind: 'motorway_junction', ref: t.ref ?? '' }),
+  );
 }
 
 /** `aerialway=*` value → kind (the schema spells rope tows with a hyphen). */

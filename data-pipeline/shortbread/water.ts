@@ -1,6 +1,20 @@
 // Shortbread water layers from OSM: water_polygons (+ _labels), water_lines (+ _labels),
 // dam_lines/dam_polygons and pier_lines/pier_polygons. The sea is built from coastlines (ocean.ts).
-import { areaGeometry, lineIsArea, MAX_ZOOM, minZoomForArea, minZoomForLength, nameProperties, pointOf, isBridge, isTunnel, type AreaElement, type Emit, type LineElement, type Tags } from './element.js';
+import {
+  areaGeometry,
+  lineIsArea,
+  MAX_ZOOM,
+  minZoomForArea,
+  minZoomForLength,
+  nameProperties,
+  pointOf,
+  isBridge,
+  isTunnel,
+  type AreaElement,
+  type Emit,
+  type LineElement,
+  type Tags,
+} from './element.js';
 import { lineMercatorLength, polygonsMercatorArea } from './geometry.js';
 
 /**

@@ -72,7 +72,14 @@ function startAt(vt: GeoJSONVT, root: TileAddress): void {
   const source = tiles[tileKey(0, 0, 0)]?.source;
   if (!source) return;
   delete tiles[tileKey(0, 0, 0)];
-  tiles[tileKey(root.z - 1, root.x >> 1, root.y >> 1)] = { numFeatures: source.length, source, minX: -Infinity, maxX: Infinity, minY: -Infinity, maxY: Infinity };
+  tiles[tileKey(root.z - 1, root.x >> 1, root.y >> 1)] = {
+    numFeatures: source.length,
+    source,
+    minX: -Infinity,
+    maxX: Infinity,
+    minY: -Infinity,
+    maxY: Infinity,
+  };
 }
 
 function buildIndexes(features: SpillFeature[], root: TileAddress): LayerIndex[] {
@@ -85,7 +92,10 @@ function buildIndexes(features: SpillFeature[], root: TileAddress): LayerIndex[]
     group.features.push({ type: 'Feature', geometry: feature.geometry, properties: feature.properties });
   }
   return [...groups.values()].map((group) => {
-    const vt = new GeoJSONVT({ type: 'FeatureCollection', features: group.features }, { maxZoom: MAX_ZOOM, indexMaxZoom: 0, extent: EXTENT });
+    const vt = new GeoJSONVT(
+      { type: 'FeatureCollection', features: group.features },
+      { maxZoom: MAX_ZOOM, indexMaxZoom: 0, extent: EXTENT },
+    );
     startAt(vt, root);
     return { layer: group.layer, minzoom: group.minzoom, maxzoom: group.maxzoom, vt };
   });
@@ -148,7 +158,12 @@ export function cutPyramid(features: SpillFeature[], root: TileAddress, lastZoom
       if (deeper.length > 0 && z < lastZoom) {
         const x = cell.x * 2;
         const y = cell.y * 2;
-        next.push({ x, y, indexes: deeper }, { x: x + 1, y, indexes: deeper }, { x, y: y + 1, indexes: deeper }, { x: x + 1, y: y + 1, indexes: deeper });
+        next.push(
+          { x, y, indexes: deeper },
+          { x: x + 1, y, indexes: deeper },
+          { x, y: y + 1, indexes: deeper },
+          { x: x + 1, y: y + 1, indexes: deeper },
+        );
       }
     }
     if (z > root.z) evict(z - 1, previousLevel);

@@ -49,7 +49,8 @@ const fixed = (degrees: number) => Math.round(degrees * SCALE);
 const padded = (bytes: number) => (bytes + 3) & ~3;
 
 /** The UTF-8 attributes of a feature of `layer`, shared by all its records. */
-export const recordAttributes = (layer: string, properties: Record<string, FeatureValue>): Buffer => Buffer.from(JSON.stringify([layer, properties]), 'utf8');
+export const recordAttributes = (layer: string, properties: Record<string, FeatureValue>): Buffer =>
+  Buffer.from(JSON.stringify([layer, properties]), 'utf8');
 
 /** Words a geometry takes (type word included). */
 function geometryWords(geometry: Geometry): number {
@@ -118,13 +119,22 @@ class WordWriter {
 }
 
 /** Bytes a record of this geometry and these attributes takes. */
-export const recordBytes = (attributes: Uint8Array, geometry: Geometry) => 4 * (HEADER_WORDS + geometryWords(geometry)) + padded(attributes.length);
+export const recordBytes = (attributes: Uint8Array, geometry: Geometry) =>
+  4 * (HEADER_WORDS + geometryWords(geometry)) + padded(attributes.length);
 
 /** Writes a record into `target` (exactly `recordBytes(attributes, geometry)` long, word-aligned). */
 export function encodeRecord(target: Uint8Array, header: RecordHeader, attributes: Uint8Array, geometry: Geometry): void {
   const words = new Int32Array(target.buffer, target.byteOffset, target.byteLength >> 2);
   const { minzoom, maxzoom, box } = header;
-  words.set([target.byteLength, minzoom | (maxzoom << 8), Math.floor(box[0] * SCALE), Math.floor(box[1] * SCALE), Math.ceil(box[2] * SCALE), Math.ceil(box[3] * SCALE), attributes.length]);
+  words.set([
+    target.byteLength,
+    minzoom | (maxzoom << 8),
+    Math.floor(box[0] * SCALE),
+    Math.floor(box[1] * SCALE),
+    Math.ceil(box[2] * SCALE),
+    Math.ceil(box[3] * SCALE),
+    attributes.length,
+  ]);
   target.set(attributes, 4 * HEADER_WORDS);
   new WordWriter(words, HEADER_WORDS + (padded(attributes.length) >> 2)).geometry(geometry);
 }

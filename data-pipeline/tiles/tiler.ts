@@ -116,7 +116,12 @@ const movable = (block: Buffer) => (block.byteOffset === 0 && block.byteLength =
  * Spills an extract: osmium's output in blocks, each parsed, mapped and written as a run by a
  * thread of the pool, `threads` + 1 blocks at a time; then the sea from all the coastlines.
  */
-async function spillOsm(source: OsmSource, pool: Piscina<OsmBlockTask, OsmBlockResult>, blockBytes: number, spilling: Spilling): Promise<TileFeature[]> {
+async function spillOsm(
+  source: OsmSource,
+  pool: Piscina<OsmBlockTask, OsmBlockResult>,
+  blockBytes: number,
+  spilling: Spilling,
+): Promise<TileFeature[]> {
   const { index, catalog, maxzoom, threads, onProgress, signal } = spilling;
   const coastlines: Position[][] = [];
   const running = new Set<Promise<void>>();
@@ -124,14 +129,19 @@ async function spillOsm(source: OsmSource, pool: Piscina<OsmBlockTask, OsmBlockR
     const reading: ProgressReporter = (progress) => onProgress({ ...progress, phase: 'reading OSM for tiles' });
     for await (const buffer of readOsmLineBlocks(source.file, SHORTBREAD_EXPORT, reading, blockBytes)) {
       const block = movable(buffer);
-      const task = pool.run({ block, runFile: index.runFile(), maxzoom }, { transferList: [block.buffer as ArrayBuffer], signal: signal ?? null }).then((result) => {
-        index.add(result.segments);
-        catalog.merge(result.layers);
-        coastlines.push(...result.coastlines);
-      });
+      const task = pool
+        .run({ block, runFile: index.runFile(), maxzoom }, { transferList: [block.buffer as ArrayBuffer], signal: signal ?? null })
+        .then((result) => {
+          index.add(result.segments);
+          catalog.merge(result.layers);
+          coastlines.push(...result.coastlines);
+        });
       task.catch(() => {}); // handled below, by race or all
       running.add(task);
-      void task.then(() => running.delete(task), () => running.delete(task));
+      void task.then(
+        () => running.delete(task),
+        () => running.delete(task),
+      );
       if (running.size > threads) await Promise.race(running);
     }
     await Promise.all(running);
@@ -196,22 +206,25 @@ function cutJobs(
       while (running <= threads && waiting.length > 0) {
         const job = waiting.pop()!;
         running++;
-        pool.run(job, { signal: signal ?? null }).then((result) => {
-          running--;
-          for (const tile of result.tiles) writer.put(tile.z, tile.x, tile.y, tile.data, tile.id);
-          for (const child of result.children) {
-            total += child.bytes;
-            waiting.push(child);
-          }
-          counts.jobs++;
-          if (result.children.length > 0) counts.splits++;
-          done += job.bytes;
-          report();
-          startJobs();
-        }, (error: unknown) => {
-          failed = true;
-          reject(error);
-        });
+        pool.run(job, { signal: signal ?? null }).then(
+          (result) => {
+            running--;
+            for (const tile of result.tiles) writer.put(tile.z, tile.x, tile.y, tile.data, tile.id);
+            for (const child of result.children) {
+              total += child.bytes;
+              waiting.push(child);
+            }
+            counts.jobs++;
+            if (result.children.length > 0) counts.splits++;
+            done += job.bytes;
+            report();
+            startJobs();
+          },
+          (error: unknown) => {
+            failed = true;
+            reject(error);
+          },
+        );
       }
     };
     startJobs();
@@ -219,7 +232,12 @@ function cutJobs(
 }
 
 /** Tiles the input into a new MBTiles file `file` (which must not exist). */
-export async function writeTiles(input: TilerInput, file: string, options: TilerOptions, onProgress: ProgressReporter): Promise<TilerResult> {
+export async function writeTiles(
+  input: TilerInput,
+  file: string,
+  options: TilerOptions,
+  onProgress: ProgressReporter,
+): Promise<TilerResult> {
   const maxzoom = options.maxzoom ?? MAX_ZOOM;
   const { signal, metadata } = options;
   const memory = options.memoryBytes ?? defaultImportMemory();
@@ -232,7 +250,14 @@ export async function writeTiles(input: TilerInput, file: string, options: Tiler
   const young = youngGenerationMiB(threadShare);
   const threadMemory = Math.max(threadShare - THREAD_BASE_BYTES - young * 1024 ** 2, threadShare / 4);
   const heap = { maxHeapMiB: Math.max(MIN_THREAD_HEAP_MIB, Math.ceil((2 * threadMemory) / 1024 ** 2)), youngGenerationMiB: young };
-  const spilling: Spilling = { index: new SpillIndex(spillDir, maxzoom), catalog: new LayerCatalog(maxzoom), maxzoom, threads, onProgress, signal };
+  const spilling: Spilling = {
+    index: new SpillIndex(spillDir, maxzoom),
+    catalog: new LayerCatalog(maxzoom),
+    maxzoom,
+    threads,
+    onProgress,
+    signal,
+  };
   try {
     const sea: TileFeature[] = [];
     const spillers = pipelinePool<OsmBlockTask, OsmBlockResult>(OSM_SPILLER, threads, heap);
@@ -267,7 +292,12 @@ export async function writeTiles(input: TilerInput, file: string, options: Tiler
       attribution: metadata.attribution,
       json: JSON.stringify({ vector_layers: vectorLayers }),
     });
-    return { tiles: writer.tiles, images: writer.images, layers: vectorLayers, spill: { runs: spilling.index.runs, bytes: spilling.index.bytes, ...cut } };
+    return {
+      tiles: writer.tiles,
+      images: writer.images,
+      layers: vectorLayers,
+      spill: { runs: spilling.index.runs, bytes: spilling.index.bytes, ...cut },
+    };
   } catch (error) {
     writer.abandon();
     throwIfAborted(signal); // a cancelled task's error is Piscina's own, not the signal's reason

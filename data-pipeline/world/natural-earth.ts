@@ -73,7 +73,12 @@ export function countryFeatures(minzoom: number, maxzoom: number, labelMinzoom: 
       minzoom: labelMinzoom,
       maxzoom,
       geometry: { type: 'Point', coordinates: largestPolygonLabelPoint(country.polygons) },
-      properties: { name: country.name, name_en: country.name, admin_level: 2, way_area: Math.round(polygonsMercatorArea(country.polygons)) },
+      properties: {
+        name: country.name,
+        name_en: country.name,
+        admin_level: 2,
+        way_area: Math.round(polygonsMercatorArea(country.polygons)),
+      },
     });
   }
   return features;

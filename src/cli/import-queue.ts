@@ -21,12 +21,16 @@ export async function importThroughQueue(options: ImportOptions): Promise<Outcom
   const oa = absolute(options.oa);
   const wof = absolute(options.wof);
   const progress = progressDisplay();
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof enqueueAndFollow>>;
   try {
-    outcome = await enqueueAndFollow(settings, { ...options, osm, oa, wof }, {
-      onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (${waymarkCommand()} worker) to run it.\n`),
-      onProgress: progress.report,
-    });
+    outcome = await enqueueAndFollow(
+      settings,
+      { ...options, osm, oa, wof },
+      {
+        onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (${waymarkCommand()} worker) to run it.\n`),
+        onProgress: progress.report,
+      },
+    );
   } finally {
     progress.finish();
   }

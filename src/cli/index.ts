@@ -59,7 +59,14 @@ function overview(): string {
 const commandsOf = (group: string | undefined): Command[] => COMMANDS.filter((c) => c.name.startsWith(`${group} `));
 
 function groupHelp(group: string, commands: readonly Command[]): string {
-  return [`usage: waymark ${group} <subcommand> [flags]`, '', ...listing(commands), '', `See "waymark ${group} <subcommand> --help".`, ''].join('\n');
+  return [
+    `usage: waymark ${group} <subcommand> [flags]`,
+    '',
+    ...listing(commands),
+    '',
+    `See "waymark ${group} <subcommand> --help".`,
+    '',
+  ].join('\n');
 }
 
 const subcommands = (commands: readonly Command[]) => commands.map((c) => c.name.split(' ').slice(1).join(' ')).join(', ');
@@ -94,7 +101,8 @@ function notACommand(args: readonly string[]): string {
 function withoutCommand(args: readonly string[]): { help: string; error?: string } {
   const group = args[0];
   const members = commandsOf(group);
-  if (members.length === 0) return args.length === 1 && asksForHelp(args) ? { help: overview() } : { help: overview(), error: notACommand(args) };
+  if (members.length === 0)
+    return args.length === 1 && asksForHelp(args) ? { help: overview() } : { help: overview(), error: notACommand(args) };
   const help = groupHelp(group!, members);
   if (leadingWords(args).length > 1) return { help, error: notACommand(args) };
   return asksForHelp(args) ? { help } : { help, error: `${group} needs a subcommand (${subcommands(members)})` };

@@ -32,7 +32,15 @@ export const keyCreate: Command = {
           value,
           'Copy it now: the value is not stored and cannot be shown again.',
         ].join('\n'),
-        json: { id: key.id, value, name: key.name, scopes: key.scopes, allowedOrigins: key.allowedOrigins, allowedIps: key.allowedIps, expiresAt: key.expiresAt },
+        json: {
+          id: key.id,
+          value,
+          name: key.name,
+          scopes: key.scopes,
+          allowedOrigins: key.allowedOrigins,
+          allowedIps: key.allowedIps,
+          expiresAt: key.expiresAt,
+        },
       };
     }),
 };

@@ -21,7 +21,16 @@ export const keyList: Command = {
           ? `${org.name} has no API keys; create one with "waymark key create --org ${org.name} --name NAME".`
           : formatTable(
               ['ID', 'NAME', 'HINT', 'SCOPES', 'STATUS', 'RESTRICTIONS', 'CREATED', 'LAST USED'],
-              keys.map((k) => [k.id, k.name, k.hint, k.scopes.join(','), k.status, keyRestrictionsText(k), formatInstant(k.createdAt), formatInstant(k.lastUsedAt)]),
+              keys.map((k) => [
+                k.id,
+                k.name,
+                k.hint,
+                k.scopes.join(','),
+                k.status,
+                keyRestrictionsText(k),
+                formatInstant(k.createdAt),
+                formatInstant(k.lastUsedAt),
+              ]),
             );
       return { text, json: keys.map(keyView) };
     }),

@@ -18,9 +18,16 @@ export const keyRoll: Command = {
       const rolled = await rollKey(store, org.id, id, input.flag('grace'), Date.now());
       if (!rolled) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
       const { key, value } = rolled;
-      const old = key.previousHashExpiresAt === null ? 'The old value no longer works.' : `The old value works until ${formatInstant(key.previousHashExpiresAt)}.`;
+      const old =
+        key.previousHashExpiresAt === null
+          ? 'The old value no longer works.'
+          : `The old value works until ${formatInstant(key.previousHashExpiresAt)}.`;
       return {
-        text: [`Rolled key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}; its new value:`, value, `Copy it now: it cannot be shown again. ${old}`].join('\n'),
+        text: [
+          `Rolled key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}; its new value:`,
+          value,
+          `Copy it now: it cannot be shown again. ${old}`,
+        ].join('\n'),
         json: { ...keyView(key), value },
       };
     }),

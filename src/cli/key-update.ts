@@ -25,7 +25,8 @@ export const keyUpdate: Command = {
         },
         Date.now(),
       );
-      if (Object.keys(changes).length === 0) throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips or --expires');
+      if (Object.keys(changes).length === 0)
+        throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips or --expires');
       const key = await store.updateKey(org.id, id, changes);
       if (!key) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
       return {

@@ -28,7 +28,9 @@ export const migrate: Command = {
     try {
       const names = controlKeys(settings.prefix);
       if (await holdsControlPlane(client, names)) {
-        throw new CliError(`Redis at ${redactedUrl(settings.url)} already holds a control plane under the prefix ${JSON.stringify(settings.prefix)}; nothing was copied`);
+        throw new CliError(
+          `Redis at ${redactedUrl(settings.url)} already holds a control plane under the prefix ${JSON.stringify(settings.prefix)}; nothing was copied`,
+        );
       }
       const counts = await copySqliteToRedis(file, client, names, new Date().toISOString());
       const target = `${redactedUrl(settings.url)} (prefix ${settings.prefix})`;

@@ -13,7 +13,10 @@ export const orgMembers: Command = {
       const org = await findOrg(store, input.required('org'));
       const members = await store.listUsers(org.id);
       return {
-        text: formatTable(['ID', 'EMAIL', 'ROLE', 'JOINED'], members.map((m) => [m.id, m.email, m.role, formatInstant(m.createdAt)])),
+        text: formatTable(
+          ['ID', 'EMAIL', 'ROLE', 'JOINED'],
+          members.map((m) => [m.id, m.email, m.role, formatInstant(m.createdAt)]),
+        ),
         json: members,
       };
     }),

@@ -78,7 +78,7 @@ export const serve: Command = {
     'Runs the API and the dashboard on the dataset and database in the data folder, until SIGINT or SIGTERM ' +
     '(which write buffered usage, then exit 0). Also reads WAYMARK_HOST, WAYMARK_PORT, WAYMARK_PUBLIC_URL, ' +
     'WAYMARK_USAGE_FLUSH_MS and WAYMARK_THREADS; flags override them. WAYMARK_NODE_URL is the address `waymark status` ' +
-    'shows for the node (default: its listening address, with 0.0.0.0 replaced by the machine\'s name).',
+    "shows for the node (default: its listening address, with 0.0.0.0 replaced by the machine's name).",
   synopsis: '[--port 8080] [--host 127.0.0.1] [--threads N]',
   flags: ['port', 'host', 'threads'],
   async run(input) {

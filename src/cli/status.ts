@@ -37,7 +37,13 @@ async function clusterStatus(settings: RedisSettings): Promise<ClusterStatus> {
       queue.getJobCounts(...JOB_STATES),
     ]);
     return {
-      redis: { url: redactedUrl(settings.url), version: infoField(server, 'redis_version'), pingMs, usedMemory: infoField(memory, 'used_memory_human'), warnings },
+      redis: {
+        url: redactedUrl(settings.url),
+        version: infoField(server, 'redis_version'),
+        pingMs,
+        usedMemory: infoField(memory, 'used_memory_human'),
+        warnings,
+      },
       nodes,
       workers: workers.map((w) => ({ name: w.name ?? '', address: w.addr ?? '' })),
       queue: Object.fromEntries(JOB_STATES.map((state) => [state, counts[state] ?? 0])) as ClusterStatus['queue'],
@@ -58,10 +64,24 @@ function statusText(status: ClusterStatus): string {
       ? 'No API nodes have announced themselves.'
       : formatTable(
           ['NODE', 'STATE', 'URL', 'HOST', 'PID', 'DATASET', 'STARTED', 'LAST SEEN'],
-          nodes.map((n) => [n.id, n.up ? 'up' : 'silent', n.url, n.host, String(n.pid), n.dataset ?? '-', formatInstant(n.startedAt), formatInstant(n.lastSeen)]),
+          nodes.map((n) => [
+            n.id,
+            n.up ? 'up' : 'silent',
+            n.url,
+            n.host,
+            String(n.pid),
+            n.dataset ?? '-',
+            formatInstant(n.startedAt),
+            formatInstant(n.lastSeen),
+          ]),
         ),
     '',
-    workers.length === 0 ? 'No import workers are connected.' : formatTable(['WORKER', 'ADDRESS'], workers.map((w) => [w.name, w.address])),
+    workers.length === 0
+      ? 'No import workers are connected.'
+      : formatTable(
+          ['WORKER', 'ADDRESS'],
+          workers.map((w) => [w.name, w.address]),
+        ),
     '',
     `Import queue: ${JOB_STATES.map((state) => `${queue[state]} ${state}`).join(', ')}`,
   ];

@@ -43,7 +43,9 @@ export async function withStore<T>(
   const created = new CreatedPaths();
   if (!existsSync(file)) {
     if (!options.create) {
-      throw new CliError(`no Waymark database in ${dataDir}; pass the --data folder the server uses, or create a user first with "${waymarkCommand()} user create"`);
+      throw new CliError(
+        `no Waymark database in ${dataDir}; pass the --data folder the server uses, or create a user first with "${waymarkCommand()} user create"`,
+      );
     }
     created.folder(dirname(file));
     for (const suffix of SQLITE_FILE_SUFFIXES) created.file(`${file}${suffix}`);
@@ -65,7 +67,9 @@ export async function findOrg(store: ControlStore, name: string): Promise<Organi
   // Names are stored NFKC-normalized (accounts.ts cleanOrgName).
   const org = await store.findOrgByName(name.trim().normalize('NFKC'));
   if (!org) {
-    throw new CliError(`unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "${waymarkCommand()} user create --org NAME"`);
+    throw new CliError(
+      `unknown organization ${JSON.stringify(name)}; organizations are made by signing up or by "${waymarkCommand()} user create --org NAME"`,
+    );
   }
   return org;
 }

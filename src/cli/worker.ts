@@ -16,7 +16,8 @@ import { requireRedis } from './queue-redis.js';
 function offerSettings(): OfferSettings | null {
   const { workerUrl: url, workerHost: host, operatorToken: token } = readSettings();
   if (!url) return null;
-  if (!token) throw new UsageError('WAYMARK_WORKER_URL needs WAYMARK_OPERATOR_TOKEN: datasets are only served to holders of the operator token');
+  if (!token)
+    throw new UsageError('WAYMARK_WORKER_URL needs WAYMARK_OPERATOR_TOKEN: datasets are only served to holders of the operator token');
   return { url, host, token };
 }
 
@@ -41,7 +42,10 @@ export const worker: Command = {
     const offers = offering && (await startDatasetOffers(settings, input.dataDir, offering, logger));
     const importWorker = startImportWorker(settings, input.dataDir, logger, { jobLockMs });
     if (offers) importWorker.on('completed', (_job, result) => void offers.offerDataset(result.datasetId));
-    logger.info({ dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs }, 'worker waiting for import jobs');
+    logger.info(
+      { dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs },
+      'worker waiting for import jobs',
+    );
     await new Promise<void>((resolve) => {
       let signals = 0;
       const stop = (signal: NodeJS.Signals) => {

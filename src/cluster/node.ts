@@ -42,7 +42,11 @@ export async function joinCluster(settings: RedisSettings, redis: Redis, node: N
   const follower =
     node.operatorToken === undefined
       ? null
-      : await followDatasetOffers(settings, node.dataDir, { token: node.operatorToken, logger: node.logger, onSwitched: () => node.datasets.reload() });
+      : await followDatasetOffers(settings, node.dataDir, {
+          token: node.operatorToken,
+          logger: node.logger,
+          onSwitched: () => node.datasets.reload(),
+        });
   return {
     nodeId,
     async leave() {

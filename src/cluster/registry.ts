@@ -34,11 +34,27 @@ const nodesKey = (prefix: string) => `${prefix}:nodes`;
  * Writes this node's record now and every NODE_HEARTBEAT_MS (failures are skipped: Redis being away
  * is reported elsewhere); the returned function stops and removes the record.
  */
-export function announceNode(redis: Redis, prefix: string, node: { id: string; url: string; dataset: () => string | null }): () => Promise<void> {
+export function announceNode(
+  redis: Redis,
+  prefix: string,
+  node: { id: string; url: string; dataset: () => string | null },
+): () => Promise<void> {
   const startedAt = new Date().toISOString();
   const write = () =>
     redis
-      .hset(nodesKey(prefix), node.id, JSON.stringify({ id: node.id, url: node.url, host: hostname(), pid: process.pid, startedAt, lastSeen: new Date().toISOString(), dataset: node.dataset() } satisfies NodeRecord))
+      .hset(
+        nodesKey(prefix),
+        node.id,
+        JSON.stringify({
+          id: node.id,
+          url: node.url,
+          host: hostname(),
+          pid: process.pid,
+          startedAt,
+          lastSeen: new Date().toISOString(),
+          dataset: node.dataset(),
+        } satisfies NodeRecord),
+      )
       .catch(() => undefined);
   void write();
   const timer = setInterval(write, NODE_HEARTBEAT_MS);

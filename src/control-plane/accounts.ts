@@ -8,7 +8,18 @@ import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newId } from './ids.js';
 import { OrgNameTaken, StoreConflict, type ControlStore } from './store.js';
-import { ROLES, SERVICES, TIERS, type ApiKeyRecord, type KeyChanges, type Organization, type Role, type Service, type Tier, type User } from './types.js';
+import {
+  ROLES,
+  SERVICES,
+  TIERS,
+  type ApiKeyRecord,
+  type KeyChanges,
+  type Organization,
+  type Role,
+  type Service,
+  type Tier,
+  type User,
+} from './types.js';
 
 export { AccountError };
 
@@ -135,7 +146,9 @@ export async function addUser(
     throw new AccountError(`there is no organization ${JSON.stringify(orgName)}; a new organization's first user is its owner`);
   }
   const credentials = await newCredentials(store, input);
-  return org ? store.createUserInOrg({ ...credentials, orgId: org.id, role: role ?? 'member' }) : store.createUserWithOrg({ ...credentials, orgName });
+  return org
+    ? store.createUserInOrg({ ...credentials, orgId: org.id, role: role ?? 'member' })
+    : store.createUserWithOrg({ ...credentials, orgName });
 }
 
 /** Verified in place of a missing user's hash (made once, on first need), so that an unknown email costs what a wrong password does. */
@@ -166,7 +179,8 @@ export function keyChanges(input: KeyInput, now: number): KeyChanges {
   const changes: KeyChanges = {};
   if (input.name !== undefined) changes.name = cleanName(input.name, 'a key name');
   if (input.scopes !== undefined) changes.scopes = parseScopes(input.scopes);
-  if (input.allowedOrigins !== undefined) changes.allowedOrigins = input.allowedOrigins === null ? [] : parseAllowedOrigins(input.allowedOrigins);
+  if (input.allowedOrigins !== undefined)
+    changes.allowedOrigins = input.allowedOrigins === null ? [] : parseAllowedOrigins(input.allowedOrigins);
   if (input.allowedIps !== undefined) changes.allowedIps = input.allowedIps === null ? [] : parseAllowedIps(input.allowedIps);
   if (input.expiresAt !== undefined) changes.expiresAt = parseExpiry(input.expiresAt, now);
   return changes;

@@ -14,7 +14,8 @@ const TOKEN_PREFIX = 'wmi_';
 const TOKEN_PATTERN = /^wmi_[A-Za-z0-9_-]{43}$/;
 const INVITATION_TTL_MS = 7 * 86_400_000;
 
-const UNUSABLE = 'this invitation link is not valid: it may have expired, been revoked or been used already; ask a member of the organization for a new one';
+const UNUSABLE =
+  'this invitation link is not valid: it may have expired, been revoked or been used already; ask a member of the organization for a new one';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -50,9 +51,14 @@ export async function createInvitation(
 }
 
 /** The organization a token can still admit someone to; an AccountError when it cannot. */
-export async function invitingOrganization(store: ControlStore, token: unknown, now: number): Promise<{ org: Organization; expiresAt: string }> {
+export async function invitingOrganization(
+  store: ControlStore,
+  token: unknown,
+  now: number,
+): Promise<{ org: Organization; expiresAt: string }> {
   const invitation = typeof token === 'string' && TOKEN_PATTERN.test(token) ? await store.findInvitation(hashToken(token)) : null;
-  const org = invitation && invitationStatus(invitation, new Date(now).toISOString()) === 'pending' ? await store.getOrg(invitation.orgId) : null;
+  const org =
+    invitation && invitationStatus(invitation, new Date(now).toISOString()) === 'pending' ? await store.getOrg(invitation.orgId) : null;
   if (!invitation || !org) throw new AccountError(UNUSABLE);
   return { org, expiresAt: invitation.expiresAt };
 }

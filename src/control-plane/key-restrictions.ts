@@ -30,7 +30,9 @@ const ORIGIN = /^(https?):\/\/(\*\.)?([^/?#*]+)$/i;
 export function normalizeOrigin(entry: string): string {
   const match = ORIGIN.exec(entry);
   const invalid = () =>
-    new AccountError(`${JSON.stringify(entry)} is not a web origin: write it as https://app.example.com, or https://*.example.com for every subdomain`);
+    new AccountError(
+      `${JSON.stringify(entry)} is not a web origin: write it as https://app.example.com, or https://*.example.com for every subdomain`,
+    );
   if (!match) throw invalid();
   const [, scheme, wildcard, hostAndPort] = match;
   let url: URL;
@@ -40,7 +42,8 @@ export function normalizeOrigin(entry: string): string {
     throw invalid();
   }
   if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) throw invalid();
-  if (wildcard && !url.hostname.includes('.')) throw new AccountError(`${JSON.stringify(entry)} is too wide: a wildcard needs a domain under it, as in https://*.example.com`);
+  if (wildcard && !url.hostname.includes('.'))
+    throw new AccountError(`${JSON.stringify(entry)} is too wide: a wildcard needs a domain under it, as in https://*.example.com`);
   return `${url.protocol}//${wildcard ?? ''}${url.host}`;
 }
 

@@ -99,7 +99,12 @@ export interface ControlStore {
    * in one transaction, so that an invitation admits one user at most. Null when the invitation
    * cannot be used; StoreConflict when the email is taken.
    */
-  acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null>;
+  acceptInvitation(input: {
+    hash: string;
+    nowIso: string;
+    email: string;
+    passwordHash: string;
+  }): Promise<{ user: User; org: Organization } | null>;
 
   /** Usage of an organization between two UTC days inclusive (`YYYY-MM-DD`). */
   usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]>;

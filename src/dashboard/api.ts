@@ -13,5 +13,6 @@ import type { DashboardDeps } from './api/routes.js';
 import { registerUsage } from './api/usage.js';
 
 export function registerDashboardApi(router: Router, deps: DashboardDeps): void {
-  for (const register of [registerAccounts, registerInvitations, registerMembers, registerKeys, registerBilling, registerUsage]) register(router, deps);
+  for (const register of [registerAccounts, registerInvitations, registerMembers, registerKeys, registerBilling, registerUsage])
+    register(router, deps);
 }

@@ -69,7 +69,14 @@ async function download(offer: DatasetOffer, dir: string, token: string, logger:
       done(null, chunk);
     },
   });
-  const progress = setInterval(() => logger.info({ dataset: offer.id, bytes, total: offer.bytes }, `fetching dataset: ${formatBytes(bytes)} of ${formatBytes(offer.bytes)}`), PROGRESS_EVERY_MS);
+  const progress = setInterval(
+    () =>
+      logger.info(
+        { dataset: offer.id, bytes, total: offer.bytes },
+        `fetching dataset: ${formatBytes(bytes)} of ${formatBytes(offer.bytes)}`,
+      ),
+    PROGRESS_EVERY_MS,
+  );
   const tar = unpackDataset(dir);
   try {
     await Promise.all([pipeline(Readable.fromWeb(res.body), counter, tar.child.stdin!, { signal }), tar.exited]);
@@ -79,7 +86,9 @@ async function download(offer: DatasetOffer, dir: string, token: string, logger:
   }
   const sha256 = hash.digest('hex');
   if (bytes !== offer.bytes || sha256 !== offer.sha256) {
-    throw new Error(`the download of dataset ${offer.id} is corrupt: ${bytes} bytes with SHA-256 ${sha256}, offered ${offer.bytes} bytes with ${offer.sha256}`);
+    throw new Error(
+      `the download of dataset ${offer.id} is corrupt: ${bytes} bytes with SHA-256 ${sha256}, offered ${offer.bytes} bytes with ${offer.sha256}`,
+    );
   }
 }
 
@@ -104,7 +113,8 @@ export async function followDatasetOffers(settings: RedisSettings, dataDir: stri
   const { token, logger, onSwitched } = options;
   const reader = new Redis(settings.url, { maxRetriesPerRequest: 3 });
   const subscriber = new Redis(settings.url);
-  for (const client of [reader, subscriber]) client.on('error', (error: Error) => logger.warn({ err: error }, 'dataset offers: Redis connection error; retrying'));
+  for (const client of [reader, subscriber])
+    client.on('error', (error: Error) => logger.warn({ err: error }, 'dataset offers: Redis connection error; retrying'));
   const aborter = new AbortController();
   let running: Promise<void> | null = null;
   let fetching: string | null = null;
@@ -133,7 +143,10 @@ export async function followDatasetOffers(settings: RedisSettings, dataDir: stri
         await follow(offer);
       } catch (error) {
         if (aborter.signal.aborted) break;
-        logger.error({ err: error, dataset: offer.id, retryInMs: RETRY_MS }, 'cannot fetch the offered dataset; still serving the previous one');
+        logger.error(
+          { err: error, dataset: offer.id, retryInMs: RETRY_MS },
+          'cannot fetch the offered dataset; still serving the previous one',
+        );
         retry = setTimeout(() => void readOffer(), RETRY_MS).unref();
       }
     }

@@ -26,7 +26,7 @@ export function openedBy<T>(dataset: Dataset, source: DatasetSource<T>): T | nul
   return (dataset.opened.get(source) as T | undefined) ?? null;
 }
 
-const NO_DATASET = 'no dataset has been imported yet: the operator must run `waymark import` on this server\'s data folder';
+const NO_DATASET = "no dataset has been imported yet: the operator must run `waymark import` on this server's data folder";
 const CHECK_EVERY_MS = 2000;
 const CLOSE_OLD_AFTER_MS = 60_000;
 

@@ -54,7 +54,12 @@ async function digestTar(dataDir: string, id: string): Promise<TarDigest> {
  * Starts the download server and, unless another worker offers a different dataset (which would
  * be newer: a restarted worker must not roll the cluster back), offers the folder's current dataset.
  */
-export async function startDatasetOffers(redis: RedisSettings, dataDir: string, settings: OfferSettings, logger: Logger): Promise<DatasetOffers> {
+export async function startDatasetOffers(
+  redis: RedisSettings,
+  dataDir: string,
+  settings: OfferSettings,
+  logger: Logger,
+): Promise<DatasetOffers> {
   const baseUrl = new URL(settings.url);
   const digests = new Map<string, TarDigest>();
   const server = serveDatasets(dataDir, settings.token, digests, logger);
@@ -128,7 +133,9 @@ function serveDatasets(dataDir: string, token: string, digests: Map<string, TarD
   const server = createServer((req, res) => {
     // llhttp reads a request line without a version as HTTP/0.9: refused, only HTTP/1.x is served.
     if (req.httpVersionMajor !== 1) {
-      res.writeHead(400, { 'content-type': 'application/json', connection: 'close' }).end(errorBody(400, 'only HTTP/1.0 and HTTP/1.1 are served'));
+      res
+        .writeHead(400, { 'content-type': 'application/json', connection: 'close' })
+        .end(errorBody(400, 'only HTTP/1.0 and HTTP/1.1 are served'));
       return;
     }
     handle(req, res).catch((error: unknown) => {

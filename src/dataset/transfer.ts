@@ -32,8 +32,13 @@ export function parseOffer(json: string | null): DatasetOffer | null {
   try {
     const offer = JSON.parse(json) as Partial<DatasetOffer>;
     const valid =
-      typeof offer.id === 'string' && isDatasetId(offer.id) && typeof offer.sha256 === 'string' && /^[0-9a-f]{64}$/.test(offer.sha256) &&
-      Number.isSafeInteger(offer.bytes) && typeof offer.url === 'string' && typeof offer.at === 'string';
+      typeof offer.id === 'string' &&
+      isDatasetId(offer.id) &&
+      typeof offer.sha256 === 'string' &&
+      /^[0-9a-f]{64}$/.test(offer.sha256) &&
+      Number.isSafeInteger(offer.bytes) &&
+      typeof offer.url === 'string' &&
+      typeof offer.at === 'string';
     return valid ? (offer as DatasetOffer) : null;
   } catch {
     return null;
@@ -52,7 +57,9 @@ function runTar(args: string[], cwd: string, stdin: 'pipe' | 'ignore', stdout: '
   child.stderr!.on('data', (chunk: Buffer) => void (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<void>((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => (code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`))));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`tar ${args[0]} failed (${signal ?? `exit ${code}`}): ${stderr.trim()}`)),
+    );
   });
   return { child, exited };
 }
@@ -60,7 +67,12 @@ function runTar(args: string[], cwd: string, stdin: 'pipe' | 'ignore', stdout: '
 /** GNU tar of `datasets/<id>` (members `<id>/…`) on stdout, byte for byte the same on every run. */
 export function packDataset(dataDir: string, id: string): TarProcess {
   const deterministic = [
-    '--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--format=posix',
+    '--sort=name',
+    '--mtime=@0',
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '--format=posix',
     // The default name of extended headers holds tar's pid.
     '--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime',
   ];

@@ -48,7 +48,8 @@ const scopeMessage = (service: Service) =>
   `this API key lacks the "${service}" scope; create a key with that scope in the API Keys area of the dashboard`;
 const unknownKey = () => new ApiError(401, 'unknown API key; create one in the API Keys area of the dashboard');
 const REVOKED_MESSAGE = 'this API key has been revoked; create a new one in the API Keys area of the dashboard';
-const keysUnavailable = (reason: string) => new ApiError(503, `API keys cannot be checked right now (${reason}); try again shortly`, { 'Retry-After': '1' });
+const keysUnavailable = (reason: string) =>
+  new ApiError(503, `API keys cannot be checked right now (${reason}); try again shortly`, { 'Retry-After': '1' });
 
 const ONE_UNIT = () => 1;
 
@@ -175,10 +176,16 @@ export class Gateway {
   }
 
   /** Wraps a service handler with authentication, scope check and metering of `service` (`unitsOf`: what a request costs). */
-  meter(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>, unitsOf: (req: Request) => number = ONE_UNIT): Handler {
+  meter(
+    service: Service,
+    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
+    unitsOf: (req: Request) => number = ONE_UNIT,
+  ): Handler {
     return (req) => {
       const caller = this.authenticate(req);
-      return caller instanceof Promise ? caller.then((found) => this.meterCaller(req, found, service, handler, unitsOf)) : this.meterCaller(req, caller, service, handler, unitsOf);
+      return caller instanceof Promise
+        ? caller.then((found) => this.meterCaller(req, found, service, handler, unitsOf))
+        : this.meterCaller(req, caller, service, handler, unitsOf);
     };
   }
 
@@ -197,7 +204,9 @@ export class Gateway {
     const ledger = this.store.ledger;
     if (!key.scopes.includes(service)) {
       if (!fresh && this.store.directory.refreshKey) {
-        return this.refreshedCaller(key.id, caller.valueHash, req).then((again) => this.meterCaller(req, again, service, handler, unitsOf, true));
+        return this.refreshedCaller(key.id, caller.valueHash, req).then((again) =>
+          this.meterCaller(req, again, service, handler, unitsOf, true),
+        );
       }
       const limit = quotaOf(org, service);
       const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
@@ -208,7 +217,9 @@ export class Gateway {
     const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
     const run = (granted: Reservation): Reply | Promise<Reply> =>
       granted.stale && this.store.directory.refreshKey
-        ? this.refreshedReservation(req, caller, service, granted).then((fresh) => this.runReserved(req, fresh, service, units, granted, period.resetIso, nowMs, handler))
+        ? this.refreshedReservation(req, caller, service, granted).then((fresh) =>
+            this.runReserved(req, fresh, service, units, granted, period.resetIso, nowMs, handler),
+          )
         : this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
     return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
   }

@@ -83,13 +83,18 @@ export class KeyPolicy {
     if (this.origins) {
       const origin = requestOrigin(req);
       if (origin === null) {
-        throw new ApiError(403, `this API key is restricted to certain web sites, and the request has no Origin or Referer header; ${EDIT_HINT}`);
+        throw new ApiError(
+          403,
+          `this API key is restricted to certain web sites, and the request has no Origin or Referer header; ${EDIT_HINT}`,
+        );
       }
-      if (!this.origins.allows(origin)) throw new ApiError(403, `this API key is restricted to certain web sites, and ${origin} is not one of them; ${EDIT_HINT}`);
+      if (!this.origins.allows(origin))
+        throw new ApiError(403, `this API key is restricted to certain web sites, and ${origin} is not one of them; ${EDIT_HINT}`);
     }
     if (this.ips) {
       const address = clientAddressOf(req);
-      if (!this.ips.contains(address)) throw new ApiError(403, `this API key is restricted to certain client addresses, and ${address} is not one of them; ${EDIT_HINT}`);
+      if (!this.ips.contains(address))
+        throw new ApiError(403, `this API key is restricted to certain client addresses, and ${address} is not one of them; ${EDIT_HINT}`);
     }
   }
 }

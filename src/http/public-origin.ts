@@ -37,7 +37,10 @@ export function apiBaseResolver(publicUrl: string | undefined): (req: Request) =
   return (req) => {
     const origin = originOf(req);
     if (origin === null) {
-      throw new ApiError(400, 'the Host (or X-Forwarded-Host) header must name the host this API is reached at; or set WAYMARK_PUBLIC_URL on the server');
+      throw new ApiError(
+        400,
+        'the Host (or X-Forwarded-Host) header must name the host this API is reached at; or set WAYMARK_PUBLIC_URL on the server',
+      );
     }
     return `${origin}/api/v1`;
   };

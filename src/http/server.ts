@@ -138,7 +138,9 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       // serve a request hidden after the body; by the next turn it has read the rest of this
       // packet and, if a request was there, closed the connection itself.
       watchAbort();
-      setImmediate(() => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, true));
+      setImmediate(
+        () => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, true),
+      );
       return;
     }
     if (!METHODS_WITH_BODY.has(method)) return run();

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Dataset } from '../dataset/index.js';
-import { type Reply } from '../http/reply.js';
+import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { assetCacheControl, notModified } from './http-caching.js';
 

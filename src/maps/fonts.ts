@@ -20,7 +20,10 @@ function parseRange(value: string): number {
   const start = match ? Number(match[1]) : NaN;
   const range = start / RANGE_SIZE;
   if (!match || !Number.isInteger(range) || range >= RANGE_COUNT || Number(match[2]) !== start + RANGE_SIZE - 1) {
-    throw new ApiError(400, `range must be a 256-code-point glyph range such as "0-255" or "256-511" (up to "65280-65535"); got "${value.slice(0, 40)}"`);
+    throw new ApiError(
+      400,
+      `range must be a 256-code-point glyph range such as "0-255" or "256-511" (up to "65280-65535"); got "${value.slice(0, 40)}"`,
+    );
   }
   return range;
 }

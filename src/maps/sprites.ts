@@ -25,7 +25,10 @@ export function spriteHandler(datasets: DatasetHolder, extension: 'json' | 'png'
     const sprites = dataset.manifest.sprites;
     const file = sprites.includes(name) ? files.get(dataset, join('sprites', spriteFile(name, pixelRatio, extension))) : null;
     if (!file) {
-      throw new ApiError(404, `no sprite "${requested.slice(0, 60)}.${extension}"; the sprites are ${sprites.map((s) => `${s}[@2x]`).join(', ')} (.json and .png)`);
+      throw new ApiError(
+        404,
+        `no sprite "${requested.slice(0, 60)}.${extension}"; the sprites are ${sprites.map((s) => `${s}[@2x]`).join(', ')} (.json and .png)`,
+      );
     }
     return assetReply(req, file, CONTENT_TYPES[extension]);
   };

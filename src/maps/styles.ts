@@ -8,7 +8,15 @@ import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { callerKey } from './absolute-urls.js';
 import { KEYED_DOCUMENT_CACHE } from './http-caching.js';
-import { BASE_TOKEN, KEY_TOKEN, LABEL_LANGUAGES, type LabelLanguage, STYLES, styleDocument, type StyleEntry } from '../../core/maps/style-catalog.js';
+import {
+  BASE_TOKEN,
+  KEY_TOKEN,
+  LABEL_LANGUAGES,
+  type LabelLanguage,
+  STYLES,
+  styleDocument,
+  type StyleEntry,
+} from '../../core/maps/style-catalog.js';
 
 const TOKENS = new RegExp(`(${BASE_TOKEN.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}|${KEY_TOKEN})`);
 /** A BCP 47 language tag, loosely: `de`, `en-GB`, `zh-Hant-TW`. */

@@ -93,7 +93,8 @@ export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
     const answer = readTile(currentDataset(datasets), cache, z, x, y);
     const headers = { 'Cache-Control': assetCacheControl(req) };
     if (notModified(req, answer.etag)) return { status: 304, headers, preset: answer.notModified, body: '' };
-    if (answer.data.length === 0 || acceptsGzip(req.header('accept-encoding'))) return { status: 200, headers, preset: answer.gzipped, body: answer.data };
+    if (answer.data.length === 0 || acceptsGzip(req.header('accept-encoding')))
+      return { status: 200, headers, preset: answer.gzipped, body: answer.data };
     return { status: 200, headers, preset: answer.inflated, body: gunzipSync(answer.data) };
   };
 }

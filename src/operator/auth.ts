@@ -17,7 +17,9 @@ export function operatorTokenCheck(token: string): (authorization: string | unde
   return (authorization) => {
     const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
     if (given === undefined) {
-      throw new ApiError(401, 'the operator API needs "Authorization: Bearer <WAYMARK_OPERATOR_TOKEN>"', { 'WWW-Authenticate': 'Bearer realm="waymark-operator"' });
+      throw new ApiError(401, 'the operator API needs "Authorization: Bearer <WAYMARK_OPERATOR_TOKEN>"', {
+        'WWW-Authenticate': 'Bearer realm="waymark-operator"',
+      });
     }
     if (!timingSafeEqual(digest(given), expected)) {
       throw new ApiError(401, 'wrong operator token', { 'WWW-Authenticate': 'Bearer realm="waymark-operator", error="invalid_token"' });

@@ -29,7 +29,10 @@ export class ChildProcessImports implements ImportRunner {
   async start(request: ImportRequest): Promise<ImportStatus> {
     if (this.running) {
       const { id } = this.running.status;
-      throw new ApiError(409, `import ${id} is still running on this data folder; follow it at GET /operator/imports/${id} and start the next one when it has finished`);
+      throw new ApiError(
+        409,
+        `import ${id} is still running on this data folder; follow it at GET /operator/imports/${id} and start the next one when it has finished`,
+      );
     }
     const status: ImportStatus = {
       id: randomUUID(),
@@ -42,7 +45,9 @@ export class ChildProcessImports implements ImportRunner {
       createdAt: new Date().toISOString(),
       finishedAt: null,
     };
-    const child = fork(CHILD_SCRIPT, [JSON.stringify({ dataDir: this.dataDir, ...request })], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    const child = fork(CHILD_SCRIPT, [JSON.stringify({ dataDir: this.dataDir, ...request })], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const running = { status, child, exited };
     this.running = running;
@@ -62,9 +67,15 @@ export class ChildProcessImports implements ImportRunner {
       else if (message.type === 'completed') finish({ status: 'completed', failedReason: null, result: message.result });
       else finish({ status: 'failed', failedReason: message.reason, result: null });
     });
-    child.on('error', (error) => finish({ status: 'failed', failedReason: `cannot run the import process: ${error.message}`, result: null }));
+    child.on('error', (error) =>
+      finish({ status: 'failed', failedReason: `cannot run the import process: ${error.message}`, result: null }),
+    );
     child.on('exit', (code, signal) =>
-      finish({ status: 'failed', failedReason: `the import process ended (${signal ?? `exit status ${code}`}) before reporting an outcome`, result: null }),
+      finish({
+        status: 'failed',
+        failedReason: `the import process ended (${signal ?? `exit status ${code}`}) before reporting an outcome`,
+        result: null,
+      }),
     );
     return { ...status };
   }
@@ -75,7 +86,10 @@ export class ChildProcessImports implements ImportRunner {
   }
 
   async recent(): Promise<ImportStatus[]> {
-    return [...this.imports.values()].reverse().slice(0, RECENT_IMPORTS).map((status) => ({ ...status }));
+    return [...this.imports.values()]
+      .reverse()
+      .slice(0, RECENT_IMPORTS)
+      .map((status) => ({ ...status }));
   }
 
   /** Aborts a running import and waits for its process to end. */

@@ -9,7 +9,8 @@ import { badRequest } from '../http/errors.js';
 
 export type ImportRequest = Required<ImportInputs>;
 
-const SHAPE = '{"osm": ["/path/to/region.osm.pbf" or "https://…"], "world": bool, "wof": ["/folder"], "oa": ["/file.csv" or "https://…"], "geonames": bool}';
+const SHAPE =
+  '{"osm": ["/path/to/region.osm.pbf" or "https://…"], "world": bool, "wof": ["/folder"], "oa": ["/file.csv" or "https://…"], "geonames": bool}';
 const FIELDS = new Set(['osm', 'world', 'wof', 'oa', 'geonames']);
 const isUrl = (entry: string) => /^https?:\/\/[^/]/.test(entry);
 
@@ -18,7 +19,9 @@ function stringList(fields: Record<string, unknown>, name: string, what: string,
   if (!Array.isArray(list)) throw badRequest(`"${name}" must be an array of ${what}`);
   list.forEach((entry: unknown, i) => {
     if (typeof entry !== 'string' || !(isAbsolute(entry) || (urls && isUrl(entry)))) {
-      throw badRequest(`"${name}[${i}]" must be ${urls ? 'an absolute path on the server or an http(s) URL' : 'an absolute path on the server'}, not ${JSON.stringify(entry)}`);
+      throw badRequest(
+        `"${name}[${i}]" must be ${urls ? 'an absolute path on the server or an http(s) URL' : 'an absolute path on the server'}, not ${JSON.stringify(entry)}`,
+      );
     }
   });
   return list as string[];
@@ -40,7 +43,8 @@ export function parseImportRequest(body: Buffer): ImportRequest {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(`the body must be a JSON object: ${SHAPE}`);
   const fields = value as Record<string, unknown>;
   const unknown = Object.keys(fields).find((name) => !FIELDS.has(name));
-  if (unknown !== undefined) throw badRequest(`unknown field ${JSON.stringify(unknown)}; the fields are "osm", "world", "wof", "oa" and "geonames"`);
+  if (unknown !== undefined)
+    throw badRequest(`unknown field ${JSON.stringify(unknown)}; the fields are "osm", "world", "wof", "oa" and "geonames"`);
   const request: ImportRequest = {
     osm: stringList(fields, 'osm', '.osm.pbf or .osm files (absolute paths on the server) or http(s) URLs', true),
     world: flag(fields, 'world'),

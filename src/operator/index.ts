@@ -43,22 +43,37 @@ export function createOperatorApi(dataDir: string, options: OperatorOptions, log
   const runner = options.redis ? new QueuedImports(options.redis, dataDir, logger) : new ChildProcessImports(dataDir, logger);
   return {
     register(router) {
-      router.add('POST', '/operator/imports', async (req) => {
-        authorize(req);
-        const status = await runner.start(parseImportRequest(req.body));
-        return json(202, status, { ...NO_STORE, Location: `/operator/imports/${status.id}` });
-      }, { public: false });
-      router.add('GET', '/operator/imports', async (req) => {
-        authorize(req);
-        return json(200, { imports: await runner.recent() }, NO_STORE);
-      }, { public: false });
-      router.add('GET', '/operator/imports/:id', async (req) => {
-        authorize(req);
-        const id = req.params.id!;
-        const status = await runner.status(id);
-        if (!status) throw notFound(`no import ${JSON.stringify(id)} for this data folder; GET /operator/imports lists the recent ones`);
-        return json(200, status, NO_STORE);
-      }, { public: false });
+      router.add(
+        'POST',
+        '/operator/imports',
+        async (req) => {
+          authorize(req);
+          const status = await runner.start(parseImportRequest(req.body));
+          return json(202, status, { ...NO_STORE, Location: `/operator/imports/${status.id}` });
+        },
+        { public: false },
+      );
+      router.add(
+        'GET',
+        '/operator/imports',
+        async (req) => {
+          authorize(req);
+          return json(200, { imports: await runner.recent() }, NO_STORE);
+        },
+        { public: false },
+      );
+      router.add(
+        'GET',
+        '/operator/imports/:id',
+        async (req) => {
+          authorize(req);
+          const id = req.params.id!;
+          const status = await runner.status(id);
+          if (!status) throw notFound(`no import ${JSON.stringify(id)} for this data folder; GET /operator/imports lists the recent ones`);
+          return json(200, status, NO_STORE);
+        },
+        { public: false },
+      );
     },
     close: () => runner.close(),
   };

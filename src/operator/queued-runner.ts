@@ -26,10 +26,16 @@ export class QueuedImports implements ImportRunner {
     try {
       if (!this.queue) {
         await probeRedis(this.settings);
-        this.queue ??= new ImportQueue(this.settings, (error) => this.logger.warn({ err: error }, 'import queue: Redis connection error; reconnecting'));
+        this.queue ??= new ImportQueue(this.settings, (error) =>
+          this.logger.warn({ err: error }, 'import queue: Redis connection error; reconnecting'),
+        );
       }
       const answer = work(this.queue);
-      return await withTimeout(answer, CALL_TIMEOUT_MS, `Redis at ${redactedUrl(this.settings.url)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`);
+      return await withTimeout(
+        answer,
+        CALL_TIMEOUT_MS,
+        `Redis at ${redactedUrl(this.settings.url)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`,
+      );
     } catch (error) {
       this.logger.error({ err: error }, 'import queue unavailable');
       throw new ApiError(503, `the import queue is unavailable: ${(error as Error).message}; try again later`);

@@ -51,7 +51,7 @@ export class ProtobufBodies {
     // Only successes change: errors keep their JSON body, and do not vary with Accept.
     const answer = (reply: Reply, asked: BodyFormat): Reply => {
       if (reply.status < 200 || reply.status >= 300) return reply;
-      reply.headers['Vary'] = 'Accept';
+      reply.headers.Vary = 'Accept';
       if (asked === 'json') return reply;
       const body = typeof reply.body === 'string' ? reply.body : Buffer.from(reply.body).toString('utf8');
       return { ...reply, headers: { ...reply.headers, 'Content-Type': contentType }, body: encodeJson(type, body) };

@@ -30,7 +30,8 @@ function flattenPositions(positions: Json, flat: number[], path: string): number
   const list = asArray(positions, path);
   for (const position of list) {
     const pair = asArray(position, path);
-    if (pair.length !== 2 || typeof pair[0] !== 'number' || typeof pair[1] !== 'number') fail(path, 'holds a position that is not [lon, lat]');
+    if (pair.length !== 2 || typeof pair[0] !== 'number' || typeof pair[1] !== 'number')
+      fail(path, 'holds a position that is not [lon, lat]');
     flat.push(pair[0], pair[1]);
   }
   return list.length;
@@ -73,7 +74,11 @@ const routeGeometry: Converter = (value, path) => (typeof value === 'string' ? {
 /** Rows of numbers or null → waymark.Matrix: the rows concatenated, NaN for null. */
 const matrix: Converter = (value, path) => {
   const rows = asArray(value, path).map((row) => asArray(row, path));
-  const values = rows.flatMap((row) => row.map((cell) => (cell === null ? NaN : typeof cell === 'number' ? cell : fail(path, 'holds a value that is neither a number nor null'))));
+  const values = rows.flatMap((row) =>
+    row.map((cell) =>
+      cell === null ? NaN : typeof cell === 'number' ? cell : fail(path, 'holds a value that is neither a number nor null'),
+    ),
+  );
   return { values, columns: rows[0]?.length ?? 0 };
 };
 
@@ -118,7 +123,9 @@ function messageObject(type: protobuf.Type, value: Json, path = type.name): Reco
     const field = type.fields[key];
     if (field === undefined) fail(`${path}.${key}`, `has no field in ${type.fullName}`);
     const at = `${path}.${key}`;
-    object[key] = field.repeated ? asArray(item, at).map((element, i) => fieldValue(field, element, `${at}[${i}]`)) : fieldValue(field, item, at);
+    object[key] = field.repeated
+      ? asArray(item, at).map((element, i) => fieldValue(field, element, `${at}[${i}]`))
+      : fieldValue(field, item, at);
   }
   return object;
 }

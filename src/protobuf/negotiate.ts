@@ -30,7 +30,8 @@ export function requestedFormat(req: Request): BodyFormat {
   if (given.length > 1) throw new ApiError(400, 'format must be given at most once');
   const format = given[0];
   if (format !== undefined) {
-    if (!(FORMATS as readonly string[]).includes(format)) throw new ApiError(400, `format must be one of ${FORMATS.join(', ')}; got ${JSON.stringify(format)}`);
+    if (!(FORMATS as readonly string[]).includes(format))
+      throw new ApiError(400, `format must be one of ${FORMATS.join(', ')}; got ${JSON.stringify(format)}`);
     return format as BodyFormat;
   }
   const accept = req.header('accept');

@@ -15,10 +15,14 @@ const CACHE_CONTROL = 'public, max-age=3600';
 function cacheable(contentType: string, body: string): Handler {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const headers = { 'Content-Type': contentType, 'Cache-Control': CACHE_CONTROL, ETag: etag };
-  return (req: Request): Reply => (req.header('if-none-match') === etag ? empty(304, headers) : { status: 200, headers: { ...headers }, body });
+  return (req: Request): Reply =>
+    req.header('if-none-match') === etag ? empty(304, headers) : { status: 200, headers: { ...headers }, body };
 }
 
-export function schemaRoutes(files: readonly SchemaFile[], messages: Readonly<Record<string, string>>): { path: string; handler: Handler }[] {
+export function schemaRoutes(
+  files: readonly SchemaFile[],
+  messages: Readonly<Record<string, string>>,
+): { path: string; handler: Handler }[] {
   const listing = JSON.stringify({
     schemas: files.map(({ name }) => ({ name, url: `/api/v1/schemas/${name}` })),
     messages: Object.fromEntries(Object.entries(messages).map(([path, type]) => [`/api/v1${path}`, type])),

@@ -26,7 +26,10 @@ export function readSchemaFiles(): SchemaFile[] {
 /** All schemas in one resolved root (`google/protobuf/*` imports come from protobufjs' bundled copies). */
 export function loadSchemas(files: readonly SchemaFile[]): protobuf.Root {
   const root = new protobuf.Root();
-  root.loadSync(files.map((file) => join(SCHEMA_DIR, file.name)), { keepCase: true });
+  root.loadSync(
+    files.map((file) => join(SCHEMA_DIR, file.name)),
+    { keepCase: true },
+  );
   root.resolveAll();
   return root;
 }

@@ -13,18 +13,22 @@ const UNROUTABLE = 422;
 export function poolFor(datasets: DatasetHolder, mode: string): RoutingPool {
   const pool = openedBy(currentDataset(datasets), routingPoolSource);
   if (pool === null || !pool.modes.has(mode)) {
-    throw new ApiError(503, `the served dataset has no ${mode} routing graph: the operator must import an OSM extract (waymark import --osm)`);
+    throw new ApiError(
+      503,
+      `the served dataset has no ${mode} routing graph: the operator must import an OSM extract (waymark import --osm)`,
+    );
   }
   return pool;
 }
 
 /** Runs the task in the pool; a NoSegment / NoRoute answer is `unroutableStatus` with its code. */
 export async function runTask(pool: RoutingPool, task: RoutingTask, unroutableStatus = UNROUTABLE): Promise<Reply> {
-  let answered;
+  let answered: Awaited<ReturnType<RoutingPool['run']>>;
   try {
     answered = await pool.run(task);
   } catch (error) {
-    if (/queue is at limit/i.test((error as Error).message)) throw new ApiError(503, 'routing is busy: too many requests are waiting; try again shortly', { 'Retry-After': '1' });
+    if (/queue is at limit/i.test((error as Error).message))
+      throw new ApiError(503, 'routing is busy: too many requests are waiting; try again shortly', { 'Retry-After': '1' });
     throw error;
   }
   if (!answered.ok) throw new ApiError(unroutableStatus, answered.message, {}, answered.code);

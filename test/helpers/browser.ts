@@ -39,7 +39,12 @@ export function browserTest(title: string, body: (t: ExecutionContext, browser: 
 }
 
 /** A browser context signed in to the dashboard with an account's session cookie (`name=value`). */
-export async function signedInContext(browser: Browser, serverUrl: string, cookie: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+export async function signedInContext(
+  browser: Browser,
+  serverUrl: string,
+  cookie: string,
+  options: BrowserContextOptions = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   const equals = cookie.indexOf('=');
   await context.addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url: serverUrl }]);

@@ -53,7 +53,8 @@ function track(t: ExecutionContext, process: ChildProcess): Child {
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const fail = (why: string) => () => reject(new Error(`${process.spawnargs.slice(1, 3).join(' ')} ${why} before printing ${pattern}; stderr: ${stderr}`));
+        const fail = (why: string) => () =>
+          reject(new Error(`${process.spawnargs.slice(1, 3).join(' ')} ${why} before printing ${pattern}; stderr: ${stderr}`));
         const timer = setTimeout(fail(`waited ${ms} ms`), ms);
         waiting.push({ pattern, resolve: (line) => (clearTimeout(timer), resolve(line)) });
         void exited.then(() => (clearTimeout(timer), fail(`exited (${process.exitCode ?? process.signalCode})`)()));
@@ -85,7 +86,20 @@ export async function ownRedis(t: ExecutionContext, dir: string): Promise<OwnRed
   const redis: OwnRedis = {
     url: `redis://127.0.0.1:${port}`,
     async start() {
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always', '--save', ''];
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--appendonly',
+        'yes',
+        '--appendfsync',
+        'always',
+        '--save',
+        '',
+      ];
       current = track(t, spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] }));
       await current.line(/Ready to accept connections/);
     },
@@ -119,7 +133,12 @@ let counter = 0;
 /** A cluster on a data folder; nodes and workers are started by the test. */
 export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_URL): Cluster {
   const prefix = `${TEST_PREFIX_ROOT}-cluster-${++counter}`;
-  const env = { WAYMARK_REDIS_URL: redisUrl, WAYMARK_REDIS_PREFIX: prefix, WAYMARK_OPERATOR_TOKEN: OPERATOR_TOKEN, WAYMARK_LOG_LEVEL: 'warn' };
+  const env = {
+    WAYMARK_REDIS_URL: redisUrl,
+    WAYMARK_REDIS_PREFIX: prefix,
+    WAYMARK_OPERATOR_TOKEN: OPERATOR_TOKEN,
+    WAYMARK_LOG_LEVEL: 'warn',
+  };
   // Registered first, so it runs last: after every child has been killed.
   t.teardown(() => deleteKeys(`${prefix}:*`).catch(() => {}));
   const cli = (args: string[]) => waymark([...args, '--data', dataDir], env);
@@ -165,7 +184,9 @@ export function largestTile(dataDir: string): { path: string; bytes: Buffer } {
   const db = new Database(join(dataDir, 'current', 'tiles.mbtiles'), { readonly: true, fileMustExist: true });
   try {
     const row = db
-      .prepare('SELECT zoom_level AS z, tile_column AS x, tile_row AS tmsY, tile_data AS data FROM tiles ORDER BY length(tile_data) DESC LIMIT 1')
+      .prepare(
+        'SELECT zoom_level AS z, tile_column AS x, tile_row AS tmsY, tile_data AS data FROM tiles ORDER BY length(tile_data) DESC LIMIT 1',
+      )
       .get() as { z: number; x: number; tmsY: number; data: Buffer };
     const y = 2 ** row.z - 1 - row.tmsY; // MBTiles rows count from the south.
     return { path: `/api/v1/tiles/shortbread/${row.z}/${row.x}/${y}.pbf`, bytes: gunzipSync(row.data) };

@@ -24,21 +24,64 @@ export interface TestTile {
 }
 
 /** A square of the whole tile and a named point in its middle. */
-const square = [[[0, 0], [4096, 0], [4096, 4096], [0, 4096], [0, 0]]];
+const square = [
+  [
+    [0, 0],
+    [4096, 0],
+    [4096, 4096],
+    [0, 4096],
+    [0, 0],
+  ],
+];
 
 export const TEST_TILES: TestTile[] = [
   {
-    z: 0, x: 0, y: 0,
+    z: 0,
+    x: 0,
+    y: 0,
     layers: {
       ocean: [{ type: 3, geometry: square, tags: {} }],
-      place_labels: [{ type: 1, geometry: [[2048, 2048]], tags: { kind: 'country', name: 'Monaco', name_en: 'Monaco', name_de: 'Monaco', population: 38000 } }],
+      place_labels: [
+        {
+          type: 1,
+          geometry: [[2048, 2048]],
+          tags: { kind: 'country', name: 'Monaco', name_en: 'Monaco', name_de: 'Monaco', population: 38000 },
+        },
+      ],
     },
   },
   {
-    z: 14, x: 8530, y: 5975,
+    z: 14,
+    x: 8530,
+    y: 5975,
     layers: {
-      buildings: [{ type: 3, geometry: [[[1000, 1000], [2000, 1000], [2000, 2000], [1000, 2000], [1000, 1000]]], tags: {} }],
-      streets: [{ type: 2, geometry: [[[0, 2048], [4096, 2048]]], tags: { kind: 'primary', name: 'Boulevard Albert 1er' } }],
+      buildings: [
+        {
+          type: 3,
+          geometry: [
+            [
+              [1000, 1000],
+              [2000, 1000],
+              [2000, 2000],
+              [1000, 2000],
+              [1000, 1000],
+            ],
+          ],
+          tags: {},
+        },
+      ],
+      streets: [
+        {
+          type: 2,
+          geometry: [
+            [
+              [0, 2048],
+              [4096, 2048],
+            ],
+          ],
+          tags: { kind: 'primary', name: 'Boulevard Albert 1er' },
+        },
+      ],
     },
   },
 ];
@@ -73,7 +116,13 @@ function writeMbtiles(file: string, tiles: StoredTestTile[]): void {
   const db = new Database(file);
   db.exec(TILE_SCHEMA);
   const metadata = db.prepare('INSERT INTO metadata (name, value) VALUES (?, ?)');
-  for (const [name, value] of [['name', 'shortbread'], ['format', 'pbf'], ['minzoom', '0'], ['maxzoom', '14']]) metadata.run(name, value);
+  for (const [name, value] of [
+    ['name', 'shortbread'],
+    ['format', 'pbf'],
+    ['minzoom', '0'],
+    ['maxzoom', '14'],
+  ])
+    metadata.run(name, value);
   for (const tile of tiles) {
     db.prepare('INSERT INTO images (tile_data, tile_id) VALUES (?, ?)').run(tile.gzipped, tile.id);
     db.prepare('INSERT INTO map VALUES (?, ?, ?, ?)').run(tile.z, tile.x, (1 << tile.z) - 1 - tile.y, tile.id);
@@ -98,13 +147,18 @@ export async function writeTestDataset(dataDir: string, id = 'test-dataset-1'): 
     id,
     createdAt: '2026-11-15T00:00:00.000Z',
     inputs: ['test:hand-written'],
-    bounds: [7.40, 43.72, 7.44, 43.76],
+    bounds: [7.4, 43.72, 7.44, 43.76],
     center: [7.42, 43.74, 14],
     minzoom: 0,
     maxzoom: 14,
     vectorLayers: [
       { id: 'ocean', minzoom: 0, maxzoom: 14, fields: {} },
-      { id: 'place_labels', minzoom: 0, maxzoom: 14, fields: { kind: 'String', name: 'String', name_en: 'String', name_de: 'String', population: 'Number' } },
+      {
+        id: 'place_labels',
+        minzoom: 0,
+        maxzoom: 14,
+        fields: { kind: 'String', name: 'String', name_en: 'String', name_de: 'String', population: 'Number' },
+      },
       { id: 'buildings', minzoom: 14, maxzoom: 14, fields: {} },
       { id: 'streets', minzoom: 14, maxzoom: 14, fields: { kind: 'String', name: 'String' } },
     ],

@@ -70,7 +70,11 @@ export function assertError(t: ExecutionContext, answer: Pick<Answer, 'status' |
 }
 
 /** The three `X-RateLimit-*` headers, or nulls when absent. */
-export function rateLimit(headers: Headers | Record<string, string>): { limit: string | null; remaining: string | null; reset: string | null } {
+export function rateLimit(headers: Headers | Record<string, string>): {
+  limit: string | null;
+  remaining: string | null;
+  reset: string | null;
+} {
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : (headers[name.toLowerCase()] ?? null));
   return { limit: get('x-ratelimit-limit'), remaining: get('x-ratelimit-remaining'), reset: get('x-ratelimit-reset') };
 }
@@ -168,7 +172,31 @@ export function seededRandom(seed: number): () => number {
 
 /** A random string of URL-ish junk: percent signs, quotes, separators, non-ASCII, key-like words. */
 export function junk(random: () => number, maxLength: number): string {
-  const pieces = ['%', '%2', '%zz', '%00', '&', '=', '+', "'", '"', ';', '--', '\\', '{', '}', '[', ']', 'é', '€', '😀', 'key', 'wmk_', '..', '/'];
+  const pieces = [
+    '%',
+    '%2',
+    '%zz',
+    '%00',
+    '&',
+    '=',
+    '+',
+    "'",
+    '"',
+    ';',
+    '--',
+    '\\',
+    '{',
+    '}',
+    '[',
+    ']',
+    'é',
+    '€',
+    '😀',
+    'key',
+    'wmk_',
+    '..',
+    '/',
+  ];
   let out = '';
   const length = Math.floor(random() * maxLength);
   while (out.length < length) {
@@ -183,25 +211,133 @@ export const pick = <T>(random: () => number, items: readonly T[]): T => items[M
 /** Runs `task(0)` … `task(count - 1)` with at most `concurrency` of them in flight. */
 export async function inParallel(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
 }
 
 /** Text that means something to some parser: FTS5 and SQL operators, quotes, brackets, separators, path and template tricks, JavaScript member names. */
 export const HOSTILE_TEXTS = [
-  'AND', 'OR', 'NOT', 'NEAR', 'NEAR(', 'NEAR(a b, 2)', 'a OR b', 'col:x', '^', '*', ':', '-', '"', "'", '(', ')', '[', ']', '{', '}',
-  '[]', '{}', '()', ';', '--', '/*', "' OR 1=1 --", '"; DROP TABLE api_keys; --', '\\', '%', '..', '../..', '/', '|', ',', '&', '=',
-  '+', '#', '?', '<script>', '${x}', '__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'null', 'undefined',
-  'true', 'false', ' ', '\t', '\u00a0', '\u200b', '\ufeff', '😀', 'é', '\u0301', '\u19b0', 'Ω', '中文',
+  'AND',
+  'OR',
+  'NOT',
+  'NEAR',
+  'NEAR(',
+  'NEAR(a b, 2)',
+  'a OR b',
+  'col:x',
+  '^',
+  '*',
+  ':',
+  '-',
+  '"',
+  "'",
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '[]',
+  '{}',
+  '()',
+  ';',
+  '--',
+  '/*',
+  "' OR 1=1 --",
+  '"; DROP TABLE api_keys; --',
+  '\\',
+  '%',
+  '..',
+  '../..',
+  '/',
+  '|',
+  ',',
+  '&',
+  '=',
+  '+',
+  '#',
+  '?',
+  '<script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a value that looks like a template, sent as it is
+  '${x}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'hasOwnProperty',
+  'toString',
+  'null',
+  'undefined',
+  'true',
+  'false',
+  ' ',
+  '\t',
+  '\u00a0',
+  '\u200b',
+  '\ufeff',
+  '😀',
+  'é',
+  '\u0301',
+  '\u19b0',
+  'Ω',
+  '中文',
 ];
 
 /** Numbers at and beyond the bounds parameters have (coordinates, zooms, sizes, minutes), and number-like strings. */
 export const EDGE_NUMBERS = [
-  '0', '-0', '1', '-1', '2', '14', '15', '23', '24', '40', '41', '60', '61', '255', '256', '90', '-90', '90.0000001', '-90.0000001',
-  '180', '-180', '180.0001', '-180.0001', '360', '43.7384', '7.4246', 'NaN', 'Infinity', '-Infinity', '1e309', '-1e309', '1e-400',
-  String(2 ** 53 + 1), `-${2 ** 53 + 1}`, '4294967296', '99999999999999999999', `1${'0'.repeat(400)}`, '0x10', '1e3', '1_000',
-  '1,5', '.5', '5.', '+5', ' 5', '5 ', '00', '007', '0.0000000001', '1/2', '٣',
+  '0',
+  '-0',
+  '1',
+  '-1',
+  '2',
+  '14',
+  '15',
+  '23',
+  '24',
+  '40',
+  '41',
+  '60',
+  '61',
+  '255',
+  '256',
+  '90',
+  '-90',
+  '90.0000001',
+  '-90.0000001',
+  '180',
+  '-180',
+  '180.0001',
+  '-180.0001',
+  '360',
+  '43.7384',
+  '7.4246',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1e309',
+  '1e-400',
+  String(2 ** 53 + 1),
+  `-${2 ** 53 + 1}`,
+  '4294967296',
+  '99999999999999999999',
+  `1${'0'.repeat(400)}`,
+  '0x10',
+  '1e3',
+  '1_000',
+  '1,5',
+  '.5',
+  '5.',
+  '+5',
+  ' 5',
+  '5 ',
+  '00',
+  '007',
+  '0.0000000001',
+  '1/2',
+  '٣',
 ];
 
 /** Percent escapes that are invalid UTF-8 or no escape at all, written raw into URLs (they are valid HTTP target characters). */
@@ -218,40 +354,82 @@ const controlCharacters = (random: () => number) =>
 export function hostileUrlValue(random: () => number, valid: string): string {
   const encoded = (text: string) => encodeURIComponent(text);
   switch (Math.floor(random() * 12)) {
-    case 0: return encoded(pick(random, HOSTILE_TEXTS));
-    case 1: return encoded(`${valid}${pick(random, HOSTILE_TEXTS)}`);
-    case 2: return encoded(`${pick(random, HOSTILE_TEXTS)}${valid}${pick(random, HOSTILE_TEXTS)}`);
-    case 3: case 4: return encoded(pick(random, EDGE_NUMBERS));
-    case 5: return encoded(`${valid}${controlCharacters(random)}`);
-    case 6: return encoded(junk(random, 40));
-    case 7: return '';
-    case 8: return `${encoded(valid)}${pick(random, BAD_PERCENT_ESCAPES)}`;
-    case 9: return `${pick(random, BAD_PERCENT_ESCAPES)}${encoded(valid.slice(0, Math.floor(random() * (valid.length + 1))))}`;
-    case 10: return encoded(valid.repeat(Math.ceil((200 + random() * 2000) / Math.max(valid.length, 1))));
-    default: return random() < 0.2 ? 'x'.repeat(100 * 1024) : encoded(`${valid},${valid}|${valid}`);
+    case 0:
+      return encoded(pick(random, HOSTILE_TEXTS));
+    case 1:
+      return encoded(`${valid}${pick(random, HOSTILE_TEXTS)}`);
+    case 2:
+      return encoded(`${pick(random, HOSTILE_TEXTS)}${valid}${pick(random, HOSTILE_TEXTS)}`);
+    case 3:
+    case 4:
+      return encoded(pick(random, EDGE_NUMBERS));
+    case 5:
+      return encoded(`${valid}${controlCharacters(random)}`);
+    case 6:
+      return encoded(junk(random, 40));
+    case 7:
+      return '';
+    case 8:
+      return `${encoded(valid)}${pick(random, BAD_PERCENT_ESCAPES)}`;
+    case 9:
+      return `${pick(random, BAD_PERCENT_ESCAPES)}${encoded(valid.slice(0, Math.floor(random() * (valid.length + 1))))}`;
+    case 10:
+      return encoded(valid.repeat(Math.ceil((200 + random() * 2000) / Math.max(valid.length, 1))));
+    default:
+      return random() < 0.2 ? 'x'.repeat(100 * 1024) : encoded(`${valid},${valid}|${valid}`);
   }
 }
 
 /** Any JSON value: hostile strings, edge numbers, huge strings, lone surrogates, arrays and objects nested up to `depth`. */
 export function hostileJsonValue(random: () => number, depth = 2): unknown {
   switch (Math.floor(random() * (depth > 0 ? 9 : 7))) {
-    case 0: return pick(random, HOSTILE_TEXTS);
-    case 1: return Number(pick(random, EDGE_NUMBERS));
-    case 2: return pick(random, [null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2]);
-    case 3: return junk(random, 60);
-    case 4: return 'x'.repeat(pick(random, [0, 201, 1025, 20_000]));
+    case 0:
+      return pick(random, HOSTILE_TEXTS);
+    case 1:
+      return Number(pick(random, EDGE_NUMBERS));
+    case 2:
+      return pick(random, [null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2]);
+    case 3:
+      return junk(random, 60);
+    case 4:
+      return 'x'.repeat(pick(random, [0, 201, 1025, 20_000]));
     // Lone surrogates: valid in JSON text, not in UTF-8 (a URL cannot carry them).
-    case 5: return random() < 0.5 ? controlCharacters(random) : pick(random, ['\ud800', 'a\udfffb', '\udc00\ud800']);
-    case 6: return '';
-    case 7: return Array.from({ length: Math.floor(random() * 4) }, () => hostileJsonValue(random, depth - 1));
-    default: return { [pick(random, ['a', '__proto__', 'constructor', 'email', ''])]: hostileJsonValue(random, depth - 1) };
+    case 5:
+      return random() < 0.5 ? controlCharacters(random) : pick(random, ['\ud800', 'a\udfffb', '\udc00\ud800']);
+    case 6:
+      return '';
+    case 7:
+      return Array.from({ length: Math.floor(random() * 4) }, () => hostileJsonValue(random, depth - 1));
+    default:
+      return { [pick(random, ['a', '__proto__', 'constructor', 'email', ''])]: hostileJsonValue(random, depth - 1) };
   }
 }
 
-const BROKEN_JSON = ['', '{', '}', '{"email":', '{"a":1,}', "{'a':1}", 'nul', 'undefined', 'NaN', '{"a":1}{"b":2}', '\ufeff{}', '{"a":"\\ud800"}', '{"__proto__":{"admin":true}}'];
+const BROKEN_JSON = [
+  '',
+  '{',
+  '}',
+  '{"email":',
+  '{"a":1,}',
+  "{'a':1}",
+  'nul',
+  'undefined',
+  'NaN',
+  '{"a":1}{"b":2}',
+  '\ufeff{}',
+  '{"a":"\\ud800"}',
+  '{"__proto__":{"admin":true}}',
+];
 const JSON_TYPES = ['application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON'];
 /** undefined: no Content-Type header. */
-const OTHER_TYPES = [undefined, 'text/plain', 'application/x-www-form-urlencoded', 'application/jsonx', 'application/octet-stream', 'multipart/form-data; boundary=x'];
+const OTHER_TYPES = [
+  undefined,
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/jsonx',
+  'application/octet-stream',
+  'multipart/form-data; boundary=x',
+];
 
 export interface FuzzBody {
   body: string | Uint8Array;
@@ -273,7 +451,8 @@ export function hostileJsonBody(random: () => number, fields: Record<string, () 
       if (choice < 0.45) entries.push([name, valid()]);
       else if (choice < 0.85) entries.push([name, hostileJsonValue(random)]);
     }
-    if (random() < 0.15) entries.push([pick(random, ['extra', '__proto__', 'constructor', 'role', 'orgId', 'tier']), hostileJsonValue(random)]);
+    if (random() < 0.15)
+      entries.push([pick(random, ['extra', '__proto__', 'constructor', 'role', 'orgId', 'tier']), hostileJsonValue(random)]);
     // From entries, so that `__proto__` is a field of the JSON rather than the object's prototype.
     const object = Object.fromEntries(entries);
     const contentType = random() < 0.9 ? pick(random, JSON_TYPES) : pick(random, OTHER_TYPES);

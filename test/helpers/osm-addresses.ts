@@ -36,7 +36,7 @@ export const ADDRESSED_ELEMENTS: AddressedElement[] = [
   ['node/1866465411', '5', 'Place du Campanin', '98000', 'Monaco', [7.41778, 43.72793]], // Caserne de Fontvieille
   ['node/1876837914', '63', 'Boulevard du Jardin Exotique', '', 'Monaco', [7.41536, 43.73502]], // Parking du Jardin Exotique
   ['node/2838235236', '1', 'Rue du Ténao', '98000', 'Monaco', [7.43412, 43.74932]], // Ambassade de France à Monaco
-  ['node/2838250945', '17', 'Avenue de l\'Annonciade', '98000', 'Monaco', [7.43105, 43.7483]], // Ambassade d'Italie à Monaco
+  ['node/2838250945', '17', "Avenue de l'Annonciade", '98000', 'Monaco', [7.43105, 43.7483]], // Ambassade d'Italie à Monaco
   ['node/3087622131', '10', 'Avenue Princesse Grace', '98000', 'Monaco', [7.43172, 43.74338]], // Café Llorca
   ['node/3258887960', '395', 'Boulevard du Maréchal Leclerc', '', 'Monaco', [7.35933, 43.73162]], // Brigade de proximité d'Èze
   ['node/3297635906', '12', 'Chemin de la Turbie', '98020', 'Monaco', [7.41755, 43.73745]], // Bureau de Monaco Herculis
@@ -46,7 +46,7 @@ export const ADDRESSED_ELEMENTS: AddressedElement[] = [
   ['node/3543154961', '1312', 'Avenue Raymond Poincaré', '', 'Monaco', [7.37408, 43.7184]], // Cap Estel
   ['node/3545240802', '9', 'Route de Menton', '', 'Monaco', [7.40155, 43.74694]], // La Pignata
   ['node/3548309202', '2', 'Avenue Albert II', '98000', 'Monaco', [7.4164, 43.72938]], // International University of Monaco
-  ['node/3559664499', '1', 'Avenue Pierre Weck', '06320', 'Cap-d\'Ail', [7.39608, 43.72205]], // Hôtel de Monaco
+  ['node/3559664499', '1', 'Avenue Pierre Weck', '06320', "Cap-d'Ail", [7.39608, 43.72205]], // Hôtel de Monaco
   ['node/3559713712', '126', 'Avenue du 3 Septembre', '', 'Monaco', [7.39564, 43.7229]], // Miramar
   ['node/3559713723', '6', 'Allée des Orangers', '', 'Monaco', [7.39555, 43.72256]], // Normandy
   ['node/3574643941', '36', 'Pool Road', '', 'Monaco', [7.42228, 43.73352]], // Explorers Pub
@@ -62,7 +62,7 @@ export const ADDRESSED_ELEMENTS: AddressedElement[] = [
   ['way/138590234', '59', 'Avenue des Palmiers', '', 'roquebrune-Cap-Martin', [7.48191, 43.75943]],
   ['way/157455610', '62', 'Boulevard du Jardin Exotique', '', 'Monaco', [7.41424, 43.73131]], // Jardin Exotique
   ['way/161885377', '4', 'Quai Antoine 1er', '98000', 'Monaco', [7.42559, 43.73277]], // Salle d'Exposition
-  ['way/334846659', '54', 'Boulevard d\'Italie', '98000', 'Monaco', [7.43478, 43.7488]], // Église des Carmes
+  ['way/334846659', '54', "Boulevard d'Italie", '98000', 'Monaco', [7.43478, 43.7488]], // Église des Carmes
   ['node/270306133', '1', 'Kurfürsten-Anlage', '69115', 'Heidelberg', [8.69182, 49.40648]], // Crowne Plaza
   ['node/303316187', '15', 'Poststraße', '69115', 'Heidelberg', [8.68613, 49.40731]], // Stadtbücherei
   ['node/364059072', '1', 'Bismarckstraße', '69115', 'Heidelberg', [8.69201, 49.40969]], // Am Bismarckplatz

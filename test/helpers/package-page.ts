@@ -8,7 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import type { Page } from 'playwright-core';
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.png': 'image/png', '.svg': 'image/svg+xml', '.map': 'application/json' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
+};
 
 /** The `dist` folder of an installed package, for `packages` below. */
 export const packageDist = (name: string) => join(process.cwd(), 'node_modules', name, 'dist');
@@ -17,7 +23,13 @@ export const packageDist = (name: string) => join(process.cwd(), 'node_modules',
  * Makes `page` answer `<origin><path>/` with `html`, and `<origin><path>/<alias>/<file>` with that
  * file of `packages[alias]`; returns the page's URL.
  */
-export async function routePackagePage(page: Page, origin: string, path: string, html: string, packages: Record<string, string>): Promise<string> {
+export async function routePackagePage(
+  page: Page,
+  origin: string,
+  path: string,
+  html: string,
+  packages: Record<string, string>,
+): Promise<string> {
   await page.route(`${origin}${path}/**`, (route) => {
     const pathname = new URL(route.request().url()).pathname.slice(path.length);
     if (pathname === '/') return route.fulfill({ status: 200, contentType: 'text/html', body: html });

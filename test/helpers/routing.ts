@@ -91,9 +91,12 @@ export function decodeGeometry(geometry: unknown, kind: 'polyline' | 'polyline6'
 export function metresToSegment(p: LonLat, a: LonLat, b: LonLat): number {
   const kx = 111_195 * Math.cos((p[1] * Math.PI) / 180);
   const ky = 111_195;
-  const ax = (a[0] - p[0]) * kx, ay = (a[1] - p[1]) * ky;
-  const bx = (b[0] - p[0]) * kx, by = (b[1] - p[1]) * ky;
-  const dx = bx - ax, dy = by - ay;
+  const ax = (a[0] - p[0]) * kx,
+    ay = (a[1] - p[1]) * ky;
+  const bx = (b[0] - p[0]) * kx,
+    by = (b[1] - p[1]) * ky;
+  const dx = bx - ax,
+    dy = by - ay;
   const squared = dx * dx + dy * dy;
   const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
   return Math.hypot(ax + t * dx, ay + t * dy);
@@ -168,15 +171,16 @@ class Heap {
     while (i > 0) {
       const parent = (i - 1) >> 1;
       if (keys[parent]! <= key) break;
-      keys[i] = keys[parent]!, values[i] = values[parent]!;
+      (keys[i] = keys[parent]!), (values[i] = values[parent]!);
       i = parent;
     }
-    keys[i] = key, values[i] = value;
+    (keys[i] = key), (values[i] = value);
   }
   pop(): [number, number] {
     const { keys, values } = this;
     const top: [number, number] = [keys[0]!, values[0]!];
-    const key = keys.pop()!, value = values.pop()!;
+    const key = keys.pop()!,
+      value = values.pop()!;
     const n = keys.length;
     if (n > 0) {
       let i = 0;
@@ -185,10 +189,10 @@ class Heap {
         if (left >= n) break;
         const child = left + 1 < n && keys[left + 1]! < keys[left]! ? left + 1 : left;
         if (keys[child]! >= key) break;
-        keys[i] = keys[child]!, values[i] = values[child]!;
+        (keys[i] = keys[child]!), (values[i] = values[child]!);
         i = child;
       }
-      keys[i] = key, values[i] = value;
+      (keys[i] = key), (values[i] = value);
     }
     return top;
   }
@@ -221,7 +225,7 @@ export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap):
   source.nodes.forEach((node, i) => {
     const position = source.positions[i]!;
     const cost = (1 - position) * nodeWeight[node]!;
-    if (cost < end[node]!) end[node] = cost, heap.push(cost, node);
+    if (cost < end[node]!) (end[node] = cost), heap.push(cost, node);
     const there = targetPosition.get(node);
     if (there !== undefined && there >= position) arrive((there - position) * nodeWeight[node]!, 0);
   });
@@ -236,7 +240,7 @@ export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap):
       const paid = penalties[node]! + restrictedEntryPenalty(segmentFlags, node, next);
       const there = targetPosition.get(next);
       if (there !== undefined) arrive(atEnd - (1 - there) * nodeWeight[next]!, paid);
-      if (atEnd < end[next]!) end[next] = atEnd, penalties[next] = paid, heap.push(atEnd, next);
+      if (atEnd < end[next]!) (end[next] = atEnd), (penalties[next] = paid), heap.push(atEnd, next);
     }
   }
   return best - bestPenalties;

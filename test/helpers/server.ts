@@ -50,7 +50,14 @@ export interface TestServer extends Waymark {
 let counter = 0;
 
 export async function startTestServer(
-  options: { now?: string; services?: ServiceRoute[]; dataDir?: string; publicUrl?: string; redis?: RedisSettings; trustedProxies?: CidrSet } = {},
+  options: {
+    now?: string;
+    services?: ServiceRoute[];
+    dataDir?: string;
+    publicUrl?: string;
+    redis?: RedisSettings;
+    trustedProxies?: CidrSet;
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'waymark-test-'));
   const clock = new ManualClock(Date.parse(options.now ?? '2026-11-15T12:00:00Z'));

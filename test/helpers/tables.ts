@@ -34,7 +34,10 @@ export function table(strings: TemplateStringsArray, ...values: unknown[]): Row[
   if (lines.length === 0) throw new Error('a table needs a header row');
   const split = (line: string) => {
     const hash = line.lastIndexOf('|');
-    const comment = line.slice(hash + 1).trim().replace(/^#\s*/, '');
+    const comment = line
+      .slice(hash + 1)
+      .trim()
+      .replace(/^#\s*/, '');
     // `\|` is a pipe inside a cell (`hov:lanes=designated\|designated`), as in Gherkin.
     const cells = line
       .slice(1, hash)
@@ -45,7 +48,8 @@ export function table(strings: TemplateStringsArray, ...values: unknown[]): Row[
   const header = split(lines[0]!).cells;
   return lines.slice(1).map((line, i) => {
     const { cells, comment, text } = split(line);
-    if (cells.length !== header.length) throw new Error(`table row ${i + 1} has ${cells.length} cells, the header ${header.length}: ${line}`);
+    if (cells.length !== header.length)
+      throw new Error(`table row ${i + 1} has ${cells.length} cells, the header ${header.length}: ${line}`);
     const byName: Record<string, string> = {};
     header.forEach((name, c) => {
       if (cells[c] !== '') byName[name] = cells[c]!;
@@ -58,7 +62,7 @@ export function table(strings: TemplateStringsArray, ...values: unknown[]): Row[
 }
 
 /** `\n` in a cell is a line break in the value. */
-const unescape = (value: string) => value.replaceAll('\\n', '\n');
+const unescapeCell = (value: string) => value.replaceAll('\\n', '\n');
 
 /**
  * `key=value` pairs separated by blanks; a value with blanks is double-quoted:
@@ -70,7 +74,7 @@ export function parsePairs(text: string | undefined): Record<string, string> {
   const pattern = /([^\s=]+)=(?:"([^"]*)"|(\S*))/g;
   let consumed = '';
   for (const match of text.matchAll(pattern)) {
-    pairs[match[1]!] = unescape(match[2] ?? match[3]!);
+    pairs[match[1]!] = unescapeCell(match[2] ?? match[3]!);
     consumed += match[0];
   }
   if (consumed.replace(/\s/g, '') !== text.replace(/\s/g, '')) throw new Error(`not key=value pairs: ${text}`);
@@ -97,7 +101,8 @@ export function parseValue(text: string): Value {
 export function parseProperties(text: string | undefined): Record<string, Value> {
   const props: Record<string, Value> = {};
   if (text === undefined) return props;
-  for (const match of text.matchAll(/([^\s=]+)=(?:"([^"]*)"|(\S*))/g)) props[match[1]!] = match[2] === undefined ? parseValue(match[3]!) : unescape(match[2]);
+  for (const match of text.matchAll(/([^\s=]+)=(?:"([^"]*)"|(\S*))/g))
+    props[match[1]!] = match[2] === undefined ? parseValue(match[3]!) : unescapeCell(match[2]);
   return props;
 }
 

@@ -12,7 +12,7 @@ import { createKey, signUp } from '../../../src/control-plane/accounts.js';
 import { json } from '../../../src/http/reply.js';
 import { startWaymark } from '../../../src/serve.js';
 import { announceListening, onShutdown } from '../../lib/child.js';
-import { BODY, RESTRICTED_ORIGIN, ROUTE, SERVICE } from '../common.js';
+import { BODY, ROUTE, SERVICE } from '../common.js';
 
 const dataDir = process.env.BENCH_DATA_DIR;
 if (!dataDir) throw new Error('BENCH_DATA_DIR is required');
@@ -37,4 +37,9 @@ const restricted = await createKey(
   Date.now(),
 );
 
-announceListening(waymark.port, { key: value, restrictedKey: restricted.value, orgId: org.id, uws: 'SSLApp' in uWS ? 'native' : 'fallback' });
+announceListening(waymark.port, {
+  key: value,
+  restrictedKey: restricted.value,
+  orgId: org.id,
+  uws: 'SSLApp' in uWS ? 'native' : 'fallback',
+});

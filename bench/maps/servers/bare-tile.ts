@@ -18,11 +18,7 @@ if (!body) throw new Error(`${mbtiles} has no tile ${tile}`);
 const app = uWS.App();
 app.any('/*', (res) => {
   res.cork(() => {
-    res
-      .writeStatus('200 OK')
-      .writeHeader('Content-Type', 'application/x-protobuf')
-      .writeHeader('Content-Encoding', 'gzip')
-      .end(body);
+    res.writeStatus('200 OK').writeHeader('Content-Type', 'application/x-protobuf').writeHeader('Content-Encoding', 'gzip').end(body);
   });
 });
 

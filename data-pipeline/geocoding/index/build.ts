@@ -77,7 +77,9 @@ export async function buildGeocoderIndex(
       const country = extractCountry(osmFile, nearest, inputs.osmBounds);
       country.catch(() => {});
       const read = await readOsmForGeocoding(osmFile, onProgress, {
-        spillFile: `${file}.osm-${n}`, cacheKiB, ...(signal ? { signal } : {}),
+        spillFile: `${file}.osm-${n}`,
+        cacheKiB,
+        ...(signal ? { signal } : {}),
       });
       const alpha2 = await country.catch((error: unknown) => {
         read.close();

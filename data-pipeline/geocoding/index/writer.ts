@@ -15,7 +15,13 @@ import type { ProgressReporter } from '../../progress.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { ADMIN_LAYERS, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { importanceOf } from './importance.js';
-import { GEOCODER_INDEX_FORMAT, GEOCODER_SCHEMA, GEOCODER_STREET_INDEXES, layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
+import {
+  GEOCODER_INDEX_FORMAT,
+  GEOCODER_SCHEMA,
+  GEOCODER_STREET_INDEXES,
+  layerBit,
+  sourceBit,
+} from '../../../core/geocoding/index-schema.js';
 import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-number.js';
 import { lineToBlob, streetKey, type AddressRange, type LonLat } from '../../../core/geocoding/street-lines.js';
 import { bboxOf } from '../osm/geometry.js';
@@ -68,7 +74,10 @@ function responseRecord(record: PlaceRecord): GeocodeRecord {
  */
 function nameVariants(record: PlaceRecord): string[] {
   const { housenumber, street } = record;
-  const name = record.layer === 'address' && housenumber !== undefined && street !== undefined ? `${houseNumberKey(housenumber)} ${normalizeText(street)}` : normalizeText(record.name);
+  const name =
+    record.layer === 'address' && housenumber !== undefined && street !== undefined
+      ? `${houseNumberKey(housenumber)} ${normalizeText(street)}`
+      : normalizeText(record.name);
   const variants = new Set([name]);
   for (const name of Object.values(record.names)) variants.add(normalizeText(name));
   return [...variants];
@@ -101,14 +110,18 @@ export class GeocoderIndexWriter {
   private staged = 0;
   private adminAreas = 0;
 
-  constructor(private readonly file: string, { cacheKiB = sqliteCacheKiB(), threads = importThreads() }: GeocoderIndexWriterOptions = {}) {
+  constructor(
+    private readonly file: string,
+    { cacheKiB = sqliteCacheKiB(), threads = importThreads() }: GeocoderIndexWriterOptions = {},
+  ) {
     this.partialFile = `${file}.part`;
     this.stagingFile = `${file}.staging`;
     for (const leftover of [this.partialFile, this.stagingFile]) rmSync(leftover, { force: true });
     this.db = scratchDatabase(this.partialFile, cacheKiB);
     this.db.exec(GEOCODER_SCHEMA);
     this.db.prepare('ATTACH ? AS staging').run(this.stagingFile);
-    for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', `cache_size = -${Math.round(cacheKiB)}`]) this.db.pragma(`staging.${pragma}`);
+    for (const pragma of ['journal_mode = OFF', 'synchronous = OFF', `cache_size = -${Math.round(cacheKiB)}`])
+      this.db.pragma(`staging.${pragma}`);
     this.db.pragma(`threads = ${threads}`);
     this.db.exec(STAGING_SCHEMA);
     this.bulk = new BulkWrites(this.db);
@@ -122,12 +135,23 @@ export class GeocoderIndexWriter {
   add(record: PlaceRecord): void {
     this.bulk.run(
       this.stage,
-      record.gid, record.layer, record.source, layerBit(record.layer), sourceBit(record.source), record.country_a ?? null, record.lon, record.lat,
-      importanceOf(record), nameVariants(record).join('|'), adminText(record), JSON.stringify(responseRecord(record)),
+      record.gid,
+      record.layer,
+      record.source,
+      layerBit(record.layer),
+      sourceBit(record.source),
+      record.country_a ?? null,
+      record.lon,
+      record.lat,
+      importanceOf(record),
+      nameVariants(record).join('|'),
+      adminText(record),
+      JSON.stringify(responseRecord(record)),
     );
     this.staged++;
     const number = record.layer === 'address' && record.housenumber !== undefined ? houseNumberValue(record.housenumber) : undefined;
-    if (number !== undefined && record.street !== undefined) this.bulk.run(this.insertAddressNumber, streetKey(record.street), number, record.lon, record.lat);
+    if (number !== undefined && record.street !== undefined)
+      this.bulk.run(this.insertAddressNumber, streetKey(record.street), number, record.lon, record.lat);
   }
 
   /** An `addr:interpolation` line with the numbers it spans. */
@@ -176,11 +200,20 @@ export class GeocoderIndexWriter {
   /** The counts, layers and sources in the order of their first place. */
   private stats(): GeocoderIndexStats {
     const countBy = (column: 'layer' | 'source'): Record<string, number> => {
-      const rows = this.db.prepare(`SELECT ${column} AS key, count(*) AS n FROM place GROUP BY ${column} ORDER BY min(id)`).all() as { key: string; n: number }[];
+      const rows = this.db.prepare(`SELECT ${column} AS key, count(*) AS n FROM place GROUP BY ${column} ORDER BY min(id)`).all() as {
+        key: string;
+        n: number;
+      }[];
       return Object.fromEntries(rows.map(({ key, n }) => [key, n]));
     };
     const places = this.db.prepare('SELECT count(*) FROM place').pluck().get() as number;
-    return { places, duplicates: this.staged - places, adminAreas: this.adminAreas, byLayer: countBy('layer'), bySource: countBy('source') };
+    return {
+      places,
+      duplicates: this.staged - places,
+      adminAreas: this.adminAreas,
+      byLayer: countBy('layer'),
+      bySource: countBy('source'),
+    };
   }
 
   /** The term and trigram tables of typo tolerance, from the finished text index. */
@@ -188,7 +221,10 @@ export class GeocoderIndexWriter {
     this.db.exec(`CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, 'place_text', 'row');
       INSERT INTO term (term, documents) SELECT term, doc FROM temp.terms;
       DROP TABLE temp.terms;`);
-    const terms = this.db.prepare('SELECT id, term FROM term WHERE length(term) >= ?').all(MIN_FUZZY_LENGTH - 1) as { id: number; term: string }[];
+    const terms = this.db.prepare('SELECT id, term FROM term WHERE length(term) >= ?').all(MIN_FUZZY_LENGTH - 1) as {
+      id: number;
+      term: string;
+    }[];
     const postings = new Map<string, number[]>();
     for (const { id, term } of terms) {
       for (const gram of trigramsOf(term)) {

@@ -72,7 +72,15 @@ export class OsmAdminAreas {
     const [lon, lat] = labelPoint(el) as [number, number];
     if (!isValidPosition(lon, lat)) return;
     const bbox = bboxOf(outerRingPositions(el.polygons));
-    this.candidates.push({ type: el.type, id: el.id, tags: el.tags, level, point: [lon, lat], bbox, polygons: this.spill.addPolygons(el.polygons) });
+    this.candidates.push({
+      type: el.type,
+      id: el.id,
+      tags: el.tags,
+      level,
+      point: [lon, lat],
+      bbox,
+      polygons: this.spill.addPolygons(el.polygons),
+    });
   }
 
   /** The admin records and polygons, once every object of the file was added; hierarchy not filled (`AdminLookup.withHierarchy`). */
@@ -133,14 +141,29 @@ function adminRecord(c: Candidate, layer: AdminLayer, country: Country | undefin
   const sourceId = `${c.type}/${c.id}`;
   const population = populationOf(tags);
   return {
-    source: 'openstreetmap', layer, source_id: sourceId, gid: placeGid('openstreetmap', layer, sourceId), name: tags.name!, names: namesByLanguage(tags),
-    lon: point[0], lat: point[1], bbox, ...(population ? { population } : {}), ...(country ? { country_a: country.alpha3 } : {}),
+    source: 'openstreetmap',
+    layer,
+    source_id: sourceId,
+    gid: placeGid('openstreetmap', layer, sourceId),
+    name: tags.name!,
+    names: namesByLanguage(tags),
+    lon: point[0],
+    lat: point[1],
+    bbox,
+    ...(population ? { population } : {}),
+    ...(country ? { country_a: country.alpha3 } : {}),
   };
 }
 
 function adminPolygon(c: Candidate, layer: AdminLayer, country: Country | undefined, polygons: PolygonRings[]): AdminPolygon {
   const geometry: MultiPolygon = { type: 'MultiPolygon', coordinates: polygons };
-  return { layer, name: c.tags.name!, gid: placeGid('openstreetmap', layer, `${c.type}/${c.id}`), geometry, ...(country ? { country_a: country.alpha3 } : {}) };
+  return {
+    layer,
+    name: c.tags.name!,
+    gid: placeGid('openstreetmap', layer, `${c.type}/${c.id}`),
+    geometry,
+    ...(country ? { country_a: country.alpha3 } : {}),
+  };
 }
 
 function adminLevel(tags: Tags): number | undefined {

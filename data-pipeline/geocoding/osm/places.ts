@@ -29,7 +29,18 @@ export interface OsmPlaceCounts {
 }
 
 export function emptyOsmPlaceCounts(): OsmPlaceCounts {
-  return { objects: 0, venues: 0, addresses: 0, places: 0, streetWays: 0, interpolationWays: 0, addressRanges: 0, streets: 0, skippedAddressWithoutStreet: 0, skippedInvalidPosition: 0 };
+  return {
+    objects: 0,
+    venues: 0,
+    addresses: 0,
+    places: 0,
+    streetWays: 0,
+    interpolationWays: 0,
+    addressRanges: 0,
+    streets: 0,
+    skippedAddressWithoutStreet: 0,
+    skippedInvalidPosition: 0,
+  };
 }
 
 /**
@@ -68,7 +79,8 @@ export class OsmPlaces {
       }
       counts[layer === 'venue' ? 'venues' : layer === 'address' ? 'addresses' : 'places']++;
       this.spill.addPlace(record);
-      if (layer === 'address' && el.shape === 'point') this.spill.addAddressPoint(record.lon, record.lat, { housenumber: record.housenumber!, street: record.street! });
+      if (layer === 'address' && el.shape === 'point')
+        this.spill.addAddressPoint(record.lon, record.lat, { housenumber: record.housenumber!, street: record.street! });
     }
   }
 
@@ -115,7 +127,14 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
   const sourceId = `${el.type}/${el.id}`;
   const [lon, lat] = labelPoint(el) as [number, number];
   const address = addressOf(el.tags);
-  const common = { source: 'openstreetmap' as const, layer, source_id: sourceId, gid: placeGid('openstreetmap', layer, sourceId), lon, lat };
+  const common = {
+    source: 'openstreetmap' as const,
+    layer,
+    source_id: sourceId,
+    gid: placeGid('openstreetmap', layer, sourceId),
+    lon,
+    lat,
+  };
   if (layer === 'address') return { ...common, name: `${address.housenumber} ${address.street}`, names: {}, ...address };
   const population = layer === 'venue' ? undefined : populationOf(el.tags);
   return {
@@ -131,7 +150,14 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
 function streetRecord(street: MergedStreet): PlaceRecord {
   const sourceId = `way/${street.wayId}`;
   return {
-    source: 'openstreetmap', layer: 'street', source_id: sourceId, gid: placeGid('openstreetmap', 'street', sourceId),
-    name: street.name, names: street.names, lon: street.point[0]!, lat: street.point[1]!, bbox: street.bbox,
+    source: 'openstreetmap',
+    layer: 'street',
+    source_id: sourceId,
+    gid: placeGid('openstreetmap', 'street', sourceId),
+    name: street.name,
+    names: street.names,
+    lon: street.point[0]!,
+    lat: street.point[1]!,
+    bbox: street.bbox,
   };
 }

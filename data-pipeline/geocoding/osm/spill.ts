@@ -57,7 +57,10 @@ export class OsmSpill {
   private readonly insertAddressPoint: Database.Statement;
   private readonly selectAddressPoint: Database.Statement;
 
-  constructor(private readonly file: string, cacheKiB: number) {
+  constructor(
+    private readonly file: string,
+    cacheKiB: number,
+  ) {
     rmSync(file, { force: true });
     this.db = scratchDatabase(file, cacheKiB);
     this.db.exec(SCHEMA);
@@ -78,7 +81,20 @@ export class OsmSpill {
 
   addStreetWay({ key, street }: StreetWay): void {
     const [minLon, minLat, maxLon, maxLat] = street.bbox;
-    this.bulk.run(this.insertStreetWay, key, street.wayId, street.name, JSON.stringify(street.names), minLon, minLat, maxLon, maxLat, street.longestWay, street.point[0], street.point[1]);
+    this.bulk.run(
+      this.insertStreetWay,
+      key,
+      street.wayId,
+      street.name,
+      JSON.stringify(street.names),
+      minLon,
+      minLat,
+      maxLon,
+      maxLat,
+      street.longestWay,
+      street.point[0],
+      street.point[1],
+    );
   }
 
   addStreetLine(name: string, line: readonly (readonly number[])[]): void {
@@ -123,23 +139,40 @@ export class OsmSpill {
   /** The street ways grouped by key, the groups in the order their keys first came, ways in the order added (as `mergeStreetWays` needs). */
   *streetWays(): Iterable<StreetWay> {
     const rows = this.db
-      .prepare('SELECT w.* FROM street_way w JOIN (SELECT key, min(rowid) AS first FROM street_way GROUP BY key) USING (key) ORDER BY first, w.rowid')
+      .prepare(
+        'SELECT w.* FROM street_way w JOIN (SELECT key, min(rowid) AS first FROM street_way GROUP BY key) USING (key) ORDER BY first, w.rowid',
+      )
       .raw()
       .iterate() as IterableIterator<StreetWayRow>;
     for (const [key, wayId, name, names, minLon, minLat, maxLon, maxLat, longestWay, lon, lat] of rows) {
-      const street = { wayId, name, names: JSON.parse(names) as Record<string, string>, bbox: [minLon, minLat, maxLon, maxLat] as BBox, longestWay, point: [lon, lat], ways: 1 };
+      const street = {
+        wayId,
+        name,
+        names: JSON.parse(names) as Record<string, string>,
+        bbox: [minLon, minLat, maxLon, maxLat] as BBox,
+        longestWay,
+        point: [lon, lat],
+        ways: 1,
+      };
       yield { key, street };
     }
   }
 
   *streetLines(): Iterable<{ name: string; line: LonLat[] }> {
-    for (const { name, line } of this.db.prepare('SELECT name, line FROM street_line ORDER BY rowid').iterate() as IterableIterator<{ name: string; line: Buffer }>) {
+    for (const { name, line } of this.db.prepare('SELECT name, line FROM street_line ORDER BY rowid').iterate() as IterableIterator<{
+      name: string;
+      line: Buffer;
+    }>) {
       yield { name, line: lineFromBlob(line) };
     }
   }
 
   *interpolationLines(): Iterable<InterpolationLine> {
-    const rows = this.db.prepare('SELECT street, step, line FROM interpolation_line ORDER BY rowid').iterate() as IterableIterator<{ street: string | null; step: number; line: Buffer }>;
+    const rows = this.db.prepare('SELECT street, step, line FROM interpolation_line ORDER BY rowid').iterate() as IterableIterator<{
+      street: string | null;
+      step: number;
+      line: Buffer;
+    }>;
     for (const { street, step, line } of rows) yield { ...(street === null ? {} : { street }), step, line: lineFromBlob(line) };
   }
 

@@ -37,7 +37,15 @@ export interface StreetWay {
 export function streetWay(wayId: number, tags: Tags, line: Position[]): StreetWay {
   return {
     key: normalizedName(tags.name!),
-    street: { wayId, name: tags.name!, names: namesByLanguage(tags), bbox: bboxOf(line), longestWay: lineMercatorLength(line), point: lineMiddle(line), ways: 1 },
+    street: {
+      wayId,
+      name: tags.name!,
+      names: namesByLanguage(tags),
+      bbox: bboxOf(line),
+      longestWay: lineMercatorLength(line),
+      point: lineMiddle(line),
+      ways: 1,
+    },
   };
 }
 

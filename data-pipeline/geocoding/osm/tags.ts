@@ -23,8 +23,15 @@ const VENUE_VALUES: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** `place` values of nodes and the layer each becomes. */
 const LAYER_OF_PLACE_NODE: Readonly<Record<string, PlaceLayer>> = {
-  city: 'locality', town: 'locality', village: 'locality', hamlet: 'locality', locality: 'locality', isolated_dwelling: 'locality',
-  suburb: 'neighbourhood', quarter: 'neighbourhood', neighbourhood: 'neighbourhood',
+  city: 'locality',
+  town: 'locality',
+  village: 'locality',
+  hamlet: 'locality',
+  locality: 'locality',
+  isolated_dwelling: 'locality',
+  suburb: 'neighbourhood',
+  quarter: 'neighbourhood',
+  neighbourhood: 'neighbourhood',
 };
 
 /**
@@ -32,8 +39,13 @@ const LAYER_OF_PLACE_NODE: Readonly<Record<string, PlaceLayer>> = {
  * a named spot, too small to enclose anything).
  */
 export const ADMIN_LAYER_OF_PLACE_AREA: Readonly<Record<string, 'locality' | 'neighbourhood'>> = {
-  city: 'locality', town: 'locality', village: 'locality', hamlet: 'locality',
-  suburb: 'neighbourhood', quarter: 'neighbourhood', neighbourhood: 'neighbourhood',
+  city: 'locality',
+  town: 'locality',
+  village: 'locality',
+  hamlet: 'locality',
+  suburb: 'neighbourhood',
+  quarter: 'neighbourhood',
+  neighbourhood: 'neighbourhood',
 };
 
 /**
@@ -41,8 +53,24 @@ export const ADMIN_LAYER_OF_PLACE_AREA: Readonly<Record<string, 'locality' | 'ne
  * (`*_link`, named after the road they join), nor platforms, proposed or unbuilt roads.
  */
 const STREET_HIGHWAYS = new Set([
-  'motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'unclassified', 'residential', 'living_street', 'pedestrian',
-  'road', 'service', 'track', 'busway', 'footway', 'path', 'cycleway', 'bridleway', 'steps',
+  'motorway',
+  'trunk',
+  'primary',
+  'secondary',
+  'tertiary',
+  'unclassified',
+  'residential',
+  'living_street',
+  'pedestrian',
+  'road',
+  'service',
+  'track',
+  'busway',
+  'footway',
+  'path',
+  'cycleway',
+  'bridleway',
+  'steps',
 ]);
 
 const NAME_KEYS = ['name', 'name:*'];
@@ -102,7 +130,9 @@ export function addressOf(tags: Tags): OsmAddress {
   const housenumber = value('addr:housenumber');
   const street = value('addr:street') ?? value('addr:place');
   const postalcode = value('addr:postcode');
-  const adminNames = [value('addr:city'), value('addr:street') === undefined ? undefined : value('addr:place')].filter((name) => name !== undefined);
+  const adminNames = [value('addr:city'), value('addr:street') === undefined ? undefined : value('addr:place')].filter(
+    (name) => name !== undefined,
+  );
   return {
     ...(housenumber ? { housenumber } : {}),
     ...(street ? { street } : {}),

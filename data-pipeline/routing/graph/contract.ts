@@ -51,7 +51,10 @@ class Contractor {
   private mark = 0;
   private targetCount = 0;
 
-  constructor(private readonly graph: DynamicGraph, nodeCount: number) {
+  constructor(
+    private readonly graph: DynamicGraph,
+    nodeCount: number,
+  ) {
     this.witness = new SearchSpace(nodeCount);
     this.depth = new Int32Array(nodeCount);
     this.targetMark = new Int32Array(nodeCount).fill(-1);
@@ -64,7 +67,7 @@ class Contractor {
     let removedHops = 0;
     for (const lists of [out, inn]) {
       for (let e = lists.start[node]!, end = e + lists.length[node]!; e < end; e++) {
-        if (lists.other[e] !== node) (removed++), (removedHops += lists.hops[e]!);
+        if (lists.other[e] !== node) removed++, (removedHops += lists.hops[e]!);
       }
     }
     this.shortcutsThrough(node, ESTIMATE_SETTLE_LIMIT, false);
@@ -164,7 +167,12 @@ export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporte
  * many of its nodes it left in the core.
  */
 function contractComponent(
-  turns: TurnGraph, members: Uint32Array, up: HierarchyEdges, down: HierarchyEdges, maxContractedDegree: number, contracted: () => void,
+  turns: TurnGraph,
+  members: Uint32Array,
+  up: HierarchyEdges,
+  down: HierarchyEdges,
+  maxContractedDegree: number,
+  contracted: () => void,
 ): number {
   const { nodeCount } = turns;
   const dynamic = new DynamicGraph(turns);
@@ -212,7 +220,8 @@ function contractComponent(
   while (queue.size > 0) {
     const node = queue.pop();
     const { out, in: inn } = dynamic;
-    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) up.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));
+    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++)
+      up.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));
     for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
       if (inn.other[e] !== node) down.push(id(node), id(inn.other[e]!), inn.weight[e]!, middleId(inn.middle[e]!));
     }

@@ -13,7 +13,8 @@ export interface SpatialIndex {
   index: ArrayBuffer | null;
 }
 
-const passable = (network: RoadNetwork, s: number) => !Number.isNaN(network.segments.forwardSeconds[s]!) || !Number.isNaN(network.segments.backwardSeconds[s]!);
+const passable = (network: RoadNetwork, s: number) =>
+  !Number.isNaN(network.segments.forwardSeconds[s]!) || !Number.isNaN(network.segments.backwardSeconds[s]!);
 
 /** Pieces of the segments the mode may travel: the index's items. */
 export function countPieces(network: RoadNetwork): number {

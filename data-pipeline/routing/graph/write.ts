@@ -6,8 +6,15 @@
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import {
-  FLAG_ROUNDABOUT, FLAG_SMALL_COMPONENT, IMPASSABLE, RESTRICTED_SHIFT, TRAVEL_SHIFT,
-  headerBytes, sectionLayout, type RoutingGraphCounts, type RoutingGraphSections,
+  FLAG_ROUNDABOUT,
+  FLAG_SMALL_COMPONENT,
+  IMPASSABLE,
+  RESTRICTED_SHIFT,
+  TRAVEL_SHIFT,
+  headerBytes,
+  sectionLayout,
+  type RoutingGraphCounts,
+  type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../progress.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
@@ -54,7 +61,12 @@ export interface RoutingGraphOptions {
   maxContractedDegree?: number;
 }
 
-export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress?: ProgressReporter, options: RoutingGraphOptions = {}): RoutingGraphStats {
+export function writeRoutingGraph(
+  network: RoadNetwork,
+  file: string,
+  onProgress?: ProgressReporter,
+  options: RoutingGraphOptions = {},
+): RoutingGraphStats {
   const started = performance.now();
   const fd = openSync(file, 'w');
   try {
@@ -63,7 +75,10 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
     onProgress?.({ phase: 'routing graph: snapping index', done: 0, total: null });
     const spatial = buildSpatialIndex(network);
     counts.spatialBytes = spatial.index?.byteLength ?? 0;
-    const bytes = writeSections(fd, counts, { piecePoint: spatial.piecePoint, flatbush: new Uint8Array(spatial.index ?? new ArrayBuffer(0)) });
+    const bytes = writeSections(fd, counts, {
+      piecePoint: spatial.piecePoint,
+      flatbush: new Uint8Array(spatial.index ?? new ArrayBuffer(0)),
+    });
     writeAt(fd, headerBytes(counts), 0);
     return { ...stats, seconds: (performance.now() - started) / 1000, bytes };
   } finally {
@@ -72,7 +87,12 @@ export function writeRoutingGraph(network: RoadNetwork, file: string, onProgress
 }
 
 /** Every section but the snapping index's; the counts it returns lack `spatialBytes` (the index's section is the last one, so no offset depends on it). */
-function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress: ProgressReporter | undefined, options: RoutingGraphOptions) {
+function writeHierarchyAndSegments(
+  fd: number,
+  network: RoadNetwork,
+  onProgress: ProgressReporter | undefined,
+  options: RoutingGraphOptions,
+) {
   const { segments } = network;
   onProgress?.({ phase: 'routing graph: turns', done: 0, total: null });
   const edgeBased = buildEdgeBasedGraph(network);
@@ -106,7 +126,10 @@ function writeHierarchyAndSegments(fd: number, network: RoadNetwork, onProgress:
     const small = Math.max(componentSize[2 * s]!, componentSize[2 * s + 1]!) < smallBelow;
     if (small && (edgeBased.nodeWeight[2 * s] !== IMPASSABLE || edgeBased.nodeWeight[2 * s + 1] !== IMPASSABLE)) smallSegments++;
     segmentFlags[s] =
-      (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) | (segments.travel[s]! << TRAVEL_SHIFT) | (small ? FLAG_SMALL_COMPONENT : 0) | (segments.restricted[s]! << RESTRICTED_SHIFT);
+      (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) |
+      (segments.travel[s]! << TRAVEL_SHIFT) |
+      (small ? FLAG_SMALL_COMPONENT : 0) |
+      (segments.restricted[s]! << RESTRICTED_SHIFT);
   }
   const stringOffsets = new Uint32Array(strings.encoded.length + 1);
   strings.encoded.forEach((bytes, i) => (stringOffsets[i + 1] = stringOffsets[i]! + bytes.length));

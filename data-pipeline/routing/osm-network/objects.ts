@@ -86,7 +86,8 @@ class Interned<T> {
   }
 }
 
-const directionKey = (along: DirectionTravel | null) => (along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true}`);
+const directionKey = (along: DirectionTravel | null) =>
+  along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true}`;
 const travelKey = (travel: WayTravel | undefined): string =>
   travel === undefined ? '' : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds}`;
 
@@ -227,7 +228,13 @@ export class RoutingObjects {
       strings: this.strings.values,
       nodeCount: nodes.size,
       nodePassage,
-      restrictions: { count: viaNode.length, kinds: this.restrictionKinds.take(), fromWay: this.restrictionFrom.take(), viaNode, toWay: this.restrictionTo.take() },
+      restrictions: {
+        count: viaNode.length,
+        kinds: this.restrictionKinds.take(),
+        fromWay: this.restrictionFrom.take(),
+        viaNode,
+        toWay: this.restrictionTo.take(),
+      },
       restrictionCounts: this.restrictionCounts,
     };
   }

@@ -8,7 +8,8 @@
 
 const ESCAPE = /%([0-9a-fA-F]+)%/g;
 
-const unescape = (text: string) => (text.includes('%') ? text.replace(ESCAPE, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))) : text);
+const unescapeOpl = (text: string) =>
+  text.includes('%') ? text.replace(ESCAPE, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))) : text;
 
 /** The field of `line` starting with `letter` (without it); undefined when the line has none. */
 export function oplField(line: string, letter: string): string | undefined {
@@ -29,7 +30,7 @@ export function parseTags(field: string | undefined): Map<string, string> {
   if (!field) return tags;
   for (const pair of field.split(',')) {
     const eq = pair.indexOf('=');
-    tags.set(unescape(pair.slice(0, eq)), unescape(pair.slice(eq + 1)));
+    tags.set(unescapeOpl(pair.slice(0, eq)), unescapeOpl(pair.slice(eq + 1)));
   }
   return tags;
 }
@@ -70,6 +71,6 @@ export function parseMembers(field: string | undefined): Member[] {
   if (!field) return [];
   return field.split(',').map((member) => {
     const at = member.indexOf('@');
-    return { type: member[0] as Member['type'], id: Number(member.slice(1, at)), role: unescape(member.slice(at + 1)) };
+    return { type: member[0] as Member['type'], id: Number(member.slice(1, at)), role: unescapeOpl(member.slice(at + 1)) };
   });
 }

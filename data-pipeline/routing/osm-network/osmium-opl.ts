@@ -53,12 +53,35 @@ export async function readRoutingOpl(
   // flex_mem: a sparse node-location index for extracts that switches to a dense one for large inputs.
   const locate: Osmium = spawn(
     OSMIUM,
-    ['add-locations-to-ways', '--ignore-missing-nodes', '-i', 'flex_mem', '--no-progress', '-f', 'pbf,pbf_compression=none,locations_on_ways=true', '-o', '-', path],
+    [
+      'add-locations-to-ways',
+      '--ignore-missing-nodes',
+      '-i',
+      'flex_mem',
+      '--no-progress',
+      '-f',
+      'pbf,pbf_compression=none,locations_on_ways=true',
+      '-o',
+      '-',
+      path,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const filter: Osmium = spawn(
     OSMIUM,
-    ['tags-filter', '--omit-referenced', '--no-progress', '-F', 'pbf', '-f', 'opl,add_metadata=false,locations_on_ways=true', '-o', '-', '-', ...objects],
+    [
+      'tags-filter',
+      '--omit-referenced',
+      '--no-progress',
+      '-F',
+      'pbf',
+      '-f',
+      'opl,add_metadata=false,locations_on_ways=true',
+      '-o',
+      '-',
+      '-',
+      ...objects,
+    ],
     { stdio: ['pipe', 'pipe', 'pipe'] },
   );
   locate.stdout.pipe(filter.stdin!);
@@ -83,7 +106,10 @@ export async function readRoutingOpl(
       if (line.length > 0) onLine(line);
     }
     throwIfAborted(signal);
-    for (const [command, ended] of [['add-locations-to-ways', located], ['tags-filter', filtered]] as const) {
+    for (const [command, ended] of [
+      ['add-locations-to-ways', located],
+      ['tags-filter', filtered],
+    ] as const) {
       const { code, stderr } = await ended;
       if (code !== 0) throw new Error(`osmium ${command} failed on ${file}: ${firstLine(stderr) || `exit code ${code}`}`);
     }

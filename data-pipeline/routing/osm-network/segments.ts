@@ -16,7 +16,12 @@ import { NODE_BLOCKED, NODE_RESTRICTED, RESTRICTION_NO, nodePassageOf, restricti
 function polylineLength(coordinates: Int32Array, start: number, end: number): number {
   let metres = 0;
   for (let i = start + 1; i <= end; i++) {
-    metres += metresBetween(coordinates[i * 2 - 2]! / 1e7, coordinates[i * 2 - 1]! / 1e7, coordinates[i * 2]! / 1e7, coordinates[i * 2 + 1]! / 1e7);
+    metres += metresBetween(
+      coordinates[i * 2 - 2]! / 1e7,
+      coordinates[i * 2 - 1]! / 1e7,
+      coordinates[i * 2]! / 1e7,
+      coordinates[i * 2 + 1]! / 1e7,
+    );
   }
   return metres;
 }
@@ -78,7 +83,21 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
       const forwardRestricted = atRestrictingNode || travel.forward?.restricted === true;
       const backwardRestricted = atRestrictingNode || travel.backward?.restricted === true;
       network.addSegment(
-        { from, to, distance, forwardSeconds, backwardSeconds, wayId, name, ref, roundabout, travel: forwardTravel, backwardTravel, forwardRestricted, backwardRestricted },
+        {
+          from,
+          to,
+          distance,
+          forwardSeconds,
+          backwardSeconds,
+          wayId,
+          name,
+          ref,
+          roundabout,
+          travel: forwardTravel,
+          backwardTravel,
+          forwardRestricted,
+          backwardRestricted,
+        },
         coordinates,
         start,
         p,

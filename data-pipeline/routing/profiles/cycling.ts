@@ -11,8 +11,18 @@ import { parseOneway, type Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Profile, type Tags, type WayTravel } from './profile.js';
 import { FOOT_ACCESS } from './walking.js';
 import {
-  allowedDirections, applyOneway, directionKmh, ferryTravel, isFerry, isImpliedOneway, isRoundabout, isUnusableWay, limitSpeed, tableValue,
-  travelAlong, type TagTables,
+  allowedDirections,
+  applyOneway,
+  directionKmh,
+  ferryTravel,
+  isFerry,
+  isImpliedOneway,
+  isRoundabout,
+  isUnusableWay,
+  limitSpeed,
+  tableValue,
+  travelAlong,
+  type TagTables,
 } from './ways.js';
 
 const ACCESS: AccessRules = {
@@ -55,9 +65,22 @@ const PUSHING_SPEEDS: TagTables = {
 /** Caps by road condition (OSRM bicycle.lua surface_speeds; tracktype: Waymark's own, see docs/ROUTING.md). */
 const SPEED_LIMITS: TagTables = {
   surface: {
-    'cobblestone:flattened': 10, paving_stones: 10, compacted: 10, fine_gravel: 10, ground: 10,
-    sett: 9, dirt: 8, cobblestone: 6, unpaved: 6, gravel: 6, pebblestone: 6, earth: 6, grass: 6,
-    mud: 3, sand: 3, woodchips: 3,
+    'cobblestone:flattened': 10,
+    paving_stones: 10,
+    compacted: 10,
+    fine_gravel: 10,
+    ground: 10,
+    sett: 9,
+    dirt: 8,
+    cobblestone: 6,
+    unpaved: 6,
+    gravel: 6,
+    pebblestone: 6,
+    earth: 6,
+    grass: 6,
+    mud: 3,
+    sand: 3,
+    woodchips: 3,
   },
   tracktype: { grade1: 15, grade2: 12, grade3: 8, grade4: 6, grade5: 4 },
 };

@@ -13,7 +13,17 @@ import { parseOneway } from './oneway.js';
 import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
 import { restrictionKind } from './restrictions.js';
 import { exceedsLimits, parseMetres, type VehicleSize } from './vehicle-size.js';
-import { applyOneway, directionKmh, ferryTravel, isFerry, isImpliedOneway, isUnusableWay, limitSpeed, travelAlong, type TagTables } from './ways.js';
+import {
+  applyOneway,
+  directionKmh,
+  ferryTravel,
+  isFerry,
+  isImpliedOneway,
+  isUnusableWay,
+  limitSpeed,
+  travelAlong,
+  type TagTables,
+} from './ways.js';
 
 const VEHICLE_KEYS = ['motorcar', 'motor_vehicle', 'vehicle'] as const;
 
@@ -62,11 +72,28 @@ const MAXSPEED_FACTOR = 0.8;
 /** Caps by road condition (OSRM car.lua surface_speeds, tracktype_speeds, smoothness_speeds). */
 const SPEED_LIMITS: TagTables = {
   surface: {
-    cement: 80, compacted: 80, fine_gravel: 80,
-    paving_stones: 60, metal: 60, bricks: 60,
-    grass: 40, wood: 40, sett: 40, grass_paver: 40, gravel: 40, unpaved: 40, ground: 40, dirt: 40, pebblestone: 40, tartan: 40,
-    cobblestone: 30, clay: 30,
-    earth: 20, stone: 20, rocky: 20, sand: 20,
+    cement: 80,
+    compacted: 80,
+    fine_gravel: 80,
+    paving_stones: 60,
+    metal: 60,
+    bricks: 60,
+    grass: 40,
+    wood: 40,
+    sett: 40,
+    grass_paver: 40,
+    gravel: 40,
+    unpaved: 40,
+    ground: 40,
+    dirt: 40,
+    pebblestone: 40,
+    tartan: 40,
+    cobblestone: 30,
+    clay: 30,
+    earth: 20,
+    stone: 20,
+    rocky: 20,
+    sand: 20,
     mud: 10,
   },
   tracktype: { grade1: 60, grade2: 40, grade3: 30, grade4: 25, grade5: 20 },
@@ -74,7 +101,18 @@ const SPEED_LIMITS: TagTables = {
 };
 
 /** Barriers a car passes (OSRM car.lua `barrier_whitelist`); every other barrier stops it. */
-const PASSABLE_BARRIERS = new Set(['cattle_grid', 'border_control', 'toll_booth', 'sally_port', 'gate', 'lift_gate', 'no', 'entrance', 'height_restrictor', 'arch']);
+const PASSABLE_BARRIERS = new Set([
+  'cattle_grid',
+  'border_control',
+  'toll_booth',
+  'sally_port',
+  'gate',
+  'lift_gate',
+  'no',
+  'entrance',
+  'height_restrictor',
+  'arch',
+]);
 
 /** Whether a barrier stops a car (OSRM car.lua `process_node`). */
 function stopsCar(barrier: string, node: Tags): boolean {
@@ -89,7 +127,7 @@ function stopsCar(barrier: string, node: Tags): boolean {
 /** `hov=designated`, or every lane of the direction for high-occupancy vehicles: restricted (OSRM `WayHandlers.hov`). */
 function isHovOnly(tags: Tags, direction: Direction): boolean {
   const lanes = firstTagValue(tags, ['hov:lanes'], direction);
-  return tags.get('hov') === 'designated' || (lanes !== undefined && lanes.split('|').every((lane) => lane === 'designated'));
+  return tags.get('hov') === 'designated' || (lanes?.split('|').every((lane) => lane === 'designated') ?? false);
 }
 
 /**

@@ -10,8 +10,12 @@ import type { Tags } from './profile.js';
 export function restrictionKind(tags: Tags, vehicleKeys: readonly string[]): 'no' | 'only' | undefined {
   if (tags.get('type') !== 'restriction') return undefined;
   const except = tags.get('except');
-  if (except !== undefined && except.split(';').some((vehicle) => vehicleKeys.includes(vehicle.trim()))) return undefined;
-  const value = firstTagValue(tags, vehicleKeys.map((key) => `restriction:${key}`)) ?? tags.get('restriction');
+  if (except?.split(';').some((vehicle) => vehicleKeys.includes(vehicle.trim()))) return undefined;
+  const value =
+    firstTagValue(
+      tags,
+      vehicleKeys.map((key) => `restriction:${key}`),
+    ) ?? tags.get('restriction');
   if (value?.startsWith('no_')) return 'no';
   if (value?.startsWith('only_')) return 'only';
   return undefined;

@@ -46,7 +46,13 @@ const SPEEDS: TagTables = {
 
 /** Loose ground slows a walker (OSRM foot.lua `surface_speeds`). */
 const SPEED_LIMITS: TagTables = {
-  surface: { fine_gravel: WALKING_KMH * 0.75, gravel: WALKING_KMH * 0.75, pebblestone: WALKING_KMH * 0.75, mud: WALKING_KMH * 0.5, sand: WALKING_KMH * 0.5 },
+  surface: {
+    fine_gravel: WALKING_KMH * 0.75,
+    gravel: WALKING_KMH * 0.75,
+    pebblestone: WALKING_KMH * 0.75,
+    mud: WALKING_KMH * 0.5,
+    sand: WALKING_KMH * 0.5,
+  },
 };
 
 const BLOCKING_BARRIERS = new Set(['yes', 'wall', 'fence']);

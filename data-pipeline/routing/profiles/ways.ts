@@ -75,7 +75,8 @@ export interface DirectionKmh {
  */
 export function directionKmh(tags: Tags, speeds: TagTables, access: WayAccess, defaultKmh: number): DirectionKmh | undefined {
   const kmh = tableValue(tags, speeds);
-  const open = (verdict: AccessVerdict) => (kmh === undefined ? (verdict === 'allowed' ? defaultKmh : null) : verdict === 'forbidden' ? null : kmh);
+  const open = (verdict: AccessVerdict) =>
+    kmh === undefined ? (verdict === 'allowed' ? defaultKmh : null) : verdict === 'forbidden' ? null : kmh;
   const forward = open(access.forward);
   const backward = open(access.backward);
   return forward === null && backward === null ? undefined : { forward, backward };

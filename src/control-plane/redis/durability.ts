@@ -12,12 +12,16 @@ export async function checkRedisDurability(client: Redis): Promise<string[]> {
   try {
     config = (await client.call('CONFIG', 'GET', 'append*')) as string[];
   } catch (error) {
-    return [`could not check the Redis persistence settings (${(error as Error).message}); make sure AOF is on (appendonly yes, appendfsync everysec)`];
+    return [
+      `could not check the Redis persistence settings (${(error as Error).message}); make sure AOF is on (appendonly yes, appendfsync everysec)`,
+    ];
   }
   const setting = fromPairs(config);
   const warnings: string[] = [];
   if (setting.appendonly !== 'yes') {
-    warnings.push('Redis runs without AOF (appendonly is not yes): a restart loses usage counts and account changes since the last snapshot');
+    warnings.push(
+      'Redis runs without AOF (appendonly is not yes): a restart loses usage counts and account changes since the last snapshot',
+    );
   }
   const fsync = setting.appendfsync;
   if (fsync !== 'everysec' && fsync !== 'always') {

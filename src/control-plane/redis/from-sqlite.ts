@@ -34,11 +34,14 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
   const tx = client.multi();
   try {
     const orgs = db.prepare<[], OrgRow>('SELECT * FROM organizations ORDER BY created_at, rowid').all().map(toOrg);
-    for (const org of orgs) tx.hset(names.org(org.id), orgFields(org)).sadd(names.orgs, org.id).hset(names.orgNames, org.name.toLowerCase(), org.id);
+    for (const org of orgs)
+      tx.hset(names.org(org.id), orgFields(org)).sadd(names.orgs, org.id).hset(names.orgNames, org.name.toLowerCase(), org.id);
 
     const users = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, rowid').all().map(toUser);
     for (const user of users) {
-      tx.hset(names.user(user.id), userFields(user)).hset(names.emails, user.email.toLowerCase(), user.id).rpush(names.orgUsers(user.orgId), user.id);
+      tx.hset(names.user(user.id), userFields(user))
+        .hset(names.emails, user.email.toLowerCase(), user.id)
+        .rpush(names.orgUsers(user.orgId), user.id);
       if (user.role === 'owner') tx.sadd(names.orgOwners(user.orgId), user.id);
     }
     // The file's schema gave every user a role already.
@@ -46,7 +49,10 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
 
     const keys = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, rowid').all().map(toKey);
     for (const key of keys) {
-      tx.hset(names.key(key.hash), keyFields(key)).hset(names.keyIds, key.id, key.hash).sadd(names.keys, key.hash).rpush(names.orgKeys(key.orgId), key.hash);
+      tx.hset(names.key(key.hash), keyFields(key))
+        .hset(names.keyIds, key.id, key.hash)
+        .sadd(names.keys, key.hash)
+        .rpush(names.orgKeys(key.orgId), key.hash);
     }
 
     const invitations = db.prepare<[], InvitationRow>('SELECT * FROM invitations ORDER BY created_at, rowid').all().map(toInvitation);
@@ -64,12 +70,25 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
       tx.hset(key, { hash: s.hash, userId: s.user_id, expiresAt: s.expires_at }).pexpireat(key, Date.parse(s.expires_at));
     }
 
-    const usage = db.prepare<[], { org_id: string; service: string; day: string; key_id: string; count: number }>('SELECT * FROM usage_daily').all();
+    const usage = db
+      .prepare<[], { org_id: string; service: string; day: string; key_id: string; count: number }>('SELECT * FROM usage_daily')
+      .all();
     for (const u of usage) {
-      tx.hincrby(names.dayUsage(u.org_id, u.day), dayUsageField(u.service, u.key_id), u.count).hincrby(names.monthUsage(u.org_id, u.day.slice(0, 7)), u.service, u.count);
+      tx.hincrby(names.dayUsage(u.org_id, u.day), dayUsageField(u.service, u.key_id), u.count).hincrby(
+        names.monthUsage(u.org_id, u.day.slice(0, 7)),
+        u.service,
+        u.count,
+      );
     }
     await tx.exec();
-    return { organizations: orgs.length, users: users.length, keys: keys.length, invitations: invitations.length, sessions: sessions.length, usageRows: usage.length };
+    return {
+      organizations: orgs.length,
+      users: users.length,
+      keys: keys.length,
+      invitations: invitations.length,
+      sessions: sessions.length,
+      usageRows: usage.length,
+    };
   } catch (error) {
     tx.discard();
     throw error;

@@ -76,7 +76,13 @@ export class RedisStore implements ControlStore {
     this.subscriber = subscriberConnection(settings);
     this.scripts = defineScripts(this.client);
     this.directory = new RedisDirectory(this.client, this.names);
-    this.ledger = new RedisLedger(this.client, this.scripts, this.names, (error) => storeError(error, settings), (keyId) => this.directory.versionOf(keyId));
+    this.ledger = new RedisLedger(
+      this.client,
+      this.scripts,
+      this.names,
+      (error) => storeError(error, settings),
+      (keyId) => this.directory.versionOf(keyId),
+    );
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
   }
 
@@ -184,7 +190,10 @@ export class RedisStore implements ControlStore {
 
   setRole(orgId: string, userId: string, role: Role): Promise<User | null> {
     return this.guarded(async () => {
-      const outcome = (await this.scripts.setRole([this.names.user(userId), this.names.orgOwners(orgId)], [orgId, userId, role])) as string[] | string | null;
+      const outcome = (await this.scripts.setRole([this.names.user(userId), this.names.orgOwners(orgId)], [orgId, userId, role])) as
+        | string[]
+        | string
+        | null;
       if (outcome === 'last-owner') throw new LastOwner();
       return Array.isArray(outcome) ? withoutPassword(toUser(fromPairs(outcome))) : null;
     });
@@ -226,7 +235,11 @@ export class RedisStore implements ControlStore {
   createSession(session: SessionRecord): Promise<void> {
     return this.guarded(async () => {
       const key = this.names.session(session.hash);
-      await this.client.multi().hset(key, { ...session }).pexpireat(key, Date.parse(session.expiresAt)).exec();
+      await this.client
+        .multi()
+        .hset(key, { ...session })
+        .pexpireat(key, Date.parse(session.expiresAt))
+        .exec();
     });
   }
 
@@ -354,7 +367,12 @@ export class RedisStore implements ControlStore {
     });
   }
 
-  acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null> {
+  acceptInvitation(input: {
+    hash: string;
+    nowIso: string;
+    email: string;
+    passwordHash: string;
+  }): Promise<{ user: User; org: Organization } | null> {
     return this.guarded(async () => {
       const orgId = await this.client.hget(this.names.invitation(input.hash), 'orgId');
       if (!orgId) return null;
@@ -374,7 +392,9 @@ export class RedisStore implements ControlStore {
   /** The day-usage hashes of the range, oldest first. */
   private usageDays(orgId: string, fromDay: string, toDay: string): Promise<{ day: string; usage: Hash }[]> {
     return this.guarded(() =>
-      Promise.all(daysBetween(fromDay, toDay).map(async (day) => ({ day, usage: await this.client.hgetall(this.names.dayUsage(orgId, day)) }))),
+      Promise.all(
+        daysBetween(fromDay, toDay).map(async (day) => ({ day, usage: await this.client.hgetall(this.names.dayUsage(orgId, day)) })),
+      ),
     );
   }
 

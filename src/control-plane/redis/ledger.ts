@@ -75,7 +75,9 @@ export class RedisLedger implements QuotaLedger {
       .hincrby(this.names.monthUsage(orgId, month), service, -units)
       .hincrby(this.names.dayUsage(orgId, day), dayUsageField(service, keyId), -units)
       .exec()
-      .catch((error: Error) => console.error(`waymark: could not release ${units} ${service} units of ${orgId} (they stay counted): ${error.message}`));
+      .catch((error: Error) =>
+        console.error(`waymark: could not release ${units} ${service} units of ${orgId} (they stay counted): ${error.message}`),
+      );
   }
 
   async used(orgId: string, service: Service, month: string): Promise<number> {

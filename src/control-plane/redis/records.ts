@@ -36,7 +36,13 @@ const quotaField = (service: Service) => `quota:${service}`;
 
 /** The organization with the limits in force precomputed, so that the reserve script reads them directly. */
 export function orgFields(org: Organization): Hash {
-  const hash: Hash = { id: org.id, name: org.name, tier: org.tier, customQuotas: JSON.stringify(org.customQuotas), createdAt: org.createdAt };
+  const hash: Hash = {
+    id: org.id,
+    name: org.name,
+    tier: org.tier,
+    customQuotas: JSON.stringify(org.customQuotas),
+    createdAt: org.createdAt,
+  };
   for (const service of SERVICES) hash[quotaField(service)] = String(quotaOf(org, service) ?? -1);
   return hash;
 }
@@ -64,7 +70,12 @@ export const toUser = (h: Hash): UserWithPassword => ({
 const list = (field: string | undefined): string[] => (field ? field.split(',') : []);
 
 export const keyFields = (key: ApiKeyRecord): Hash =>
-  withoutNulls({ ...key, scopes: key.scopes.join(','), allowedOrigins: key.allowedOrigins.join(','), allowedIps: key.allowedIps.join(',') });
+  withoutNulls({
+    ...key,
+    scopes: key.scopes.join(','),
+    allowedOrigins: key.allowedOrigins.join(','),
+    allowedIps: key.allowedIps.join(','),
+  });
 
 export const toKey = (h: Hash): ApiKeyRecord => ({
   id: h.id!,

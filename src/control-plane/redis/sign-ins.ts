@@ -59,7 +59,7 @@ export class RedisSignIns implements SignInLimiter {
   private readonly succeededScript: Script;
 
   constructor(
-    private readonly client: Redis,
+    client: Redis,
     private readonly names: ControlKeys,
     private readonly storeError: (error: unknown) => Error,
   ) {

@@ -22,7 +22,7 @@ export class SqliteDirectory implements Directory {
   private readonly currentRevision: Database.Statement<[], { value: string }>;
   private readonly dataVersionNow: Database.Statement<[], number>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(db: Database.Database) {
     this.dataVersionNow = db.prepare<[], number>('PRAGMA data_version').pluck();
     this.orgsSince = db.prepare('SELECT * FROM organizations WHERE rev > ?');
     this.keysSince = db.prepare('SELECT * FROM api_keys WHERE rev > ?');

@@ -65,9 +65,7 @@ export class SqliteStore implements ControlStore {
     const monthUsed = this.db.prepare<[string, string, string, string], { n: number | null }>(
       'SELECT SUM(count) AS n FROM usage_daily WHERE org_id = ? AND service = ? AND day BETWEEN ? AND ?',
     );
-    this.ledger = new LocalLedger(
-      (orgId, service, month) => monthUsed.get(orgId, service, `${month}-01`, lastDayOfMonth(month))?.n ?? 0,
-    );
+    this.ledger = new LocalLedger((orgId, service, month) => monthUsed.get(orgId, service, `${month}-01`, lastDayOfMonth(month))?.n ?? 0);
     this.ledger.preload(this.monthTotals(monthKey(this.now())));
   }
 
@@ -99,9 +97,7 @@ export class SqliteStore implements ControlStore {
   /** Stamps a key or organization write with the next revision, for the directories to pick up. */
   private nextRevision(): number {
     const row = this.db
-      .prepare<[], { value: string }>(
-        "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision' RETURNING value",
-      )
+      .prepare<[], { value: string }>("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'revision' RETURNING value")
       .get();
     this.directory.noteOwnWrite();
     return Number(row!.value);
@@ -114,7 +110,9 @@ export class SqliteStore implements ControlStore {
     }
     const row: UserRow = { id: newId('usr'), email, password_hash: passwordHash, org_id: orgId, role, created_at: now };
     this.db
-      .prepare('INSERT INTO users (id, email, password_hash, org_id, role, created_at) VALUES (@id, @email, @password_hash, @org_id, @role, @created_at)')
+      .prepare(
+        'INSERT INTO users (id, email, password_hash, org_id, role, created_at) VALUES (@id, @email, @password_hash, @org_id, @role, @created_at)',
+      )
       .run(row);
     return withoutPassword(toUser(row));
   }
@@ -129,9 +127,18 @@ export class SqliteStore implements ControlStore {
         throw new OrgNameTaken(input.orgName);
       }
       const now = new Date(this.now()).toISOString();
-      const orgRow: OrgRow = { id: newId('org'), name: input.orgName, tier: 'free', custom_quotas: '{}', created_at: now, rev: this.nextRevision() };
+      const orgRow: OrgRow = {
+        id: newId('org'),
+        name: input.orgName,
+        tier: 'free',
+        custom_quotas: '{}',
+        created_at: now,
+        rev: this.nextRevision(),
+      };
       this.db
-        .prepare('INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)')
+        .prepare(
+          'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)',
+        )
         .run(orgRow);
       return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, 'owner', now), org: toOrg(orgRow) };
     })();
@@ -139,7 +146,12 @@ export class SqliteStore implements ControlStore {
     return created;
   }
 
-  async createUserInOrg(input: { email: string; passwordHash: string; orgId: string; role: Role }): Promise<{ user: User; org: Organization }> {
+  async createUserInOrg(input: {
+    email: string;
+    passwordHash: string;
+    orgId: string;
+    role: Role;
+  }): Promise<{ user: User; org: Organization }> {
     return this.db.transaction(() => {
       const orgRow = this.orgRow(input.orgId);
       if (!orgRow) throw new StoreConflict(`no organization ${input.orgId}`);
@@ -153,7 +165,9 @@ export class SqliteStore implements ControlStore {
       const current = this.db.prepare<[string, string], UserRow>('SELECT * FROM users WHERE id = ? AND org_id = ?').get(userId, orgId);
       if (!current) return null;
       if (current.role === 'owner' && role !== 'owner') {
-        const owners = this.db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE org_id = ? AND role = 'owner'").get(orgId)!.n;
+        const owners = this.db
+          .prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE org_id = ? AND role = 'owner'")
+          .get(orgId)!.n;
         if (owners <= 1) throw new LastOwner();
       }
       const row = this.db.prepare<[string, string], UserRow>('UPDATE users SET role = ? WHERE id = ? RETURNING *').get(role, userId)!;
@@ -186,7 +200,9 @@ export class SqliteStore implements ControlStore {
   async findOrgByName(name: string): Promise<Organization | null> {
     // An exact match first: files from before names were unique in any case may hold two.
     const row = this.db
-      .prepare<[string, string], OrgRow>('SELECT * FROM organizations WHERE casefold(name) = casefold(?) ORDER BY name = ? DESC, created_at LIMIT 1')
+      .prepare<[string, string], OrgRow>(
+        'SELECT * FROM organizations WHERE casefold(name) = casefold(?) ORDER BY name = ? DESC, created_at LIMIT 1',
+      )
       .get(name, name);
     return row ? toOrg(row) : null;
   }
@@ -207,7 +223,9 @@ export class SqliteStore implements ControlStore {
   }
 
   async createSession(session: SessionRecord): Promise<void> {
-    this.db.prepare('INSERT INTO sessions (hash, user_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.userId, session.expiresAt);
+    this.db
+      .prepare('INSERT INTO sessions (hash, user_id, expires_at) VALUES (?, ?, ?)')
+      .run(session.hash, session.userId, session.expiresAt);
   }
 
   async findSession(hash: string, nowIso: string): Promise<SessionRecord | null> {
@@ -232,9 +250,23 @@ export class SqliteStore implements ControlStore {
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
-          key.id, key.orgId, key.name, key.hint, key.hash, listColumn(key.scopes), key.status, key.createdBy,
-          listColumn(key.allowedOrigins), listColumn(key.allowedIps), key.expiresAt, key.previousHash, key.previousHashExpiresAt,
-          key.createdAt, key.lastUsedAt, key.revokedAt, this.nextRevision(),
+          key.id,
+          key.orgId,
+          key.name,
+          key.hint,
+          key.hash,
+          listColumn(key.scopes),
+          key.status,
+          key.createdBy,
+          listColumn(key.allowedOrigins),
+          listColumn(key.allowedIps),
+          key.expiresAt,
+          key.previousHash,
+          key.previousHashExpiresAt,
+          key.createdAt,
+          key.lastUsedAt,
+          key.revokedAt,
+          this.nextRevision(),
         );
     })();
     await this.announce();
@@ -288,7 +320,12 @@ export class SqliteStore implements ControlStore {
     if (changes.expiresAt !== undefined) columns.push(['expires_at', changes.expiresAt]);
     // Nothing to change still answers whether the key exists.
     const assignments = columns.length === 0 ? 'name = name' : columns.map(([column]) => `${column} = ?`).join(', ');
-    return this.writeActiveKey(orgId, keyId, assignments, columns.map(([, value]) => value));
+    return this.writeActiveKey(
+      orgId,
+      keyId,
+      assignments,
+      columns.map(([, value]) => value),
+    );
   }
 
   rollKey(orgId: string, keyId: string, roll: KeyRoll): Promise<ApiKeyRecord | null> {
@@ -331,7 +368,12 @@ export class SqliteStore implements ControlStore {
     return row ? toInvitation(row) : null;
   }
 
-  async acceptInvitation(input: { hash: string; nowIso: string; email: string; passwordHash: string }): Promise<{ user: User; org: Organization } | null> {
+  async acceptInvitation(input: {
+    hash: string;
+    nowIso: string;
+    email: string;
+    passwordHash: string;
+  }): Promise<{ user: User; org: Organization } | null> {
     return this.db.transaction(() => {
       const invitation = this.db
         .prepare<[string, string], InvitationRow>(

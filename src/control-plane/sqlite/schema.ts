@@ -112,9 +112,7 @@ export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 export function migrate(db: Database.Database): void {
   const version = db.pragma('user_version', { simple: true }) as number;
   if (version > SCHEMA_VERSION) {
-    throw new Error(
-      `the database was written by a newer Waymark (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade Waymark`,
-    );
+    throw new Error(`the database was written by a newer Waymark (schema ${version}, this build knows ${SCHEMA_VERSION}); upgrade Waymark`);
   }
   if (version === SCHEMA_VERSION) return;
   db.transaction(() => {

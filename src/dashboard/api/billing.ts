@@ -18,10 +18,16 @@ export function registerBilling(router: Router, { store, sessions }: DashboardDe
       const tier = await accountCall(async () => parseTier(jsonBody(req).tier));
       const org = await orgOf(store, user.orgId);
       if (org.tier === 'enterprise') {
-        throw new ApiError(403, 'this organization is on an Enterprise plan, which your Waymark operator sets and ends ("waymark org set-tier"); ask them to change it');
+        throw new ApiError(
+          403,
+          'this organization is on an Enterprise plan, which your Waymark operator sets and ends ("waymark org set-tier"); ask them to change it',
+        );
       }
       if (tier === 'enterprise') {
-        throw new ApiError(403, 'Enterprise plans are arranged by contact: ask your Waymark operator, who sets them with "waymark org set-tier"');
+        throw new ApiError(
+          403,
+          'Enterprise plans are arranged by contact: ask your Waymark operator, who sets them with "waymark org set-tier"',
+        );
       }
       return json(200, { organization: orgView(await store.setTier(user.orgId, tier)) });
     },

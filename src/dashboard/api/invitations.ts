@@ -47,10 +47,12 @@ export function registerInvitations(router: Router, { store, sessions, now, orig
     'POST /invitations': async (req, { user }) => {
       requirePower(user, 'invitations', 'invite people');
       const origin = originOf(req);
-      if (origin === null) throw new ApiError(400, 'the Host header must name the host the dashboard is reached at; or set WAYMARK_PUBLIC_URL on the server');
+      if (origin === null)
+        throw new ApiError(400, 'the Host header must name the host the dashboard is reached at; or set WAYMARK_PUBLIC_URL on the server');
       const asked = req.body.length === 0 ? undefined : jsonBody(req).role;
       const role = asked === undefined ? 'member' : await accountCall(async () => parseRole(asked));
-      if (!mayGrant(user.role, role)) throw new ApiError(403, `${withArticle(user.role)} cannot invite ${withArticle(role)}: nobody grants more than their own role`);
+      if (!mayGrant(user.role, role))
+        throw new ApiError(403, `${withArticle(user.role)} cannot invite ${withArticle(role)}: nobody grants more than their own role`);
       const { invitation, token } = await createInvitation(store, user, role, now());
       const view = invitationView(invitation, new Date(now()).toISOString(), new Map([[user.id, user.email]]));
       // The token travels in the fragment, which browsers never send to a server or in a Referer.

@@ -52,7 +52,7 @@ export function registerKeys(router: Router, { store, sessions, now }: Dashboard
       const { id } = await manageableKey(user, req.params.id!);
       const grace = req.body.length === 0 ? undefined : jsonBody(req).grace;
       const rolled = await accountCall(() => rollKey(store, user.orgId, id, grace, now()));
-      const key = activeKeyOrMissing(rolled && rolled.key, id);
+      const key = activeKeyOrMissing(rolled?.key ?? null, id);
       return json(200, { key: keyView(key), value: rolled!.value }, { 'Cache-Control': 'no-store' });
     },
 

@@ -70,8 +70,12 @@ function withWholeNumber(text: string, parsed: ParsedAddress): ParsedAddress {
 
 export function parseQuery(text: string): ParsedAddress {
   const parsed = withWholeNumber(text, parseAddress(text));
-  const parts = text.split(',').map((part) => part.trim()).filter((part) => part !== '');
-  if (parts.length < 2) return parsed.housenumber === undefined && parsed.postcode === undefined ? (streetWithNumber(text) ?? parsed) : parsed;
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (parts.length < 2)
+    return parsed.housenumber === undefined && parsed.postcode === undefined ? (streetWithNumber(text) ?? parsed) : parsed;
   const street = streetWithNumber(parts[0]!);
   if (street === undefined) return parsed;
   const structured: ParsedAddress = { housenumber: street.housenumber, street: street.street };

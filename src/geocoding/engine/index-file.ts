@@ -90,7 +90,9 @@ export class GeocoderIndex {
     const format = (this.db.prepare("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | undefined)?.value;
     if (format !== String(GEOCODER_INDEX_FORMAT)) {
       this.db.close();
-      throw new Error(`geocoder index ${file} has format ${format ?? 'unknown'}; this Waymark reads format ${GEOCODER_INDEX_FORMAT}: run waymark import again`);
+      throw new Error(
+        `geocoder index ${file} has format ${format ?? 'unknown'}; this Waymark reads format ${GEOCODER_INDEX_FORMAT}: run waymark import again`,
+      );
     }
     // FTS5 answers in rowid order, which is importance order: LIMIT keeps the most important matches.
     this.matching = this.db.prepare(
@@ -106,7 +108,9 @@ export class GeocoderIndex {
     this.numbersOfStreet = this.db.prepare(
       'SELECT number, lon, lat FROM address_number WHERE street_key = @key AND lat BETWEEN @south AND @north AND lon BETWEEN @west AND @east',
     );
-    this.rangesOfStreet = this.db.prepare(`SELECT low, high, step, line FROM address_range WHERE street_key = @key AND @number BETWEEN low AND high AND ${MEETS_BOX}`);
+    this.rangesOfStreet = this.db.prepare(
+      `SELECT low, high, step, line FROM address_range WHERE street_key = @key AND @number BETWEEN low AND high AND ${MEETS_BOX}`,
+    );
     this.linesOfStreet = this.db.prepare(`SELECT line FROM street_line WHERE street_key = @key AND ${MEETS_BOX}`).pluck();
     this.vocabulary = new Vocabulary(this.db);
     this.admins = this.readAdminAreas();

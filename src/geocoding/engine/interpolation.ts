@@ -47,10 +47,16 @@ function neighbours(numbers: readonly AddressNumber[], number: number): Pair | u
 
 /** The share `t` of the way from `a` to `b`, along the street line both lie on, else straight. */
 function between(index: GeocoderIndex, key: string, box: Box, a: AddressNumber, b: AddressNumber, t: number): LonLat {
-  const at: LonLat[] = [[a.lon, a.lat], [b.lon, b.lat]];
+  const at: LonLat[] = [
+    [a.lon, a.lat],
+    [b.lon, b.lat],
+  ];
   let best: { line: LonLat[]; from: number; to: number; offset: number } | undefined;
   for (const line of index.streetLines(key, box)) {
-    const [pa, pb] = at.map((point) => projectOntoLine(line, point)) as [ReturnType<typeof projectOntoLine>, ReturnType<typeof projectOntoLine>];
+    const [pa, pb] = at.map((point) => projectOntoLine(line, point)) as [
+      ReturnType<typeof projectOntoLine>,
+      ReturnType<typeof projectOntoLine>,
+    ];
     const offset = Math.max(pa.offset, pb.offset);
     if (offset <= MAX_LINE_OFFSET && (best === undefined || offset < best.offset)) best = { line, from: pa.along, to: pb.along, offset };
   }

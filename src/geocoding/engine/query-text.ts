@@ -92,5 +92,7 @@ export function analyzeParsed(text: string, parsed: ParsedAddress, vocabulary: V
 
 /** The tokens with corrections for known words too: "Andora la Vela" has real words that are typos. */
 export function correctingEveryToken(tokens: readonly QueryToken[], vocabulary: Vocabulary): QueryToken[] {
-  return tokens.map((token) => (token.prefix || token.corrections.length > 0 ? token : { ...token, corrections: vocabulary.corrections(token.text) }));
+  return tokens.map((token) =>
+    token.prefix || token.corrections.length > 0 ? token : { ...token, corrections: vocabulary.corrections(token.text) },
+  );
 }

@@ -114,7 +114,11 @@ function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval
   let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
   let confidence = 0.25 + 0.75 * match.answered * match.nameCoverage - (match.corrected ? 0.1 : 0);
   let isFallback = retrieval.fallback;
-  const sameNumber = query.housenumber !== undefined && row.layer === 'address' && record.housenumber !== undefined && houseNumberKey(record.housenumber) === query.housenumber;
+  const sameNumber =
+    query.housenumber !== undefined &&
+    row.layer === 'address' &&
+    record.housenumber !== undefined &&
+    houseNumberKey(record.housenumber) === query.housenumber;
   if (query.housenumber !== undefined) {
     if (sameNumber) points += 1;
     else isFallback = true;
@@ -139,7 +143,8 @@ const roundedConfidence = (confidence: number) => Math.round(Math.max(0.1, Math.
 
 /** Where to look for the numbers of the street a result names: around the street's box, or near an address of it. */
 function streetSearchBox(record: GeocodeRecord): Box {
-  const [west, south, east, north] = record.layer === 'street' && record.bbox ? record.bbox : [record.lon, record.lat, record.lon, record.lat];
+  const [west, south, east, north] =
+    record.layer === 'street' && record.bbox ? record.bbox : [record.lon, record.lat, record.lon, record.lat];
   const margin = record.layer === 'street' ? STREET_MARGIN_DEGREES : ADDRESS_NEIGHBOURHOOD_DEGREES;
   return { west: west - margin, south: south - margin, east: east + margin, north: north + margin };
 }
@@ -153,7 +158,9 @@ function interpolated(index: GeocoderIndex, ranked: readonly Scored[], query: Qu
   const typed = query.parsed.housenumber;
   const number = typed === undefined ? undefined : houseNumberValue(typed);
   if (typed === undefined || number === undefined) return undefined;
-  const anchors = ranked.filter((result) => result.row.layer === 'street' || (result.row.layer === 'address' && result.record.street !== undefined));
+  const anchors = ranked.filter(
+    (result) => result.row.layer === 'street' || (result.row.layer === 'address' && result.record.street !== undefined),
+  );
   const best = anchors[0];
   for (const anchor of anchors.slice(0, INTERPOLATION_ANCHORS)) {
     const street = anchor.row.layer === 'street' ? anchor.record.name : anchor.record.street!;
@@ -161,9 +168,25 @@ function interpolated(index: GeocoderIndex, ranked: readonly Scored[], query: Qu
     if (point === undefined) continue;
     const { bbox: _bbox, names: _names, postalcode: _postalcode, ...hierarchy } = anchor.record;
     const sourceId = `${anchor.row.layer === 'street' ? anchor.record.sourceId : `interpolated/${streetKey(street).replaceAll(' ', '-')}`}:${query.housenumber!.replaceAll(' ', '-')}`;
-    const record: GeocodeRecord = { ...hierarchy, layer: 'address', sourceId, name: `${typed} ${street}`, housenumber: typed, street, lon: point[0], lat: point[1] };
+    const record: GeocodeRecord = {
+      ...hierarchy,
+      layer: 'address',
+      sourceId,
+      name: `${typed} ${street}`,
+      housenumber: typed,
+      street,
+      lon: point[0],
+      lat: point[1],
+    };
     return {
-      row: { ...anchor.row, id: -1, layer: 'address', lon: point[0], lat: point[1], name_text: `${query.housenumber} ${streetKey(street)}` },
+      row: {
+        ...anchor.row,
+        id: -1,
+        layer: 'address',
+        lon: point[0],
+        lat: point[1],
+        name_text: `${query.housenumber} ${streetKey(street)}`,
+      },
       record,
       score: best!.score + INTERPOLATED_POINTS,
       confidence: roundedConfidence(Math.min(INTERPOLATED_MAX_CONFIDENCE, best!.confidence + INTERPOLATED_CONFIDENCE_GAIN)),
@@ -178,7 +201,12 @@ function interpolated(index: GeocoderIndex, ranked: readonly Scored[], query: Qu
 function focusBox(params: SearchOptions): Box | undefined {
   const focus = params.focusPoint;
   if (!focus) return undefined;
-  return { west: focus.lon - FOCUS_BOX_DEGREES, east: focus.lon + FOCUS_BOX_DEGREES, south: focus.lat - FOCUS_BOX_DEGREES, north: focus.lat + FOCUS_BOX_DEGREES };
+  return {
+    west: focus.lon - FOCUS_BOX_DEGREES,
+    east: focus.lon + FOCUS_BOX_DEGREES,
+    south: focus.lat - FOCUS_BOX_DEGREES,
+    north: focus.lat + FOCUS_BOX_DEGREES,
+  };
 }
 
 export function search(index: GeocoderIndex, params: SearchParams, autocomplete: boolean): SearchAnswer {

@@ -49,7 +49,9 @@ export function matchText(tokens: readonly QueryToken[], nameText: string, admin
         found += inName;
         answered += inName;
         if (inName === CORRECTED_HIT) corrected = true;
-        for (const term of nameTerms) if (token.words.includes(term) || token.corrections.includes(term) || (token.prefix && term.startsWith(token.text))) named.add(term);
+        for (const term of nameTerms)
+          if (token.words.includes(term) || token.corrections.includes(term) || (token.prefix && term.startsWith(token.text)))
+            named.add(term);
       } else {
         const inAdmin = hit(token, adminTerms);
         found += inAdmin * ADMIN_HIT;

@@ -48,7 +48,9 @@ export class Vocabulary {
 
   constructor(db: Database.Database) {
     this.postings = db.prepare('SELECT term_ids FROM term_trigram WHERE trigram = ?').pluck();
-    for (const [id, term, documents] of db.prepare('SELECT id, term, documents FROM term ORDER BY id').raw().iterate() as IterableIterator<[number, string, number]>) {
+    for (const [id, term, documents] of db.prepare('SELECT id, term, documents FROM term ORDER BY id').raw().iterate() as IterableIterator<
+      [number, string, number]
+    >) {
       this.terms[id] = term;
       this.documents[id] = documents;
       this.ids.set(term, id);

@@ -14,8 +14,19 @@ import { sanitizeText } from './text.js';
 
 /** The parameters of all geocoding endpoints; each may be given once. */
 const GEOCODING_PARAMETERS = [
-  'text', 'q', 'size', 'layers', 'sources', 'boundary.country', 'lang',
-  'focus.point.lat', 'focus.point.lon', 'point.lat', 'point.lon', 'ids', ...STRUCTURED_FIELDS,
+  'text',
+  'q',
+  'size',
+  'layers',
+  'sources',
+  'boundary.country',
+  'lang',
+  'focus.point.lat',
+  'focus.point.lon',
+  'point.lat',
+  'point.lon',
+  'ids',
+  ...STRUCTURED_FIELDS,
 ] as const;
 
 const search = {
@@ -58,6 +69,7 @@ export const sanitizeAutocomplete = (query: URLSearchParams): CleanRequest<Searc
 export const sanitizeGeocodeAlias = (query: URLSearchParams): CleanRequest<SearchParams> =>
   sanitize(query, geocodeAlias, GEOCODING_PARAMETERS);
 /** `/search/structured`: Pelias' address fields plus search's size, layers, sources, focus, boundary and lang. */
-export const sanitizeStructured = (query: URLSearchParams): CleanRequest<StructuredParams> => sanitize(query, structured, GEOCODING_PARAMETERS);
+export const sanitizeStructured = (query: URLSearchParams): CleanRequest<StructuredParams> =>
+  sanitize(query, structured, GEOCODING_PARAMETERS);
 export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse, GEOCODING_PARAMETERS);
 export const sanitizePlace = (query: URLSearchParams): CleanRequest<PlaceParams> => sanitize(query, place, GEOCODING_PARAMETERS);

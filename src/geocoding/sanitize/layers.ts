@@ -3,10 +3,7 @@ import { COARSE_LAYERS, LAYERS, type Layer } from '../../../core/geocoding/index
 import { clean, type Sanitizer } from '../../http/params/sanitized.js';
 import { resolveValueList } from './value-list.js';
 
-const LAYER_MEANINGS = new Map<string, readonly Layer[]>([
-  ...LAYERS.map((layer) => [layer, [layer]] as const),
-  ['coarse', COARSE_LAYERS],
-]);
+const LAYER_MEANINGS = new Map<string, readonly Layer[]>([...LAYERS.map((layer) => [layer, [layer]] as const), ['coarse', COARSE_LAYERS]]);
 
 export const sanitizeLayers: Sanitizer<Layer[]> = (query) => {
   const raw = query.get('layers');

@@ -6,11 +6,7 @@ import { clean, rejected, type Sanitized } from '../../http/params/sanitized.js'
  * Resolves each comma-separated entry of `raw` through `meanings` (an entry may stand for several values),
  * keeping the first occurrence of each value. Every unknown entry is reported, naming the valid ones.
  */
-export function resolveValueList<T extends string>(
-  name: string,
-  raw: string,
-  meanings: ReadonlyMap<string, readonly T[]>,
-): Sanitized<T[]> {
+export function resolveValueList<T extends string>(name: string, raw: string, meanings: ReadonlyMap<string, readonly T[]>): Sanitized<T[]> {
   const values = new Set<T>();
   const errors: string[] = [];
   for (const entry of raw.split(',')) {

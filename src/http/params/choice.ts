@@ -7,9 +7,7 @@ export function oneOf<T extends string>(name: string, values: readonly T[], fall
   return (query) => {
     const raw = query.get(name);
     if (raw === null) return clean(fallback);
-    return (values as readonly string[]).includes(raw)
-      ? clean(raw as T)
-      : rejected(fallback, messages.unknownValue(name, raw, values));
+    return (values as readonly string[]).includes(raw) ? clean(raw as T) : rejected(fallback, messages.unknownValue(name, raw, values));
   };
 }
 

@@ -18,7 +18,11 @@ export interface CleanRequest<P> {
  * Each of the endpoint's `parameters` may be given once: a repeated one is refused rather than
  * silently picking one of its values.
  */
-export function sanitize<L extends SanitizerList>(query: URLSearchParams, list: L, parameters: readonly string[]): CleanRequest<CleanParams<L>> {
+export function sanitize<L extends SanitizerList>(
+  query: URLSearchParams,
+  list: L,
+  parameters: readonly string[],
+): CleanRequest<CleanParams<L>> {
   const errors = parameters.filter((name) => query.getAll(name).length > 1).map(messages.duplicate);
   const warnings: string[] = [];
   const params: Record<string, unknown> = {};

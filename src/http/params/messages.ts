@@ -11,8 +11,7 @@ export const messages = {
   tooLong: (name: string, max: number) => `invalid parameter '${name}': at most ${max} characters`,
   notANumber: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} is not a decimal number`,
   notAnInteger: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} is not a whole number`,
-  outOfRange: (name: string, min: number, max: number) =>
-    `invalid parameter '${name}': it must be between ${min} and ${max}`,
+  outOfRange: (name: string, min: number, max: number) => `invalid parameter '${name}': it must be between ${min} and ${max}`,
   tooSmall: (name: string, min: number) => `invalid parameter '${name}': it must be at least ${min}`,
   unknownValue: (name: string, value: string, valid: readonly string[]) =>
     `invalid parameter '${name}': ${quoted(value)} is not one of ${list(valid)}`,

@@ -15,7 +15,8 @@ export class RasterDiskCache {
     let served = datasets.current();
     datasets.onSwitch(() => {
       // A stop (no dataset) keeps the cache for the next start; a new dataset makes the old one dead weight.
-      if (served !== null && datasets.current() !== null) void rm(join(served.dir, FOLDER), { recursive: true, force: true }).catch(() => undefined);
+      if (served !== null && datasets.current() !== null)
+        void rm(join(served.dir, FOLDER), { recursive: true, force: true }).catch(() => undefined);
       served = datasets.current();
     });
   }

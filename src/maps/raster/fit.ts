@@ -22,7 +22,13 @@ function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
-function fitBounds([minLon, minLat, maxLon, maxLat]: Bounds, width: number, height: number, padding: number, maxZoom: number): { center: [number, number]; zoom: number } {
+function fitBounds(
+  [minLon, minLat, maxLon, maxLat]: Bounds,
+  width: number,
+  height: number,
+  padding: number,
+  maxZoom: number,
+): { center: [number, number]; zoom: number } {
   // Web Mercator as fractions of the world, 0..1 from the top-left.
   const [left, top] = worldPixel(1, minLon, maxLat);
   const [right, bottom] = worldPixel(1, maxLon, minLat);

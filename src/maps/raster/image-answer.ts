@@ -12,7 +12,12 @@ export interface ImageAnswer extends AssetFile {
 
 export function imageAnswer(data: Uint8Array, format: RasterFormat): ImageAnswer {
   const { etag } = assetFile(data);
-  return { data, etag, headers: [presetHeaders({ 'Content-Type': `image/${format}`, ETag: etag })], notModified: [presetHeaders({ ETag: etag })] };
+  return {
+    data,
+    etag,
+    headers: [presetHeaders({ 'Content-Type': `image/${format}`, ETag: etag })],
+    notModified: [presetHeaders({ ETag: etag })],
+  };
 }
 
 /** Cache-Control as the vector tiles: public for a key in the URL, else private. */

@@ -30,24 +30,38 @@ export class RasterPool {
   private jobs = 0;
   private readonly maxJobs: number;
 
-  constructor(threads: number, private readonly timeoutMs = RENDER_TIMEOUT_MS, worker = WORKER) {
+  constructor(
+    threads: number,
+    private readonly timeoutMs = RENDER_TIMEOUT_MS,
+    worker = WORKER,
+  ) {
     // Piscina's `maxQueue` does not count tasks that carry an abort signal (they wait in another
     // queue while no thread is free), so the bound on waiting jobs is kept here.
     // Threads stay alive: each keeps its opened archives, sprites, fonts and compiled styles, which
     // a new thread would have to build again (Piscina ends idle threads above minThreads at once).
-    this.pool = new Piscina({ filename: worker, execArgv: [...ESM_WORKER_EXEC_ARGV], minThreads: threads, maxThreads: threads, idleTimeout: Infinity, niceIncrement: RENDER_NICENESS });
+    this.pool = new Piscina({
+      filename: worker,
+      execArgv: [...ESM_WORKER_EXEC_ARGV],
+      minThreads: threads,
+      maxThreads: threads,
+      idleTimeout: Infinity,
+      niceIncrement: RENDER_NICENESS,
+    });
     this.maxJobs = threads * (1 + QUEUE_PER_THREAD);
   }
 
   async run(job: RasterJob): Promise<RasterAnswer> {
-    if (this.jobs >= this.maxJobs) throw new ApiError(503, 'rendering is busy: too many maps are waiting; try again shortly', { 'Retry-After': '1' });
+    if (this.jobs >= this.maxJobs)
+      throw new ApiError(503, 'rendering is busy: too many maps are waiting; try again shortly', { 'Retry-After': '1' });
     const signal = AbortSignal.timeout(this.timeoutMs);
     this.jobs++;
     try {
       return await this.pool.run(job, { signal });
-    } catch (error) {
+    } catch (_error) {
       if (signal.aborted) {
-        throw new ApiError(503, `rendering took longer than ${this.timeoutMs / 1000} s and was stopped; try again shortly`, { 'Retry-After': '1' });
+        throw new ApiError(503, `rendering took longer than ${this.timeoutMs / 1000} s and was stopped; try again shortly`, {
+          'Retry-After': '1',
+        });
       }
       throw new ApiError(500, 'the map could not be rendered: the renderer failed on this request');
     } finally {

@@ -38,7 +38,8 @@ interface TileRequest {
 }
 
 function coordinate(raw: string, name: string, max: number, at: string): number {
-  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max) throw new ApiError(400, `${name} must be an integer from 0 to ${max}${at}; got "${raw.slice(0, 20)}"`);
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > max)
+    throw new ApiError(400, `${name} must be an integer from 0 to ${max}${at}; got "${raw.slice(0, 20)}"`);
   return Number(raw);
 }
 
@@ -47,7 +48,8 @@ export function parseTileRequest(req: Request): TileRequest {
   const { slug, z: zRaw, x: xRaw, tile } = req.params;
   const style = styleOfSlug(slug!);
   const name = TILE_NAME.exec(tile!);
-  if (!name) throw new ApiError(400, `the tile must be named {y}.{ext} or {y}@2x.{ext} with ext one of ${EXTENSIONS}; got "${tile!.slice(0, 30)}"`);
+  if (!name)
+    throw new ApiError(400, `the tile must be named {y}.{ext} or {y}@2x.{ext} with ext one of ${EXTENSIONS}; got "${tile!.slice(0, 30)}"`);
   const format = EXTENSION_FORMATS[name[3]!];
   if (!format) throw new ApiError(400, `the tile extension must be one of ${EXTENSIONS}; got "${name[3]!.slice(0, 10)}"`);
   const z = coordinate(zRaw!, 'z', MAX_ZOOM, '');
@@ -55,12 +57,14 @@ export function parseTileRequest(req: Request): TileRequest {
   const x = coordinate(xRaw!, 'x', last, ` at zoom ${z}`);
   const y = coordinate(name[1]!, 'y', last, ` at zoom ${z}`);
   // Most tile requests name no language; they skip parsing the query.
-  const language = req.queryAll('lang').length === 0 ? labelLanguage(null) : sanitize(req.query, { lang: sanitizeLang }, ['lang']).params.lang;
+  const language =
+    req.queryAll('lang').length === 0 ? labelLanguage(null) : sanitize(req.query, { lang: sanitizeLang }, ['lang']).params.lang;
   return { style, language, z, x, y, pixelRatio: name[2] ? 2 : 1, format };
 }
 
 /** The tile's name in the caches, relative to the dataset: style, language, z/x/y, scale and format. */
-const tileKey = (t: TileRequest, x: number, y: number) => `${t.style.slug}/${t.language}/${t.z}/${x}/${y}@${t.pixelRatio}x.${FORMAT_EXTENSIONS[t.format]}`;
+const tileKey = (t: TileRequest, x: number, y: number) =>
+  `${t.style.slug}/${t.language}/${t.z}/${x}/${y}@${t.pixelRatio}x.${FORMAT_EXTENSIONS[t.format]}`;
 
 const memoryKeyOf = (dataset: Dataset, key: string) => `${dataset.id}/raster/${key}`;
 
@@ -85,7 +89,18 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
     let flight = inFlight.get(flightKey);
     if (flight) return flight;
     flight = pool
-      .run({ kind: 'metatile', datasetDir: dataset.dir, style: renderedStyle(t.style, t.language), format: t.format, pixelRatio: t.pixelRatio, z: t.z, x: mx, y: my, metatile: size, tileSize: 256 })
+      .run({
+        kind: 'metatile',
+        datasetDir: dataset.dir,
+        style: renderedStyle(t.style, t.language),
+        format: t.format,
+        pixelRatio: t.pixelRatio,
+        z: t.z,
+        x: mx,
+        y: my,
+        metatile: size,
+        tileSize: 256,
+      })
       .then((answer) => {
         if (answer.kind !== 'metatile') throw new ApiError(500, 'the renderer answered a metatile job with another kind of picture');
         const tiles = new Map<string, ImageAnswer>();

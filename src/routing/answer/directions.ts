@@ -23,7 +23,11 @@ export function answerDirections(graph: RoutingGraph, params: DirectionsParams):
     const snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES);
     if (snapped === null) {
       const name = pointName(i, points.length);
-      return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of ${name} (${lat},${lon})` };
+      return {
+        ok: false,
+        code: 'NoSegment',
+        message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of ${name} (${lat},${lon})`,
+      };
     }
     snaps.push(snapped);
   }
@@ -32,7 +36,11 @@ export function answerDirections(graph: RoutingGraph, params: DirectionsParams):
     const leg = route(graph, snaps[i - 1]!, snaps[i]!);
     if (leg === null) {
       const [from, to] = [pointName(i - 1, points.length), pointName(i, points.length)];
-      return { ok: false, code: 'NoRoute', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
+      return {
+        ok: false,
+        code: 'NoRoute',
+        message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them`,
+      };
     }
     legs.push(leg);
   }

@@ -9,7 +9,8 @@ import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
 export function answerIsochrone(graph: RoutingGraph, params: IsochroneParams): RoutingAnswer {
   const [lon, lat] = params.center;
   const start = snap(graph, lon, lat, SNAP_RADIUS_METRES);
-  if (start === null) return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of center (${lat},${lon})` };
+  if (start === null)
+    return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of center (${lat},${lon})` };
   const pieces = reach(graph, start, Math.max(...params.time) * 60);
   const features = isochroneFeatures(pieces, params.center, params.time, {
     mode: params.mode,

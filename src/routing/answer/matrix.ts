@@ -18,7 +18,14 @@ function snapAll(graph: RoutingGraph, name: string, points: readonly LonLat[], c
     let snapped = cache.get(key);
     if (snapped === undefined) cache.set(key, (snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES)));
     if (snapped === null) {
-      return { ok: false, answer: { ok: false, code: 'NoSegment', message: `no road for ${graph.mode} within ${SNAP_RADIUS_METRES} m of ${name}[${i}] (${lat},${lon})` } };
+      return {
+        ok: false,
+        answer: {
+          ok: false,
+          code: 'NoSegment',
+          message: `no road for ${graph.mode} within ${SNAP_RADIUS_METRES} m of ${name}[${i}] (${lat},${lon})`,
+        },
+      };
     }
     snaps.push(snapped);
   }

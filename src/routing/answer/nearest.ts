@@ -9,7 +9,8 @@ export function answerNearest(graph: RoutingGraph, params: NearestParams): Routi
   const [lon, lat] = params.point;
   // The same snap as directions, so the waypoint equals a route's from the same point.
   const snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES);
-  if (snapped === null) return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of (${lat},${lon})` };
+  if (snapped === null)
+    return { ok: false, code: 'NoSegment', message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of (${lat},${lon})` };
   const body: NearestBody = { code: 'Ok', waypoints: [osrmWaypoint(snapped)] };
   return { ok: true, body: JSON.stringify(body) };
 }

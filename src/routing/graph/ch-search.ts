@@ -75,7 +75,8 @@ export function searchHierarchy(graph: RoutingGraph, workspace: Workspace, sourc
       if (forward.distance[node]! < Infinity) consider(node);
       const distance = backward.distance[node]!;
       if (stalled(backward.distance, distance, upFirst, upTarget, upWeight, node)) continue;
-      for (let e = downFirst[node]!, end = downFirst[node + 1]!; e < end; e++) backward.relax(downSource[e]!, distance + downWeight[e]!, node, e);
+      for (let e = downFirst[node]!, end = downFirst[node + 1]!; e < end; e++)
+        backward.relax(downSource[e]!, distance + downWeight[e]!, node, e);
     }
   }
   return meet < 0 ? null : { weight: best, node: meet, loopEdge: loop };
@@ -85,7 +86,14 @@ export function searchHierarchy(graph: RoutingGraph, workspace: Workspace, sourc
  * Stall-on-demand: a node some higher node already reaches more cheaply (through an edge the other
  * search direction walks) is not on a shortest up-path, so its edges need not be relaxed.
  */
-export function stalled(distance: Float64Array, known: number, first: Uint32Array, other: Uint32Array, weight: Uint32Array, node: number): boolean {
+export function stalled(
+  distance: Float64Array,
+  known: number,
+  first: Uint32Array,
+  other: Uint32Array,
+  weight: Uint32Array,
+  node: number,
+): boolean {
   for (let e = first[node]!, end = first[node + 1]!; e < end; e++) {
     if (distance[other[e]!]! + weight[e]! < known) return true;
   }

@@ -36,7 +36,8 @@ function owners(first: Uint32Array, nodeCount: number): Uint32Array {
 }
 
 function computeEdgeMetrics(graph: RoutingGraph): EdgeMetrics {
-  const { nodeCount, upFirst, upTarget, upWeight, upMiddle, downFirst, downSource, downWeight, downMiddle, segmentDistance, segmentFlags } = graph;
+  const { nodeCount, upFirst, upTarget, upWeight, upMiddle, downFirst, downSource, downWeight, downMiddle, segmentDistance, segmentFlags } =
+    graph;
   const upFrom = owners(upFirst, nodeCount);
   const downTo = owners(downFirst, nodeCount);
   const metrics: EdgeMetrics = {

@@ -58,7 +58,15 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
     const travel = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK]!;
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
-    if (run && !roundabout && !run.roundabout && run.name === name && run.ref === ref && run.travel === travel && (way === runWay || name !== '')) {
+    if (
+      run &&
+      !roundabout &&
+      !run.roundabout &&
+      run.name === name &&
+      run.ref === ref &&
+      run.travel === travel &&
+      (way === runWay || name !== '')
+    ) {
       run.distance += distance;
       run.duration += duration + carried;
       run.last = last;

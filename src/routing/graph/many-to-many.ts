@@ -61,18 +61,45 @@ interface Buckets {
   startPosition: Float64Array;
 }
 
-function relaxWith(space: SearchSpace, metres: Float64Array, time: Float64Array, node: number, weight: number, m: number, t: number, parent: number, edge: number): void {
+function relaxWith(
+  space: SearchSpace,
+  metres: Float64Array,
+  time: Float64Array,
+  node: number,
+  weight: number,
+  m: number,
+  t: number,
+  parent: number,
+  edge: number,
+): void {
   if (weight >= space.distance[node]!) return;
   space.relax(node, weight, parent, edge);
   metres[node] = m;
   time[node] = t;
 }
 
-function startLabels(graph: RoutingGraph, endpoint: Endpoint, sign: 1 | -1, space: SearchSpace, metres: Float64Array, time: Float64Array): void {
+function startLabels(
+  graph: RoutingGraph,
+  endpoint: Endpoint,
+  sign: 1 | -1,
+  space: SearchSpace,
+  metres: Float64Array,
+  time: Float64Array,
+): void {
   endpoint.nodes.forEach((node, i) => {
     const rest = 1 - endpoint.positions[i]!;
     const nodeTime = graph.nodeWeight[node]!;
-    relaxWith(space, metres, time, node, sign * rest * nodeTime, sign * rest * graph.segmentDistance[node >> 1]!, sign * rest * nodeTime, -1, -1);
+    relaxWith(
+      space,
+      metres,
+      time,
+      node,
+      sign * rest * nodeTime,
+      sign * rest * graph.segmentDistance[node >> 1]!,
+      sign * rest * nodeTime,
+      -1,
+      -1,
+    );
   });
 }
 
@@ -101,7 +128,17 @@ function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memor
       // As OSRM: a stalled node keeps its bucket entry (an upper bound), only its edges are skipped.
       if (stalled(backward.distance, weight, upFirst, upTarget, upWeight, node)) continue;
       for (let e = downFirst[node]!, end = downFirst[node + 1]!; e < end; e++) {
-        relaxWith(backward, backwardMetres, backwardTime, downSource[e]!, weight + downWeight[e]!, backwardMetres[node]! + downMetres[e]!, backwardTime[node]! + downTime[e]!, node, e);
+        relaxWith(
+          backward,
+          backwardMetres,
+          backwardTime,
+          downSource[e]!,
+          weight + downWeight[e]!,
+          backwardMetres[node]! + downMetres[e]!,
+          backwardTime[node]! + downTime[e]!,
+          node,
+          e,
+        );
       }
     }
   });
@@ -138,7 +175,10 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
   const { upMetres, upTime } = edgeMetricsOf(graph);
   const { forwardMetres, forwardTime, bucketOf } = memory;
   const width = targets.length;
-  const result: CostMatrix = { time: new Float64Array(sources.length * width).fill(Infinity), metres: new Float64Array(sources.length * width).fill(Infinity) };
+  const result: CostMatrix = {
+    time: new Float64Array(sources.length * width).fill(Infinity),
+    metres: new Float64Array(sources.length * width).fill(Infinity),
+  };
   const best = new Float64Array(sources.length * width).fill(Infinity);
 
   const nodes: number[] = [];
@@ -170,7 +210,17 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
         }
         if (stalled(forward.distance, weight, downFirst, downSource, downWeight, node)) continue;
         for (let e = upFirst[node]!, end = upFirst[node + 1]!; e < end; e++) {
-          relaxWith(forward, forwardMetres, forwardTime, upTarget[e]!, weight + upWeight[e]!, forwardMetres[node]! + upMetres[e]!, forwardTime[node]! + upTime[e]!, node, e);
+          relaxWith(
+            forward,
+            forwardMetres,
+            forwardTime,
+            upTarget[e]!,
+            weight + upWeight[e]!,
+            forwardMetres[node]! + upMetres[e]!,
+            forwardTime[node]! + upTime[e]!,
+            node,
+            e,
+          );
         }
       }
     });

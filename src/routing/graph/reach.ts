@@ -66,7 +66,14 @@ let along = new Float64Array(64);
  * The part of `node`'s segment from `position` (0..1 in travel order) onwards, entered at
  * `entered` deciseconds and cut at `budget`; `startPoint` replaces the first point of a start node.
  */
-function pieceOf(graph: RoutingGraph, node: number, position: number, entered: number, budget: number, startPoint: [number, number] | null): ReachedPiece {
+function pieceOf(
+  graph: RoutingGraph,
+  node: number,
+  position: number,
+  entered: number,
+  budget: number,
+  startPoint: [number, number] | null,
+): ReachedPiece {
   const segment = node >> 1;
   const backwards = (node & 1) === 1;
   const first = graph.segmentPointFirst[segment]!;

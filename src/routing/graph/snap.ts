@@ -122,7 +122,15 @@ function boxDistance(coordinates: Int32Array, p: number, x: number, y: number): 
 }
 
 function snapOnPiece(
-  graph: RoutingGraph, lon: number, lat: number, segment: number, point: number, t: number, distance: number, kx: number, ky: number,
+  graph: RoutingGraph,
+  lon: number,
+  lat: number,
+  segment: number,
+  point: number,
+  t: number,
+  distance: number,
+  kx: number,
+  ky: number,
 ): Snap {
   const { coordinates } = graph;
   const first = graph.segmentPointFirst[segment]!;
@@ -130,14 +138,20 @@ function snapOnPiece(
   let before = 0;
   let total = 0;
   for (let p = first; p < last; p++) {
-    const length = Math.hypot((coordinates[2 * p + 2]! - coordinates[2 * p]!) * 1e-7 * kx, (coordinates[2 * p + 3]! - coordinates[2 * p + 1]!) * 1e-7 * ky);
+    const length = Math.hypot(
+      (coordinates[2 * p + 2]! - coordinates[2 * p]!) * 1e-7 * kx,
+      (coordinates[2 * p + 3]! - coordinates[2 * p + 1]!) * 1e-7 * ky,
+    );
     if (p < point) before += length;
     else if (p === point) before += t * length;
     total += length;
   }
   const x0 = coordinates[2 * point]! * 1e-7;
   const y0 = coordinates[2 * point + 1]! * 1e-7;
-  const location: [number, number] = [x0 + t * (coordinates[2 * point + 2]! * 1e-7 - x0), y0 + t * (coordinates[2 * point + 3]! * 1e-7 - y0)];
+  const location: [number, number] = [
+    x0 + t * (coordinates[2 * point + 2]! * 1e-7 - x0),
+    y0 + t * (coordinates[2 * point + 3]! * 1e-7 - y0),
+  ];
   return {
     input: [lon, lat],
     location,

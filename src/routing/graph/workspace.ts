@@ -17,7 +17,11 @@ const workspaces = new WeakMap<RoutingGraph, Workspace>();
 export function workspaceOf(graph: RoutingGraph): Workspace {
   let workspace = workspaces.get(graph);
   if (!workspace) {
-    workspace = { forward: new SearchSpace(graph.nodeCount), backward: new SearchSpace(graph.nodeCount), mark: new Uint8Array(graph.nodeCount) };
+    workspace = {
+      forward: new SearchSpace(graph.nodeCount),
+      backward: new SearchSpace(graph.nodeCount),
+      mark: new Uint8Array(graph.nodeCount),
+    };
     workspaces.set(graph, workspace);
   }
   return workspace;

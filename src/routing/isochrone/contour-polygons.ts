@@ -38,7 +38,9 @@ export function reachedPolygons(grid: TimeGrid, limits: readonly number[], gener
   // finite time beyond every limit, so that boundaries are interpolated between cells, not glued to them.
   const unreached = -2 * Math.max(...limits);
   const values = Array.from(grid.seconds, (time) => (Number.isFinite(time) ? -time : unreached));
-  const bands = contours().size([grid.width, grid.height]).thresholds(limits.map((limit) => -limit))(values);
+  const bands = contours()
+    .size([grid.width, grid.height])
+    .thresholds(limits.map((limit) => -limit))(values);
   const toMetres = ([column, row]: number[]): Point => [grid.west + column! * grid.cell, grid.south + row! * grid.cell];
   const byThreshold = new Map(bands.map((band) => [-band.value, band.coordinates]));
   return limits.map((limit) =>

@@ -44,13 +44,19 @@ export function isochroneFeatures(
   const metric = pieces.map((piece) => ({ points: piece.coordinates.map(projection.toMetres), seconds: piece.seconds }));
   const grid = timeGrid(metric, options.generalize);
   const minutes = [...new Set(contoursMinutes)].sort((a, b) => b - a);
-  const areas = reachedPolygons(grid, minutes.map((limit) => limit * 60), options.generalize);
+  const areas = reachedPolygons(
+    grid,
+    minutes.map((limit) => limit * 60),
+    options.generalize,
+  );
   return {
     type: 'FeatureCollection',
-    features: minutes.map((contour, index): Feature<Geometry, IsochroneProperties> => ({
-      type: 'Feature',
-      properties: { contour, mode: options.mode },
-      geometry: geometryOf(areas[index]!, projection, options.polygons),
-    })),
+    features: minutes.map(
+      (contour, index): Feature<Geometry, IsochroneProperties> => ({
+        type: 'Feature',
+        properties: { contour, mode: options.mode },
+        geometry: geometryOf(areas[index]!, projection, options.polygons),
+      }),
+    ),
   };
 }

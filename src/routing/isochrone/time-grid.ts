@@ -38,11 +38,16 @@ const bufferFor = (cell: number) => Math.max(MIN_BUFFER_METRES, cell);
  * `generalize`, which would only add detail to throw away.
  */
 function emptyGrid(pieces: readonly MetricPiece[], generalize: number): TimeGrid {
-  let west = 0, south = 0, east = 0, north = 0; // the centre is (0, 0)
+  let west = 0,
+    south = 0,
+    east = 0,
+    north = 0; // the centre is (0, 0)
   for (const { points } of pieces) {
     for (const [x, y] of points) {
-      west = Math.min(west, x); east = Math.max(east, x);
-      south = Math.min(south, y); north = Math.max(north, y);
+      west = Math.min(west, x);
+      east = Math.max(east, x);
+      south = Math.min(south, y);
+      north = Math.max(north, y);
     }
   }
   const longerSide = Math.max(east - west, north - south);

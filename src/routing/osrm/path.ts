@@ -17,7 +17,10 @@ export interface OsrmPath {
 function coordinate(raw: string, index: number): string {
   const halves = raw.split(',');
   if (halves.length !== 2) {
-    throw osrmError('InvalidUrl', `invalid coordinate ${index} ${quoted(raw)} in the URL: not longitude,latitude in decimal degrees (e.g. 7.4246,43.7384)`);
+    throw osrmError(
+      'InvalidUrl',
+      `invalid coordinate ${index} ${quoted(raw)} in the URL: not longitude,latitude in decimal degrees (e.g. 7.4246,43.7384)`,
+    );
   }
   const lon = decimalInRange(`coordinate ${index} longitude`, halves[0]!, -180, 180);
   const lat = decimalInRange(`coordinate ${index} latitude`, halves[1]!, -90, 90);
@@ -39,6 +42,7 @@ export function parseOsrmPath(params: Readonly<Record<string, string>>): OsrmPat
     throw osrmError('InvalidUrl', 'the coordinates in the URL hold an invalid percent-escape');
   }
   if (text.endsWith('.json')) text = text.slice(0, -'.json'.length);
-  if (text.startsWith('polyline(')) throw osrmError('InvalidOptions', 'coordinates as polyline(…) are not supported; list them as lon,lat;lon,lat');
+  if (text.startsWith('polyline('))
+    throw osrmError('InvalidOptions', 'coordinates as polyline(…) are not supported; list them as lon,lat;lon,lat');
   return { mode: profile as TravelMode, positions: text.split(';').map(coordinate) };
 }

@@ -58,7 +58,8 @@ export function onlyValue(query: URLSearchParams, name: string, accepted: readon
 export function checkOsrmQuery(service: OsrmService, query: URLSearchParams): SharedOptions {
   const known = new Set([...READ[service], ...SHARED]);
   for (const name of new Set(query.keys())) {
-    if (Object.hasOwn(UNSUPPORTED, name)) throw osrmError('InvalidOptions', `unsupported parameter '${name}': ${UNSUPPORTED[name]} in Waymark's engine`);
+    if (Object.hasOwn(UNSUPPORTED, name))
+      throw osrmError('InvalidOptions', `unsupported parameter '${name}': ${UNSUPPORTED[name]} in Waymark's engine`);
     if (!known.has(name)) throw osrmError('InvalidQuery', `unknown parameter ${quoted(name)} for OSRM's ${service} service`);
     if (name !== 'key' && query.getAll(name).length > 1) throw osrmError('InvalidQuery', `parameter '${name}' may only be given once`);
   }

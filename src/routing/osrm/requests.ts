@@ -44,7 +44,10 @@ function pickCoordinates(query: URLSearchParams, name: string, positions: readon
   return raw.split(';').map((entry) => {
     const index = /^\d{1,6}$/.test(entry) ? Number(entry) : NaN;
     if (!(index < positions.length)) {
-      throw osrmError('InvalidValue', `invalid parameter '${name}': ${quoted(entry)} is not the index of one of the ${positions.length} coordinates`);
+      throw osrmError(
+        'InvalidValue',
+        `invalid parameter '${name}': ${quoted(entry)} is not the index of one of the ${positions.length} coordinates`,
+      );
     }
     return positions[index]!;
   });
@@ -70,7 +73,8 @@ export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
   if (positions.length !== 1) throw osrmError('InvalidValue', `nearest takes exactly one coordinate, not ${positions.length}`);
   const number = query.get('number');
   if (number !== null && number !== '1') {
-    if (!/^\d+$/.test(number) || Number(number) < 1) throw osrmError('InvalidValue', `invalid parameter 'number': ${quoted(number)} is not a whole number from 1`);
+    if (!/^\d+$/.test(number) || Number(number) < 1)
+      throw osrmError('InvalidValue', `invalid parameter 'number': ${quoted(number)} is not a whole number from 1`);
     throw osrmError('InvalidOptions', `unsupported parameter 'number': only 1 is supported (Waymark answers the one nearest road)`);
   }
   return { ...shared, params: { mode, point: parsePosition('coordinate 0', positions[0]!).value } };

@@ -32,10 +32,15 @@ function mercatorPixels([lon, lat]: LonLat): LonLat {
 /** The highest zoom at which the points' bounding box fits OSRM's viewport. */
 function fittedZoom(pixels: readonly LonLat[]): number {
   // A loop rather than Math.min(...xs): a long route has more points than a call may take arguments.
-  let west = Infinity, east = -Infinity, north = Infinity, south = -Infinity;
+  let west = Infinity,
+    east = -Infinity,
+    north = Infinity,
+    south = -Infinity;
   for (const [x, y] of pixels) {
-    west = Math.min(west, x); east = Math.max(east, x);
-    north = Math.min(north, y); south = Math.max(south, y);
+    west = Math.min(west, x);
+    east = Math.max(east, x);
+    north = Math.min(north, y);
+    south = Math.max(south, y);
   }
   let zoom = MAX_ZOOM;
   while (zoom > 0 && ((east - west) * 2 ** zoom > VIEWPORT_WIDTH || (south - north) * 2 ** zoom > VIEWPORT_HEIGHT)) zoom--;

@@ -70,8 +70,16 @@ function draftsOf(leg: RouteLeg): Draft[] {
     const step = drafts.at(-1);
     const previous = runs[index - 1];
     if (step === undefined || previous === undefined) {
-      drafts.push({ type: 'depart', road: run, toldRoad: run, first: run.first, last: run.last,
-        distance: run.distance, duration: run.duration, approachEnd: run.last });
+      drafts.push({
+        type: 'depart',
+        road: run,
+        toldRoad: run,
+        first: run.first,
+        last: run.last,
+        distance: run.distance,
+        duration: run.duration,
+        approachEnd: run.last,
+      });
       return;
     }
     const next = runs[index + 1];
@@ -88,9 +96,16 @@ function draftsOf(leg: RouteLeg): Draft[] {
       return;
     }
     drafts.push({
-      type, modifier, ...(leaves ? { exit: run.segmentCount } : {}),
-      road: run, toldRoad: leaves ? next : run, first: run.first, last: run.last,
-      distance: run.distance, duration: run.duration, approachEnd: run.last,
+      type,
+      modifier,
+      ...(leaves ? { exit: run.segmentCount } : {}),
+      road: run,
+      toldRoad: leaves ? next : run,
+      first: run.first,
+      last: run.last,
+      distance: run.distance,
+      duration: run.duration,
+      approachEnd: run.last,
     });
   });
   return drafts;
@@ -158,8 +173,15 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
   const end = coordinates.length - 1;
   const lastRoad = drafts.at(-1)!.road;
   const arrival = osrmStep(
-    { type: 'arrive', road: lastRoad, toldRoad: lastRoad, coordinates: [coordinates[end]!, coordinates[end]!],
-      distance: 0, duration: 0, bearingBefore: bearingInto(coordinates, end) },
+    {
+      type: 'arrive',
+      road: lastRoad,
+      toldRoad: lastRoad,
+      coordinates: [coordinates[end]!, coordinates[end]!],
+      distance: 0,
+      duration: 0,
+      bearingBefore: bearingInto(coordinates, end),
+    },
     options,
     legPosition,
   );

@@ -14,7 +14,12 @@ function rows(values: Float64Array, width: number, scale: number): (number | nul
   return table;
 }
 
-export function tableBody(costs: CostMatrix, sources: readonly SnappedPoint[], destinations: readonly SnappedPoint[], annotations: readonly Annotation[]): TableBody {
+export function tableBody(
+  costs: CostMatrix,
+  sources: readonly SnappedPoint[],
+  destinations: readonly SnappedPoint[],
+  annotations: readonly Annotation[],
+): TableBody {
   return {
     code: 'Ok',
     // The matrix holds deciseconds.

@@ -17,8 +17,7 @@ export const sanitizeTime: Sanitizer<number[]> = (query) => {
   for (const entry of entries) {
     const value = wholeNumber('time', entry.trim());
     if (value.errors.length > 0) errors.push(...value.errors);
-    else if (value.value < MIN_MINUTES || value.value > MAX_MINUTES)
-      errors.push(messages.outOfRange('time', MIN_MINUTES, MAX_MINUTES));
+    else if (value.value < MIN_MINUTES || value.value > MAX_MINUTES) errors.push(messages.outOfRange('time', MIN_MINUTES, MAX_MINUTES));
     else if (minutes.has(value.value)) errors.push(messages.repeatedValue('time', value.value));
     else minutes.add(value.value);
   }

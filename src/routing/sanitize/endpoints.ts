@@ -6,18 +6,23 @@ import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
-import {
-  sanitizeAlternatives,
-  sanitizeGeometries,
-  sanitizeMode,
-  sanitizeOverview,
-  sanitizeSteps,
-} from './route-options.js';
+import { sanitizeAlternatives, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
 
 /** The parameters of both routing endpoints; each may be given once. */
 const ROUTING_PARAMETERS = [
-  'origin', 'destination', 'waypoints', 'mode', 'alternatives', 'steps', 'geometries', 'overview', 'lang',
-  'center', 'time', 'generalize', 'polygons',
+  'origin',
+  'destination',
+  'waypoints',
+  'mode',
+  'alternatives',
+  'steps',
+  'geometries',
+  'overview',
+  'lang',
+  'center',
+  'time',
+  'generalize',
+  'polygons',
 ] as const;
 
 const directions = {
@@ -46,5 +51,4 @@ export type IsochroneParams = CleanParams<typeof isochrone>;
 export const sanitizeDirections = (query: URLSearchParams): CleanRequest<DirectionsParams> =>
   sanitize(query, directions, ROUTING_PARAMETERS);
 /** `/isochrone`; throws ApiError 400 naming each bad parameter. */
-export const sanitizeIsochrone = (query: URLSearchParams): CleanRequest<IsochroneParams> =>
-  sanitize(query, isochrone, ROUTING_PARAMETERS);
+export const sanitizeIsochrone = (query: URLSearchParams): CleanRequest<IsochroneParams> => sanitize(query, isochrone, ROUTING_PARAMETERS);

@@ -31,7 +31,5 @@ export const sanitizeInstructionLanguage: Sanitizer<string> = (query) => {
   const raw = query.get('lang');
   if (raw === null) return clean('en');
   const code = instructionLanguageOf(raw.trim());
-  return code === undefined
-    ? rejected('en', messages.badInstructionLanguage('lang', raw, INSTRUCTION_LANGUAGES))
-    : clean(code);
+  return code === undefined ? rejected('en', messages.badInstructionLanguage('lang', raw, INSTRUCTION_LANGUAGES)) : clean(code);
 };

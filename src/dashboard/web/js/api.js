@@ -17,7 +17,12 @@ export async function api(method, path, body) {
   if (method !== 'GET' && state.session) headers['X-CSRF-Token'] = state.session.csrfToken;
   let res;
   try {
-    res = await fetch(API + path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    res = await fetch(API + path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch {
     throw new ApiError(0, 'Cannot reach the Waymark server. Check your connection and try again.');
   }

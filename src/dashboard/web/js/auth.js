@@ -78,7 +78,11 @@ export function setUpAuth() {
     const organization = form.organization.value.trim();
     return { email: form.email.value, password: form.password.value, ...(organization ? { organization } : {}) };
   });
-  onAccountForm($('#join-form'), '/signup', (form) => ({ email: form.email.value, password: form.password.value, invitation: state.pendingInvitation }));
+  onAccountForm($('#join-form'), '/signup', (form) => ({
+    email: form.email.value,
+    password: form.password.value,
+    invitation: state.pendingInvitation,
+  }));
   $('#leave-invitation').addEventListener('click', (event) => {
     event.preventDefault();
     state.pendingInvitation = null;

@@ -30,17 +30,29 @@ export function renderBilling() {
   $('#plans').replaceChildren(...state.plans.map((plan) => planCard(plan, current)));
   const quotas = state.session.organization.quotas;
   $('#current-quotas').replaceChildren(
-    ...SERVICES.flatMap((s) => [el('dt', { text: SERVICE_LABELS[s] }), el('dd', { 'data-service': s, text: `${formatLimit(quotas[s])} per month` })]),
+    ...SERVICES.flatMap((s) => [
+      el('dt', { text: SERVICE_LABELS[s] }),
+      el('dd', { 'data-service': s, text: `${formatLimit(quotas[s])} per month` }),
+    ]),
   );
 }
 
 function planAction(plan, current) {
   if (plan.tier === current) return el('p', { class: 'plan-current', text: 'Your current plan' });
   if (plan.tier === 'enterprise') {
-    return el('p', { class: 'plan-contact' }, el('strong', { text: 'Contact us' }), ' — Enterprise plans are not self-serve; ask your Waymark operator.');
+    return el(
+      'p',
+      { class: 'plan-contact' },
+      el('strong', { text: 'Contact us' }),
+      ' — Enterprise plans are not self-serve; ask your Waymark operator.',
+    );
   }
   if (!mayChoosePlan()) return '';
-  const button = el('button', { type: 'button', class: `button ${plan.tier === 'pro' ? 'primary' : 'secondary'}`, text: `Switch to ${plan.label}` });
+  const button = el('button', {
+    type: 'button',
+    class: `button ${plan.tier === 'pro' ? 'primary' : 'secondary'}`,
+    text: `Switch to ${plan.label}`,
+  });
   button.addEventListener('click', () => changeTier(plan.tier, button));
   return button;
 }
@@ -50,11 +62,17 @@ function planCard(plan, current) {
   const quotaItems =
     plan.tier === 'enterprise'
       ? [el('li', { text: 'Custom quotas for maps, geocoding and routing' }), el('li', { text: 'Service-level terms' })]
-      : SERVICES.map((s) => el('li', {}, el('strong', { text: formatNumber(plan.quotas[s]) }), ` ${SERVICE_LABELS[s].toLowerCase()} requests / month`));
+      : SERVICES.map((s) =>
+          el('li', {}, el('strong', { text: formatNumber(plan.quotas[s]) }), ` ${SERVICE_LABELS[s].toLowerCase()} requests / month`),
+        );
   const [price, period] = plan.monthlyPriceUsd === null ? ['Custom', 'pricing'] : [`$${plan.monthlyPriceUsd}`, 'per month'];
   return el(
     'article',
-    { class: `card plan${plan.tier === current ? ' current' : ''}`, 'data-tier': plan.tier, 'aria-current': plan.tier === current ? 'true' : false },
+    {
+      class: `card plan${plan.tier === current ? ' current' : ''}`,
+      'data-tier': plan.tier,
+      'aria-current': plan.tier === current ? 'true' : false,
+    },
     el('h2', { text: plan.label }),
     el('p', { class: 'price' }, el('span', { class: 'amount', text: price }), ` ${period}`),
     el('p', { class: 'muted', text: PLAN_BLURBS[plan.tier] ?? '' }),

@@ -14,7 +14,9 @@ export async function loadKeys() {
   const [{ keys }, team] = await Promise.all([api('GET', '/keys'), can('allKeys') ? api('GET', '/members') : null]);
   state.keyMakers = new Map((team?.members ?? []).map((member) => [member.id, member.email]));
   const scope = $('#keys-scope');
-  scope.textContent = can('allKeys') ? '' : `You see and manage the keys you created. As ${withArticle(state.session.user.role)}, ask an admin or owner of the organization about its other keys.`;
+  scope.textContent = can('allKeys')
+    ? ''
+    : `You see and manage the keys you created. As ${withArticle(state.session.user.role)}, ask an admin or owner of the organization about its other keys.`;
   scope.hidden = can('allKeys');
   renderKeys(keys);
 }
@@ -31,9 +33,14 @@ const isPast = (iso) => iso !== null && Date.parse(iso) <= Date.now();
 
 /** A key's origins, addresses, expiry and, after a roll, until when its previous value works. */
 function keyRestrictions(key) {
-  const list = (items, anything) => (items.length ? items.map((item) => el('code', { text: item })) : [el('span', { class: 'muted', text: anything })]);
-  const item = (kind, label, ...content) => el('li', { 'data-restriction': kind }, el('span', { class: 'restriction-label', text: label }), ' ', ...content);
-  const expiry = key.expiresAt === null ? el('span', { class: 'muted', text: 'Never' }) : `${isPast(key.expiresAt) ? 'Expired' : ''} ${formatTime(key.expiresAt)} UTC`.trim();
+  const list = (items, anything) =>
+    items.length ? items.map((item) => el('code', { text: item })) : [el('span', { class: 'muted', text: anything })];
+  const item = (kind, label, ...content) =>
+    el('li', { 'data-restriction': kind }, el('span', { class: 'restriction-label', text: label }), ' ', ...content);
+  const expiry =
+    key.expiresAt === null
+      ? el('span', { class: 'muted', text: 'Never' })
+      : `${isPast(key.expiresAt) ? 'Expired' : ''} ${formatTime(key.expiresAt)} UTC`.trim();
   const items = [
     item('origins', 'Origins', ...list(key.allowedOrigins, 'Any origin')),
     item('ips', 'IPs', ...list(key.allowedIps, 'Any IP')),
@@ -57,7 +64,13 @@ function keyActions(key) {
   edit.addEventListener('click', () => openEditKey(key));
   const roll = el('button', { type: 'button', class: 'button secondary small', 'aria-label': `Roll key ${key.name}`, text: 'Roll' });
   roll.addEventListener('click', () => openRollKey(key));
-  return el('div', { class: 'row-actions' }, edit, roll, revokeButton(`Revoke key ${key.name}`, () => confirmRevokeKey(key)));
+  return el(
+    'div',
+    { class: 'row-actions' },
+    edit,
+    roll,
+    revokeButton(`Revoke key ${key.name}`, () => confirmRevokeKey(key)),
+  );
 }
 
 function keyNameCell(key) {
@@ -120,7 +133,8 @@ const checkedScopes = (form) => [...form.querySelectorAll('input[name="scopes"]:
 /** Says which time zone the expiry fields are in. */
 function describeTimeZone() {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  for (const hint of document.querySelectorAll('.expires-hint')) hint.textContent = `In your time zone${zone ? ` (${zone})` : ''}; listed in UTC. Empty: never.`;
+  for (const hint of document.querySelectorAll('.expires-hint'))
+    hint.textContent = `In your time zone${zone ? ` (${zone})` : ''}; listed in UTC. Empty: never.`;
 }
 
 function openEditKey(key) {
@@ -152,7 +166,8 @@ function keyEdits(form, key) {
   if (!sameList(origins, key.allowedOrigins)) changes.allowedOrigins = origins;
   const ips = listFromText(form.elements.allowedIps.value);
   if (!sameList(ips, key.allowedIps)) changes.allowedIps = ips;
-  if (form.elements.expiresAt.value !== localInputValue(key.expiresAt)) changes.expiresAt = isoFromLocalInput(form.elements.expiresAt.value);
+  if (form.elements.expiresAt.value !== localInputValue(key.expiresAt))
+    changes.expiresAt = isoFromLocalInput(form.elements.expiresAt.value);
   return changes;
 }
 
@@ -222,7 +237,11 @@ function confirmRevokeKey(key) {
   confirmDanger(
     {
       title: `Revoke key “${key.name}”?`,
-      message: ['The key ', el('code', { text: key.hint }), ' will stop working immediately. Every application using it will get 401 errors. This cannot be undone.'],
+      message: [
+        'The key ',
+        el('code', { text: key.hint }),
+        ' will stop working immediately. Every application using it will get 401 errors. This cannot be undone.',
+      ],
       confirmLabel: 'Revoke key',
     },
     async () => {

@@ -53,7 +53,12 @@ async function loadStyleMenu(key) {
 /** Fills the style menu with the key in the field; without a key that works there is no map (and without any key, a prompt for one). */
 async function useKeyInField() {
   const key = $('#playground-key').value.trim();
-  const refusal = key ? await loadStyleMenu(key).then(() => '', (e) => e.message) : '';
+  const refusal = key
+    ? await loadStyleMenu(key).then(
+        () => '',
+        (e) => e.message,
+      )
+    : '';
   const usable = key !== '' && !refusal;
   $('#playground-no-key').hidden = key !== '';
   if (!usable) $('#playground-map').hidden = $('#playground-static').hidden = true;
@@ -100,7 +105,11 @@ async function showPlaygroundMap() {
   map.addControl(new maplibre.NavigationControl());
   map.on('error', (event) => playgroundStatus(`Map error: ${event.error?.message ?? 'unknown'}`, 'error'));
   map.on('idle', () => {
-    if ($('#playground-status').dataset.kind !== 'error') playgroundStatus(`Showing ${$('#playground-style').selectedOptions[0]?.textContent ?? ''} at zoom ${map.getZoom().toFixed(1)}.`, 'ready');
+    if ($('#playground-status').dataset.kind !== 'error')
+      playgroundStatus(
+        `Showing ${$('#playground-style').selectedOptions[0]?.textContent ?? ''} at zoom ${map.getZoom().toFixed(1)}.`,
+        'ready',
+      );
   });
 }
 
@@ -114,7 +123,13 @@ function staticMapUrl() {
   const { clientWidth, clientHeight } = state.map.getContainer();
   const size = `${Math.min(clientWidth, STATIC_MAX_SIDE)}x${Math.min(clientHeight, STATIC_MAX_SIDE)}`;
   const lang = $('#playground-lang').value;
-  const query = new URLSearchParams({ key, style: $('#playground-style').value, center: `${lat.toFixed(5)},${lng.toFixed(5)}`, zoom: state.map.getZoom().toFixed(2), size });
+  const query = new URLSearchParams({
+    key,
+    style: $('#playground-style').value,
+    center: `${lat.toFixed(5)},${lng.toFixed(5)}`,
+    zoom: state.map.getZoom().toFixed(2),
+    size,
+  });
   if (devicePixelRatio > 1) query.set('scale', '2');
   if (lang) query.set('lang', lang);
   return `${location.origin}/api/v1/staticmap?${query}`;

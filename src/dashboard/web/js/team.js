@@ -14,9 +14,9 @@ export async function loadTeam() {
     el('strong', { text: withArticle(role) }),
     ` of ${state.session.organization.name}: `,
     can('roles')
-      ? 'you choose the plan and the members\' roles, and manage every key and the invitations.'
+      ? "you choose the plan and the members' roles, and manage every key and the invitations."
       : can('invitations')
-        ? 'you manage every key and the invitations. An owner chooses the plan and the members\' roles.'
+        ? "you manage every key and the invitations. An owner chooses the plan and the members' roles."
         : 'you see the usage and manage the keys you created. Ask an admin or owner to invite someone.',
   );
   const invites = can('invitations');
@@ -110,7 +110,9 @@ function invitationRow(invitation) {
     el(
       'td',
       { class: 'actions' },
-      invitation.status === 'pending' ? revokeButton(`Revoke invitation ${invitation.hint}`, () => confirmRevokeInvitation(invitation)) : '',
+      invitation.status === 'pending'
+        ? revokeButton(`Revoke invitation ${invitation.hint}`, () => confirmRevokeInvitation(invitation))
+        : '',
     ),
   );
 }
@@ -119,7 +121,11 @@ function confirmRevokeInvitation(invitation) {
   confirmDanger(
     {
       title: 'Revoke this invitation link?',
-      message: ['The link ', el('code', { text: invitation.hint }), ' will stop working at once: nobody can join your organization with it. This cannot be undone.'],
+      message: [
+        'The link ',
+        el('code', { text: invitation.hint }),
+        ' will stop working at once: nobody can join your organization with it. This cannot be undone.',
+      ],
       confirmLabel: 'Revoke invitation',
     },
     async () => {

@@ -49,7 +49,10 @@ function serviceCard(service, { used, limit }) {
       el('span', { class: 'limit', text: formatLimit(limit) }),
     ),
     bar,
-    el('p', { class: 'muted', text: limit === null ? 'No monthly limit' : `${formatNumber(Math.max(0, limit - used))} remaining this month` }),
+    el('p', {
+      class: 'muted',
+      text: limit === null ? 'No monthly limit' : `${formatNumber(Math.max(0, limit - used))} remaining this month`,
+    }),
   );
 }
 
@@ -108,10 +111,16 @@ function dailyChart(period, daily) {
     );
   }
   days.forEach((d, i) => chart.append(dayBars(d, CHART.left + i * slot, slot, y)));
-  days.forEach((d, i) => {
+  days.forEach((_d, i) => {
     const dayOfMonth = i + 1;
     if (dayOfMonth === 1 || dayOfMonth % 5 === 0) {
-      chart.append(svg('text', { x: CHART.left + (i + 0.5) * slot, y: CHART.height - 8, class: 'axis-label', 'text-anchor': 'middle' }, String(dayOfMonth)));
+      chart.append(
+        svg(
+          'text',
+          { x: CHART.left + (i + 0.5) * slot, y: CHART.height - 8, class: 'axis-label', 'text-anchor': 'middle' },
+          String(dayOfMonth),
+        ),
+      );
     }
   });
   return chart;
@@ -126,7 +135,16 @@ function dayBars(day, x, slot, y) {
   for (const service of SERVICES) {
     if (day[service] === 0) continue;
     const top = y(stacked + day[service]);
-    group.append(svg('rect', { x: x + (slot - barWidth) / 2, y: top, width: barWidth, height: y(stacked) - top, class: `bar-${service}`, 'data-count': day[service] }));
+    group.append(
+      svg('rect', {
+        x: x + (slot - barWidth) / 2,
+        y: top,
+        width: barWidth,
+        height: y(stacked) - top,
+        class: `bar-${service}`,
+        'data-count': day[service],
+      }),
+    );
     stacked += day[service];
   }
   return group;

@@ -49,9 +49,10 @@ export async function spriteSheet(datasetDir: string, pixelRatio: number): Promi
     const dir = paths.sprites(datasetDir);
     const json = join(dir, spriteFile(SPRITE_NAME, pixelRatio, 'json'));
     const png = join(dir, spriteFile(SPRITE_NAME, pixelRatio, 'png'));
-    const sheet = existsSync(json) && existsSync(png)
-      ? { icons: JSON.parse(readFileSync(json, 'utf8')) as Record<string, SpriteIcon>, image: await loadImage(readFileSync(png)) }
-      : null;
+    const sheet =
+      existsSync(json) && existsSync(png)
+        ? { icons: JSON.parse(readFileSync(json, 'utf8')) as Record<string, SpriteIcon>, image: await loadImage(readFileSync(png)) }
+        : null;
     assets.sprites.set(pixelRatio, sheet);
   }
   return assets.sprites.get(pixelRatio)!;

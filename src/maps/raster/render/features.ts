@@ -63,8 +63,10 @@ interface Rect {
 /** The tile's part of the canvas that is kept (not in the buffer); null where there is none. */
 function keptPart({ buffer, width, height }: DrawContext, tile: PlacedTile): Rect | null {
   const rect = {
-    left: Math.max(tile.left, buffer), top: Math.max(tile.top, buffer),
-    right: Math.min(tile.left + tile.size, width - buffer), bottom: Math.min(tile.top + tile.size, height - buffer),
+    left: Math.max(tile.left, buffer),
+    top: Math.max(tile.top, buffer),
+    right: Math.min(tile.left + tile.size, width - buffer),
+    bottom: Math.min(tile.top + tile.size, height - buffer),
   };
   return rect.left < rect.right && rect.top < rect.bottom ? rect : null;
 }
@@ -97,7 +99,12 @@ export function drawFill(draw: DrawContext, layer: CompiledLayer, tile: PlacedTi
   const outline = layer.type === 'fill' && layer.sets('fill-outline-color') ? layer.property<Color>('fill-outline-color', draw.zoom) : null;
   const kept = keptPart(draw, tile);
   if (kept === null) return;
-  const found = groups(layer, tile, (f) => ({ color: css(color(f)), opacity: opacity(f), outline: outline ? css(outline(f)) : null }), POLYGON);
+  const found = groups(
+    layer,
+    tile,
+    (f) => ({ color: css(color(f)), opacity: opacity(f), outline: outline ? css(outline(f)) : null }),
+    POLYGON,
+  );
   if (found.size === 0) return;
   clipped(draw, kept, () => {
     for (const { paint, path } of found.values()) {
@@ -123,9 +130,18 @@ export function drawLine(draw: DrawContext, layer: CompiledLayer, tile: PlacedTi
   const join = layer.property<'bevel' | 'round' | 'miter'>('line-join', draw.zoom);
   const kept = keptPart(draw, tile);
   if (kept === null) return;
-  const found = groups(layer, tile, (f) => ({
-    color: css(color(f)), opacity: opacity(f), width: width(f) * draw.pixelRatio, cap: cap(f), join: join(f),
-  }), LINE);
+  const found = groups(
+    layer,
+    tile,
+    (f) => ({
+      color: css(color(f)),
+      opacity: opacity(f),
+      width: width(f) * draw.pixelRatio,
+      cap: cap(f),
+      join: join(f),
+    }),
+    LINE,
+  );
   if (found.size === 0) return;
   clipped(draw, kept, () => {
     for (const { paint, path } of found.values()) {

@@ -55,7 +55,10 @@ async function renderStatic(job: StaticMapJob): Promise<RasterAnswer> {
   const ctx = picture.getContext('2d');
   drawOverlays(ctx, projector(viewport), job);
   drawAttribution(ctx, job.attribution, job.width, job.height, job.pixelRatio);
-  return { kind: 'static', image: await encodeArea(picture, { left: 0, top: 0, width: picture.width, height: picture.height }, job.format) };
+  return {
+    kind: 'static',
+    image: await encodeArea(picture, { left: 0, top: 0, width: picture.width, height: picture.height }, job.format),
+  };
 }
 
 export function renderJob(job: RasterJob): Promise<RasterAnswer> {

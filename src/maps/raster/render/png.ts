@@ -36,5 +36,10 @@ export function encodePng({ data, width, height }: { data: Uint8ClampedArray; wi
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header.set(RGBA_8_BIT, 8);
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(filtered, { level: COMPRESSION_LEVEL })), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    SIGNATURE,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(filtered, { level: COMPRESSION_LEVEL })),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }

@@ -15,7 +15,14 @@ import type { Viewport } from './viewport.js';
 
 export async function renderViewport(datasetDir: string, style: StyleSpecification, viewport: Viewport): Promise<Canvas> {
   const canvas = createCanvas(viewport.width, viewport.height);
-  const draw: DrawContext = { ctx: canvas.getContext('2d'), zoom: viewport.zoom, pixelRatio: viewport.pixelRatio, width: viewport.width, height: viewport.height, buffer: viewport.buffer };
+  const draw: DrawContext = {
+    ctx: canvas.getContext('2d'),
+    zoom: viewport.zoom,
+    pixelRatio: viewport.pixelRatio,
+    width: viewport.width,
+    height: viewport.height,
+    buffer: viewport.buffer,
+  };
   const tiles = tilesUnder(viewport, datasetAssets(datasetDir).archive);
   const layers = compiledLayers(style).filter((layer) => layer.shownAt(viewport.zoom));
   const sprites = await spriteSheet(datasetDir, viewport.pixelRatio);

@@ -9,7 +9,7 @@ import type { VectorTileFeature } from '@mapbox/vector-tile';
 import type { Color, Formatted, ResolvedImage } from '@maplibre/maplibre-gl-style-spec';
 import type { SpriteIcon, SpriteSheet } from './assets.js';
 import { fontFamily } from './assets.js';
-import { CollisionGrid, type Box } from './collision.js';
+import type { CollisionGrid, Box } from './collision.js';
 import { css, type DrawContext } from './features.js';
 import { MeasuredLine, type PathPoint } from './line-path.js';
 import { textWidth } from './text-widths.js';
@@ -112,8 +112,13 @@ function iconFor(sc: SymbolContext, feature: VectorTileFeature, x: number, y: nu
   const scale = (layer.property<number>('icon-size', draw.zoom)(feature) * draw.pixelRatio) / icon.pixelRatio;
   const rotate = (layer.property<number>('icon-rotate', draw.zoom)(feature) * Math.PI) / 180;
   return {
-    icon, ...(icon.sdf ? { image: tint(sprites, name, icon, color), sx: 0, sy: 0 } : { image: sprites.image, sx: icon.x, sy: icon.y }), x, y, scale,
-    rotation: rotation + rotate, opacity: layer.property<number>('icon-opacity', draw.zoom)(feature),
+    icon,
+    ...(icon.sdf ? { image: tint(sprites, name, icon, color), sx: 0, sy: 0 } : { image: sprites.image, sx: icon.x, sy: icon.y }),
+    x,
+    y,
+    scale,
+    rotation: rotation + rotate,
+    opacity: layer.property<number>('icon-opacity', draw.zoom)(feature),
   };
 }
 
@@ -137,7 +142,12 @@ function textStyle(sc: SymbolContext, feature: VectorTileFeature): TextStyle {
 }
 
 /** A point label (with its icon) at an anchor: wrapped lines placed by text-anchor and text-offset. */
-function pointSymbol(sc: SymbolContext, feature: VectorTileFeature, text: string, anchor: { x: number; y: number }): { symbol: PlacedSymbol; boxes: Box[] } | null {
+function pointSymbol(
+  sc: SymbolContext,
+  feature: VectorTileFeature,
+  text: string,
+  anchor: { x: number; y: number },
+): { symbol: PlacedSymbol; boxes: Box[] } | null {
   const { draw, layer } = sc;
   const boxes: Box[] = [];
   const icon = iconFor(sc, feature, anchor.x, anchor.y, 0);
@@ -161,7 +171,13 @@ function pointSymbol(sc: SymbolContext, feature: VectorTileFeature, text: string
 }
 
 /** A label whose glyphs follow the line around `centre` (a distance along it), kept upright; null where it turns too sharply. */
-function curvedText(sc: SymbolContext, style: TextStyle, text: string, line: MeasuredLine, centre: number): { runs: NonNullable<PlacedSymbol['text']>['runs']; boxes: Box[] } | null {
+function curvedText(
+  sc: SymbolContext,
+  style: TextStyle,
+  text: string,
+  line: MeasuredLine,
+  centre: number,
+): { runs: NonNullable<PlacedSymbol['text']>['runs']; boxes: Box[] } | null {
   const { ctx } = sc.draw;
   const glyphs = [...text];
   const widths = glyphs.map((g) => textWidth(ctx, style.font, g));
@@ -193,7 +209,13 @@ function curvedText(sc: SymbolContext, style: TextStyle, text: string, line: Mea
 }
 
 /** Symbols along a line: at its middle (`line-center`) or every `symbol-spacing` pixels (`line`). */
-function lineSymbols(sc: SymbolContext, feature: VectorTileFeature, text: string, tile: PlacedTile, points: { x: number; y: number }[]): { symbol: PlacedSymbol; boxes: Box[] }[] {
+function lineSymbols(
+  sc: SymbolContext,
+  feature: VectorTileFeature,
+  text: string,
+  tile: PlacedTile,
+  points: { x: number; y: number }[],
+): { symbol: PlacedSymbol; boxes: Box[] }[] {
   const { draw, layer } = sc;
   const line = new MeasuredLine(points);
   const placement = layer.property<string>('symbol-placement', draw.zoom)(feature);
@@ -202,7 +224,8 @@ function lineSymbols(sc: SymbolContext, feature: VectorTileFeature, text: string
   // Every `spacing` pixels where the whole label fits on the line; a line too short for that gets one at its middle.
   const half = style === null ? 0 : textWidth(draw.ctx, style.font, text) / 2;
   const centres: number[] = [];
-  if (placement === 'line') for (let d = spacing / 2; d < line.length; d += spacing) if (d >= half && d + half <= line.length) centres.push(d);
+  if (placement === 'line')
+    for (let d = spacing / 2; d < line.length; d += spacing) if (d >= half && d + half <= line.length) centres.push(d);
   if (centres.length === 0) centres.push(line.length / 2);
   const found: { symbol: PlacedSymbol; boxes: Box[] }[] = [];
   for (const centre of centres) {
@@ -210,7 +233,11 @@ function lineSymbols(sc: SymbolContext, feature: VectorTileFeature, text: string
     if (!insideTile(tile, anchor)) continue;
     if (style === null) {
       const icon = iconFor(sc, feature, anchor.x, anchor.y, anchor.angle);
-      if (icon !== null) found.push({ symbol: { text: null, icon }, boxes: [iconBox(icon, layer.property<number>('icon-padding', draw.zoom)(feature) * draw.pixelRatio)] });
+      if (icon !== null)
+        found.push({
+          symbol: { text: null, icon },
+          boxes: [iconBox(icon, layer.property<number>('icon-padding', draw.zoom)(feature) * draw.pixelRatio)],
+        });
       continue;
     }
     const curved = curvedText(sc, style, text, line, centre);
@@ -237,7 +264,13 @@ function pointAnchors(feature: VectorTileFeature, rings: Rings): { x: number; y:
 }
 
 /** Places a symbol layer's features over all tiles; returns what to draw, in drawing order. */
-export function placeSymbols(draw: DrawContext, layer: CompiledLayer, tiles: readonly PlacedTile[], grid: CollisionGrid, sprites: SpriteSheet | null): PlacedSymbol[] {
+export function placeSymbols(
+  draw: DrawContext,
+  layer: CompiledLayer,
+  tiles: readonly PlacedTile[],
+  grid: CollisionGrid,
+  sprites: SpriteSheet | null,
+): PlacedSymbol[] {
   const sc: SymbolContext = { draw, layer, grid, sprites };
   const sortKey = layer.property<number | undefined>('symbol-sort-key', draw.zoom);
   const candidates: { tile: PlacedTile; decoded: TileFeature; key: number }[] = [];
@@ -245,17 +278,22 @@ export function placeSymbols(draw: DrawContext, layer: CompiledLayer, tiles: rea
     for (const decoded of tile.passing(layer)) candidates.push({ tile, decoded, key: sortKey(decoded.feature) ?? 0 });
   }
   candidates.sort((a, b) => a.key - b.key);
-  const allowOverlap = layer.property<boolean>('text-allow-overlap', draw.zoom)() || layer.property<boolean>('icon-allow-overlap', draw.zoom)();
-  const ignorePlacement = layer.property<boolean>('text-ignore-placement', draw.zoom)() && layer.property<boolean>('icon-ignore-placement', draw.zoom)();
+  const allowOverlap =
+    layer.property<boolean>('text-allow-overlap', draw.zoom)() || layer.property<boolean>('icon-allow-overlap', draw.zoom)();
+  const ignorePlacement =
+    layer.property<boolean>('text-ignore-placement', draw.zoom)() && layer.property<boolean>('icon-ignore-placement', draw.zoom)();
   const placed: PlacedSymbol[] = [];
   for (const { tile, decoded } of candidates) {
     const { feature } = decoded;
     const text = textOf(layer, draw.zoom, feature);
     const rings = decoded.rings();
     const placement = layer.property<string>('symbol-placement', draw.zoom)(feature);
-    const found = placement !== 'point' && feature.type === LINE
-      ? rings.flatMap((ring) => lineSymbols(sc, feature, text, tile, ring))
-      : pointAnchors(feature, rings).filter((anchor) => insideTile(tile, anchor)).flatMap((anchor) => pointSymbol(sc, feature, text, anchor) ?? []);
+    const found =
+      placement !== 'point' && feature.type === LINE
+        ? rings.flatMap((ring) => lineSymbols(sc, feature, text, tile, ring))
+        : pointAnchors(feature, rings)
+            .filter((anchor) => insideTile(tile, anchor))
+            .flatMap((anchor) => pointSymbol(sc, feature, text, anchor) ?? []);
     for (const { symbol, boxes } of found) {
       if (!allowOverlap && grid.collides(boxes)) continue;
       if (!ignorePlacement) grid.insert(boxes);

@@ -26,7 +26,11 @@ export type Rings = { x: number; y: number }[][];
 export class TileFeature {
   private canvasRings: Rings | null = null;
 
-  constructor(readonly feature: VectorTileFeature, private readonly tile: PlacedTile, readonly signature: number) {}
+  constructor(
+    readonly feature: VectorTileFeature,
+    private readonly tile: PlacedTile,
+    readonly signature: number,
+  ) {}
 
   /** The geometry in canvas pixels. */
   rings(): Rings {
@@ -48,7 +52,13 @@ export class PlacedTile {
    * `left`, `top`: canvas position of the tile's top-left corner; `size`: its side, in device pixels;
    * `signatures`: shared by the tiles of the render.
    */
-  constructor(readonly tile: VectorTile, readonly left: number, readonly top: number, readonly size: number, private readonly signatures: FeatureSignatures) {}
+  constructor(
+    readonly tile: VectorTile,
+    readonly left: number,
+    readonly top: number,
+    readonly size: number,
+    private readonly signatures: FeatureSignatures,
+  ) {}
 
   /** The features of the layer's source layer that pass its filter, in tile order. */
   passing(layer: CompiledLayer): TileFeature[] {

@@ -2,8 +2,16 @@
 
 /** The names Google's static maps accept, as `#rrggbb`. */
 const NAMED: Readonly<Record<string, string>> = {
-  black: '#000000', brown: '#8b4513', green: '#2e9e44', purple: '#7b3fbf', yellow: '#f2c200',
-  blue: '#2a6fdb', gray: '#808080', orange: '#f28c28', red: '#e03c31', white: '#ffffff',
+  black: '#000000',
+  brown: '#8b4513',
+  green: '#2e9e44',
+  purple: '#7b3fbf',
+  yellow: '#f2c200',
+  blue: '#2a6fdb',
+  gray: '#808080',
+  orange: '#f28c28',
+  red: '#e03c31',
+  white: '#ffffff',
 };
 
 /** `#rrggbb` (or `#rrggbbaa` when `alpha`), lower case; null when `raw` is no colour. */

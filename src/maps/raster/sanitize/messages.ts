@@ -12,7 +12,8 @@ export const messages = {
   badColor: (name: string, raw: string) =>
     `invalid parameter '${name}': ${quoted(raw)} is not a colour: #rrggbb, 0xrrggbb (with an optional alpha byte for paths) or a name such as red`,
   badLabel: (name: string, raw: string) => `invalid parameter '${name}': label ${quoted(raw)} must be 1 or 2 letters or digits`,
-  badWidth: (name: string, raw: string, max: number) => `invalid parameter '${name}': width ${quoted(raw)} must be a number from 1 to ${max}`,
+  badWidth: (name: string, raw: string, max: number) =>
+    `invalid parameter '${name}': width ${quoted(raw)} must be a number from 1 to ${max}`,
   badPolyline: (name: string) => `invalid parameter '${name}': the encoded polyline after 'enc:' cannot be decoded`,
   noPoints: (name: string, min: number) => `invalid parameter '${name}': it needs at least ${min} point${min > 1 ? 's' : ''} lat,lng`,
   encodedAndPoints: (name: string) => `invalid parameter '${name}': give either 'enc:' or lat,lng points, not both`,

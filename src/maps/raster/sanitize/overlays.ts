@@ -24,7 +24,10 @@ const DEFAULT_PATH_WIDTH = 4;
 const LABEL = /^[A-Za-z0-9]{1,2}$/;
 
 /** One value split into its `key:value` style pieces and its `lat,lng` points, each point parsed; errors name `name`. */
-function pieces(name: string, raw: string): { styles: Map<string, string>; points: [number, number][]; encoded: string | null; errors: string[] } {
+function pieces(
+  name: string,
+  raw: string,
+): { styles: Map<string, string>; points: [number, number][]; encoded: string | null; errors: string[] } {
   const styles = new Map<string, string>();
   const points: [number, number][] = [];
   const errors: string[] = [];
@@ -47,7 +50,15 @@ function pieces(name: string, raw: string): { styles: Map<string, string>; point
 
 /** Style keys that `allowed` does not list, as errors. */
 function unknownStyles(name: string, styles: Map<string, string>, allowed: readonly string[]): string[] {
-  return [...styles.keys()].filter((key) => !allowed.includes(key)).map((key) => messages.unknownValue(name, `${key}:`, allowed.map((a) => `${a}:`)));
+  return [...styles.keys()]
+    .filter((key) => !allowed.includes(key))
+    .map((key) =>
+      messages.unknownValue(
+        name,
+        `${key}:`,
+        allowed.map((a) => `${a}:`),
+      ),
+    );
 }
 
 function colorPiece(name: string, raw: string | undefined, fallback: string, alpha: boolean, errors: string[]): string {
@@ -68,7 +79,8 @@ export const sanitizeMarkers: Sanitizer<StaticMarker[]> = (query) => {
     const label = parsed.styles.get('label');
     if (label !== undefined && !LABEL.test(label)) errors.push(messages.badLabel('markers', label));
     if (parsed.points.length === 0) errors.push(messages.noPoints('markers', 1));
-    for (const [lon, lat] of parsed.points) markers.push(label === undefined ? { lon, lat, color } : { lon, lat, color, label: label.toUpperCase() });
+    for (const [lon, lat] of parsed.points)
+      markers.push(label === undefined ? { lon, lat, color } : { lon, lat, color, label: label.toUpperCase() });
   }
   if (markers.length > MAX_MARKERS) errors.push(messages.tooManyOf('markers', 'markers', MAX_MARKERS));
   return errors.length > 0 ? rejected([], ...errors) : clean(markers);
@@ -122,6 +134,7 @@ export const sanitizePaths: Sanitizer<StaticPath[]> = (query) => {
     if (points.length < 2 && !unreadable) errors.push(messages.noPoints('path', 2));
     paths.push(fill === undefined ? { points, color, width } : { points, color, width, fill });
   }
-  if (paths.reduce((sum, path) => sum + path.points.length, 0) > MAX_PATH_POINTS) errors.push(messages.tooManyOf('path', 'points', MAX_PATH_POINTS));
+  if (paths.reduce((sum, path) => sum + path.points.length, 0) > MAX_PATH_POINTS)
+    errors.push(messages.tooManyOf('path', 'points', MAX_PATH_POINTS));
   return errors.length > 0 ? rejected([], ...errors) : clean(paths);
 };

@@ -14,7 +14,8 @@ export const sanitizeSize: Sanitizer<{ width: number; height: number }> = (query
   const match = SIZE.exec(raw);
   const width = Number(match?.[1]);
   const height = Number(match?.[2]);
-  if (!match || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE) return rejected(placeholder, messages.badSize('size', raw, MAX_SIZE));
+  if (!match || width < 1 || height < 1 || width > MAX_SIZE || height > MAX_SIZE)
+    return rejected(placeholder, messages.badSize('size', raw, MAX_SIZE));
   return clean({ width, height });
 };
 
@@ -27,7 +28,9 @@ export const sanitizeScale: Sanitizer<1 | 2> = (query) => {
 /** The file extensions of raster pictures, and the format each names (`jpg` is JPEG). */
 export const EXTENSION_FORMATS: Readonly<Record<string, RasterFormat>> = { png: 'png', webp: 'webp', jpg: 'jpeg' };
 /** The file extension of each format. */
-export const FORMAT_EXTENSIONS = Object.fromEntries(Object.entries(EXTENSION_FORMATS).map(([extension, format]) => [format, extension])) as Readonly<Record<RasterFormat, string>>;
+export const FORMAT_EXTENSIONS = Object.fromEntries(
+  Object.entries(EXTENSION_FORMATS).map(([extension, format]) => [format, extension]),
+) as Readonly<Record<RasterFormat, string>>;
 
 const formatWord = oneOf('format', Object.keys(EXTENSION_FORMATS), 'png');
 export const sanitizeFormat: Sanitizer<RasterFormat> = (query) => {
