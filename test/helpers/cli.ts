@@ -1,5 +1,6 @@
 /** Runs the built `waymark` command as a subprocess, with no WAYMARK_* setting but those given. */
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
@@ -15,10 +16,17 @@ export interface Run {
   stderr: string;
 }
 
-/** Runs `waymark ARGS` to its end (in a temporary working folder, so `./data` is never the repo's). */
+/**
+ * The working folder of the commands: an empty folder of its own, so `./data` is never the repo's,
+ * and the checkout is never below it (in a clone under /tmp, the hints would name a relative path).
+ */
+const WORK_DIR = mkdtempSync(join(tmpdir(), 'waymark-cwd-'));
+process.on('exit', () => rmSync(WORK_DIR, { recursive: true, force: true }));
+
+/** Runs `waymark ARGS` to its end (in the empty working folder). */
 export function waymark(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: tmpdir() }, (error, stdout, stderr) => {
+    execFile(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: WORK_DIR }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
     });
   });
@@ -26,5 +34,5 @@ export function waymark(args: string[], env: Record<string, string> = {}): Promi
 
 /** Starts a long-running `waymark ARGS` (serve, worker). */
 export function spawnWaymark(args: string[], env: Record<string, string> = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: tmpdir() });
+  return spawn(process.execPath, [BIN, ...args], { env: { ...BASE_ENV, ...env }, cwd: WORK_DIR });
 }
