@@ -102,7 +102,7 @@ export class Gateway {
   /** The caller a key makes once its status, restrictions and (when given) scope are checked; throws the refusal. */
   private checkedCaller(key: ApiKeyRecord, valueHash: string, req: Request, service?: Service): Caller {
     if (key.status === 'revoked') throw new ApiError(401, REVOKED_MESSAGE);
-    if (KeyPolicy.restricts(key)) policyOf(key).check(key, valueHash, req, this.clock.now(), this.clientAddressOf);
+    if (KeyPolicy.applies(key, valueHash)) policyOf(key).check(key, valueHash, req, this.clock.now(), this.clientAddressOf);
     if (service !== undefined && !key.scopes.includes(service)) throw new ApiError(403, scopeMessage(service));
     const org = this.store.directory.org(key.orgId);
     if (!org) throw new ApiError(401, 'unknown API key; its organization no longer exists');

@@ -66,9 +66,13 @@ export class KeyPolicy {
     this.ips = key.allowedIps.length > 0 ? CidrSet.parse(key.allowedIps) : null;
   }
 
-  /** Whether a key has anything to check beyond being active and its current value. */
-  static restricts(key: ApiKeyRecord): boolean {
-    return key.expiresAt !== null || key.previousHash !== null || key.allowedOrigins.length > 0 || key.allowedIps.length > 0;
+  /**
+   * Whether a request carrying the value of hash `valueHash` has anything to check beyond the key
+   * being active: a restriction, or a value other than the current one (its previous one during a
+   * roll's grace, or any older one when a networked store's fresh read found the key by id).
+   */
+  static applies(key: ApiKeyRecord, valueHash: string): boolean {
+    return valueHash !== key.hash || key.expiresAt !== null || key.allowedOrigins.length > 0 || key.allowedIps.length > 0;
   }
 
   /**
@@ -77,7 +81,7 @@ export class KeyPolicy {
    */
   check(key: ApiKeyRecord, valueHash: string, req: Request, nowMs: number, clientAddressOf: (req: Request) => string): void {
     if (nowMs >= this.expiresAtMs) throw new ApiError(401, `this API key expired at ${key.expiresAt}; ${EDIT_HINT}`);
-    if (valueHash !== key.hash && nowMs >= this.previousUntilMs) {
+    if (valueHash !== key.hash && (valueHash !== key.previousHash || nowMs >= this.previousUntilMs)) {
       throw new ApiError(401, `this API key value was replaced when the key was rolled; use its new value (${key.hint})`);
     }
     if (this.origins) {
