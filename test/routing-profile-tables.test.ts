@@ -344,6 +344,30 @@ ways(
 `,
 );
 
+// Shuttle trains (car-carrying trains) and movable bridges: car.lua `route_speeds.shuttle_train` = 10
+// in mode ferry with `duration` (WayHandlers.ferries), `bridge_speeds.movable` = 5 in the default
+// mode with `duration` (WayHandlers.movables).
+ways(
+  'car',
+  'shuttle train and movable bridge',
+  table`
+  | tags                                             | forw     | backw    | duration |
+  | route=shuttle_train                              | 10 ferry | 10 ferry |          |
+  | route=shuttle_train duration=00:35               | 10 ferry | 10 ferry | 2100     |
+  | route=shuttle_train bicycle=yes                  | 10 ferry | 10 ferry |          |
+  | route=shuttle_train motor_vehicle=no             |          |          |          |
+  | route=shuttle_train railway=rail                 | 10 ferry | 10 ferry |          |
+  | highway=primary bridge=movable                   | 5        | 5        |          |
+  | highway=primary bridge=movable duration=00:10:00 | 5        | 5        | 600      |
+  | highway=primary bridge=yes                       | 65       | 65       |          |
+  | highway=primary bridge=movable capacity:car=0    | 5        | 5        |          | # car.lua compares the string with 0: never closed
+  | highway=primary bridge=movable surface=mud       | 5        | 5        |          |
+  | highway=primary bridge=movable motorcar=no       |          |          |          |
+  | highway=primary bridge=movable oneway=yes        | 5        |          |          | # OSRM reopens the backward direction; Waymark keeps the oneway
+  | highway=track bridge=movable                     |          |          |          | # no road class and no access tag: not driven
+`,
+);
+
 // ── Bicycle (cycling.ts, after bicycle.lua) ──────────────────────────────────────────────────────
 
 // RIDING_SPEEDS (bicycle.lua bicycle_speeds) and PUSHING_SPEEDS (pedestrian_speeds): ridden, pushed or not used.

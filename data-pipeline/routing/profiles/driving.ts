@@ -4,10 +4,11 @@
  * vehicle > access, with private, destination, delivery and customers roads restricted (used to
  * reach a destination on them, at a penalty for entering them); the car's size against height,
  * width, length and weight limits; oneways (implied on motorways and roundabouts); barriers; turn
- * restrictions.
+ * restrictions; ferries and shuttle trains (`route=ferry`, `route=shuttle_train`); movable bridges.
  */
 import { accessVerdict, firstTagValue, type AccessRules, type AccessVerdict, type Direction, type WayAccess } from './access.js';
 import { nodePassage } from './barriers.js';
+import { parseDuration } from './duration.js';
 import { parseMaxspeed } from './maxspeed.js';
 import { parseOneway } from './oneway.js';
 import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
@@ -17,10 +18,10 @@ import {
   applyOneway,
   directionKmh,
   ferryTravel,
-  isFerry,
   isImpliedOneway,
   isUnusableWay,
   limitSpeed,
+  tableValue,
   travelAlong,
   type TagTables,
 } from './ways.js';
@@ -62,6 +63,21 @@ const ROAD_KMH: Readonly<Record<string, number>> = {
   service: 15,
 };
 const SPEEDS: TagTables = { highway: ROAD_KMH };
+
+/**
+ * km/h on the `route` ways a car boards (OSRM car.lua `route_speeds`): car ferries and shuttle
+ * trains (car-carrying trains, `route=shuttle_train`). Both are timed by `duration` when they have
+ * one and both are reported in mode "ferry", as OSRM's `WayHandlers.ferries` does (v6 sets
+ * `mode.ferry` for every route of `route_speeds`; its `train` mode is not used by car.lua).
+ */
+const ROUTE_KMH: Readonly<Record<string, number>> = { ferry: 5, shuttle_train: 10 };
+
+/**
+ * km/h on a movable bridge, whatever the road (OSRM car.lua `bridge_speeds`, `WayHandlers.movables`):
+ * the time waiting for it to close, unless a `duration` times the whole way. car.lua's test of
+ * `capacity:car` compares a string with 0 and so never closes a bridge; it is not read here either.
+ */
+const BRIDGE_KMH: Readonly<Record<string, number>> = { movable: 5 };
 
 /** A highway class outside the table that an access tag opens to cars (e.g. `highway=track` + `motor_vehicle=yes`). */
 const DEFAULT_KMH = 10;
@@ -151,26 +167,40 @@ function directionSpeed(tags: Tags, classKmh: number, direction: Direction): num
 }
 
 function way(tags: Tags): WayTravel | undefined {
+  const routeKmh = tableValue(tags, { route: ROUTE_KMH });
   // OSRM's car reads ways with a highway or route tag only, and never takes steps or emergency access roads.
-  if (isUnusableWay(tags) || !(tags.has('highway') || isFerry(tags))) return undefined;
+  if (isUnusableWay(tags) || !(tags.has('highway') || routeKmh !== undefined)) return undefined;
   if (tags.get('highway') === 'steps' || tags.get('service') === 'emergency_access') return undefined;
   const access = carAccess(tags);
-  if (isFerry(tags)) return ferryTravel(tags, access);
+  if (routeKmh !== undefined) return ferryTravel(tags, access, routeKmh);
   const kmh = directionKmh(tags, SPEEDS, access, DEFAULT_KMH);
   const oneway = parseOneway(firstTagValue(tags, ONEWAY_KEYS));
   if (kmh === undefined || oneway === 'reversible') return undefined;
+  // A movable bridge replaces the road's speed (OSRM `WayHandlers.movables`, before `speed`), or
+  // its `duration` the whole way's time; maxspeed and surface still cap the bridge's speed as
+  // they cap a road's. car.lua's movables handler also reopens a direction a oneway closed;
+  // Waymark keeps the oneway (docs/ROUTING.md, "Where Waymark differs from OSRM").
+  const bridgeKmh = tableValue(tags, { bridge: BRIDGE_KMH });
   const travel = travelAlong(kmh, (classKmh, direction) => ({
-    kmh: directionSpeed(tags, classKmh, direction),
+    kmh: directionSpeed(tags, bridgeKmh ?? classKmh, direction),
     travel: 'default',
     restricted: access[direction] === 'restricted' || isHovOnly(tags, direction),
   }));
   applyOneway(travel, oneway ?? (isImpliedOneway(tags) ? 'forward' : undefined));
+  const duration = bridgeKmh === undefined ? undefined : parseDuration(tags.get('duration'));
+  if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
 }
 
 export const driving: Profile = {
   mode: 'driving',
-  osmFilter: ['w/highway', 'w/route=ferry', 'n/barrier', `n/${ACCESS.hierarchy.join(',')}`, 'r/type=restriction'],
+  osmFilter: [
+    'w/highway',
+    `w/route=${Object.keys(ROUTE_KMH).join(',')}`,
+    'n/barrier',
+    `n/${ACCESS.hierarchy.join(',')}`,
+    'r/type=restriction',
+  ],
   way,
   node: (tags) => nodePassage(tags, { access: ACCESS, stops: stopsCar }),
   turnRestriction: (tags) => restrictionKind(tags, VEHICLE_KEYS),

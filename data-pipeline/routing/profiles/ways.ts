@@ -90,9 +90,12 @@ export function travelAlong(kmh: DirectionKmh, along: (kmh: number, direction: D
   };
 }
 
-/** A ferry in the directions `access` allows, timed by its `duration` when it has one. */
-export function ferryTravel(tags: Tags, access: WayAccess): WayTravel | undefined {
-  const travel = allowedDirections(access, { kmh: FERRY_KMH, travel: 'ferry' });
+/**
+ * A ferry (or another `route` the mode boards, at `kmh`: a car's shuttle train) in the directions
+ * `access` allows, timed by its `duration` when it has one (OSRM `WayHandlers.ferries`).
+ */
+export function ferryTravel(tags: Tags, access: WayAccess, kmh = FERRY_KMH): WayTravel | undefined {
+  const travel = allowedDirections(access, { kmh, travel: 'ferry' });
   const duration = parseDuration(tags.get('duration'));
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
