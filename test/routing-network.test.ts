@@ -375,6 +375,21 @@ test('restrictions excepting cars, via a way, without a to way or for another ve
   );
 });
 
+test('restrictions OSRM v6 discards: several from ways unless no_entry, no_*_on_red, a via node inside a way', async (t) => {
+  const phases: { phase: string; done: number; total: number | null }[] = [];
+  const { driving } = await readRoadNetworks([fixture('restriction-discarded.osm')], (p) => phases.push(p));
+  t.like(restrictionsOf(driving), [
+    { kind: 'no', fromWay: 1, toWay: 2 },
+    { kind: 'no', fromWay: 1, toWay: 4 },
+  ]);
+  t.is(driving.restrictions.count, 2);
+  t.like(
+    phases.find((p) => p.phase.startsWith('turn restrictions')),
+    { total: 4 },
+    'no_turn_on_red is not read',
+  );
+});
+
 test('ferries: timed by duration, else 5 km/h; travel ferry; closed by access', async (t) => {
   const { driving, walking, cycling } = await networksOf('ferry.osm');
   const timed = only(driving, 1);

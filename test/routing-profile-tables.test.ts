@@ -760,5 +760,13 @@ restrictions(
   | type=restriction restriction:conditional="no_left_turn @ (Mo-Fr)"      | -       | -       | -       |
   | type=restriction restriction=give_way                                  | -       | -       | -       |
   | type=multipolygon restriction=no_left_turn                             | -       | -       | -       |
+  | type=restriction restriction=no_turn_on_red                            | -       | -       | -       | # OSRM's RestrictionParser::TryParse: no_*_on_red is not a prohibition, the relation is discarded
+  | type=restriction restriction=no_right_turn_on_red                      | -       | -       | -       | # OSRM: discarded as no_*_on_red
+  | type=restriction restriction=yield                                     | -       | -       | -       | # OSRM: neither only_* nor no_*, discarded
+  | type=restriction restriction:motorcar=no_left_turn restriction=give_way | -      | -       | -       | # OSRM: one unrecognized value among the keys read discards the relation
+  | type=restriction restriction:vehicle=no_turn_on_red restriction=no_left_turn | - | -       | -       | # OSRM: likewise for a no_*_on_red
+  | type=restriction restriction=no_left_turn restriction:hgv=give_way     | no      | -       | -       | # OSRM: restriction:hgv is not read for cars
+  | type=restriction restriction=only_right_on                             | only    | -       | -       | # OSRM: any only_* value is a mandate
+  | type=restriction restriction=no_left_turn restriction:conditional="only_right_turn @ (Mo-Fr)" | no | - | - | # OSRM v6 ignores conditional restrictions unless built with --parse-conditional-restrictions
 `,
 );

@@ -10,6 +10,7 @@
  */
 import { Growable } from '../growable.js';
 import type { DirectionTravel, NodePassage, Profile, WayTravel } from '../profiles/profile.js';
+import { severalMembersAllowed } from '../profiles/restrictions.js';
 import { wayLabels } from '../profiles/ways.js';
 import { IdIndex } from './id-index.js';
 import { oplField, oplId, parseMembers, parseTags, parseWayNodes } from './opl.js';
@@ -181,16 +182,21 @@ export class RoutingObjects {
     if (kinds === 0) return;
     this.restrictionCounts.read++;
     const members = parseMembers(oplField(line, 'M'));
-    const from = members.find((m) => m.role === 'from' && m.type === 'w');
-    const to = members.find((m) => m.role === 'to' && m.type === 'w');
-    const via = members.filter((m) => m.role === 'via');
-    if (via.some((m) => m.type === 'w')) this.restrictionCounts.viaWay++;
-    else if (from === undefined || to === undefined || via.length !== 1) this.restrictionCounts.incomplete++;
+    // As OSRM v6's RestrictionParser: `from`/`to` are ways (other types ignored), `via` a node (the
+    // last one) or ways; several `from` only for no_entry, several `to` only for no_exit.
+    const from = members.filter((m) => m.role === 'from' && m.type === 'w');
+    const to = members.filter((m) => m.role === 'to' && m.type === 'w');
+    const viaNode = members.findLast((m) => m.role === 'via' && m.type === 'n');
+    const viaWay = members.some((m) => m.role === 'via' && m.type === 'w');
+    const several = severalMembersAllowed(tags);
+    if (from.length === 0 || to.length === 0 || (viaNode === undefined && !viaWay)) this.restrictionCounts.incomplete++;
+    else if ((from.length > 1 && !several.from) || (to.length > 1 && !several.to)) this.restrictionCounts.incomplete++;
+    else if (viaWay) this.restrictionCounts.viaWay++;
     else {
       this.restrictionKinds.push(kinds);
-      this.restrictionFrom.push(from.id);
-      this.restrictionVia.push(via[0]!.id);
-      this.restrictionTo.push(to.id);
+      this.restrictionFrom.push(from[0]!.id);
+      this.restrictionVia.push(viaNode!.id);
+      this.restrictionTo.push(to[0]!.id);
     }
   }
 

@@ -112,12 +112,23 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   return network.finish();
 }
 
-/** The via-node restrictions the mode obeys whose ways it uses and whose via node is one of its junctions (not a barrier). */
+/** The via-node restrictions the mode obeys whose ways it uses, whose via node is one of its junctions (not a barrier) and an end of both ways. */
 function addTurnRestrictions(network: RoadNetworkBuilder, ways: RoutingWays, modeIndex: number, junctionOfNode: Int32Array): void {
   const { restrictions } = ways;
   if (restrictions.count === 0) return;
   const modes = ways.profiles.length;
   const usedWays = new IdIndex(ways.wayId.filter((_, way) => ways.travel[way * modes + modeIndex] !== 0));
+  // OSRM v6 (ExtractionContainers, find_turn_nodes) keeps a via-node restriction only when the via
+  // node is the first or last node of both its from and its to way; any other is discarded.
+  const wayIndex = new IdIndex(ways.wayId);
+  const wayOfIndex = new Int32Array(wayIndex.size);
+  for (let way = 0; way < ways.count; way++) wayOfIndex[wayIndex.indexOf(ways.wayId[way]!)] = way;
+  const endsAt = (wayId: number, node: number): boolean => {
+    const index = wayIndex.indexOf(wayId);
+    if (index < 0) return false;
+    const way = wayOfIndex[index]!;
+    return ways.pointNode[ways.pointFirst[way]!] === node || ways.pointNode[ways.pointFirst[way + 1]! - 1] === node;
+  };
   for (let r = 0; r < restrictions.count; r++) {
     const kind = restrictionKindOf(restrictions, r, modeIndex);
     const node = restrictions.viaNode[r]!;
@@ -125,6 +136,7 @@ function addTurnRestrictions(network: RoadNetworkBuilder, ways: RoutingWays, mod
     const fromWay = restrictions.fromWay[r]!;
     const toWay = restrictions.toWay[r]!;
     if (kind === 0 || via === -1 || usedWays.indexOf(fromWay) < 0 || usedWays.indexOf(toWay) < 0) continue;
+    if (!endsAt(fromWay, node) || !endsAt(toWay, node)) continue;
     network.addRestriction(kind === RESTRICTION_NO ? 'no' : 'only', fromWay, via, toWay);
   }
 }
