@@ -122,6 +122,29 @@ for (const kind of STORE_KINDS) {
     assertError(t, await as(server, admin, 'PUT', `/members/${ownerId}/role`, { role: 'member' }), 403);
   });
 
+  test(`${kind}: a burst of parallel requests from a member and a stranger changes nothing they may not change`, async (t) => {
+    const { server, owner, member } = await organization(t, kind);
+    const stranger = await server.signUp('stranger@other.example', 'other');
+    const ownerKey = await server.createKey(owner, { name: 'owner key' });
+    const ownerId = ((await as(server, owner, 'GET', '/me')).body.user as { id: string }).id;
+    const attempts = Array.from({ length: 20 }, () => [
+      as(server, member, 'PUT', '/billing', { tier: 'pro' }),
+      as(server, member, 'PUT', `/members/${ownerId}/role`, { role: 'member' }),
+      as(server, member, 'POST', `/keys/${ownerKey.id}/revoke`),
+      as(server, member, 'POST', `/keys/${ownerKey.id}/roll`, { grace: '0' }),
+      as(server, stranger, 'POST', `/keys/${ownerKey.id}/revoke`),
+      as(server, stranger, 'PUT', `/members/${ownerId}/role`, { role: 'member' }),
+    ]).flat();
+    const statuses = (await Promise.all(attempts)).map((answer) => answer.status);
+    t.true(
+      statuses.every((status) => status === 403 || status === 404),
+      JSON.stringify([...new Set(statuses)]),
+    );
+    t.true(statuses.includes(403) && statuses.includes(404), 'the member is refused (403), the stranger finds nothing (404)');
+    t.like((await as(server, owner, 'GET', '/me')).body, { user: { role: 'owner' }, organization: { tier: 'free' } });
+    t.is((await fetch(`${server.url}/api/v1/test/maps?key=${ownerKey.value}`)).status, 200, 'the owner key was neither revoked nor rolled');
+  });
+
   test(`${kind}: owners set roles, and the last owner cannot step down`, async (t) => {
     const { server, owner, admin } = await organization(t, kind);
     const idOf = async (account: Account) => ((await as(server, account, 'GET', '/me')).body.user as { id: string }).id;
