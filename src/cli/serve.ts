@@ -1,5 +1,5 @@
 /** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
-import { MAX_THREADS, readSettings, setting } from '../../core/config.js';
+import { MAX_THREADS, readSettings, setting, type Settings } from '../../core/config.js';
 import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
 import type { Waymark } from '../serve.js';
 import type { Command, CommandInput } from './command.js';
@@ -7,14 +7,7 @@ import { shellWord, waymarkCommand } from './invocation.js';
 import { printError, type Outcome } from './output.js';
 
 /** What `serve` runs with: the environment's settings, overridden by the flags. */
-interface ServeConfig {
-  dataDir: string;
-  host: string;
-  port: number;
-  publicUrl: string | undefined;
-  usageFlushMs: number;
-  threads: number;
-}
+type ServeConfig = Pick<Settings, 'dataDir' | 'host' | 'port' | 'publicUrl' | 'usageFlushMs' | 'threads'>;
 
 function serveConfig(input: CommandInput): ServeConfig {
   const env = readSettings();
