@@ -26,5 +26,7 @@ if [[ -z $passed ]]; then
   failed=1
   ((status != 0)) || status=1
 fi
+# The failures again at the end, where a truncated log still shows them.
+grep -A 12 '^not ok' "$report" || true
 echo "ava: ${passed} passed, ${failed:-0} failed${skipped:+, ${skipped} skipped}"
 exit "$status"
