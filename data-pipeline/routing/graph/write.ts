@@ -97,10 +97,11 @@ function writeHierarchyAndSegments(
   onProgress?.({ phase: 'routing graph: turns', done: 0, total: null });
   const edgeBased = buildEdgeBasedGraph(network);
   const componentSize = componentSizes(edgeBased);
-  // A network whose biggest component is under the threshold (a tiny extract) flags none of it.
+  // A network whose biggest component is under the threshold (a tiny extract) flags none of it: as
+  // in OSRM, where every component of such a network is tiny, the nearest segment is taken.
   let largest = 0;
   for (const size of componentSize) largest = Math.max(largest, size);
-  const smallBelow = Math.min(SMALL_COMPONENT_SIZE, largest);
+  const smallBelow = largest < SMALL_COMPONENT_SIZE ? 0 : SMALL_COMPONENT_SIZE;
   const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree);
   const strings = usedStrings(network);
 
