@@ -4,7 +4,7 @@
  */
 import type { SnappedPoint } from '../path.js';
 import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from '../../../core/routing/geo.js';
-import { FLAG_SMALL_COMPONENT } from '../../../core/routing/graph-format.js';
+import { FLAG_SMALL_COMPONENT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {
@@ -31,22 +31,39 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
   return low;
 }
 
-/** Per graph (and thread): 1 for each flatbush item (piece) whose segment is flagged small. */
-const smallPieces = new WeakMap<RoutingGraph, Uint8Array>();
+/** How snapping treats a piece (a flatbush item): by its segment's component, or never (see startsNowhere). */
+const BIG = 0;
+const SMALL = 1;
+const NEVER = 2;
 
-function smallPiecesOf(graph: RoutingGraph): Uint8Array {
-  let small = smallPieces.get(graph);
-  if (!small) {
+/**
+ * A segment travelled on anything but the mode's own way (a ferry: TRAVEL_KINDS other than
+ * `default` and `pushing`) is no place to start or end, as OSRM's profiles set `is_startpoint`
+ * only for the default modes (WayHandlers.startpoint): a point beside a ferry pier snaps onto the
+ * road to it.
+ */
+function startsNowhere(flags: number): boolean {
+  const kind = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK];
+  return kind !== 'default' && kind !== 'pushing';
+}
+
+/** Per graph (and thread): BIG, SMALL or NEVER for each flatbush item (piece), from its segment's flags. */
+const pieceClasses = new WeakMap<RoutingGraph, Uint8Array>();
+
+function pieceClassesOf(graph: RoutingGraph): Uint8Array {
+  let classes = pieceClasses.get(graph);
+  if (!classes) {
     const { piecePoint, segmentPointFirst, segmentFlags } = graph;
-    small = new Uint8Array(piecePoint.length);
+    classes = new Uint8Array(piecePoint.length);
     // Pieces are indexed in segment order, so one sweep finds each piece's segment.
     for (let i = 0, s = 0; i < piecePoint.length; i++) {
       while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
-      small[i] = (segmentFlags[s]! & FLAG_SMALL_COMPONENT) !== 0 ? 1 : 0;
+      const flags = segmentFlags[s]!;
+      classes[i] = startsNowhere(flags) ? NEVER : (flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : BIG;
     }
-    smallPieces.set(graph, small);
+    pieceClasses.set(graph, classes);
   }
-  return small;
+  return classes;
 }
 
 /**
@@ -57,16 +74,17 @@ function smallPiecesOf(graph: RoutingGraph): Uint8Array {
 export const BIG_COMPONENT_DETOUR_METRES = 1000;
 
 /**
- * Nearest passable segment within `radiusMetres` of (lon, lat), or null. As in OSRM, a segment of
+ * Nearest passable segment within `radiusMetres` of (lon, lat) that is a start point (not a ferry),
+ * or null. As in OSRM, a segment of
  * a big strongly connected component is preferred: a segment flagged small (an isolated stub from
  * which most of the network cannot be reached) is taken only when no big one is within the radius,
  * or when it is more than BIG_COMPONENT_DETOUR_METRES nearer than the nearest big one.
  */
 export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number): Snap | null {
   if (!graph.spatial) return null;
-  const small = smallPiecesOf(graph);
-  const isSmall = (item: number) => small[item] === 1;
-  const big = nearest(graph, lon, lat, radiusMetres, (item) => small[item] === 0);
+  const classes = pieceClassesOf(graph);
+  const isSmall = (item: number) => classes[item] === SMALL;
+  const big = nearest(graph, lon, lat, radiusMetres, (item) => classes[item] === BIG);
   if (!big) return nearest(graph, lon, lat, radiusMetres, isSmall);
   const within = big.distance - BIG_COMPONENT_DETOUR_METRES;
   return (within > 0 ? nearest(graph, lon, lat, within, isSmall) : null) ?? big;
