@@ -156,9 +156,21 @@ dataTest('unsupported and bad parameters are a 400 with OSRM code naming them; u
   const route = `/api/v1/osrm/route/v1/driving/${coords([CASINO, FONTVIEILLE])}`;
   const table = `/api/v1/osrm/table/v1/driving/${coords([CASINO, FONTVIEILLE])}`;
   const nearest = `/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}`;
-  for (const name of ['bearings=0,20;', 'radiuses=100;100', 'approaches=curb;curb', 'exclude=motorway', 'snapping=any', 'waypoints=0;1']) {
+  for (const name of ['approaches=curb;curb', 'exclude=motorway', 'waypoints=0;1']) {
     await osrmRefusal(t, `${route}?${name}`, 'InvalidOptions', new RegExp(`'${name.split('=')[0]}'`));
   }
+  for (const name of ['bearings=0,20;', 'radiuses=100;100', 'snapping=any']) {
+    await osrmRefusal(t, `${table}?${name}`, 'InvalidOptions', new RegExp(`'${name.split('=')[0]}'`));
+    await osrmRefusal(
+      t,
+      `${nearest}?${name.replace(';100', '').replace(';', '')}`,
+      'InvalidOptions',
+      new RegExp(`'${name.split('=')[0]}'`),
+    );
+  }
+  await osrmRefusal(t, `${route}?bearings=0,20`, 'InvalidValue', /'bearings': 1 entries for 2 points/);
+  await osrmRefusal(t, `${route}?radiuses=100;-1`, 'InvalidValue', /'radiuses': '-1'/);
+  await osrmRefusal(t, `${route}?snapping=all`, 'InvalidValue', /'snapping'/);
   for (const name of ['fallback_speed=10', 'fallback_coordinate=input', 'scale_factor=2']) {
     await osrmRefusal(t, `${table}?${name}`, 'InvalidOptions', new RegExp(`'${name.split('=')[0]}'`));
   }
@@ -191,6 +203,9 @@ dataTest('unsupported and bad parameters are a 400 with OSRM code naming them; u
   // The Mediterranean, 20 km out: no road within reach.
   await osrmRefusal(t, `/api/v1/osrm/route/v1/driving/${CASINO[0]},${CASINO[1]};7.5,43.6`, 'NoSegment', /no road/);
   await osrmRefusal(t, `/api/v1/osrm/nearest/v1/walking/7.5,43.6`, 'NoSegment', /no road/);
+  // The casino point is 19.5 m from its road: within 1 m nothing, unlimited as the default.
+  await osrmRefusal(t, `${route}?radiuses=1;unlimited`, 'NoSegment', /no road for driving within 1 m of origin/);
+  t.is((await get(`${route}?radiuses=unlimited;unlimited`)).status, 200);
 });
 
 dataTest('keys by any of the three methods; key errors keep the uniform body without an OSRM code', FILES, async (t) => {
@@ -226,7 +241,7 @@ dataTest('metering: route and nearest one unit, table one per started 100 elemen
   const after110 = await remaining(`/api/v1/osrm/table/v1/driving/${coords([...ten, CASINO])}?sources=0;1;2;3;4;5;6;7;8;9`); // 10 × 11
   t.is(after100 - after110, 2);
   // Refused before metering: no rate-limit headers, and nothing spent (the next request shows it).
-  t.true(Number.isNaN(await remaining(`${route}?radiuses=5;5`, 400)));
+  t.true(Number.isNaN(await remaining(`${route}?radiuses=5`, 400)));
   const afterNoSegment = await remaining(`/api/v1/osrm/route/v1/driving/${CASINO[0]},${CASINO[1]};7.5,43.6`, 400);
   t.is(afterNoSegment, after110);
   t.is(after110 - (await remaining(route)), 1);
@@ -250,6 +265,8 @@ dataTest('fuzz over HTTP: hostile path segments and parameters answer 200 or an 
     skip_waypoints: 'false',
     continue_straight: 'default',
     radiuses: '10;10;10',
+    bearings: '90,20;;0,180',
+    snapping: 'any',
   };
   for (let i = 0; i < 300; i++) {
     const service = pick(random, services);

@@ -5,6 +5,7 @@ import { INSTRUCTION_LANGUAGES } from '../src/routing/sanitize/instruction-langu
 import { junk, refusal, seededRandom } from './helpers/http.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
+const DEFAULT_RULE = { radius: 2000, bearing: null, anySegment: false };
 const A_TO_B = 'origin=43.7384,7.4246&destination=43.7311,7.4197';
 const CENTER = 'center=43.7384,7.4246&time=10';
 
@@ -20,6 +21,7 @@ test('directions defaults; positions come back as [lon, lat]', (t) => {
     geometries: 'polyline',
     overview: 'simplified',
     lang: 'en',
+    snapRules: [DEFAULT_RULE, DEFAULT_RULE],
   } as never);
   t.deepEqual(warnings, []);
 });
@@ -92,6 +94,18 @@ test('every bad directions parameter is a 400 naming it', (t) => {
     [`${A_TO_B}&overview=true`, /'overview': 'true' is not one of simplified, full, false/],
     [`${A_TO_B}&origin=1,2`, /'origin': it can only be given once/],
     [`${A_TO_B}&steps=true&steps=true`, /'steps': it can only be given once/],
+    [`${A_TO_B}&bearings=90,10`, /'bearings': 1 entries for 2 points; give one per point/],
+    [`${A_TO_B}&waypoints=1,2&bearings=90,10|`, /'bearings': 2 entries for 3 points/],
+    [`${A_TO_B}&bearings=90|`, /'bearings': '90' is not a bearing and range in whole degrees/],
+    [`${A_TO_B}&bearings=361,10|`, /'bearings': '361,10'/],
+    [`${A_TO_B}&bearings=90,181|`, /'bearings': '90,181'/],
+    [`${A_TO_B}&bearings=-90,10|`, /'bearings'/],
+    [`${A_TO_B}&bearings=90.5,10|`, /'bearings'/],
+    [`${A_TO_B}&radiuses=5`, /'radiuses': 1 entries for 2 points/],
+    [`${A_TO_B}&radiuses=-5|`, /'radiuses': '-5' is not a distance in metres \(a decimal from 0\) or unlimited/],
+    [`${A_TO_B}&radiuses=|Infinity`, /'radiuses': 'Infinity'/],
+    [`${A_TO_B}&radiuses=1e3|`, /'radiuses'/],
+    [`${A_TO_B}&snapping=all`, /'snapping': 'all' is not one of default, any/],
   ];
   for (const [query, expected] of cases)
     t.regex(
@@ -100,6 +114,16 @@ test('every bad directions parameter is a 400 naming it', (t) => {
       query,
     );
   t.is(sanitizeDirections(q(`${A_TO_B}&waypoints=${Array(23).fill('1,2').join('|')}`)).params.waypoints.length, 23);
+});
+
+test('bearings, radiuses and snapping: one rule per point, empty entries keep the default', (t) => {
+  const { snapRules } = sanitizeDirections(q(`${A_TO_B}&waypoints=1,2&bearings=0,0||360,180&radiuses=|unlimited|12.5&snapping=any`)).params;
+  t.deepEqual(snapRules, [
+    { radius: 2000, bearing: { value: 0, range: 0 }, anySegment: true },
+    { radius: Number.POSITIVE_INFINITY, bearing: null, anySegment: true },
+    { radius: 12.5, bearing: { value: 360, range: 180 }, anySegment: true },
+  ]);
+  t.deepEqual(sanitizeDirections(q(`${A_TO_B}&snapping=default`)).params.snapRules, [DEFAULT_RULE, DEFAULT_RULE]);
 });
 
 test('a repeated lang is reported once', (t) => {
@@ -175,6 +199,9 @@ test('fuzz: junk values are accepted or refused with an ApiError 400, never anyt
     'time',
     'generalize',
     'polygons',
+    'bearings',
+    'radiuses',
+    'snapping',
   ];
   let refused = 0;
   for (let round = 0; round < 3000; round++) {

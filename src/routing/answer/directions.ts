@@ -9,7 +9,7 @@ import { snap, type Snap } from '../graph/snap.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
-import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
+import type { RoutingAnswer } from './task.js';
 
 function pointName(index: number, count: number): string {
   if (index === 0) return 'origin';
@@ -20,14 +20,13 @@ export function answerDirections(graph: RoutingGraph, params: DirectionsParams):
   const points = [params.origin, ...params.waypoints, params.destination];
   const snaps: Snap[] = [];
   for (const [i, [lon, lat]] of points.entries()) {
-    const snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES);
+    const { radius, bearing, anySegment } = params.snapRules[i]!;
+    const snapped = snap(graph, lon, lat, radius, { bearing, anySegment });
     if (snapped === null) {
       const name = pointName(i, points.length);
-      return {
-        ok: false,
-        code: 'NoSegment',
-        message: `no road for ${params.mode} within ${SNAP_RADIUS_METRES} m of ${name} (${lat},${lon})`,
-      };
+      const within = Number.isFinite(radius) ? ` within ${radius} m` : '';
+      const heading = bearing ? ` heading ${bearing.value}±${bearing.range}°` : '';
+      return { ok: false, code: 'NoSegment', message: `no road for ${params.mode}${heading}${within} of ${name} (${lat},${lon})` };
     }
     snaps.push(snapped);
   }

@@ -11,12 +11,13 @@ export interface Endpoint {
   positions: number[];
 }
 
-/** The passable directions of the snapped segment, at the snapped position. */
+/** The passable directions of the snapped segment (those its bearing filter left), at the snapped position. */
 export function endpointOfSnap(graph: RoutingGraph, snap: Snap): Endpoint {
   const endpoint: Endpoint = { nodes: [], positions: [] };
   const forward = 2 * snap.segment;
-  if (graph.nodeWeight[forward] !== IMPASSABLE) endpoint.nodes.push(forward), endpoint.positions.push(snap.fraction);
-  if (graph.nodeWeight[forward + 1] !== IMPASSABLE) endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - snap.fraction);
+  const passable = (node: number) => graph.nodeWeight[node] !== IMPASSABLE;
+  if (passable(forward) && snap.only !== 'backward') endpoint.nodes.push(forward), endpoint.positions.push(snap.fraction);
+  if (passable(forward + 1) && snap.only !== 'forward') endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - snap.fraction);
   return endpoint;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { SnappedPoint } from '../path.js';
 import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from '../../../core/routing/geo.js';
-import { FLAG_SMALL_COMPONENT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
+import { FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {
@@ -13,6 +13,8 @@ export interface Snap extends SnappedPoint {
   piece: number;
   /** How far along the segment, in its own direction, by length: 0 at `from`, 1 at `to`. */
   fraction: number;
+  /** The one direction of travel a bearing filter left (both when absent). */
+  only?: 'forward' | 'backward';
 }
 
 /** Flatbush returns pieces by box distance; ask for this many first, then more when needed. */
@@ -31,39 +33,52 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
   return low;
 }
 
-/** How snapping treats a piece (a flatbush item): by its segment's component, or never (see startsNowhere). */
-const BIG = 0;
+/** Bits of a piece (a flatbush item) for snapping: its segment's component is small; it is no start point. */
 const SMALL = 1;
-const NEVER = 2;
+const NO_START = 2;
 
 /**
  * A segment travelled on anything but the mode's own way (a ferry: TRAVEL_KINDS other than
  * `default` and `pushing`) is no place to start or end, as OSRM's profiles set `is_startpoint`
  * only for the default modes (WayHandlers.startpoint): a point beside a ferry pier snaps onto the
- * road to it.
+ * road to it, unless the request allows any segment (OSRM's `snapping=any`).
  */
 function startsNowhere(flags: number): boolean {
   const kind = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK];
   return kind !== 'default' && kind !== 'pushing';
 }
 
-/** Per graph (and thread): BIG, SMALL or NEVER for each flatbush item (piece), from its segment's flags. */
-const pieceClasses = new WeakMap<RoutingGraph, Uint8Array>();
+/** Per graph (and thread): the SMALL and NO_START bits of each flatbush item (piece), from its segment's flags. */
+const pieceBits = new WeakMap<RoutingGraph, Uint8Array>();
 
-function pieceClassesOf(graph: RoutingGraph): Uint8Array {
-  let classes = pieceClasses.get(graph);
-  if (!classes) {
+function pieceBitsOf(graph: RoutingGraph): Uint8Array {
+  let bits = pieceBits.get(graph);
+  if (!bits) {
     const { piecePoint, segmentPointFirst, segmentFlags } = graph;
-    classes = new Uint8Array(piecePoint.length);
+    bits = new Uint8Array(piecePoint.length);
     // Pieces are indexed in segment order, so one sweep finds each piece's segment.
     for (let i = 0, s = 0; i < piecePoint.length; i++) {
       while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
       const flags = segmentFlags[s]!;
-      classes[i] = startsNowhere(flags) ? NEVER : (flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : BIG;
+      bits[i] = (startsNowhere(flags) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
     }
-    pieceClasses.set(graph, classes);
+    pieceBits.set(graph, bits);
   }
-  return classes;
+  return bits;
+}
+
+/** What a request narrows snapping to, beyond the radius. */
+export interface SnapFilter {
+  /** Only directions of travel heading within `range` degrees of `value` (OSRM's `bearings`). */
+  bearing?: { value: number; range: number } | null;
+  /** Segments that are no start point (ferries) too (OSRM's `snapping=any`). */
+  anySegment?: boolean;
+}
+
+/** Whether `bearing` is within `range` degrees of `value`, all in degrees (OSRM's bearing::CheckInBounds). */
+function withinBearing(bearing: number, { value, range }: { value: number; range: number }): boolean {
+  const difference = Math.abs(bearing - value) % 360;
+  return Math.min(difference, 360 - difference) <= range;
 }
 
 /**
@@ -74,20 +89,54 @@ function pieceClassesOf(graph: RoutingGraph): Uint8Array {
 export const BIG_COMPONENT_DETOUR_METRES = 1000;
 
 /**
- * Nearest passable segment within `radiusMetres` of (lon, lat) that is a start point (not a ferry),
- * or null. As in OSRM, a segment of
- * a big strongly connected component is preferred: a segment flagged small (an isolated stub from
+ * Nearest passable segment within `radiusMetres` of (lon, lat) that is a start point (not a ferry,
+ * unless `filter.anySegment`) and, with `filter.bearing`, travelled in a direction within it (the
+ * snap then keeps that direction only, when the other is not), or null. As in OSRM, a segment of a
+ * big strongly connected component is preferred: a segment flagged small (an isolated stub from
  * which most of the network cannot be reached) is taken only when no big one is within the radius,
  * or when it is more than BIG_COMPONENT_DETOUR_METRES nearer than the nearest big one.
  */
-export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number): Snap | null {
+export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, filter: SnapFilter = {}): Snap | null {
   if (!graph.spatial) return null;
-  const classes = pieceClassesOf(graph);
-  const isSmall = (item: number) => classes[item] === SMALL;
-  const big = nearest(graph, lon, lat, radiusMetres, (item) => classes[item] === BIG);
-  if (!big) return nearest(graph, lon, lat, radiusMetres, isSmall);
-  const within = big.distance - BIG_COMPONENT_DETOUR_METRES;
-  return (within > 0 ? nearest(graph, lon, lat, within, isSmall) : null) ?? big;
+  const bits = pieceBitsOf(graph);
+  const { bearing, anySegment = false } = filter;
+  const startable = (item: number) => anySegment || (bits[item]! & NO_START) === 0;
+  const heading = (item: number) => !bearing || headingsOf(graph, graph.piecePoint[item]!, bearing) !== 0;
+  const isBig = (item: number) => (bits[item]! & SMALL) === 0 && startable(item) && heading(item);
+  const isSmall = (item: number) => (bits[item]! & SMALL) !== 0 && startable(item) && heading(item);
+  const big = nearest(graph, lon, lat, radiusMetres, isBig);
+  const chosen = big
+    ? ((big.distance > BIG_COMPONENT_DETOUR_METRES
+        ? nearest(graph, lon, lat, big.distance - BIG_COMPONENT_DETOUR_METRES, isSmall)
+        : null) ?? big)
+    : nearest(graph, lon, lat, radiusMetres, isSmall);
+  if (chosen && bearing) {
+    const headings = headingsOf(graph, graph.segmentPointFirst[chosen.segment]! + chosen.piece, bearing);
+    if (headings !== BOTH) chosen.only = headings === FORWARD ? 'forward' : 'backward';
+  }
+  return chosen;
+}
+
+const FORWARD = 1;
+const BACKWARD = 2;
+const BOTH = FORWARD | BACKWARD;
+
+/**
+ * The passable directions of travel (FORWARD, BACKWARD bits) along the piece starting at point
+ * `p` whose heading there is within the bearing filter. The heading is the piece's, from its
+ * first point to its second (backwards: the opposite), as OSRM takes an edge's.
+ */
+function headingsOf(graph: RoutingGraph, p: number, bearing: { value: number; range: number }): number {
+  const { coordinates, nodeWeight } = graph;
+  const segment = segmentOfPoint(graph, p);
+  const lat = coordinates[2 * p + 1]! * 1e-7;
+  const dx = (coordinates[2 * p + 2]! - coordinates[2 * p]!) * Math.cos((lat * Math.PI) / 180);
+  const dy = coordinates[2 * p + 3]! - coordinates[2 * p + 1]!;
+  const forward = ((Math.atan2(dx, dy) * 180) / Math.PI + 360) % 360;
+  let headings = 0;
+  if (nodeWeight[2 * segment] !== IMPASSABLE && withinBearing(forward, bearing)) headings |= FORWARD;
+  if (nodeWeight[2 * segment + 1] !== IMPASSABLE && withinBearing((forward + 180) % 360, bearing)) headings |= BACKWARD;
+  return headings;
 }
 
 function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, accept: (item: number) => boolean): Snap | null {

@@ -10,7 +10,7 @@ export type OsrmService = 'route' | 'table' | 'nearest';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
-  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight'],
+  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'bearings', 'radiuses', 'snapping'],
   table: ['sources', 'destinations', 'annotations'],
   nearest: ['number'],
 };
@@ -20,13 +20,13 @@ const READ: Record<OsrmService, readonly string[]> = {
  */
 const SHARED = ['hints', 'generate_hints', 'skip_waypoints', 'key'];
 
-/** OSRM options the engine has no counterpart for, with what is missing. */
+/** OSRM options the engine has no counterpart for (in the services that do not read them), with what is missing. */
 const UNSUPPORTED: Record<string, string> = {
-  bearings: 'snapping does not filter by bearing',
-  radiuses: 'the snapping radius is fixed',
+  bearings: 'snapping filters by bearing only in the route service',
+  radiuses: 'the snapping radius is chosen only in the route service',
   approaches: 'snapping does not pick a side of the road',
   exclude: 'no road classes can be excluded',
-  snapping: 'snapping always takes the nearest road of the profile',
+  snapping: 'snapping takes ferries only in the route service',
   waypoints: 'every coordinate of a route is a waypoint',
   fallback_speed: 'unreachable pairs are null, never estimated',
   fallback_coordinate: 'unreachable pairs are null, never estimated',
@@ -58,7 +58,7 @@ export function onlyValue(query: URLSearchParams, name: string, accepted: readon
 export function checkOsrmQuery(service: OsrmService, query: URLSearchParams): SharedOptions {
   const known = new Set([...READ[service], ...SHARED]);
   for (const name of new Set(query.keys())) {
-    if (Object.hasOwn(UNSUPPORTED, name))
+    if (!known.has(name) && Object.hasOwn(UNSUPPORTED, name))
       throw osrmError('InvalidOptions', `unsupported parameter '${name}': ${UNSUPPORTED[name]} in Waymark's engine`);
     if (!known.has(name)) throw osrmError('InvalidQuery', `unknown parameter ${quoted(name)} for OSRM's ${service} service`);
     if (name !== 'key' && query.getAll(name).length > 1) throw osrmError('InvalidQuery', `parameter '${name}' may only be given once`);

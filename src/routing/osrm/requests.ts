@@ -17,7 +17,9 @@ import { checkOsrmQuery, onlyValue, type SharedOptions } from './query.js';
 export type OsrmRequest<P> = SharedOptions & { params: P };
 
 /** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
-const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview'] as const;
+const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'snapping'] as const;
+/** Options of OSRM's route service with one entry per coordinate, which `/directions` takes with `|` for `;`. */
+const PER_POINT_OPTIONS = ['bearings', 'radiuses'] as const;
 
 export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   const { query } = req;
@@ -33,6 +35,11 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   for (const name of ROUTE_OPTIONS) {
     const value = query.get(name);
     if (value !== null) directions.set(name, value);
+  }
+  // One entry per coordinate, `;`-separated in OSRM, `|` in Waymark's own parameters.
+  for (const name of PER_POINT_OPTIONS) {
+    const value = query.get(name);
+    if (value !== null) directions.set(name, value.split(';').join('|'));
   }
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params) };
 }

@@ -4,6 +4,7 @@ import { flag } from '../../http/params/choice.js';
 import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
+import { sanitizeSnapRules } from './snapping.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
 import { sanitizeAlternatives, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
@@ -23,6 +24,9 @@ const ROUTING_PARAMETERS = [
   'time',
   'generalize',
   'polygons',
+  'bearings',
+  'radiuses',
+  'snapping',
 ] as const;
 
 const directions = {
@@ -35,6 +39,7 @@ const directions = {
   geometries: sanitizeGeometries,
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
+  snapRules: sanitizeSnapRules,
 };
 const isochrone = {
   center: requiredPosition('center'),

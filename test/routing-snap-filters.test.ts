@@ -1,7 +1,8 @@
 /**
- * Where a route may start or end, as OSRM's profiles set `is_startpoint` (WayHandlers.startpoint):
- * never on a ferry, for every mode. A point beside a ferry snaps onto the road leading to it, and a
- * route between two roads still crosses the ferry.
+ * Where a route may start or end. As OSRM's profiles set `is_startpoint` (WayHandlers.startpoint):
+ * never on a ferry, for every mode, unless any segment is allowed (`snapping=any`); a point beside a
+ * ferry snaps onto the road leading to it, and a route between two roads still crosses the ferry.
+ * A bearing filter (`bearings`) takes only roads heading its way, and only that direction.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 import { route } from '../src/routing/graph/route.js';
 import { snap } from '../src/routing/graph/snap.js';
+import { answerDirections } from '../src/routing/answer/directions.js';
+import { sanitizeDirections } from '../src/routing/sanitize/endpoints.js';
 
 /** West Road (8.000–8.010) to the pier, the ferry across (8.010–8.020), East Road beyond (to 8.030), along 48° N. */
 const OSM = `<?xml version="1.0" encoding="UTF-8"?>
@@ -58,3 +61,33 @@ for (const mode of ['driving', 'cycling', 'walking'] as const) {
     );
   });
 }
+
+test('snapping=any takes the ferry itself', (t) => {
+  const graph = graphs.get('driving')!;
+  t.is(snap(graph, 8.015, 48, 300, { anySegment: true })!.name, 'Ferry');
+});
+
+test('a bearing keeps only the direction heading its way; none within it is no snap', (t) => {
+  const graph = graphs.get('driving')!;
+  t.is(snap(graph, 8.005, 48.0001, 100, { bearing: { value: 90, range: 10 } })!.only, 'forward');
+  t.is(snap(graph, 8.005, 48.0001, 100, { bearing: { value: 265, range: 10 } })!.only, 'backward');
+  t.is(snap(graph, 8.005, 48.0001, 100, { bearing: { value: 0, range: 90 } })!.only, undefined, 'both directions within 0 ± 90');
+  t.is(snap(graph, 8.005, 48.0001, 100, { bearing: { value: 0, range: 10 } }), null, 'no road heads north');
+  t.is(snap(graph, 8.005, 48.001, 100), null, '111 m from the road');
+});
+
+test('directions with bearings and radiuses: heading west first means turning round at the end of West Road', (t) => {
+  const graph = graphs.get('driving')!;
+  const ask = (extra: string) => {
+    const answer = answerDirections(graph, sanitizeDirections(new URLSearchParams(`origin=48,8.005&destination=48,8.025${extra}`)).params);
+    return answer.ok ? (JSON.parse(answer.body) as { routes: { distance: number }[] }).routes[0]!.distance : answer.code;
+  };
+  const straight = ask('');
+  t.true(Math.abs((straight as number) - 1490) < 5, `${straight} m`);
+  const turning = ask('&bearings=270,10|');
+  t.true(Math.abs((turning as number) - (straight as number) - 2 * 372) < 5, `${turning} m`);
+  t.is(ask('&bearings=|0,10'), 'NoSegment');
+  t.is(ask('&radiuses=|unlimited'), straight);
+  t.is(ask('&radiuses=0.5|'), straight, 'the origin lies on West Road');
+  t.is(ask('&radiuses=|0'), straight);
+});
