@@ -364,14 +364,15 @@ test('only_straight_on (restriction:motorcar)', async (t) => {
   t.like(restrictionsOf(driving), [{ kind: 'only', fromWay: 4, toWay: 3 }]);
 });
 
-test('restrictions excepting cars, via a way, without a to way or for another vehicle are skipped', async (t) => {
+test('restrictions excepting cars, via a way not joined end to end, without a to way or for another vehicle are skipped', async (t) => {
   const phases: { phase: string; done: number; total: number | null }[] = [];
   const { driving } = await readRoadNetworks([fixture('restriction-skipped.osm')], (p) => phases.push(p));
   t.is(driving.restrictions.count, 0);
+  t.is(driving.restrictions.pathCount, 0, 'the via way ends where the to way does not: OSRM discards it');
   t.like(
     phases.find((p) => p.phase.startsWith('turn restrictions')),
-    { done: 0, total: 2 },
-    'via way and incomplete ones are counted',
+    { done: 1, total: 2 },
+    'the incomplete one is counted out, the via-way one is read',
   );
 });
 
@@ -380,9 +381,10 @@ test('restrictions OSRM v6 discards: several from ways unless no_entry, no_*_on_
   const { driving } = await readRoadNetworks([fixture('restriction-discarded.osm')], (p) => phases.push(p));
   t.like(restrictionsOf(driving), [
     { kind: 'no', fromWay: 1, toWay: 2 },
+    { kind: 'no', fromWay: 4, toWay: 2 },
     { kind: 'no', fromWay: 1, toWay: 4 },
   ]);
-  t.is(driving.restrictions.count, 2);
+  t.is(driving.restrictions.count, 3, 'no_entry from two ways is one restriction per from way, as OSRM splits it');
   t.like(
     phases.find((p) => p.phase.startsWith('turn restrictions')),
     { total: 4 },

@@ -10,7 +10,7 @@ export { TRAVEL_KINDS } from './network.js';
 
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;
-export const ROUTING_GRAPH_VERSION = 2;
+export const ROUTING_GRAPH_VERSION = 3;
 /** Weight (deciseconds) of a direction the mode may not travel. */
 export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
@@ -40,12 +40,23 @@ export const RESTRICTED_SHIFT = 4;
  */
 export const RESTRICTED_ENTRY_DECISECONDS = 32767;
 
-/** Whether node `node` (2s: segment s forwards, 2s + 1 backwards) of a graph with these segment flags is a restricted direction. */
+/**
+ * The original node of `node`: itself below 2 × segments (2s: segment s forwards, 2s + 1
+ * backwards), else the node duplicate `node - 2 × segments` copies (a state on the via path of a
+ * via-way turn restriction, see data-pipeline/routing/graph/edge-based.ts): same segment, same
+ * direction, same weight.
+ */
+export function originalNode(graph: { segmentCount: number; duplicateOf: Uint32Array }, node: number): number {
+  const duplicate = node - 2 * graph.segmentCount;
+  return duplicate < 0 ? node : graph.duplicateOf[duplicate]!;
+}
+
+/** Whether original node `node` (2s: segment s forwards, 2s + 1 backwards) of a graph with these segment flags is a restricted direction. */
 export function isRestrictedNode(segmentFlags: Uint8Array, node: number): boolean {
   return ((segmentFlags[node >> 1]! >> (RESTRICTED_SHIFT + (node & 1))) & 1) === 1;
 }
 
-/** The restricted-access part of the weight of the turn from `from` into `to` (0 or RESTRICTED_ENTRY_DECISECONDS). */
+/** The restricted-access part of the weight of the turn from `from` into `to`, original nodes (0 or RESTRICTED_ENTRY_DECISECONDS). */
 export function restrictedEntryPenalty(segmentFlags: Uint8Array, from: number, to: number): number {
   return !isRestrictedNode(segmentFlags, from) && isRestrictedNode(segmentFlags, to) ? RESTRICTED_ENTRY_DECISECONDS : 0;
 }
@@ -53,6 +64,8 @@ export function restrictedEntryPenalty(segmentFlags: Uint8Array, from: number, t
 export interface RoutingGraphCounts {
   mode: TravelMode;
   segments: number;
+  /** Duplicated nodes (see originalNode), after the 2 × segments original ones. */
+  duplicates: number;
   points: number;
   upEdges: number;
   downEdges: number;
@@ -65,6 +78,7 @@ export interface RoutingGraphCounts {
 
 const COUNT_FIELDS = [
   'segments',
+  'duplicates',
   'points',
   'upEdges',
   'downEdges',
@@ -80,9 +94,9 @@ const HEADER_BYTES = 8 * Math.ceil(((3 + COUNT_FIELDS.length) * 4) / 8);
 type ArrayKind = 'u8' | 'i32' | 'u32' | 'f32' | 'f64';
 const BYTES: Record<ArrayKind, number> = { u8: 1, i32: 4, u32: 4, f32: 4, f64: 8 };
 
-/** Every section in file order: its element type and length. Nodes are the 2 directions of each segment. */
+/** Every section in file order: its element type and length. Nodes are the 2 directions of each segment, then the duplicates. */
 function sectionsOf(c: RoutingGraphCounts) {
-  const nodes = 2 * c.segments;
+  const nodes = 2 * c.segments + c.duplicates;
   return {
     segmentFrom: ['u32', c.segments],
     segmentTo: ['u32', c.segments],
@@ -93,6 +107,7 @@ function sectionsOf(c: RoutingGraphCounts) {
     segmentFlags: ['u8', c.segments],
     segmentPointFirst: ['u32', c.segments + 1],
     coordinates: ['i32', 2 * c.points],
+    duplicateOf: ['u32', c.duplicates],
     nodeWeight: ['u32', nodes],
     upFirst: ['u32', nodes + 1],
     upTarget: ['u32', c.upEdges],

@@ -61,7 +61,11 @@ export function isRestrictedDirection(restricted: Uint8Array, node: number): boo
   return ((restricted[node >> 1]! >> (node & 1)) & 1) === 1;
 }
 
-/** Via-node turn restrictions of the driving network (`type=restriction`, from way, via node, to way), one per index. */
+/**
+ * Turn restrictions of the driving network (`type=restriction`). Via-node ones (from way, via node,
+ * to way) one per index below `count`; via-way ones (one or more via ways) as paths of edge-based
+ * nodes (2s: segment s from → to, 2s + 1: to → from), one per index below `pathCount`.
+ */
 export interface TurnRestrictions {
   count: number;
   /** 1 for `only` (every other turn from `fromWay` is forbidden), 0 for `no` (the turn onto `toWay` is). */
@@ -70,6 +74,16 @@ export interface TurnRestrictions {
   /** The junction index of the via node. */
   via: Uint32Array;
   toWay: Float64Array;
+  pathCount: number;
+  /** 1 for `only` (at the end of the via path every turn but onto the to node is forbidden), 0 for `no`. */
+  pathOnly: Uint8Array;
+  /**
+   * The nodes of path p are pathNodes[pathFirst[p]] ≤ … < pathNodes[pathFirst[p + 1]]: the from
+   * way's segment into the first via way, the via ways' segments in travel order, the to way's
+   * segment out of the last via way.
+   */
+  pathFirst: Uint32Array;
+  pathNodes: Uint32Array;
 }
 
 export interface RoadNetwork {

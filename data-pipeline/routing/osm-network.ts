@@ -30,10 +30,10 @@ export async function readRoadNetworks(
       signal,
     );
   }
-  const { read, viaWay, incomplete } = objects.restrictionCounts;
+  const { read, incomplete } = objects.restrictionCounts;
   onProgress({
-    phase: 'turn restrictions usable (via-way and incomplete ones skipped)',
-    done: read - viaWay - incomplete,
+    phase: 'turn restrictions usable (incomplete ones skipped)',
+    done: read - incomplete,
     total: read,
     unit: 'relations',
   });

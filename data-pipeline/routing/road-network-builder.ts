@@ -53,6 +53,9 @@ export class RoadNetworkBuilder {
   private readonly restrictionFrom = new Growable(float64);
   private readonly restrictionVia = new Growable(uint32);
   private readonly restrictionTo = new Growable(float64);
+  private readonly pathOnly = new Growable(uint8);
+  private readonly pathFirst = new Growable(uint32);
+  private readonly pathNodes = new Growable(uint32);
 
   /** `strings`: the names and refs segments point to, '' first. */
   constructor(
@@ -60,6 +63,12 @@ export class RoadNetworkBuilder {
     private readonly strings: string[],
   ) {
     this.pointFirst.push(0);
+    this.pathFirst.push(0);
+  }
+
+  /** Segments added so far. */
+  get segmentCount(): number {
+    return this.from.length;
   }
 
   addJunction(): number {
@@ -93,6 +102,13 @@ export class RoadNetworkBuilder {
     this.restrictionTo.push(toWay);
   }
 
+  /** A via-way restriction: `nodes` are the edge-based nodes of the from segment, the via path and the to segment. */
+  addRestrictionPath(kind: 'no' | 'only', nodes: readonly number[]): void {
+    this.pathOnly.push(kind === 'only' ? 1 : 0);
+    for (const node of nodes) this.pathNodes.push(node);
+    this.pathFirst.push(this.pathNodes.length);
+  }
+
   finish(): RoadNetwork {
     return {
       mode: this.mode,
@@ -120,6 +136,10 @@ export class RoadNetworkBuilder {
         fromWay: this.restrictionFrom.take(),
         via: this.restrictionVia.take(),
         toWay: this.restrictionTo.take(),
+        pathCount: this.pathOnly.length,
+        pathOnly: this.pathOnly.take(),
+        pathFirst: this.pathFirst.take(),
+        pathNodes: this.pathNodes.take(),
       },
       strings: this.strings,
     };

@@ -15,8 +15,8 @@ import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import type { RoutingAnswer } from '../../src/routing/answer/task.js';
-import { endpointOfSnap } from '../../src/routing/graph/endpoint.js';
-import { IMPASSABLE, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
+import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
+import { IMPASSABLE, originalNode, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
 import type { Snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
@@ -210,7 +210,7 @@ class Heap {
 export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap): number {
   const { nodeWeight, turnFirst, turnTarget, turnWeight, segmentFlags } = graph;
   const source = endpointOfSnap(graph, from);
-  const target = endpointOfSnap(graph, to);
+  const target = targetOfSnap(graph, to);
   const targetPosition = new Map<number, number>();
   target.nodes.forEach((node, i) => targetPosition.set(node, target.positions[i]!));
   // Weight to the end of each node, and the restricted-access penalties in it.
@@ -237,7 +237,7 @@ export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap):
       const next = turnTarget[e]!;
       if (nodeWeight[next] === IMPASSABLE) continue;
       const atEnd = cost + turnWeight[e]!;
-      const paid = penalties[node]! + restrictedEntryPenalty(segmentFlags, node, next);
+      const paid = penalties[node]! + restrictedEntryPenalty(segmentFlags, originalNode(graph, node), originalNode(graph, next));
       const there = targetPosition.get(next);
       if (there !== undefined) arrive(atEnd - (1 - there) * nodeWeight[next]!, paid);
       if (atEnd < end[next]!) (end[next] = atEnd), (penalties[next] = paid), heap.push(atEnd, next);

@@ -26,6 +26,8 @@ import { buildSpatialIndex, countPieces } from './spatial.js';
 export interface RoutingGraphStats {
   /** Edge-based nodes the mode may travel (directions of segments). */
   nodes: number;
+  /** Of those, duplicates on the via paths of via-way turn restrictions. */
+  duplicates: number;
   /** Turns between them. */
   edges: number;
   /** Shortcut edges the contraction added. */
@@ -108,6 +110,7 @@ function writeHierarchyAndSegments(
   const counts: RoutingGraphCounts = {
     mode: network.mode,
     segments: segments.count,
+    duplicates: edgeBased.duplicateOf.length,
     points: segments.coordinates.length / 2,
     upEdges: hierarchy.up.length,
     downEdges: hierarchy.down.length,
@@ -144,6 +147,7 @@ function writeHierarchyAndSegments(
     segmentFlags,
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
+    duplicateOf: edgeBased.duplicateOf,
     nodeWeight: edgeBased.nodeWeight,
     upFirst: hierarchy.up.first(),
     upTarget: hierarchy.up.others(),
@@ -163,7 +167,8 @@ function writeHierarchyAndSegments(
   let nodes = 0;
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
   const shortcuts = hierarchy.up.shortcuts + hierarchy.down.shortcuts;
-  return { counts, stats: { nodes, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments } };
+  const duplicates = edgeBased.duplicateOf.length;
+  return { counts, stats: { nodes, duplicates, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments } };
 }
 
 type SectionName = keyof RoutingGraphSections;

@@ -1,8 +1,8 @@
 /**
  * The routing objects of the OSM files as the mode profiles judge them, kept until every file is
  * read (junctions depend on all ways): each usable way with its points and per-mode travel, the
- * nodes that stop or restrict each mode (barriers, access tags), and the via-node turn restrictions
- * each mode obeys.
+ * nodes that stop or restrict each mode (barriers, access tags), and the turn restrictions (via a
+ * node or via ways) each mode obeys.
  *
  * Everything that grows with the input is held in typed arrays (see docs/ROUTING-ENGINE.md,
  * "Importing"): per point of a way 16 bytes while reading (node id, lon, lat), 12 once read; per
@@ -18,19 +18,26 @@ import { oplField, oplId, parseMembers, parseTags, parseWayNodes } from './opl.j
 export interface RestrictionCounts {
   /** Restriction relations some mode obeys. */
   read: number;
-  /** Of those, skipped because the via member is a way (only via-node restrictions are kept). */
+  /** Of those, kept with via ways (not a via node). */
   viaWay: number;
-  /** Of those, skipped for lacking a from way, a via node or a to way. */
+  /** Of those, skipped for lacking a from way, a via member or a to way, or for several from or to ways. */
   incomplete: number;
 }
 
-/** Via-node restriction relations; `kinds` holds 2 bits per profile index: RESTRICTION_NO, RESTRICTION_ONLY or 0 (ignored by the mode). */
+/**
+ * Restriction relations; `kinds` holds 2 bits per profile index: RESTRICTION_NO, RESTRICTION_ONLY
+ * or 0 (ignored by the mode). A relation has a via node or (as OSRM, whichever via member comes
+ * last decides) a list of via ways, in the relation's order.
+ */
 export interface RestrictionRelations {
   count: number;
   kinds: Uint8Array;
   fromWay: Float64Array;
-  /** The via node's number (see RoutingWays.nodeCount), -1 when no stored way passes it. */
+  /** The via node's number (see RoutingWays.nodeCount); -1 when no stored way passes it, or for via ways. */
   viaNode: Int32Array;
+  /** The via ways of relation r are viaWays[viaWayFirst[r]] ≤ … < viaWays[viaWayFirst[r + 1]] (none for a via node). */
+  viaWayFirst: Uint32Array;
+  viaWays: Float64Array;
   toWay: Float64Array;
 }
 
@@ -114,12 +121,15 @@ export class RoutingObjects {
   private readonly restrictionFrom = new Growable(float64);
   private readonly restrictionVia = new Growable(float64);
   private readonly restrictionTo = new Growable(float64);
+  private readonly restrictionViaWayFirst = new Growable(uint32);
+  private readonly restrictionViaWays = new Growable(float64);
   /** Ways read from earlier files (overlapping extracts): not read again. */
   private earlierWays: IdIndex | null = null;
 
   constructor(readonly profiles: readonly Profile[]) {
     if (profiles.length > 4) throw new Error('at most 4 profiles: restriction kinds and node passages take 2 bits each in a byte');
     this.pointFirst.push(0);
+    this.restrictionViaWayFirst.push(0);
     this.strings.add('');
     this.travels.add(undefined);
   }
@@ -183,20 +193,29 @@ export class RoutingObjects {
     this.restrictionCounts.read++;
     const members = parseMembers(oplField(line, 'M'));
     // As OSRM v6's RestrictionParser: `from`/`to` are ways (other types ignored), `via` a node (the
-    // last one) or ways; several `from` only for no_entry, several `to` only for no_exit.
+    // last one) or ways, whichever via member comes last; several `from` only for no_entry, several
+    // `to` only for no_exit.
     const from = members.filter((m) => m.role === 'from' && m.type === 'w');
     const to = members.filter((m) => m.role === 'to' && m.type === 'w');
-    const viaNode = members.findLast((m) => m.role === 'via' && m.type === 'n');
-    const viaWay = members.some((m) => m.role === 'via' && m.type === 'w');
+    const vias = members.filter((m) => m.role === 'via' && (m.type === 'n' || m.type === 'w'));
+    const viaNode = vias.findLast((m) => m.type === 'n');
+    const viaWays = vias[vias.length - 1]?.type === 'w' ? vias.filter((m) => m.type === 'w') : [];
     const several = severalMembersAllowed(tags);
-    if (from.length === 0 || to.length === 0 || (viaNode === undefined && !viaWay)) this.restrictionCounts.incomplete++;
+    if (from.length === 0 || to.length === 0 || vias.length === 0) this.restrictionCounts.incomplete++;
     else if ((from.length > 1 && !several.from) || (to.length > 1 && !several.to)) this.restrictionCounts.incomplete++;
-    else if (viaWay) this.restrictionCounts.viaWay++;
     else {
-      this.restrictionKinds.push(kinds);
-      this.restrictionFrom.push(from[0]!.id);
-      this.restrictionVia.push(viaNode!.id);
-      this.restrictionTo.push(to[0]!.id);
+      if (viaWays.length > 0) this.restrictionCounts.viaWay++;
+      // As OSRM, one restriction per from way and to way (several only for no_entry / no_exit).
+      for (const fromWay of from) {
+        for (const toWay of to) {
+          this.restrictionKinds.push(kinds);
+          this.restrictionFrom.push(fromWay.id);
+          this.restrictionVia.push(viaWays.length > 0 ? NaN : viaNode!.id);
+          for (const way of viaWays) this.restrictionViaWays.push(way.id);
+          this.restrictionViaWayFirst.push(this.restrictionViaWays.length);
+          this.restrictionTo.push(toWay.id);
+        }
+      }
     }
   }
 
@@ -215,7 +234,7 @@ export class RoutingObjects {
       if (node >= 0) nodePassage[node]! |= passages[i]!;
     }
     const viaIds = this.restrictionVia.take();
-    const viaNode = Int32Array.from(viaIds, (id) => nodes.indexOf(id));
+    const viaNode = Int32Array.from(viaIds, (id) => (Number.isNaN(id) ? -1 : nodes.indexOf(id)));
 
     const wayId = this.wayIds.take();
     this.earlierWays = null;
@@ -239,6 +258,8 @@ export class RoutingObjects {
         kinds: this.restrictionKinds.take(),
         fromWay: this.restrictionFrom.take(),
         viaNode,
+        viaWayFirst: this.restrictionViaWayFirst.take(),
+        viaWays: this.restrictionViaWays.take(),
         toWay: this.restrictionTo.take(),
       },
       restrictionCounts: this.restrictionCounts,

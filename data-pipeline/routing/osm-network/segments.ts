@@ -55,7 +55,10 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     return junctionOfNode[node]!;
   };
 
+  // The segments of way w are wayFirstSegment[w] ≤ s < wayFirstSegment[w + 1], in the way's order (none when the mode does not use it).
+  const wayFirstSegment = new Uint32Array(ways.count + 1);
   for (let way = 0; way < ways.count; way++) {
+    wayFirstSegment[way] = network.segmentCount;
     const travel = travelOf(way);
     if (travel === undefined) continue;
     const first = pointFirst[way]!;
@@ -108,35 +111,94 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     }
   }
 
-  addTurnRestrictions(network, ways, modeIndex, junctionOfNode);
+  wayFirstSegment[ways.count] = network.segmentCount;
+
+  addTurnRestrictions(network, ways, modeIndex, junctionOfNode, wayFirstSegment);
   return network.finish();
 }
 
-/** The via-node restrictions the mode obeys whose ways it uses, whose via node is one of its junctions (not a barrier) and an end of both ways. */
-function addTurnRestrictions(network: RoadNetworkBuilder, ways: RoutingWays, modeIndex: number, junctionOfNode: Int32Array): void {
+/**
+ * The restrictions the mode obeys whose ways it uses: via-node ones whose via node is one of its
+ * junctions (not a barrier) and an end of both ways; via-way ones whose ways join end to end.
+ */
+function addTurnRestrictions(
+  network: RoadNetworkBuilder,
+  ways: RoutingWays,
+  modeIndex: number,
+  junctionOfNode: Int32Array,
+  wayFirstSegment: Uint32Array,
+): void {
   const { restrictions } = ways;
   if (restrictions.count === 0) return;
   const modes = ways.profiles.length;
   const usedWays = new IdIndex(ways.wayId.filter((_, way) => ways.travel[way * modes + modeIndex] !== 0));
-  // OSRM v6 (ExtractionContainers, find_turn_nodes) keeps a via-node restriction only when the via
-  // node is the first or last node of both its from and its to way; any other is discarded.
   const wayIndex = new IdIndex(ways.wayId);
   const wayOfIndex = new Int32Array(wayIndex.size);
   for (let way = 0; way < ways.count; way++) wayOfIndex[wayIndex.indexOf(ways.wayId[way]!)] = way;
-  const endsAt = (wayId: number, node: number): boolean => {
-    const index = wayIndex.indexOf(wayId);
-    if (index < 0) return false;
-    const way = wayOfIndex[index]!;
-    return ways.pointNode[ways.pointFirst[way]!] === node || ways.pointNode[ways.pointFirst[way + 1]! - 1] === node;
-  };
+  const wayOf = (wayId: number): number => (usedWays.indexOf(wayId) < 0 ? -1 : wayOfIndex[wayIndex.indexOf(wayId)]!);
+  const firstNode = (way: number) => ways.pointNode[ways.pointFirst[way]!]!;
+  const lastNode = (way: number) => ways.pointNode[ways.pointFirst[way + 1]! - 1]!;
+  // OSRM v6 (ExtractionContainers, find_turn_nodes) keeps a via-node restriction only when the via
+  // node is the first or last node of both its from and its to way; any other is discarded.
+  const endsAt = (way: number, node: number): boolean => firstNode(way) === node || lastNode(way) === node;
   for (let r = 0; r < restrictions.count; r++) {
     const kind = restrictionKindOf(restrictions, r, modeIndex);
+    if (kind === 0) continue;
+    const fromWay = wayOf(restrictions.fromWay[r]!);
+    const toWay = wayOf(restrictions.toWay[r]!);
+    if (fromWay < 0 || toWay < 0) continue;
+    const viaWays = Array.from(restrictions.viaWays.subarray(restrictions.viaWayFirst[r]!, restrictions.viaWayFirst[r + 1]!), wayOf);
+    if (viaWays.length > 0) {
+      if (viaWays.includes(-1)) continue;
+      const path = viaWayPath(fromWay, viaWays, toWay, firstNode, lastNode, wayFirstSegment);
+      if (path) network.addRestrictionPath(kind === RESTRICTION_NO ? 'no' : 'only', path);
+      continue;
+    }
     const node = restrictions.viaNode[r]!;
     const via = node === -1 ? -1 : junctionOfNode[node]!;
-    const fromWay = restrictions.fromWay[r]!;
-    const toWay = restrictions.toWay[r]!;
-    if (kind === 0 || via === -1 || usedWays.indexOf(fromWay) < 0 || usedWays.indexOf(toWay) < 0) continue;
-    if (!endsAt(fromWay, node) || !endsAt(toWay, node)) continue;
-    network.addRestriction(kind === RESTRICTION_NO ? 'no' : 'only', fromWay, via, toWay);
+    if (via === -1 || !endsAt(fromWay, node) || !endsAt(toWay, node)) continue;
+    network.addRestriction(kind === RESTRICTION_NO ? 'no' : 'only', restrictions.fromWay[r]!, via, restrictions.toWay[r]!);
   }
+}
+
+/**
+ * The edge-based nodes of a via-way restriction (way indices), as OSRM v6's find_via_way_path
+ * orients it: the from way's end segment into the first via way (tried at the from way's first node,
+ * then at its last), each via way's segments from the end where the previous way joins it to the
+ * other end, the to way's end segment out of the last via way; null when two of them do not join end
+ * to end (OSRM discards the restriction).
+ */
+function viaWayPath(
+  fromWay: number,
+  viaWays: readonly number[],
+  toWay: number,
+  firstNode: (way: number) => number,
+  lastNode: (way: number) => number,
+  wayFirstSegment: Uint32Array,
+): number[] | null {
+  const firstSegment = (way: number) => wayFirstSegment[way]!;
+  const lastSegment = (way: number) => wayFirstSegment[way + 1]! - 1;
+  const via = viaWays[0]!;
+  const path: number[] = [];
+  let connection: number;
+  if (firstNode(fromWay) === firstNode(via) || firstNode(fromWay) === lastNode(via)) {
+    connection = firstNode(fromWay);
+    path.push(2 * firstSegment(fromWay) + 1);
+  } else if (lastNode(fromWay) === firstNode(via) || lastNode(fromWay) === lastNode(via)) {
+    connection = lastNode(fromWay);
+    path.push(2 * lastSegment(fromWay));
+  } else return null;
+  for (const way of viaWays) {
+    if (connection === firstNode(way)) {
+      for (let s = firstSegment(way); s <= lastSegment(way); s++) path.push(2 * s);
+      connection = lastNode(way);
+    } else if (connection === lastNode(way)) {
+      for (let s = lastSegment(way); s >= firstSegment(way); s--) path.push(2 * s + 1);
+      connection = firstNode(way);
+    } else return null;
+  }
+  if (connection === firstNode(toWay)) path.push(2 * firstSegment(toWay));
+  else if (connection === lastNode(toWay)) path.push(2 * lastSegment(toWay) + 1);
+  else return null;
+  return path;
 }

@@ -1,5 +1,5 @@
 /** The matrix on a loaded graph: every point snapped to its nearest road, then one many-to-many search. */
-import { endpointOfSnap } from '../graph/endpoint.js';
+import { endpointOfSnap, targetOfSnap } from '../graph/endpoint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
 import { snap, type Snap } from '../graph/snap.js';
@@ -41,7 +41,7 @@ export function answerMatrix(graph: RoutingGraph, params: MatrixParams): Routing
   const costs = manyToMany(
     graph,
     sources.snaps.map((s) => endpointOfSnap(graph, s)),
-    destinations.snaps.map((s) => endpointOfSnap(graph, s)),
+    destinations.snaps.map((s) => targetOfSnap(graph, s)),
   );
   return { ok: true, body: JSON.stringify(tableBody(costs, sources.snaps, destinations.snaps, params.annotations)) };
 }

@@ -12,8 +12,8 @@
  */
 import type { RouteLeg } from '../path.js';
 import { pathThrough, searchHierarchy, type NodePath } from './ch-search.js';
-import { restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
-import { endOfNode, endpointOfSnap, positionOf, type Endpoint } from './endpoint.js';
+import { originalNode, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import { endOfNode, endpointOfSnap, positionOf, targetOfSnap, type Endpoint } from './endpoint.js';
 import { buildLeg } from './leg.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
@@ -38,7 +38,7 @@ export function alternatives(graph: RoutingGraph, from: Snap, to: Snap, max: num
   if (max <= 0) return [];
   const workspace = workspaceOf(graph);
   const source = endpointOfSnap(graph, from);
-  const target = endpointOfSnap(graph, to);
+  const target = targetOfSnap(graph, to);
   const meeting = searchHierarchy(graph, workspace, source, target, MAX_STRETCH);
   if (!meeting) return [];
 
@@ -71,16 +71,17 @@ export function alternatives(graph: RoutingGraph, from: Snap, to: Snap, max: num
   }
   for (const candidate of [best, ...tried]) for (const node of candidate.path.nodes) mark[node] = 0;
 
-  const taken = new Set<number>(best.path.nodes);
+  // Sharing counts by segment direction: a duplicated node shares its original's road.
+  const taken = new Set<number>(best.path.nodes.map((node) => originalNode(graph, node)));
   const legs: RouteLeg[] = [];
   for (const candidate of tried) {
     if (legs.length === max) break;
     const { nodes } = candidate.path;
     const total = candidate.cost[nodes.length - 1]!;
-    if (total > maxWeight || usesSegmentTwice(nodes)) continue;
-    if (sharedShare(candidate, taken) >= MAX_SHARED) continue;
+    if (total > maxWeight || usesSegmentTwice(graph, nodes)) continue;
+    if (sharedShare(graph, candidate, taken) >= MAX_SHARED) continue;
     if (!locallyOptimal(graph, candidate, LOCAL_OPTIMALITY * travelWeight)) continue;
-    for (const node of nodes) taken.add(node);
+    for (const node of nodes) taken.add(originalNode(graph, node));
     legs.push(buildLeg(graph, candidate.path, from, to));
   }
   return legs;
@@ -96,7 +97,7 @@ function candidateOf(graph: RoutingGraph, via: number, path: NodePath, source: E
     const start = i === 0 ? positionOf(source, node) : 0;
     const end = i === nodes.length - 1 ? positionOf(target, node) : 1;
     time += (end - start) * graph.nodeWeight[node]! + penalties[i]!;
-    length += (end - start) * graph.segmentDistance[node >> 1]!;
+    length += (end - start) * graph.segmentDistance[originalNode(graph, node) >> 1]!;
     cost[i] = time;
     metres[i] = length;
   });
@@ -106,19 +107,21 @@ function candidateOf(graph: RoutingGraph, via: number, path: NodePath, source: E
 /** Deciseconds of restricted-access penalties in the turns of a path (part of its weight, not of its travel time). */
 function restrictedPenalties(graph: RoutingGraph, nodes: number[]): number {
   let penalties = 0;
-  for (let i = 1; i < nodes.length; i++) penalties += restrictedEntryPenalty(graph.segmentFlags, nodes[i - 1]!, nodes[i]!);
+  for (let i = 1; i < nodes.length; i++) {
+    penalties += restrictedEntryPenalty(graph.segmentFlags, originalNode(graph, nodes[i - 1]!), originalNode(graph, nodes[i]!));
+  }
   return penalties;
 }
 
-function usesSegmentTwice(nodes: number[]): boolean {
-  return new Set(nodes.map((node) => node >> 1)).size !== nodes.length;
+function usesSegmentTwice(graph: RoutingGraph, nodes: number[]): boolean {
+  return new Set(nodes.map((node) => originalNode(graph, node) >> 1)).size !== nodes.length;
 }
 
 /** Share of the candidate's length on nodes already in `taken`. */
-function sharedShare({ path, metres }: Candidate, taken: Set<number>): number {
+function sharedShare(graph: RoutingGraph, { path, metres }: Candidate, taken: Set<number>): number {
   let shared = 0;
   path.nodes.forEach((node, i) => {
-    if (taken.has(node)) shared += metres[i]! - (i > 0 ? metres[i - 1]! : 0);
+    if (taken.has(originalNode(graph, node))) shared += metres[i]! - (i > 0 ? metres[i - 1]! : 0);
   });
   const total = metres[path.nodes.length - 1]!;
   return total > 0 ? shared / total : 1;

@@ -5,7 +5,7 @@
  * once per graph: a plain edge is the node it enters (its segment's length; its weight without the
  * restricted-access penalty), a shortcut the sum of its two halves. Same rules as buildLeg.
  */
-import { NO_MIDDLE, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import { NO_MIDDLE, originalNode, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
 import { shortcutHalves } from './ch-search.js';
 import type { RoutingGraph } from './load.js';
 
@@ -51,8 +51,9 @@ function computeEdgeMetrics(graph: RoutingGraph): EdgeMetrics {
   // Each edge is resolved once; a shortcut first resolves its halves (the recursion is as deep as the shortcut nesting).
   const resolve = (from: number, to: number, weight: number, middle: number, metres: Float64Array, time: Float64Array, e: number): void => {
     if (middle === NO_MIDDLE) {
-      metres[e] = segmentDistance[to >> 1]!;
-      time[e] = weight - restrictedEntryPenalty(segmentFlags, from, to);
+      const original = originalNode(graph, to);
+      metres[e] = segmentDistance[original >> 1]!;
+      time[e] = weight - restrictedEntryPenalty(segmentFlags, originalNode(graph, from), original);
       return;
     }
     const [down, up] = shortcutHalves(graph, from, to, middle);

@@ -21,6 +21,41 @@ export function endpointOfSnap(graph: RoutingGraph, snap: Snap): Endpoint {
   return endpoint;
 }
 
+/** Each original node's duplicates (the nodes along the via paths of via-way restrictions that copy it), per graph. */
+const duplicatesByGraph = new WeakMap<RoutingGraph, Map<number, number[]>>();
+
+function duplicatesOf(graph: RoutingGraph): Map<number, number[]> {
+  let duplicates = duplicatesByGraph.get(graph);
+  if (!duplicates) {
+    duplicates = new Map();
+    const first = 2 * graph.segmentCount;
+    graph.duplicateOf.forEach((original, k) => {
+      const list = duplicates!.get(original);
+      if (list) list.push(first + k);
+      else duplicates!.set(original, [first + k]);
+    });
+    duplicatesByGraph.set(graph, duplicates);
+  }
+  return duplicates;
+}
+
+/**
+ * Where a route ends: the snapped segment's directions as endpointOfSnap, and their duplicates at
+ * the same position, so that a route coming along the via path of a via-way restriction (on a
+ * duplicate) may end on it too, as in OSRM. A route starts on the original nodes only: who starts
+ * on a via way did not come from the restriction's from way.
+ */
+export function targetOfSnap(graph: RoutingGraph, snap: Snap): Endpoint {
+  const endpoint = endpointOfSnap(graph, snap);
+  if (graph.duplicateOf.length === 0) return endpoint;
+  const duplicates = duplicatesOf(graph);
+  for (let i = 0, count = endpoint.nodes.length; i < count; i++) {
+    for (const duplicate of duplicates.get(endpoint.nodes[i]!) ?? [])
+      endpoint.nodes.push(duplicate), endpoint.positions.push(endpoint.positions[i]!);
+  }
+  return endpoint;
+}
+
 /** The end of one node. */
 export function endOfNode(node: number): Endpoint {
   return { nodes: [node], positions: [1] };

@@ -8,7 +8,14 @@
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import {
+  FLAG_ROUNDABOUT,
+  TRAVEL_KINDS,
+  TRAVEL_MASK,
+  TRAVEL_SHIFT,
+  originalNode,
+  restrictedEntryPenalty,
+} from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
@@ -24,14 +31,17 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
   };
 
   const lastIndex = path.nodes.length - 1;
+  // A duplicated node (a via-way restriction's) travels its original's segment.
+  const originals = path.nodes.map((node) => originalNode(graph, node));
   path.nodes.forEach((node, i) => {
-    const segment = node >> 1;
-    const backwards = (node & 1) === 1;
+    const original = originals[i]!;
+    const segment = original >> 1;
+    const backwards = (original & 1) === 1;
     const startPosition = i === 0 ? (backwards ? 1 - from.fraction : from.fraction) : 0;
     const endPosition = i === lastIndex ? (backwards ? 1 - to.fraction : to.fraction) : 1;
     const share = Math.max(0, endPosition - startPosition);
     const distance = share * graph.segmentDistance[segment]!;
-    const waited = i === 0 ? 0 : path.penalties[i]! - restrictedEntryPenalty(graph.segmentFlags, path.nodes[i - 1]!, node);
+    const waited = i === 0 ? 0 : path.penalties[i]! - restrictedEntryPenalty(graph.segmentFlags, originals[i - 1]!, original);
     const duration = (share * graph.nodeWeight[node]! + waited) / 10;
 
     const first = Math.max(0, coordinates.length - 1);

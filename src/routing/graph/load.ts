@@ -16,7 +16,11 @@ export interface RoutingGraphBuffers {
 export interface RoutingGraph extends RoutingGraphSections {
   mode: TravelMode;
   segmentCount: number;
-  /** Two per segment: node 2s travels segment s forwards, 2s+1 backwards. */
+  /**
+   * Two per segment (node 2s travels segment s forwards, 2s+1 backwards), then the duplicates on
+   * the via paths of via-way turn restrictions: originalNode (core/routing/graph-format.ts) maps a
+   * node to the segment direction it travels.
+   */
   nodeCount: number;
   /** The string table (names and refs), decoded once per thread. */
   strings: string[];
@@ -46,6 +50,10 @@ export function loadRoutingGraph(file: string): RoutingGraphBuffers {
 export function openRoutingGraph(shared: SharedArrayBuffer): RoutingGraph {
   const counts = readHeader(shared);
   const sections = sectionViews(shared, counts);
+  for (const original of sections.duplicateOf) {
+    if (original >= 2 * counts.segments)
+      throw new Error(`Routing graph is corrupt: a duplicated node copies node ${original}, past the segments.`);
+  }
   const text = Buffer.from(shared, sections.stringBytes.byteOffset, sections.stringBytes.length);
   const strings: string[] = [];
   for (let i = 0; i < counts.strings; i++) {
@@ -55,7 +63,7 @@ export function openRoutingGraph(shared: SharedArrayBuffer): RoutingGraph {
     ...sections,
     mode: counts.mode,
     segmentCount: counts.segments,
-    nodeCount: 2 * counts.segments,
+    nodeCount: 2 * counts.segments + counts.duplicates,
     strings,
     spatial: counts.pieces > 0 ? Flatbush.from(shared, spatialOffset(counts)) : null,
   };

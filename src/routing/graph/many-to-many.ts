@@ -15,6 +15,7 @@ import { edgeMetricsOf } from './edge-metrics.js';
 import type { RoutingGraph } from './load.js';
 import { workspaceOf } from './workspace.js';
 import type { SearchSpace } from '../../../core/routing/search-space.js';
+import { originalNode } from '../../../core/routing/graph-format.js';
 
 /** Row-major sources × targets: deciseconds of travel and metres; Infinity where no path joins the pair. */
 export interface CostMatrix {
@@ -95,7 +96,7 @@ function startLabels(
       time,
       node,
       sign * rest * nodeTime,
-      sign * rest * graph.segmentDistance[node >> 1]!,
+      sign * rest * graph.segmentDistance[originalNode(graph, node) >> 1]!,
       sign * rest * nodeTime,
       -1,
       -1,

@@ -10,7 +10,7 @@
  * only as a route gets there. One limit: a road the network reaches within the budget only through
  * a private road, but without one only after the budget (where the search stops), is counted reached.
  */
-import { RESTRICTED_ENTRY_DECISECONDS, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import { RESTRICTED_ENTRY_DECISECONDS, originalNode, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
 import type { ReachedPiece } from '../path.js';
 import { endpointOfSnap } from './endpoint.js';
 import type { RoutingGraph } from './load.js';
@@ -43,7 +43,8 @@ export function reach(graph: RoutingGraph, from: Snap, maxSeconds: number): Reac
     for (let e = turnFirst[node]!, last = turnFirst[node + 1]!; e < last; e++) {
       const next = turnTarget[e]!;
       const weight = space.distance[node]! + turnWeight[e]!;
-      const count = entered[node]! + (restrictedEntryPenalty(segmentFlags, node, next) > 0 ? 1 : 0);
+      const count =
+        entered[node]! + (restrictedEntryPenalty(segmentFlags, originalNode(graph, node), originalNode(graph, next)) > 0 ? 1 : 0);
       // Only nodes entered before the budget runs out are worth queueing.
       if (weight - count * RESTRICTED_ENTRY_DECISECONDS - nodeWeight[next]! >= budget || weight >= space.distance[next]!) continue;
       space.relax(next, weight, node, e);
@@ -52,7 +53,7 @@ export function reach(graph: RoutingGraph, from: Snap, maxSeconds: number): Reac
   }
   // A route to a point of a segment takes the direction that enters fewer restricted roads.
   for (const node of behindRestricted) {
-    const other = node ^ 1;
+    const other = originalNode(graph, node) ^ 1;
     if (space.distance[other] === Infinity || entered[other]! >= entered[node]!) pieces.push(pieceAt(node));
   }
   for (let i = 0; i < space.touchedCount; i++) entered[space.touched[i]!] = 0;
@@ -74,8 +75,9 @@ function pieceOf(
   budget: number,
   startPoint: [number, number] | null,
 ): ReachedPiece {
-  const segment = node >> 1;
-  const backwards = (node & 1) === 1;
+  const original = originalNode(graph, node);
+  const segment = original >> 1;
+  const backwards = (original & 1) === 1;
   const first = graph.segmentPointFirst[segment]!;
   const count = graph.segmentPointFirst[segment + 1]! - first;
   const c = graph.coordinates;
