@@ -6,7 +6,7 @@
  * component, one path segment per roundabout segment, the file round trip and its version check,
  * alternatives and the bounded reach search.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,7 +250,19 @@ test('on a oneway ring, an end behind the start goes round the ring (a self-loop
   t.true(Math.abs(route(graph, to, from)!.duration - 4) < 1e-6);
 });
 
-test('U-turns happen only at dead ends, with the driving penalty', (t) => {
+/** The nodes a U-turn leaves (onto their own segment backwards); each checked to weigh 10 s plus the driving penalty. */
+function uTurnsOf(t: ExecutionContext, net: RoadNetwork): number[] {
+  const edgeBased = buildEdgeBasedGraph(net);
+  const uTurns: number[] = [];
+  for (let node = 0; node < edgeBased.nodeCount; node++) {
+    for (let e = edgeBased.turnFirst[node]!; e < edgeBased.turnFirst[node + 1]!; e++) {
+      if (edgeBased.turnTarget[e] === (node ^ 1)) uTurns.push(node), t.is(edgeBased.turnWeight[e], 100 + 200);
+    }
+  }
+  return uTurns.sort();
+}
+
+test('U-turns happen where OSRM allows them, with the driving penalty: dead ends, and where at most one road leads in', (t) => {
   // A street 0-1-2 with a side street 1-3: only 0 and 2 and 3 are dead ends.
   const net = network(
     [
@@ -265,15 +277,22 @@ test('U-turns happen only at dead ends, with the driving penalty', (t) => {
       [1, 3, 10, 10, 2],
     ],
   );
-  const edgeBased = buildEdgeBasedGraph(net);
-  const uTurns: number[] = [];
-  for (let node = 0; node < edgeBased.nodeCount; node++) {
-    for (let e = edgeBased.turnFirst[node]!; e < edgeBased.turnFirst[node + 1]!; e++) {
-      if (edgeBased.turnTarget[e] === (node ^ 1)) uTurns.push(node), t.is(edgeBased.turnWeight[e], 100 + 200);
-    }
-  }
   // Backwards along 0-1 ends at 0, forwards along 1-2 ends at 2, forwards along 1-3 ends at 3.
-  t.deepEqual(uTurns.sort(), [1, 2, 4]);
+  t.deepEqual(uTurnsOf(t, net), [1, 2, 4]);
+  // A two-way street going on as a oneway away from junction 1: only it leads in there, so one may
+  // turn round at 1 (forwards along 0-1), as at the dead end 0; not at 2, where the way back is closed.
+  const onwards = network(
+    [
+      [0, 0],
+      [0.01, 0],
+      [0.02, 0],
+    ],
+    [
+      [0, 1, 10, 10, 1],
+      [1, 2, 10, null, 2],
+    ],
+  );
+  t.deepEqual(uTurnsOf(t, onwards), [0, 1]);
 
   // Heading into the dead end 2 on a oneway and back out needs that U-turn.
   const oneway = network(

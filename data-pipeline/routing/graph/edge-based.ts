@@ -2,8 +2,9 @@
  * The edge-based graph of a road network, as OSRM builds it: a node is one direction of travel along
  * one segment (node 2s forwards along segment s, 2s+1 backwards), an edge is a turn at a junction
  * from the end of one such node onto the start of the next, weighing the next node's travel time
- * plus a turn penalty. Turns back onto the same segment (U-turns) exist only at dead ends; turn
- * restrictions remove turns; a turn into a restricted direction from one that is not (onto a
+ * plus a turn penalty. Turns back onto the same segment (U-turns) exist only where OSRM's
+ * isTurnAllowed allows them (see uTurnJunctions), at OSRM's U-turn penalty; turn restrictions
+ * remove turns; a turn into a restricted direction from one that is not (onto a
  * private road) costs RESTRICTED_ENTRY_DECISECONDS more. Weights are integer deciseconds.
  *
  * Via-way restrictions (a from way, one or more via ways, a to way) forbid a turn only to who came
@@ -15,11 +16,11 @@
  * (or onto the path of another restriction that overlaps, a "transfer") enter the next duplicate.
  */
 import { IMPASSABLE, RESTRICTED_ENTRY_DECISECONDS } from '../../../core/routing/graph-format.js';
-import { isRestrictedDirection, type RoadNetwork, type TurnRestrictions } from '../../../core/routing/network.js';
+import { isRestrictedDirection, type RoadNetwork, type TravelMode, type TurnRestrictions } from '../../../core/routing/network.js';
 import { Growable } from '../growable.js';
 
-/** A driver turning round at a dead end loses this much (OSRM's car profile uses 20 s too). */
-const DRIVING_U_TURN_DECISECONDS = 200;
+/** What turning round costs, as OSRM's profiles' u_turn_penalty: 20 s by car and bicycle, 2 s on foot. */
+const U_TURN_DECISECONDS: Record<TravelMode, number> = { driving: 200, cycling: 200, walking: 20 };
 
 export interface EdgeBasedGraph {
   /** 2 × segments + duplicates. */
@@ -58,6 +59,29 @@ function nodesLeaving(network: RoadNetwork, nodeWeight: Uint32Array): { first: U
     if (passable(node)) nodes[fill[startOf(node)]!++] = node;
   }
   return { first, nodes };
+}
+
+/**
+ * Per junction, what OSRM's isTurnAllowed (intersection_analysis.cpp) asks before it allows a U-turn
+ * there: how many segments the mode may use touch it (one: a dead end), and how many of them may be
+ * travelled into it. With its count of allowed exits (turnsOf), a U-turn is allowed at a dead end,
+ * where the way back is the only allowed exit, or where at most one road leads in (a two-way road
+ * going on as a oneway away from the junction).
+ */
+function uTurnJunctions(network: RoadNetwork, nodeWeight: Uint32Array): { roads: Uint32Array; entries: Uint32Array } {
+  const { junctionCount, segments } = network;
+  const roads = new Uint32Array(junctionCount);
+  const entries = new Uint32Array(junctionCount);
+  for (let s = 0; s < segments.count; s++) {
+    const forward = nodeWeight[2 * s] !== IMPASSABLE;
+    const backward = nodeWeight[2 * s + 1] !== IMPASSABLE;
+    if (!forward && !backward) continue;
+    roads[segments.from[s]!]!++;
+    roads[segments.to[s]!]!++;
+    if (forward) entries[segments.to[s]!]!++;
+    if (backward) entries[segments.from[s]!]!++;
+  }
+  return { roads, entries };
 }
 
 /** The indices of the restrictions at each via junction that has some. */
@@ -177,7 +201,8 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
   for (let k = 0; k < duplicates; k++) nodeWeight[firstDuplicate + k] = nodeWeight[graph.duplicateOf[k]!]!;
   const leaving = nodesLeaving(network, nodeWeight.subarray(0, firstDuplicate));
   const byVia = restrictionsByVia(restrictions);
-  const uTurnPenalty = network.mode === 'driving' ? DRIVING_U_TURN_DECISECONDS : 0;
+  const uTurnPenalty = U_TURN_DECISECONDS[network.mode];
+  const junctions = uTurnJunctions(network, nodeWeight);
   const entryPenalty = (from: number, to: number) =>
     !isRestrictedDirection(segments.restricted, from) && isRestrictedDirection(segments.restricted, to) ? RESTRICTED_ENTRY_DECISECONDS : 0;
 
@@ -188,16 +213,16 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
     const atVia = byVia.get(junction);
     const start = leaving.first[junction]!;
     const end = leaving.first[junction + 1]!;
-    let deadEnd = true;
+    const back = node ^ 1;
+    let exits = 0;
     for (let i = start; i < end; i++) {
       const next = leaving.nodes[i]!;
-      if (next >> 1 === node >> 1) continue;
-      deadEnd = false;
       if (!allowed(restrictions, atVia, wayId, segments.wayId[next >> 1]!)) continue;
-      emit(next, nodeWeight[next]! + entryPenalty(node, next));
+      exits++;
+      if (next !== back) emit(next, nodeWeight[next]! + entryPenalty(node, next));
     }
-    const back = node ^ 1;
-    if (deadEnd && nodeWeight[back] !== IMPASSABLE && allowed(restrictions, atVia, wayId, wayId)) {
+    const uTurnAllowed = junctions.roads[junction] === 1 || exits === 1 || junctions.entries[junction]! <= 1;
+    if (uTurnAllowed && nodeWeight[back] !== IMPASSABLE && allowed(restrictions, atVia, wayId, wayId)) {
       emit(back, nodeWeight[back]! + uTurnPenalty + entryPenalty(node, back));
     }
   };
