@@ -21,7 +21,11 @@ export const OPERATOR_TOKEN = 'operator-token-for-cluster-tests-0123456789';
 export interface Child {
   process: ChildProcess;
   lines: string[];
-  /** Resolves with the first stdout line matching `pattern`; rejects (with stderr) if none comes within `ms`. */
+  /**
+   * Resolves with the first stdout line matching `pattern`; rejects (with stderr) if the child exits
+   * first, or if none comes within `ms`: a backstop for a hung child, under ava's 2-minute timeout,
+   * long enough that a start on a loaded machine (20 s and more seen with 8 test files on 2 busy cores) still counts.
+   */
   line(pattern: RegExp, ms?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
@@ -49,7 +53,7 @@ function track(t: ExecutionContext, process: ChildProcess): Child {
     process,
     lines,
     kill,
-    line(pattern, ms = 20_000) {
+    line(pattern, ms = 100_000) {
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
