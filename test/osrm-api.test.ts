@@ -176,7 +176,7 @@ dataTest('unsupported and bad parameters are a 400 with OSRM code naming them; u
   }
   await osrmRefusal(t, `${route}?annotations=true`, 'InvalidOptions', /'annotations'/);
   await osrmRefusal(t, `${route}?annotations=duration,nodes`, 'InvalidOptions', /'annotations'/);
-  await osrmRefusal(t, `${route}?continue_straight=true`, 'InvalidOptions', /'continue_straight'/);
+  await osrmRefusal(t, `${route}?continue_straight=yes`, 'InvalidValue', /'continue_straight': 'yes' is not one of default, true, false/);
   await osrmRefusal(t, `${nearest}?number=3`, 'InvalidOptions', /'number'/);
   await osrmRefusal(t, `${nearest}?number=0`, 'InvalidValue', /'number'/);
   await osrmRefusal(t, `${route}?flavour=vanilla`, 'InvalidQuery', /'flavour'/);

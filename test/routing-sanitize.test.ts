@@ -22,6 +22,7 @@ test('directions defaults; positions come back as [lon, lat]', (t) => {
     overview: 'simplified',
     lang: 'en',
     snapRules: [DEFAULT_RULE, DEFAULT_RULE],
+    continueStraight: 'default',
   } as never);
   t.deepEqual(warnings, []);
 });
@@ -106,6 +107,7 @@ test('every bad directions parameter is a 400 naming it', (t) => {
     [`${A_TO_B}&radiuses=|Infinity`, /'radiuses': 'Infinity'/],
     [`${A_TO_B}&radiuses=1e3|`, /'radiuses'/],
     [`${A_TO_B}&snapping=all`, /'snapping': 'all' is not one of default, any/],
+    [`${A_TO_B}&continue_straight=1`, /'continue_straight': '1' is not one of default, true, false/],
   ];
   for (const [query, expected] of cases)
     t.regex(
@@ -202,6 +204,7 @@ test('fuzz: junk values are accepted or refused with an ApiError 400, never anyt
     'bearings',
     'radiuses',
     'snapping',
+    'continue_straight',
   ];
   let refused = 0;
   for (let round = 0; round < 3000; round++) {

@@ -4,12 +4,16 @@
  */
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
-import { route } from '../graph/route.js';
+import { routeLegs } from '../graph/legs.js';
 import { snap, type Snap } from '../graph/snap.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
 import type { RoutingAnswer } from './task.js';
+import type { TravelMode } from '../../../core/routing/network.js';
+
+/** Whether a route keeps going at its via points by default: OSRM's continue_straight_at_waypoint (car true, bicycle and foot false). */
+const CONTINUES_STRAIGHT: Record<TravelMode, boolean> = { driving: true, cycling: false, walking: false };
 
 function pointName(index: number, count: number): string {
   if (index === 0) return 'origin';
@@ -30,19 +34,13 @@ export function answerDirections(graph: RoutingGraph, params: DirectionsParams):
     }
     snaps.push(snapped);
   }
-  const legs: RouteLeg[] = [];
-  for (let i = 1; i < snaps.length; i++) {
-    const leg = route(graph, snaps[i - 1]!, snaps[i]!);
-    if (leg === null) {
-      const [from, to] = [pointName(i - 1, points.length), pointName(i, points.length)];
-      return {
-        ok: false,
-        code: 'NoRoute',
-        message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them`,
-      };
-    }
-    legs.push(leg);
+  const continueStraight = params.continueStraight === 'default' ? CONTINUES_STRAIGHT[params.mode] : params.continueStraight === 'true';
+  const found = routeLegs(graph, snaps, continueStraight);
+  if (!found.ok) {
+    const [from, to] = [pointName(found.noRouteLeg, points.length), pointName(found.noRouteLeg + 1, points.length)];
+    return { ok: false, code: 'NoRoute', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
   }
+  const { legs } = found;
   const routes: RouteLeg[][] = [legs];
   // As OSRM: alternatives only between two points.
   if (params.alternatives > 0 && snaps.length === 2) {

@@ -17,7 +17,7 @@ import { checkOsrmQuery, onlyValue, type SharedOptions } from './query.js';
 export type OsrmRequest<P> = SharedOptions & { params: P };
 
 /** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
-const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'snapping'] as const;
+const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'snapping', 'continue_straight'] as const;
 /** Options of OSRM's route service with one entry per coordinate, which `/directions` takes with `|` for `;`. */
 const PER_POINT_OPTIONS = ['bearings', 'radiuses'] as const;
 
@@ -28,8 +28,6 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   if (positions.length < 2) throw osrmError('InvalidValue', 'a route needs at least two coordinates');
   if (positions.length > MAX_WAYPOINTS + 2) throw osrmError('TooBig', `too many coordinates: a route takes at most ${MAX_WAYPOINTS + 2}`);
   onlyValue(query, 'annotations', ['false'], 'routes carry no annotations');
-  // Each leg is searched on its own, so a route may turn round at a waypoint: OSRM's continue_straight=false.
-  onlyValue(query, 'continue_straight', ['default', 'false'], 'a route may turn round at a waypoint');
   const directions = new URLSearchParams({ mode, origin: positions[0]!, destination: positions[positions.length - 1]! });
   if (positions.length > 2) directions.set('waypoints', positions.slice(1, -1).join('|'));
   for (const name of ROUTE_OPTIONS) {

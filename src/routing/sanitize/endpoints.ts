@@ -7,7 +7,14 @@ import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeSnapRules } from './snapping.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
-import { sanitizeAlternatives, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
+import {
+  sanitizeAlternatives,
+  sanitizeContinueStraight,
+  sanitizeGeometries,
+  sanitizeMode,
+  sanitizeOverview,
+  sanitizeSteps,
+} from './route-options.js';
 
 /** The parameters of both routing endpoints; each may be given once. */
 const ROUTING_PARAMETERS = [
@@ -27,6 +34,7 @@ const ROUTING_PARAMETERS = [
   'bearings',
   'radiuses',
   'snapping',
+  'continue_straight',
 ] as const;
 
 const directions = {
@@ -40,6 +48,7 @@ const directions = {
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
   snapRules: sanitizeSnapRules,
+  continueStraight: sanitizeContinueStraight,
 };
 const isochrone = {
   center: requiredPosition('center'),

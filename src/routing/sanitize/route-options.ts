@@ -14,6 +14,10 @@ export type Overview = (typeof OVERVIEWS)[number];
 
 export const MAX_ALTERNATIVES = 3;
 
+/** `continue_straight` as OSRM takes it: `default` leaves it to the mode (answer/directions.ts). */
+export const CONTINUE_STRAIGHT = ['default', 'true', 'false'] as const;
+export const sanitizeContinueStraight = oneOf('continue_straight', CONTINUE_STRAIGHT, 'default');
+
 export const sanitizeMode: Sanitizer<TravelMode> = oneOf('mode', TRAVEL_MODES, 'driving');
 export const sanitizeSteps = flag('steps', true);
 export const sanitizeGeometries = oneOf('geometries', GEOMETRIES, 'polyline');

@@ -2,7 +2,8 @@
  * Where a route may start or end. As OSRM's profiles set `is_startpoint` (WayHandlers.startpoint):
  * never on a ferry, for every mode, unless any segment is allowed (`snapping=any`); a point beside a
  * ferry snaps onto the road leading to it, and a route between two roads still crosses the ferry.
- * A bearing filter (`bearings`) takes only roads heading its way, and only that direction.
+ * A bearing filter (`bearings`) takes only roads heading its way, and only that direction. At a via
+ * point a car keeps going (OSRM's continue_straight, the car profile's default), walkers may turn.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -90,4 +91,26 @@ test('directions with bearings and radiuses: heading west first means turning ro
   t.is(ask('&radiuses=|unlimited'), straight);
   t.is(ask('&radiuses=0.5|'), straight, 'the origin lies on West Road');
   t.is(ask('&radiuses=|0'), straight);
+});
+
+test('continue_straight: a car leaves a via point the way it came, a walker may turn round there', (t) => {
+  // From 8.008 on West Road by the via point 8.005 to 8.009: turning round at the via point is
+  // 223 + 298 m; going on west to the dead end 8.000 and back is 223 + 372 + 670 m.
+  const distance = (mode: TravelMode, extra = '') => {
+    const query = new URLSearchParams(`origin=48,8.008&waypoints=48,8.005&destination=48,8.009&mode=${mode}${extra}`);
+    const answer = answerDirections(graphs.get(mode)!, sanitizeDirections(query).params);
+    return answer.ok ? (JSON.parse(answer.body) as { routes: { distance: number }[] }).routes[0]!.distance : NaN;
+  };
+  const turning = 223 + 298;
+  const straight = 223 + 372 + 670;
+  for (const [mode, extra, expected] of [
+    ['driving', '', straight],
+    ['driving', '&continue_straight=false', turning],
+    ['walking', '', turning],
+    ['cycling', '', turning],
+    ['walking', '&continue_straight=true', straight],
+  ] as const) {
+    const metres = distance(mode, extra);
+    t.true(Math.abs(metres - expected) < 5, `${mode}${extra}: ${metres} m`);
+  }
 });
