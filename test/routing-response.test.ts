@@ -331,3 +331,83 @@ test('a long route with 300 000 points is simplified without running out of stac
   const simplified = pointsOf(body.routes[0]!.geometry);
   t.true(simplified.length > 2 && simplified.length < 30_000);
 });
+
+const typesAndNames = (steps: OsrmStep[]) =>
+  steps.map((s) => `${s.maneuver.type}${s.maneuver.modifier ? ` ${s.maneuver.modifier}` : ''}:${s.name}`);
+
+test('a first or last piece of at most 1 m (a waypoint on a junction) makes no step, as OSRM trimShortSegments', (t) => {
+  const start = offset(corner, 0, 0.5);
+  const first = legOf([
+    { name: 'Rue B', points: [start, corner] },
+    { name: 'Rue A', points: [START] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[first]], [], OPTIONS).routes[0]!.legs[0]!.steps), ['depart:Rue A', 'arrive:Rue A']);
+  const steps = directionsBody([[first]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.is(steps[0]!.duration + steps[1]!.duration, Math.round(first.duration * 10) / 10, 'the dropped piece keeps its seconds');
+  const last = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Bac', travel: 'ferry', points: [offset(corner, 0, 400)] },
+    { name: 'Quai', points: [offset(corner, 0, 400.6)] },
+  ]);
+  const lastSteps = directionsBody([[last]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.deepEqual(typesAndNames(lastSteps), ['depart:Rue A', 'notification straight:Bac', 'arrive:Bac']);
+  t.deepEqual(
+    lastSteps.map((s) => s.mode),
+    ['driving', 'ferry', 'ferry'],
+  );
+  const longer = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Bac', travel: 'ferry', points: [offset(corner, 0, 400)] },
+    { name: 'Quai', points: [offset(corner, 0, 402)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[longer]], [], OPTIONS).routes[0]!.legs[0]!.steps).at(-1), 'arrive:Quai', '2 m is not trimmed');
+});
+
+test('a new name followed for less than 105 m is not told, as OSRM suppressShortNameSegments; the arrival keeps its name', (t) => {
+  const leg = (metres: number) =>
+    legOf([
+      { name: 'Rue A', points: [START, corner] },
+      { name: 'Rue B', points: [offset(corner, 0, metres)] },
+    ]);
+  t.deepEqual(typesAndNames(directionsBody([[leg(100)]], [], OPTIONS).routes[0]!.legs[0]!.steps), ['depart:Rue A', 'arrive:Rue B']);
+  t.deepEqual(typesAndNames(directionsBody([[leg(110)]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'new name straight:Rue B',
+    'arrive:Rue B',
+  ]);
+  // Two short name changes in a row both join the first step.
+  const two = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', points: [offset(corner, 0, 90)] },
+    { name: 'Rue C', points: [offset(corner, 0, 180)] },
+  ]);
+  const steps = directionsBody([[two]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.deepEqual(typesAndNames(steps), ['depart:Rue A', 'arrive:Rue C']);
+  t.is(steps[0]!.distance, Math.round(two.distance * 10) / 10);
+  // A turn onto a short road is still told.
+  const turn = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', points: [offset(corner, 50, 0)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[turn]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'turn right:Rue B',
+    'arrive:Rue B',
+  ]);
+});
+
+test("a name that only gains a profile's suffix or a tail is the same road, as OSRM requiresNameAnnounced", (t) => {
+  const leg = (from: string, to: string) =>
+    legOf([
+      { name: from, points: [START, corner] },
+      { name: to, points: [offset(corner, 0, 300)] },
+    ]);
+  const types = (from: string, to: string, mode: DirectionsOptions['mode']) =>
+    typesAndNames(directionsBody([[leg(from, to)]], [], { ...OPTIONS, mode }).routes[0]!.legs[0]!.steps).join(',');
+  t.is(types('Main Street', 'Main Street Extension', 'driving'), 'depart:Main Street,arrive:Main Street Extension');
+  t.is(types('Main', 'North Main', 'driving'), 'depart:Main,arrive:North Main', "'north' is in car.lua's suffix_list");
+  t.is(types('Main', 'Ea Main', 'walking'), 'depart:Main,new name straight:Ea Main,arrive:Ea Main', "foot.lua's list lacks 'ea'");
+  t.is(types('sj', 'nj', 'cycling'), 'depart:sj,new name straight:nj,arrive:nj', 'bicycle.lua has no suffix_list');
+  t.is(types('sj', 'nj', 'driving'), 'depart:sj,arrive:nj');
+  t.is(types('Main', 'Elm', 'driving'), 'depart:Main,new name straight:Elm,arrive:Elm');
+});

@@ -12,7 +12,10 @@ import { encodeGeometry } from './geometry.js';
 import { instructionOf, type LegPosition } from './instruction.js';
 import type { ManeuverType, Modifier, OsrmIntersection, OsrmStep, StepMode } from './osrm.js';
 import { position, tenths } from './rounding.js';
+import { NAME_SUFFIXES, requiresNameAnnounced } from './names.js';
 import { runsOf, type Run } from './runs.js';
+import { trimShortRuns } from './trim.js';
+import { suppressShortNameSegments } from './verbosity.js';
 
 export const SHORT_RUN_METRES = 12;
 
@@ -53,18 +56,17 @@ interface StepParts extends Maneuvered {
 const isSlight = (modifier: Modifier) => modifier === 'straight' || modifier.startsWith('slight');
 
 /** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
-function maneuverType(step: Draft, previous: Run, run: Run, modifier: Modifier): ManeuverType | undefined {
+function maneuverType(step: Draft, previous: Run, run: Run, modifier: Modifier, suffixes: ReadonlySet<string>): ManeuverType | undefined {
   if (run.roundabout) return 'roundabout';
   if (previous.roundabout) return 'exit roundabout';
   if (run.travel !== previous.travel) return 'notification';
   if (run.distance < SHORT_RUN_METRES) return undefined;
-  if (run.name !== step.road.name || run.ref !== step.road.ref) return isSlight(modifier) ? 'new name' : 'turn';
+  if (requiresNameAnnounced(step.road, run, suffixes)) return isSlight(modifier) ? 'new name' : 'turn';
   return isSlight(modifier) ? undefined : 'continue';
 }
 
-function draftsOf(leg: RouteLeg): Draft[] {
+function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<string>): Draft[] {
   const coordinates = leg.coordinates;
-  const runs = runsOf(leg);
   const drafts: Draft[] = [];
   runs.forEach((run, index) => {
     const step = drafts.at(-1);
@@ -87,7 +89,7 @@ function draftsOf(leg: RouteLeg): Draft[] {
     // A roundabout's modifier is the overall direction from the approach to the exit road.
     const departure = leaves ? bearingOutOf(coordinates, run.last) : bearingOutOf(coordinates, run.first);
     const modifier = modifierOf(deflection(bearingInto(coordinates, step.approachEnd), departure));
-    const type = maneuverType(step, previous, run, modifier);
+    const type = maneuverType(step, previous, run, modifier, suffixes);
     if (type === undefined) {
       step.last = run.last;
       step.distance += run.distance;
@@ -108,7 +110,12 @@ function draftsOf(leg: RouteLeg): Draft[] {
       approachEnd: run.last,
     });
   });
-  return drafts;
+  return suppressShortNameSegments(drafts, suffixes, (into, step) => {
+    into.last = step.last;
+    into.distance += step.distance;
+    into.duration += step.duration;
+    into.approachEnd = step.approachEnd;
+  });
 }
 
 function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
@@ -157,7 +164,8 @@ function osrmStep(parts: StepParts, options: StepOptions, leg: LegPosition): Osr
 /** The steps of leg `legPosition.legIndex` of a route of `legPosition.legCount` legs, `arrive` last. */
 export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPosition): OsrmStep[] {
   const coordinates = leg.coordinates;
-  const drafts = draftsOf(leg);
+  const { runs, trimmedEnd } = trimShortRuns(runsOf(leg));
+  const drafts = draftsOf(leg, runs, NAME_SUFFIXES[options.mode]);
   const steps = drafts.map((draft) =>
     osrmStep(
       {
@@ -171,7 +179,8 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
     ),
   );
   const end = coordinates.length - 1;
-  const lastRoad = drafts.at(-1)!.road;
+  // OSRM names the arrival after the road it ends on, or after the last step when a last piece was trimmed.
+  const lastRoad = trimmedEnd ? drafts.at(-1)!.road : runs.at(-1)!;
   const arrival = osrmStep(
     {
       type: 'arrive',
