@@ -563,3 +563,38 @@ test('snapping prefers a big strongly connected component to a nearer small one,
   // 157 m from the far island and 943 m from the grid: less than the detour nearer, so the grid.
   t.is(snap(graph, (23 + 12) * SPACING, 45 + 10 * SPACING, 2000)!.name, 'Column 23');
 });
+
+test('each path segment tells how many roads meet at the junction it starts from', (t) => {
+  //   0 —A— 1 —B— 2 —C— 3, and D from 2 to 4: two roads meet at 1, three at 2.
+  const net = network(
+    [
+      [0, 45],
+      [0.002, 45],
+      [0.002, 45.002],
+      [0.004, 45.002],
+      [0.002, 45.004],
+    ],
+    [
+      [0, 1, 20, 20, 1, 'A'],
+      [1, 2, 20, 20, 2, 'B'],
+      [2, 3, 20, 20, 3, 'C'],
+      [2, 4, 20, 20, 4, 'D'],
+    ],
+  );
+  const graph = build(net, 'junction-roads');
+  const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
+  t.deepEqual(
+    leg.segments.map((s) => [s.name, s.junctionRoads]),
+    [
+      ['A', undefined],
+      ['B', 2],
+      ['C', 3],
+    ],
+  );
+  const back = route(graph, at(graph, net, 2, 0.5), at(graph, net, 0, 0.5))!;
+  t.deepEqual(
+    back.segments.map((s) => s.junctionRoads),
+    [undefined, 3, 2],
+    'entered backwards, at their `to` end',
+  );
+});

@@ -22,6 +22,8 @@ interface Road {
   ref?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
+  /** Roads meeting where this road starts. */
+  junctionRoads?: number;
   /** Points after the previous road's last one (the first road also gives its start). */
   points: LonLat[];
 }
@@ -44,6 +46,7 @@ function legOf(roads: Road[]): RouteLeg {
       duration: distance / 10,
       first,
       last: coordinates.length - 1,
+      ...(road.junctionRoads === undefined ? {} : { junctionRoads: road.junctionRoads }),
     });
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
@@ -410,4 +413,18 @@ test("a name that only gains a profile's suffix or a tail is the same road, as O
   t.is(types('sj', 'nj', 'cycling'), 'depart:sj,new name straight:nj,arrive:nj', 'bicycle.lua has no suffix_list');
   t.is(types('sj', 'nj', 'driving'), 'depart:sj,arrive:nj');
   t.is(types('Main', 'Elm', 'driving'), 'depart:Main,new name straight:Elm,arrive:Elm');
+});
+
+test('where only two roads meet, a new name is told whatever the angle and a bend of one road is no step (OSRM getInstructionForObvious)', (t) => {
+  const leg = (name: string, junctionRoads: number) =>
+    legOf([
+      { name: 'Rue A', points: [START, corner] },
+      { name, junctionRoads, points: [offset(corner, 200, 0)] },
+    ]);
+  const steps = (name: string, junctionRoads: number) =>
+    typesAndNames(directionsBody([[leg(name, junctionRoads)]], [], OPTIONS).routes[0]!.legs[0]!.steps);
+  t.deepEqual(steps('Rue B', 2), ['depart:Rue A', 'new name right:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps('Rue B', 3), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps('Rue A', 2), ['depart:Rue A', 'arrive:Rue A']);
+  t.deepEqual(steps('Rue A', 3), ['depart:Rue A', 'continue right:Rue A', 'arrive:Rue A']);
 });

@@ -15,6 +15,8 @@ export interface PathSegment {
   /** Index into the leg's `coordinates` of the run's first and last point (inclusive). */
   first: number;
   last: number;
+  /** How many roads meet at the junction where the run starts (absent for the leg's first run, or when unknown). */
+  junctionRoads?: number;
 }
 
 /** One leg of a route: from one snapped waypoint to the next. */

@@ -9,12 +9,14 @@
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import { junctionRoadsOf } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
 export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Snap): RouteLeg {
   const coordinates: [number, number][] = [];
   const runs: PathSegment[] = [];
+  const junctionRoads = junctionRoadsOf(graph);
   let runWay = NaN;
   /** Seconds of pieces too short to show (e.g. the rest of a segment the start snapped to the end of). */
   let carried = 0;
@@ -71,7 +73,10 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
       run.duration += duration + carried;
       run.last = last;
     } else {
-      runs.push({ name, ref, roundabout, travel, distance, duration: duration + carried, first, last });
+      const started: PathSegment = { name, ref, roundabout, travel, distance, duration: duration + carried, first, last };
+      // The junction the segment is entered at: its `to` end when travelled backwards.
+      if (i > 0) started.junctionRoads = junctionRoads[backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!]!;
+      runs.push(started);
     }
     carried = 0;
     runWay = way;

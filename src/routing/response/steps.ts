@@ -61,7 +61,11 @@ function maneuverType(step: Draft, previous: Run, run: Run, modifier: Modifier, 
   if (previous.roundabout) return 'exit roundabout';
   if (run.travel !== previous.travel) return 'notification';
   if (run.distance < SHORT_RUN_METRES) return undefined;
-  if (requiresNameAnnounced(step.road, run, suffixes)) return isSlight(modifier) ? 'new name' : 'turn';
+  const announced = requiresNameAnnounced(step.road, run, suffixes);
+  // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
+  // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
+  if (run.junctionRoads === 2) return announced ? 'new name' : undefined;
+  if (announced) return isSlight(modifier) ? 'new name' : 'turn';
   return isSlight(modifier) ? undefined : 'continue';
 }
 
@@ -164,7 +168,7 @@ function osrmStep(parts: StepParts, options: StepOptions, leg: LegPosition): Osr
 /** The steps of leg `legPosition.legIndex` of a route of `legPosition.legCount` legs, `arrive` last. */
 export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPosition): OsrmStep[] {
   const coordinates = leg.coordinates;
-  const { runs, trimmedEnd } = trimShortRuns(runsOf(leg));
+  const runs = trimShortRuns(runsOf(leg));
   const drafts = draftsOf(leg, runs, NAME_SUFFIXES[options.mode]);
   const steps = drafts.map((draft) =>
     osrmStep(
@@ -179,8 +183,8 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
     ),
   );
   const end = coordinates.length - 1;
-  // OSRM names the arrival after the road it ends on, or after the last step when a last piece was trimmed.
-  const lastRoad = trimmedEnd ? drafts.at(-1)!.road : runs.at(-1)!;
+  // OSRM names the arrival after the road it ends on (after trimming, which runs before any step is suppressed).
+  const lastRoad = runs.at(-1)!;
   const arrival = osrmStep(
     {
       type: 'arrive',

@@ -9,28 +9,23 @@ import type { Run } from './runs.js';
 /** A first or last step at most this long is dropped (OSRM's "distance <= 1"). */
 export const TRIM_METRES = 1;
 
-export interface TrimmedRuns {
-  runs: Run[];
-  /** The last run was dropped: the arrival is told on the road of the step before it, as OSRM's AdaptStepSignage. */
-  trimmedEnd: boolean;
-}
-
-/** The runs without a first and a last run of at most TRIM_METRES; their seconds go to the run beside them. */
-export function trimShortRuns(runs: readonly Run[]): TrimmedRuns {
+/**
+ * The runs without a first and a last run of at most TRIM_METRES, whose seconds go to the run beside
+ * them; after a dropped last run the arrival is told on the road before it (OSRM's AdaptStepSignage).
+ */
+export function trimShortRuns(runs: readonly Run[]): Run[] {
   const kept = runs.map((run) => ({ ...run }));
   // OSRM trims the first step only when more than depart and arrive remain, and likewise the last.
   if (kept.length >= 2 && kept[0]!.distance <= TRIM_METRES) {
     const dropped = kept.shift()!;
     kept[0]!.duration += dropped.duration;
   }
-  let trimmedEnd = false;
   if (kept.length >= 2 && kept.at(-1)!.distance <= TRIM_METRES) {
     const dropped = kept.pop()!;
     const last = kept.at(-1)!;
     last.duration += dropped.duration;
     last.distance += dropped.distance;
     last.last = dropped.last;
-    trimmedEnd = true;
   }
-  return { runs: kept, trimmedEnd };
+  return kept;
 }
