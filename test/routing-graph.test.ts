@@ -293,6 +293,16 @@ test('U-turns happen only at dead ends, with the driving penalty', (t) => {
   const leg = route(graph, at(graph, oneway, 0, 0.5), snap(graph, 0.005, 0.005, 1)!)!;
   t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
   t.true(leg.coordinates.some(([lon]) => Math.abs(lon - 0.02) < 1e-9));
+  // The way back from the dead end is a path segment of its own, though of the same way: the U-turn is a step.
+  t.deepEqual(
+    leg.segments.map((s) => [Math.round(s.distance), s.junctionRoads]),
+    [
+      [Math.round(metresBetween(0.005, 0, 0.01, 0)), undefined],
+      [Math.round(metresBetween(0.01, 0, 0.02, 0)), 3],
+      [Math.round(metresBetween(0.01, 0, 0.02, 0)), 1],
+      [Math.round(metresBetween(0.01, 0, 0.005, 0.005)), 3],
+    ],
+  );
 });
 
 /** A crossroads at junction 0 with four arms, each its own way: west 1, east 2, north 3, south 4. */
@@ -343,7 +353,8 @@ test('an `only` restriction removes every other turn from its way at the via jun
   const left = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
   t.deepEqual(
     left.segments.map((s) => s.name),
-    ['West', 'East', 'North'],
+    ['West', 'East', 'East', 'North'],
+    'out along East, a U-turn at its dead end, back',
   );
   t.true(Math.abs(left.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
   // From North, anything goes.

@@ -2,7 +2,8 @@
  * Turning a node path between two snapped positions into a RouteLeg: the polyline from the snapped
  * start through the segments' points to the snapped end, and runs of consecutive segments of one
  * way (or one name) with their metres and seconds, the partial first and last segments included.
- * Roundabout segments each make a run of their own (each one between two junctions is one exit).
+ * Roundabout segments each make a run of their own (each one between two junctions is one exit), and
+ * so does the segment after a U-turn.
  * Durations count the turn penalties the traveller waits (a U-turn), not the restricted-access
  * penalty, which only steers the route choice.
  */
@@ -67,7 +68,9 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
       run.name === name &&
       run.ref === ref &&
       run.travel === travel &&
-      (way === runWay || name !== '')
+      (way === runWay || name !== '') &&
+      // A U-turn (onto the other direction of the segment just travelled) is a maneuver of its own.
+      (i === 0 || node !== (path.nodes[i - 1]! ^ 1))
     ) {
       run.distance += distance;
       run.duration += duration + carried;
