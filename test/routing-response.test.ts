@@ -157,7 +157,7 @@ test('a short link between two roads joins the step before it', (t) => {
   t.true(Math.abs(steps[0]!.distance - 200 - Math.hypot(4, 4)) < 0.2);
 });
 
-test('a roundabout: enter with the exit number, exit onto the road taken', (t) => {
+test("a roundabout: enter with the exit number, named after the exit road as OSRM's AdaptStepSignage; exit onto the road taken", (t) => {
   const centre = offset(START, 0, 130);
   const arc = (from: number, to: number) =>
     Array.from({ length: 6 }, (_, i) => from + ((to - from) * (i + 1)) / 6).map((deg) =>
@@ -172,12 +172,23 @@ test('a roundabout: enter with the exit number, exit onto the road taken', (t) =
   const steps = directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps;
   t.deepEqual(summaryOf(steps), [
     ['depart', '', 'Avenue Sud', 'Head north on Avenue Sud'],
-    ['roundabout', 'straight', 'Rond-point', 'Enter the roundabout and take the 2nd exit onto Avenue Nord'],
+    ['roundabout', 'straight', 'Avenue Nord', 'Enter the roundabout and take the 2nd exit onto Avenue Nord'],
     ['exit roundabout', 'right', 'Avenue Nord', 'Exit the roundabout onto Avenue Nord'],
     ['arrive', '', 'Avenue Nord', 'You have arrived at your destination'],
   ]);
   t.is(steps[1]!.maneuver.exit, 2);
   t.is(steps[2]!.maneuver.exit, undefined);
+  t.is(steps[1]!.distance, Math.round((leg.segments[1]!.distance + leg.segments[2]!.distance) * 10) / 10, 'the distance round it');
+  // A leg that ends in the roundabout keeps its name.
+  const inside = legOf([
+    { name: 'Avenue Sud', points: [START, offset(centre, 0, -30)] },
+    { name: 'Rond-point', roundabout: true, points: arc(-90, 0) },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[inside]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Avenue Sud',
+    'roundabout right:Rond-point',
+    'arrive:Rond-point',
+  ]);
 });
 
 test('two legs: arrive at the first destination, depart again', (t) => {

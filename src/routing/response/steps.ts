@@ -30,7 +30,7 @@ interface Maneuvered {
   type: ManeuverType;
   modifier?: Modifier;
   exit?: number;
-  /** The road the step follows, and the one its instruction names (the exit road of a roundabout). */
+  /** The road the step follows, and the one it is named after (the exit road of a roundabout left). */
   road: Run;
   toldRoad: Run;
   distance: number;
@@ -155,14 +155,14 @@ function osrmStep(parts: StepParts, options: StepOptions, leg: LegPosition): Osr
     duration: tenths(parts.duration),
     weight: tenths(parts.duration),
     geometry: encodeGeometry(parts.coordinates, options.geometries),
-    name: parts.road.name,
-    ...(parts.road.ref === '' ? {} : { ref: parts.road.ref }),
+    // A roundabout step that leaves it carries the exit road's name and ref (OSRM's processRoundaboutExits: AdaptStepSignage).
+    name: parts.toldRoad.name,
+    ...(parts.toldRoad.ref === '' ? {} : { ref: parts.toldRoad.ref }),
     mode: stepMode(parts.road.travel, options.mode),
     driving_side: 'right' as const,
     intersections: [intersectionAt(location, parts.bearingBefore, parts.bearingAfter)],
   };
-  const told = { ...step, name: parts.toldRoad.name, ref: parts.toldRoad.ref, maneuver };
-  return { ...step, maneuver: { ...maneuver, instruction: instructionOf(options.lang, told, leg) } };
+  return { ...step, maneuver: { ...maneuver, instruction: instructionOf(options.lang, { ...step, maneuver }, leg) } };
 }
 
 /** The steps of leg `legPosition.legIndex` of a route of `legPosition.legCount` legs, `arrive` last. */
