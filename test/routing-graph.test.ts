@@ -602,10 +602,39 @@ test('each path segment tells how many roads meet at the junction it starts from
       ['C', 3],
     ],
   );
+  // Where the other roads lead: at 2, C (taken) and D; junctions passed: none inside a run here.
+  t.deepEqual(leg.segments[2]!.junctionExits!.map(([lon, lat]) => [Math.round(lon * 1e6), Math.round(lat * 1e6)]).sort(), [
+    [2000, 45004000],
+    [4000, 45002000],
+  ]);
+  t.true(leg.segments.every((s) => s.junctionsPassed === undefined));
   const back = route(graph, at(graph, net, 2, 0.5), at(graph, net, 0, 0.5))!;
   t.deepEqual(
     back.segments.map((s) => s.junctionRoads),
     [undefined, 3, 2],
     'entered backwards, at their `to` end',
+  );
+});
+
+test('a run of one way through a junction of three roads counts it as passed', (t) => {
+  // Main 0-1-2 with a side street at 1.
+  const net = network(
+    [
+      [0, 45],
+      [0.002, 45],
+      [0.004, 45],
+      [0.002, 45.002],
+    ],
+    [
+      [0, 1, 20, 20, 1, 'Main'],
+      [1, 2, 20, 20, 1, 'Main'],
+      [1, 3, 20, 20, 2, 'Side'],
+    ],
+  );
+  const graph = build(net, 'junction-passed');
+  const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!;
+  t.deepEqual(
+    leg.segments.map((s) => [s.name, s.junctionsPassed]),
+    [['Main', 1]],
   );
 });

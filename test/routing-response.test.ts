@@ -22,8 +22,10 @@ interface Road {
   ref?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
-  /** Roads meeting where this road starts. */
+  /** Roads meeting where this road starts, where the other ones lead, and junctions passed along it. */
   junctionRoads?: number;
+  junctionExits?: LonLat[];
+  junctionsPassed?: number;
   /** Points after the previous road's last one (the first road also gives its start). */
   points: LonLat[];
 }
@@ -47,6 +49,8 @@ function legOf(roads: Road[]): RouteLeg {
       first,
       last: coordinates.length - 1,
       ...(road.junctionRoads === undefined ? {} : { junctionRoads: road.junctionRoads }),
+      ...(road.junctionExits === undefined ? {} : { junctionExits: road.junctionExits }),
+      ...(road.junctionsPassed === undefined ? {} : { junctionsPassed: road.junctionsPassed }),
     });
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
@@ -438,4 +442,30 @@ test('where only two roads meet, a new name is told whatever the angle and a ben
   t.deepEqual(steps('Rue B', 3), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
   t.deepEqual(steps('Rue A', 2), ['depart:Rue A', 'arrive:Rue A']);
   t.deepEqual(steps('Rue A', 3), ['depart:Rue A', 'continue right:Rue A', 'arrive:Rue A']);
+});
+
+test('at a T after a junction passed, the turn is an end of road (OSRM handleThreeWayTurn, buildIntersections)', (t) => {
+  const east = offset(corner, 10, 0);
+  const west = offset(corner, -10, 0);
+  const ahead = offset(corner, 0, 10);
+  const steps = (exits: LonLat[], passed: number, name = 'Rue B') =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Rue A', junctionsPassed: passed, points: [START, corner] },
+              { name, junctionRoads: 3, junctionExits: exits, points: [offset(corner, 200, 0)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    )[1];
+  t.is(steps([east, west], 1), 'end of road right:Rue B');
+  t.is(steps([west, east], 1), 'end of road right:Rue B', 'whatever order the roads come in');
+  t.is(steps([east, west], 0), 'turn right:Rue B', 'no junction passed since the last maneuver');
+  t.is(steps([east, ahead], 1), 'turn right:Rue B', 'the road goes on ahead: no T');
+  t.is(steps([east, west], 1, 'Rue A'), 'continue right:Rue A', 'the road arrived on goes on to the right: the obvious way');
 });

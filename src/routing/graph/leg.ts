@@ -10,7 +10,7 @@
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
-import { junctionRoadsOf } from './junction-roads.js';
+import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
@@ -75,10 +75,19 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
       run.distance += distance;
       run.duration += duration + carried;
       run.last = last;
+      const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;
+      if (junctionRoads.first[junction + 1]! - junctionRoads.first[junction]! >= 3) run.junctionsPassed = (run.junctionsPassed ?? 0) + 1;
     } else {
       const started: PathSegment = { name, ref, roundabout, travel, distance, duration: duration + carried, first, last };
       // The junction the segment is entered at: its `to` end when travelled backwards.
-      if (i > 0) started.junctionRoads = junctionRoads[backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!]!;
+      if (i > 0) {
+        const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;
+        const previous = path.nodes[i - 1]!;
+        // The end of the previous segment at this junction: its `to` end when travelled forwards.
+        const arrivedEnd = 2 * (previous >> 1) + ((previous & 1) === 1 ? 0 : 1);
+        started.junctionRoads = junctionRoads.first[junction + 1]! - junctionRoads.first[junction]!;
+        started.junctionExits = roadsLeaving(graph, junctionRoads, junction, arrivedEnd);
+      }
       runs.push(started);
     }
     carried = 0;

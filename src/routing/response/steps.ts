@@ -7,17 +7,20 @@
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
-import { bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
+import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
+import { endOfRoadSide } from './end-of-road.js';
 import { encodeGeometry } from './geometry.js';
 import { instructionOf, type LegPosition } from './instruction.js';
 import type { ManeuverType, Modifier, OsrmIntersection, OsrmStep, StepMode } from './osrm.js';
 import { position, tenths } from './rounding.js';
-import { NAME_SUFFIXES, requiresNameAnnounced } from './names.js';
-import { runsOf, type Run } from './runs.js';
+import { haveSameName, NAME_SUFFIXES, requiresNameAnnounced } from './names.js';
+import { passedIn, runsOf, type Run } from './runs.js';
 import { trimShortRuns } from './trim.js';
 import { suppressShortNameSegments } from './verbosity.js';
 
 export const SHORT_RUN_METRES = 12;
+/** OSRM's MIN_END_OF_ROAD_INTERSECTIONS (engine/guidance/collapsing_utility.hpp). */
+const MIN_END_OF_ROAD_INTERSECTIONS = 2;
 
 export interface StepOptions {
   mode: TravelMode;
@@ -43,6 +46,8 @@ interface Draft extends Maneuvered {
   last: number;
   /** Index of the end of the last run that was not absorbed as short: the approach of the next maneuver. */
   approachEnd: number;
+  /** Junctions the step lists as OSRM would: its maneuver's, and each one of three roads or more it passes. */
+  intersections: number;
 }
 
 /** A step ready to be written: its own line, and the bearings at its maneuver. */
@@ -55,18 +60,49 @@ interface StepParts extends Maneuvered {
 
 const isSlight = (modifier: Modifier) => modifier === 'straight' || modifier.startsWith('slight');
 
+interface Maneuver {
+  type: ManeuverType;
+  modifier: Modifier;
+}
+
+/** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
+function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
+  if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
+  const junction = coordinates[run.first]!;
+  const exits = run.junctionExits.map((point) => bearing(junction, point));
+  // The road taken is the obvious way on (not the end of the road) when it carries on the name of the road arrived on.
+  const obvious = haveSameName(previous, run, suffixes);
+  const side = endOfRoadSide(bearingInto(coordinates, run.first), exits, bearingOutOf(coordinates, run.first), obvious);
+  return side === undefined ? undefined : { type: 'end of road', modifier: side };
+}
+
 /** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
-function maneuverType(step: Draft, previous: Run, run: Run, modifier: Modifier, suffixes: ReadonlySet<string>): ManeuverType | undefined {
-  if (run.roundabout) return 'roundabout';
-  if (previous.roundabout) return 'exit roundabout';
-  if (run.travel !== previous.travel) return 'notification';
+function maneuverOf(
+  coordinates: readonly [number, number][],
+  step: Draft,
+  previous: Run,
+  run: Run,
+  modifier: Modifier,
+  suffixes: ReadonlySet<string>,
+): Maneuver | undefined {
+  const plain = (type: ManeuverType | undefined) => (type === undefined ? undefined : { type, modifier });
+  if (run.roundabout) return plain('roundabout');
+  if (previous.roundabout) return plain('exit roundabout');
+  if (run.travel !== previous.travel) return plain('notification');
   if (run.distance < SHORT_RUN_METRES) return undefined;
   const announced = requiresNameAnnounced(step.road, run, suffixes);
   // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
   // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
-  if (run.junctionRoads === 2) return announced ? 'new name' : undefined;
-  if (announced) return isSlight(modifier) ? 'new name' : 'turn';
-  return isSlight(modifier) ? undefined : 'continue';
+  if (run.junctionRoads === 2) return plain(announced ? 'new name' : undefined);
+  const atT = endOfRoad(coordinates, previous, run, suffixes);
+  if (atT !== undefined) {
+    // OSRM's buildIntersections: the end of the road only helps after passing a junction since the last maneuver.
+    if (step.intersections >= MIN_END_OF_ROAD_INTERSECTIONS) return atT;
+    const sameName = !(run.name === '' && run.ref === '') && !announced;
+    return { type: sameName ? 'continue' : 'turn', modifier: atT.modifier };
+  }
+  if (announced) return plain(isSlight(modifier) ? 'new name' : 'turn');
+  return plain(isSlight(modifier) ? undefined : 'continue');
 }
 
 function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<string>): Draft[] {
@@ -85,6 +121,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
         distance: run.distance,
         duration: run.duration,
         approachEnd: run.last,
+        intersections: 1 + passedIn(run),
       });
       return;
     }
@@ -93,17 +130,17 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
     // A roundabout's modifier is the overall direction from the approach to the exit road.
     const departure = leaves ? bearingOutOf(coordinates, run.last) : bearingOutOf(coordinates, run.first);
     const modifier = modifierOf(deflection(bearingInto(coordinates, step.approachEnd), departure));
-    const type = maneuverType(step, previous, run, modifier, suffixes);
-    if (type === undefined) {
+    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes);
+    if (maneuver === undefined) {
       step.last = run.last;
       step.distance += run.distance;
       step.duration += run.duration;
       if (run.distance >= SHORT_RUN_METRES) step.approachEnd = run.last;
+      step.intersections += ((run.junctionRoads ?? 0) >= 3 ? 1 : 0) + passedIn(run);
       return;
     }
     drafts.push({
-      type,
-      modifier,
+      ...maneuver,
       ...(leaves ? { exit: run.segmentCount } : {}),
       road: run,
       toldRoad: leaves ? next : run,
@@ -112,6 +149,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
       distance: run.distance,
       duration: run.duration,
       approachEnd: run.last,
+      intersections: 1 + passedIn(run),
     });
   });
   return suppressShortNameSegments(drafts, suffixes, (into, step) => {
@@ -119,6 +157,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
     into.distance += step.distance;
     into.duration += step.duration;
     into.approachEnd = step.approachEnd;
+    into.intersections += step.intersections;
   });
 }
 
