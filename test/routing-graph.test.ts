@@ -312,6 +312,16 @@ test('U-turns happen where OSRM allows them, with the driving penalty: dead ends
   const leg = route(graph, at(graph, oneway, 0, 0.5), snap(graph, 0.005, 0.005, 1)!)!;
   t.true(Math.abs(leg.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
   t.true(leg.coordinates.some(([lon]) => Math.abs(lon - 0.02) < 1e-9));
+  // The way back from the dead end is a path segment of its own, though of the same way: the U-turn is a step.
+  t.deepEqual(
+    leg.segments.map((s) => [Math.round(s.distance), s.junctionRoads]),
+    [
+      [Math.round(metresBetween(0.005, 0, 0.01, 0)), undefined],
+      [Math.round(metresBetween(0.01, 0, 0.02, 0)), 3],
+      [Math.round(metresBetween(0.01, 0, 0.02, 0)), 1],
+      [Math.round(metresBetween(0.01, 0, 0.005, 0.005)), 3],
+    ],
+  );
 });
 
 /** A crossroads at junction 0 with four arms, each its own way: west 1, east 2, north 3, south 4. */
@@ -362,7 +372,8 @@ test('an `only` restriction removes every other turn from its way at the via jun
   const left = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
   t.deepEqual(
     left.segments.map((s) => s.name),
-    ['West', 'East', 'North'],
+    ['West', 'East', 'East', 'North'],
+    'out along East, a U-turn at its dead end, back',
   );
   t.true(Math.abs(left.duration - (5 + 10 + 20 + 10 + 5)) < 1e-6);
   // From North, anything goes.
@@ -581,4 +592,68 @@ test('snapping prefers a big strongly connected component to a nearer small one,
   t.is(far.name, 'Far Lane');
   // 157 m from the far island and 943 m from the grid: less than the detour nearer, so the grid.
   t.is(snap(graph, (23 + 12) * SPACING, 45 + 10 * SPACING, 2000)!.name, 'Column 23');
+});
+
+test('each path segment tells how many roads meet at the junction it starts from', (t) => {
+  //   0 —A— 1 —B— 2 —C— 3, and D from 2 to 4: two roads meet at 1, three at 2.
+  const net = network(
+    [
+      [0, 45],
+      [0.002, 45],
+      [0.002, 45.002],
+      [0.004, 45.002],
+      [0.002, 45.004],
+    ],
+    [
+      [0, 1, 20, 20, 1, 'A'],
+      [1, 2, 20, 20, 2, 'B'],
+      [2, 3, 20, 20, 3, 'C'],
+      [2, 4, 20, 20, 4, 'D'],
+    ],
+  );
+  const graph = build(net, 'junction-roads');
+  const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 2, 0.5))!;
+  t.deepEqual(
+    leg.segments.map((s) => [s.name, s.junctionRoads]),
+    [
+      ['A', undefined],
+      ['B', 2],
+      ['C', 3],
+    ],
+  );
+  // Where the other roads lead: at 2, C (taken) and D; junctions passed: none inside a run here.
+  t.deepEqual(leg.segments[2]!.junctionExits!.map(([lon, lat]) => [Math.round(lon * 1e6), Math.round(lat * 1e6)]).sort(), [
+    [2000, 45004000],
+    [4000, 45002000],
+  ]);
+  t.true(leg.segments.every((s) => s.junctionsPassed === undefined));
+  const back = route(graph, at(graph, net, 2, 0.5), at(graph, net, 0, 0.5))!;
+  t.deepEqual(
+    back.segments.map((s) => s.junctionRoads),
+    [undefined, 3, 2],
+    'entered backwards, at their `to` end',
+  );
+});
+
+test('a run of one way through a junction of three roads counts it as passed', (t) => {
+  // Main 0-1-2 with a side street at 1.
+  const net = network(
+    [
+      [0, 45],
+      [0.002, 45],
+      [0.004, 45],
+      [0.002, 45.002],
+    ],
+    [
+      [0, 1, 20, 20, 1, 'Main'],
+      [1, 2, 20, 20, 1, 'Main'],
+      [1, 3, 20, 20, 2, 'Side'],
+    ],
+  );
+  const graph = build(net, 'junction-passed');
+  const leg = route(graph, at(graph, net, 0, 0.5), at(graph, net, 1, 0.5))!;
+  t.deepEqual(
+    leg.segments.map((s) => [s.name, s.junctionsPassed]),
+    [['Main', 1]],
+  );
 });

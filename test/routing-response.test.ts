@@ -22,6 +22,10 @@ interface Road {
   ref?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
+  /** Roads meeting where this road starts, where the other ones lead, and junctions passed along it. */
+  junctionRoads?: number;
+  junctionExits?: LonLat[];
+  junctionsPassed?: number;
   /** Points after the previous road's last one (the first road also gives its start). */
   points: LonLat[];
 }
@@ -44,6 +48,9 @@ function legOf(roads: Road[]): RouteLeg {
       duration: distance / 10,
       first,
       last: coordinates.length - 1,
+      ...(road.junctionRoads === undefined ? {} : { junctionRoads: road.junctionRoads }),
+      ...(road.junctionExits === undefined ? {} : { junctionExits: road.junctionExits }),
+      ...(road.junctionsPassed === undefined ? {} : { junctionsPassed: road.junctionsPassed }),
     });
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
@@ -154,7 +161,7 @@ test('a short link between two roads joins the step before it', (t) => {
   t.true(Math.abs(steps[0]!.distance - 200 - Math.hypot(4, 4)) < 0.2);
 });
 
-test('a roundabout: enter with the exit number, exit onto the road taken', (t) => {
+test("a roundabout: enter with the exit number, named after the exit road as OSRM's AdaptStepSignage; exit onto the road taken", (t) => {
   const centre = offset(START, 0, 130);
   const arc = (from: number, to: number) =>
     Array.from({ length: 6 }, (_, i) => from + ((to - from) * (i + 1)) / 6).map((deg) =>
@@ -169,12 +176,23 @@ test('a roundabout: enter with the exit number, exit onto the road taken', (t) =
   const steps = directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps;
   t.deepEqual(summaryOf(steps), [
     ['depart', '', 'Avenue Sud', 'Head north on Avenue Sud'],
-    ['roundabout', 'straight', 'Rond-point', 'Enter the roundabout and take the 2nd exit onto Avenue Nord'],
+    ['roundabout', 'straight', 'Avenue Nord', 'Enter the roundabout and take the 2nd exit onto Avenue Nord'],
     ['exit roundabout', 'right', 'Avenue Nord', 'Exit the roundabout onto Avenue Nord'],
     ['arrive', '', 'Avenue Nord', 'You have arrived at your destination'],
   ]);
   t.is(steps[1]!.maneuver.exit, 2);
   t.is(steps[2]!.maneuver.exit, undefined);
+  t.is(steps[1]!.distance, Math.round((leg.segments[1]!.distance + leg.segments[2]!.distance) * 10) / 10, 'the distance round it');
+  // A leg that ends in the roundabout keeps its name.
+  const inside = legOf([
+    { name: 'Avenue Sud', points: [START, offset(centre, 0, -30)] },
+    { name: 'Rond-point', roundabout: true, points: arc(-90, 0) },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[inside]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Avenue Sud',
+    'roundabout right:Rond-point',
+    'arrive:Rond-point',
+  ]);
 });
 
 test('two legs: arrive at the first destination, depart again', (t) => {
@@ -330,4 +348,124 @@ test('a long route with 300 000 points is simplified without running out of stac
   const body = directionsBody([[legOf([{ name: 'Long', points }])]], [], { ...OPTIONS, steps: false, overview: 'simplified' });
   const simplified = pointsOf(body.routes[0]!.geometry);
   t.true(simplified.length > 2 && simplified.length < 30_000);
+});
+
+const typesAndNames = (steps: OsrmStep[]) =>
+  steps.map((s) => `${s.maneuver.type}${s.maneuver.modifier ? ` ${s.maneuver.modifier}` : ''}:${s.name}`);
+
+test('a first or last piece of at most 1 m (a waypoint on a junction) makes no step, as OSRM trimShortSegments', (t) => {
+  const start = offset(corner, 0, 0.5);
+  const first = legOf([
+    { name: 'Rue B', points: [start, corner] },
+    { name: 'Rue A', points: [START] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[first]], [], OPTIONS).routes[0]!.legs[0]!.steps), ['depart:Rue A', 'arrive:Rue A']);
+  const steps = directionsBody([[first]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.is(steps[0]!.duration + steps[1]!.duration, Math.round(first.duration * 10) / 10, 'the dropped piece keeps its seconds');
+  const last = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Bac', travel: 'ferry', points: [offset(corner, 0, 400)] },
+    { name: 'Quai', points: [offset(corner, 0, 400.6)] },
+  ]);
+  const lastSteps = directionsBody([[last]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.deepEqual(typesAndNames(lastSteps), ['depart:Rue A', 'notification straight:Bac', 'arrive:Bac']);
+  t.deepEqual(
+    lastSteps.map((s) => s.mode),
+    ['driving', 'ferry', 'ferry'],
+  );
+  const longer = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Bac', travel: 'ferry', points: [offset(corner, 0, 400)] },
+    { name: 'Quai', points: [offset(corner, 0, 402)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[longer]], [], OPTIONS).routes[0]!.legs[0]!.steps).at(-1), 'arrive:Quai', '2 m is not trimmed');
+});
+
+test('a new name followed for less than 105 m is not told, as OSRM suppressShortNameSegments; the arrival keeps its name', (t) => {
+  const leg = (metres: number) =>
+    legOf([
+      { name: 'Rue A', points: [START, corner] },
+      { name: 'Rue B', points: [offset(corner, 0, metres)] },
+    ]);
+  t.deepEqual(typesAndNames(directionsBody([[leg(100)]], [], OPTIONS).routes[0]!.legs[0]!.steps), ['depart:Rue A', 'arrive:Rue B']);
+  t.deepEqual(typesAndNames(directionsBody([[leg(110)]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'new name straight:Rue B',
+    'arrive:Rue B',
+  ]);
+  // Two short name changes in a row both join the first step.
+  const two = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', points: [offset(corner, 0, 90)] },
+    { name: 'Rue C', points: [offset(corner, 0, 180)] },
+  ]);
+  const steps = directionsBody([[two]], [], OPTIONS).routes[0]!.legs[0]!.steps;
+  t.deepEqual(typesAndNames(steps), ['depart:Rue A', 'arrive:Rue C']);
+  t.is(steps[0]!.distance, Math.round(two.distance * 10) / 10);
+  // A turn onto a short road is still told.
+  const turn = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', points: [offset(corner, 50, 0)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[turn]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'turn right:Rue B',
+    'arrive:Rue B',
+  ]);
+});
+
+test("a name that only gains a profile's suffix or a tail is the same road, as OSRM requiresNameAnnounced", (t) => {
+  const leg = (from: string, to: string) =>
+    legOf([
+      { name: from, points: [START, corner] },
+      { name: to, points: [offset(corner, 0, 300)] },
+    ]);
+  const types = (from: string, to: string, mode: DirectionsOptions['mode']) =>
+    typesAndNames(directionsBody([[leg(from, to)]], [], { ...OPTIONS, mode }).routes[0]!.legs[0]!.steps).join(',');
+  t.is(types('Main Street', 'Main Street Extension', 'driving'), 'depart:Main Street,arrive:Main Street Extension');
+  t.is(types('Main', 'North Main', 'driving'), 'depart:Main,arrive:North Main', "'north' is in car.lua's suffix_list");
+  t.is(types('Main', 'Ea Main', 'walking'), 'depart:Main,new name straight:Ea Main,arrive:Ea Main', "foot.lua's list lacks 'ea'");
+  t.is(types('sj', 'nj', 'cycling'), 'depart:sj,new name straight:nj,arrive:nj', 'bicycle.lua has no suffix_list');
+  t.is(types('sj', 'nj', 'driving'), 'depart:sj,arrive:nj');
+  t.is(types('Main', 'Elm', 'driving'), 'depart:Main,new name straight:Elm,arrive:Elm');
+});
+
+test('where only two roads meet, a new name is told whatever the angle and a bend of one road is no step (OSRM getInstructionForObvious)', (t) => {
+  const leg = (name: string, junctionRoads: number) =>
+    legOf([
+      { name: 'Rue A', points: [START, corner] },
+      { name, junctionRoads, points: [offset(corner, 200, 0)] },
+    ]);
+  const steps = (name: string, junctionRoads: number) =>
+    typesAndNames(directionsBody([[leg(name, junctionRoads)]], [], OPTIONS).routes[0]!.legs[0]!.steps);
+  t.deepEqual(steps('Rue B', 2), ['depart:Rue A', 'new name right:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps('Rue B', 3), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps('Rue A', 2), ['depart:Rue A', 'arrive:Rue A']);
+  t.deepEqual(steps('Rue A', 3), ['depart:Rue A', 'continue right:Rue A', 'arrive:Rue A']);
+});
+
+test('at a T after a junction passed, the turn is an end of road (OSRM handleThreeWayTurn, buildIntersections)', (t) => {
+  const east = offset(corner, 10, 0);
+  const west = offset(corner, -10, 0);
+  const ahead = offset(corner, 0, 10);
+  const steps = (exits: LonLat[], passed: number, name = 'Rue B') =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Rue A', junctionsPassed: passed, points: [START, corner] },
+              { name, junctionRoads: 3, junctionExits: exits, points: [offset(corner, 200, 0)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    )[1];
+  t.is(steps([east, west], 1), 'end of road right:Rue B');
+  t.is(steps([west, east], 1), 'end of road right:Rue B', 'whatever order the roads come in');
+  t.is(steps([east, west], 0), 'turn right:Rue B', 'no junction passed since the last maneuver');
+  t.is(steps([east, ahead], 1), 'turn right:Rue B', 'the road goes on ahead: no T');
+  t.is(steps([east, west], 1, 'Rue A'), 'continue right:Rue A', 'the road arrived on goes on to the right: the obvious way');
 });

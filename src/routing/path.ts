@@ -15,6 +15,12 @@ export interface PathSegment {
   /** Index into the leg's `coordinates` of the run's first and last point (inclusive). */
   first: number;
   last: number;
+  /** How many roads meet at the junction where the run starts (absent for the leg's first run, or when unknown). */
+  junctionRoads?: number;
+  /** There, the first point away from the junction of each road but the one arrived on (the run's own included), [lon, lat]. */
+  junctionExits?: [number, number][];
+  /** Junctions of three roads or more the run passes through after its start (absent: none). */
+  junctionsPassed?: number;
 }
 
 /** One leg of a route: from one snapped waypoint to the next. */

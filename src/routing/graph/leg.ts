@@ -2,7 +2,8 @@
  * Turning a node path between two snapped positions into a RouteLeg: the polyline from the snapped
  * start through the segments' points to the snapped end, and runs of consecutive segments of one
  * way (or one name) with their metres and seconds, the partial first and last segments included.
- * Roundabout segments each make a run of their own (each one between two junctions is one exit).
+ * Roundabout segments each make a run of their own (each one between two junctions is one exit), and
+ * so does the segment after a U-turn.
  * Durations count the turn penalties the traveller waits (a U-turn), not the restricted-access
  * penalty, which only steers the route choice.
  */
@@ -16,12 +17,14 @@ import {
   originalNode,
   restrictedEntryPenalty,
 } from '../../../core/routing/graph-format.js';
+import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
 export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Snap): RouteLeg {
   const coordinates: [number, number][] = [];
   const runs: PathSegment[] = [];
+  const junctionRoads = junctionRoadsOf(graph);
   let runWay = NaN;
   /** Seconds of pieces too short to show (e.g. the rest of a segment the start snapped to the end of). */
   let carried = 0;
@@ -75,13 +78,27 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
       run.name === name &&
       run.ref === ref &&
       run.travel === travel &&
-      (way === runWay || name !== '')
+      (way === runWay || name !== '') &&
+      // A U-turn (onto the other direction of the segment just travelled) is a maneuver of its own.
+      (i === 0 || original !== (originals[i - 1]! ^ 1))
     ) {
       run.distance += distance;
       run.duration += duration + carried;
       run.last = last;
+      const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;
+      if (junctionRoads.first[junction + 1]! - junctionRoads.first[junction]! >= 3) run.junctionsPassed = (run.junctionsPassed ?? 0) + 1;
     } else {
-      runs.push({ name, ref, roundabout, travel, distance, duration: duration + carried, first, last });
+      const started: PathSegment = { name, ref, roundabout, travel, distance, duration: duration + carried, first, last };
+      // The junction the segment is entered at: its `to` end when travelled backwards.
+      if (i > 0) {
+        const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;
+        const previous = originals[i - 1]!;
+        // The end of the previous segment at this junction: its `to` end when travelled forwards.
+        const arrivedEnd = 2 * (previous >> 1) + ((previous & 1) === 1 ? 0 : 1);
+        started.junctionRoads = junctionRoads.first[junction + 1]! - junctionRoads.first[junction]!;
+        started.junctionExits = roadsLeaving(graph, junctionRoads, junction, arrivedEnd);
+      }
+      runs.push(started);
     }
     carried = 0;
     runWay = way;

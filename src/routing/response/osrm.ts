@@ -6,7 +6,16 @@ export type OsrmGeometry = string | LineString;
 
 export type StepMode = 'driving' | 'walking' | 'cycling' | 'ferry' | 'pushing bike';
 
-export type ManeuverType = 'depart' | 'arrive' | 'turn' | 'new name' | 'continue' | 'roundabout' | 'exit roundabout' | 'notification';
+export type ManeuverType =
+  | 'depart'
+  | 'arrive'
+  | 'turn'
+  | 'new name'
+  | 'continue'
+  | 'end of road'
+  | 'roundabout'
+  | 'exit roundabout'
+  | 'notification';
 
 export type Modifier = 'uturn' | 'sharp right' | 'right' | 'slight right' | 'straight' | 'slight left' | 'left' | 'sharp left';
 

@@ -20,6 +20,9 @@ function continuesRun(run: Run, segment: PathSegment, leg: RouteLeg): boolean {
   return Math.abs(turn) <= STRAIGHT_ON_DEGREES;
 }
 
+/** Junctions of three roads or more a run or segment passes through after its start. */
+export const passedIn = (piece: PathSegment) => piece.junctionsPassed ?? 0;
+
 /** The leg's runs; a leg without segments (the engine should not send one) is one unnamed run. */
 export function runsOf(leg: RouteLeg): Run[] {
   if (leg.segments.length === 0) {
@@ -35,6 +38,7 @@ export function runsOf(leg: RouteLeg): Run[] {
       run.distance += segment.distance;
       run.duration += segment.duration;
       run.segmentCount++;
+      run.junctionsPassed = passedIn(run) + ((segment.junctionRoads ?? 0) >= 3 ? 1 : 0) + passedIn(segment);
     } else {
       runs.push({ ...segment, segmentCount: 1 });
     }

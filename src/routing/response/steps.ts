@@ -7,14 +7,20 @@
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
-import { bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
+import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
+import { endOfRoadSide } from './end-of-road.js';
 import { encodeGeometry } from './geometry.js';
 import { instructionOf, type LegPosition } from './instruction.js';
 import type { ManeuverType, Modifier, OsrmIntersection, OsrmStep, StepMode } from './osrm.js';
 import { position, tenths } from './rounding.js';
-import { runsOf, type Run } from './runs.js';
+import { haveSameName, NAME_SUFFIXES, requiresNameAnnounced } from './names.js';
+import { passedIn, runsOf, type Run } from './runs.js';
+import { trimShortRuns } from './trim.js';
+import { suppressShortNameSegments } from './verbosity.js';
 
 export const SHORT_RUN_METRES = 12;
+/** OSRM's MIN_END_OF_ROAD_INTERSECTIONS (engine/guidance/collapsing_utility.hpp). */
+const MIN_END_OF_ROAD_INTERSECTIONS = 2;
 
 export interface StepOptions {
   mode: TravelMode;
@@ -27,7 +33,7 @@ interface Maneuvered {
   type: ManeuverType;
   modifier?: Modifier;
   exit?: number;
-  /** The road the step follows, and the one its instruction names (the exit road of a roundabout). */
+  /** The road the step follows, and the one it is named after (the exit road of a roundabout left). */
   road: Run;
   toldRoad: Run;
   distance: number;
@@ -40,6 +46,8 @@ interface Draft extends Maneuvered {
   last: number;
   /** Index of the end of the last run that was not absorbed as short: the approach of the next maneuver. */
   approachEnd: number;
+  /** Junctions the step lists as OSRM would: its maneuver's, and each one of three roads or more it passes. */
+  intersections: number;
 }
 
 /** A step ready to be written: its own line, and the bearings at its maneuver. */
@@ -52,19 +60,53 @@ interface StepParts extends Maneuvered {
 
 const isSlight = (modifier: Modifier) => modifier === 'straight' || modifier.startsWith('slight');
 
-/** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
-function maneuverType(step: Draft, previous: Run, run: Run, modifier: Modifier): ManeuverType | undefined {
-  if (run.roundabout) return 'roundabout';
-  if (previous.roundabout) return 'exit roundabout';
-  if (run.travel !== previous.travel) return 'notification';
-  if (run.distance < SHORT_RUN_METRES) return undefined;
-  if (run.name !== step.road.name || run.ref !== step.road.ref) return isSlight(modifier) ? 'new name' : 'turn';
-  return isSlight(modifier) ? undefined : 'continue';
+interface Maneuver {
+  type: ManeuverType;
+  modifier: Modifier;
 }
 
-function draftsOf(leg: RouteLeg): Draft[] {
+/** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
+function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
+  if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
+  const junction = coordinates[run.first]!;
+  const exits = run.junctionExits.map((point) => bearing(junction, point));
+  // The road taken is the obvious way on (not the end of the road) when it carries on the name of the road arrived on.
+  const obvious = haveSameName(previous, run, suffixes);
+  const side = endOfRoadSide(bearingInto(coordinates, run.first), exits, bearingOutOf(coordinates, run.first), obvious);
+  return side === undefined ? undefined : { type: 'end of road', modifier: side };
+}
+
+/** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
+function maneuverOf(
+  coordinates: readonly [number, number][],
+  step: Draft,
+  previous: Run,
+  run: Run,
+  modifier: Modifier,
+  suffixes: ReadonlySet<string>,
+): Maneuver | undefined {
+  const plain = (type: ManeuverType | undefined) => (type === undefined ? undefined : { type, modifier });
+  if (run.roundabout) return plain('roundabout');
+  if (previous.roundabout) return plain('exit roundabout');
+  if (run.travel !== previous.travel) return plain('notification');
+  if (run.distance < SHORT_RUN_METRES) return undefined;
+  const announced = requiresNameAnnounced(step.road, run, suffixes);
+  // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
+  // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
+  if (run.junctionRoads === 2) return plain(announced ? 'new name' : undefined);
+  const atT = endOfRoad(coordinates, previous, run, suffixes);
+  if (atT !== undefined) {
+    // OSRM's buildIntersections: the end of the road only helps after passing a junction since the last maneuver.
+    if (step.intersections >= MIN_END_OF_ROAD_INTERSECTIONS) return atT;
+    const sameName = !(run.name === '' && run.ref === '') && !announced;
+    return { type: sameName ? 'continue' : 'turn', modifier: atT.modifier };
+  }
+  if (announced) return plain(isSlight(modifier) ? 'new name' : 'turn');
+  return plain(isSlight(modifier) ? undefined : 'continue');
+}
+
+function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<string>): Draft[] {
   const coordinates = leg.coordinates;
-  const runs = runsOf(leg);
   const drafts: Draft[] = [];
   runs.forEach((run, index) => {
     const step = drafts.at(-1);
@@ -79,6 +121,7 @@ function draftsOf(leg: RouteLeg): Draft[] {
         distance: run.distance,
         duration: run.duration,
         approachEnd: run.last,
+        intersections: 1 + passedIn(run),
       });
       return;
     }
@@ -87,17 +130,17 @@ function draftsOf(leg: RouteLeg): Draft[] {
     // A roundabout's modifier is the overall direction from the approach to the exit road.
     const departure = leaves ? bearingOutOf(coordinates, run.last) : bearingOutOf(coordinates, run.first);
     const modifier = modifierOf(deflection(bearingInto(coordinates, step.approachEnd), departure));
-    const type = maneuverType(step, previous, run, modifier);
-    if (type === undefined) {
+    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes);
+    if (maneuver === undefined) {
       step.last = run.last;
       step.distance += run.distance;
       step.duration += run.duration;
       if (run.distance >= SHORT_RUN_METRES) step.approachEnd = run.last;
+      step.intersections += ((run.junctionRoads ?? 0) >= 3 ? 1 : 0) + passedIn(run);
       return;
     }
     drafts.push({
-      type,
-      modifier,
+      ...maneuver,
       ...(leaves ? { exit: run.segmentCount } : {}),
       road: run,
       toldRoad: leaves ? next : run,
@@ -106,9 +149,16 @@ function draftsOf(leg: RouteLeg): Draft[] {
       distance: run.distance,
       duration: run.duration,
       approachEnd: run.last,
+      intersections: 1 + passedIn(run),
     });
   });
-  return drafts;
+  return suppressShortNameSegments(drafts, suffixes, (into, step) => {
+    into.last = step.last;
+    into.distance += step.distance;
+    into.duration += step.duration;
+    into.approachEnd = step.approachEnd;
+    into.intersections += step.intersections;
+  });
 }
 
 function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
@@ -144,20 +194,21 @@ function osrmStep(parts: StepParts, options: StepOptions, leg: LegPosition): Osr
     duration: tenths(parts.duration),
     weight: tenths(parts.duration),
     geometry: encodeGeometry(parts.coordinates, options.geometries),
-    name: parts.road.name,
-    ...(parts.road.ref === '' ? {} : { ref: parts.road.ref }),
+    // A roundabout step that leaves it carries the exit road's name and ref (OSRM's processRoundaboutExits: AdaptStepSignage).
+    name: parts.toldRoad.name,
+    ...(parts.toldRoad.ref === '' ? {} : { ref: parts.toldRoad.ref }),
     mode: stepMode(parts.road.travel, options.mode),
     driving_side: 'right' as const,
     intersections: [intersectionAt(location, parts.bearingBefore, parts.bearingAfter)],
   };
-  const told = { ...step, name: parts.toldRoad.name, ref: parts.toldRoad.ref, maneuver };
-  return { ...step, maneuver: { ...maneuver, instruction: instructionOf(options.lang, told, leg) } };
+  return { ...step, maneuver: { ...maneuver, instruction: instructionOf(options.lang, { ...step, maneuver }, leg) } };
 }
 
 /** The steps of leg `legPosition.legIndex` of a route of `legPosition.legCount` legs, `arrive` last. */
 export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPosition): OsrmStep[] {
   const coordinates = leg.coordinates;
-  const drafts = draftsOf(leg);
+  const runs = trimShortRuns(runsOf(leg));
+  const drafts = draftsOf(leg, runs, NAME_SUFFIXES[options.mode]);
   const steps = drafts.map((draft) =>
     osrmStep(
       {
@@ -171,7 +222,8 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
     ),
   );
   const end = coordinates.length - 1;
-  const lastRoad = drafts.at(-1)!.road;
+  // OSRM names the arrival after the road it ends on (after trimming, which runs before any step is suppressed).
+  const lastRoad = runs.at(-1)!;
   const arrival = osrmStep(
     {
       type: 'arrive',

@@ -1,0 +1,91 @@
+/**
+ * When a change of road name must be told, as OSRM decides it (util/guidance/name_announcements.hpp,
+ * requiresNameAnnounced; engine/guidance/collapsing_utility.hpp, haveSameName). Roads have no
+ * pronunciation or exits here, so those parts of OSRM's test are always equal.
+ */
+import type { TravelMode } from '../../../core/routing/network.js';
+
+export interface Named {
+  name: string;
+  ref: string;
+}
+
+const COMPASS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw', 'north', 'south', 'west', 'east'];
+
+/**
+ * The street name suffixes of OSRM v6's profiles (`suffix_list`, lower case as its SuffixTable keeps
+ * them): car.lua's, foot.lua's; bicycle.lua has none.
+ */
+export const NAME_SUFFIXES: Record<TravelMode, ReadonlySet<string>> = {
+  driving: new Set([...COMPASS, 'nor', 'sou', 'we', 'ea']),
+  walking: new Set(COMPASS),
+  cycling: new Set(),
+};
+
+/** The longest common substring of two names (OSRM's longest_common_substring). */
+function longestCommonSubstring(a: string, b: string): string {
+  let best = 0;
+  let end = 0;
+  let previous = new Array<number>(b.length).fill(0);
+  for (let i = 0; i < a.length; i++) {
+    const current = new Array<number>(b.length).fill(0);
+    for (let j = 0; j < b.length; j++) {
+      if (a[i] !== b[j]) continue;
+      current[j] = j === 0 ? 1 : previous[j - 1]! + 1;
+      if (current[j]! > best) {
+        best = current[j]!;
+        end = i + 1;
+      }
+    }
+    previous = current;
+  }
+  return a.slice(end - best, end);
+}
+
+/** Whether `a` and `b` differ only by a suffix or prefix of `suffixes` around a common part (OSRM's decompose + checkForPrefixOrSuffixChange). */
+function isSuffixChange(a: string, b: string, suffixes: ReadonlySet<string>): boolean {
+  const trim = (s: string) => s.toLowerCase().trim();
+  const common = longestCommonSubstring(a, b);
+  const parts =
+    common === ''
+      ? [trim(a), trim(b), '', '']
+      : [
+          trim(a.slice(0, a.indexOf(common))),
+          trim(a.slice(a.indexOf(common) + common.length)),
+          trim(b.slice(0, b.indexOf(common))),
+          trim(b.slice(b.indexOf(common) + common.length)),
+        ];
+  return parts.every((part) => part === '' || suffixes.has(part));
+}
+
+/** OSRM's requiresNameAnnounced: going from road `from` onto road `to` is a change of road worth telling. */
+export function requiresNameAnnounced(from: Named, to: Named, suffixes: ReadonlySet<string>): boolean {
+  if (from.name === '' && from.ref === '' && !(to.name === '' && to.ref === '')) return true;
+  const namesAreEmpty = from.name === '' && to.name === '';
+  const nameIsContained = from.name.startsWith(to.name) || to.name.startsWith(from.name);
+  const suffixChange = isSuffixChange(from.name, to.name, suffixes);
+  const namesAreEqual = from.name === to.name || nameIsContained || suffixChange;
+  const nameIsRemoved = from.name !== '' && to.name === '';
+  const refsAreEmpty = from.ref === '' && to.ref === '';
+  const refIsContained = from.ref === '' || to.ref === '' || from.ref.includes(to.ref) || to.ref.includes(from.ref);
+  const refIsRemoved = from.ref !== '' && to.ref === '';
+  const obviousChange =
+    (namesAreEmpty && refsAreEmpty) ||
+    (namesAreEqual && refIsContained) ||
+    (namesAreEqual && refsAreEmpty) ||
+    (refIsContained && nameIsRemoved) ||
+    (namesAreEqual && refIsRemoved) ||
+    suffixChange;
+  const needsAnnounce =
+    (from.name === '' && from.ref !== '' && to.name !== '' && to.ref === '') ||
+    (from.name !== '' && from.ref === '' && to.name === '' && to.ref !== '') ||
+    (namesAreEmpty && !refIsContained);
+  return !obviousChange || needsAnnounce;
+}
+
+/** OSRM's haveSameName: both roads have a name or ref, and going from one to the other needs no announcement. */
+export function haveSameName(a: Named, b: Named, suffixes: ReadonlySet<string>): boolean {
+  if ((a.name === '' && a.ref === '') || (b.name === '' && b.ref === '')) return false;
+  if (a.name === b.name && a.ref === b.ref) return true;
+  return !requiresNameAnnounced(a, b, suffixes);
+}
