@@ -55,6 +55,10 @@ export const MAX_THREADS = 1024;
 /** The default bound of the in-memory tile cache: a few thousand typical vector tiles. */
 export const DEFAULT_TILE_CACHE_MB = 64;
 export const DEFAULT_REDIS_PREFIX = 'waymark';
+/** How long a control-plane Redis command waits for its reply before the store reads as unavailable. */
+export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2000;
+/** How long a raster tile or static map may take, waiting for a thread included, before it is stopped (503). */
+export const DEFAULT_RENDER_TIMEOUT_MS = 20_000;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const VARIABLES = {
@@ -95,6 +99,7 @@ export const VARIABLES = {
   ),
   threads: whole('WAYMARK_THREADS', () => availableParallelism(), 1, MAX_THREADS),
   tileCacheMb: whole('WAYMARK_TILE_CACHE_MB', () => DEFAULT_TILE_CACHE_MB, 0, 1024 * 1024),
+  renderTimeoutMs: whole('WAYMARK_RENDER_TIMEOUT_MS', () => DEFAULT_RENDER_TIMEOUT_MS, 1000, 3_600_000),
   redisUrl: variable<string | undefined>(
     'WAYMARK_REDIS_URL',
     () => undefined,
@@ -105,6 +110,7 @@ export const VARIABLES = {
     },
   ),
   redisPrefix: text('WAYMARK_REDIS_PREFIX', DEFAULT_REDIS_PREFIX),
+  redisCommandTimeoutMs: whole('WAYMARK_REDIS_COMMAND_TIMEOUT_MS', () => DEFAULT_REDIS_COMMAND_TIMEOUT_MS, 100, 600_000),
   operatorToken: variable<string | undefined>(
     'WAYMARK_OPERATOR_TOKEN',
     () => undefined,

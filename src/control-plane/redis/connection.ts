@@ -1,10 +1,9 @@
 /** Connections to the control plane's Redis, and how their failures surface. */
 import { Redis } from 'ioredis';
+import { setting } from '../../../core/config.js';
 import { redactedUrl, type RedisSettings } from '../../../core/redis.js';
 import { StoreUnavailable } from '../store.js';
 
-/** A command waits at most this long for its reply; a hung server then reads as down. */
-const COMMAND_TIMEOUT_MS = 2000;
 const CONNECT_TIMEOUT_MS = 5000;
 const MAX_RECONNECT_DELAY_MS = 2000;
 const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS);
@@ -21,7 +20,8 @@ export function commandConnection(settings: RedisSettings): Redis {
       enableAutoPipelining: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: COMMAND_TIMEOUT_MS,
+      // A command waits at most this long for its reply; a hung server then reads as down.
+      commandTimeout: setting('redisCommandTimeoutMs'),
       connectTimeout: CONNECT_TIMEOUT_MS,
       retryStrategy: reconnectDelay,
     }),

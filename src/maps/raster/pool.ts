@@ -9,12 +9,11 @@ import { currentDataset, type Dataset, type DatasetHolder } from '../../dataset/
 import { ApiError } from '../../http/errors.js';
 import type { RasterAnswer, RasterJob } from './job.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../../core/worker-exec-argv.js';
+import { setting } from '../../../core/config.js';
 
 const WORKER = new URL('./render/job-render.js', import.meta.url).href;
 /** Jobs waiting per thread before new ones are refused (503): rendering is slow, a long queue only adds latency. */
 const QUEUE_PER_THREAD = 32;
-/** A job running longer than this is aborted and its thread replaced. */
-export const RENDER_TIMEOUT_MS = 20_000;
 /**
  * Render threads run at this nice increment (Linux, through Piscina's optional @napi-rs/nice): a
  * saturated pool then takes the cores only when the event loop and the routing threads leave them
@@ -32,7 +31,8 @@ export class RasterPool {
 
   constructor(
     threads: number,
-    private readonly timeoutMs = RENDER_TIMEOUT_MS,
+    /** A job taking longer (waiting included) is aborted and its thread replaced. */
+    private readonly timeoutMs = setting('renderTimeoutMs'),
     worker = WORKER,
   ) {
     // Piscina's `maxQueue` does not count tasks that carry an abort signal (they wait in another
