@@ -469,3 +469,36 @@ test('at a T after a junction passed, the turn is an end of road (OSRM handleThr
   t.is(steps([east, ahead], 1), 'turn right:Rue B', 'the road goes on ahead: no T');
   t.is(steps([east, west], 1, 'Rue A'), 'continue right:Rue A', 'the road arrived on goes on to the right: the obvious way');
 });
+
+test('a turn followed within 30 m by a change of name is one turn onto the later road, as OSRM maneuverSucceededByNameChange', (t) => {
+  const steps = (link: number, junctionRoads = 3) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Rue A', points: [START, corner] },
+              { name: 'Lien', junctionRoads: 3, points: [offset(corner, link, 0)] },
+              { name: 'Rue B', junctionRoads, points: [offset(corner, link + 200, 0)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  t.deepEqual(steps(25), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps(60), ['depart:Rue A', 'turn right:Lien', 'new name straight:Rue B', 'arrive:Rue B'], 'too far apart');
+  t.deepEqual(steps(40), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B'], 'a straight name change may come up to 45 m after');
+  // Onto the road arrived on: the turn becomes a continue.
+  const back = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Lien', junctionRoads: 3, points: [offset(corner, 20, 0)] },
+    { name: 'Rue A', junctionRoads: 3, points: [offset(corner, 220, 0)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[back]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'continue right:Rue A',
+    'arrive:Rue A',
+  ]);
+});

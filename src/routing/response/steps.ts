@@ -9,6 +9,7 @@ import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
 import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
 import { endOfRoadSide } from './end-of-road.js';
+import { collapseTurnInstructions } from './collapse.js';
 import { encodeGeometry } from './geometry.js';
 import { instructionOf, type LegPosition } from './instruction.js';
 import type { ManeuverType, Modifier, OsrmIntersection, OsrmStep, StepMode } from './osrm.js';
@@ -152,13 +153,18 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
       intersections: 1 + passedIn(run),
     });
   });
-  return suppressShortNameSegments(drafts, suffixes, (into, step) => {
+  const absorb = (into: Draft, step: Draft) => {
     into.last = step.last;
     into.distance += step.distance;
     into.duration += step.duration;
     into.approachEnd = step.approachEnd;
     into.intersections += step.intersections;
+  };
+  const collapsed = collapseTurnInstructions(drafts, coordinates, suffixes, absorb, (step, as) => {
+    step.road = as.road;
+    step.toldRoad = as.toldRoad;
   });
+  return suppressShortNameSegments(collapsed, suffixes, absorb);
 }
 
 function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
