@@ -1,8 +1,11 @@
 /**
  * The steps of one leg: `depart`, a maneuver where the road changes (`turn`, `new name`, `continue`,
- * `roundabout` with its exit number, `exit roundabout`, `notification` where ferry or pushing starts or
- * ends), and `arrive`. Runs shorter than SHORT_RUN_METRES (a junction link, a slip between two roads)
- * join the step before them, so the maneuver is told once, against the direction of the road left behind.
+ * `end of road`, `roundabout` with its exit number, `exit roundabout`, `notification` where ferry or
+ * pushing starts or ends), and `arrive`. Runs shorter than SHORT_RUN_METRES (a junction link, a slip
+ * between two roads) join the step before them, so the maneuver is told once, against the direction of
+ * the road left behind. In the order of OSRM's post-processing (api/route_api.hpp): a first and last
+ * piece of at most 1 m are trimmed (trim.ts), a maneuver and a name change just after it are collapsed
+ * (collapse.ts), then short name changes are suppressed (verbosity.ts).
  */
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
