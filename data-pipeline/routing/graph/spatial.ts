@@ -1,11 +1,12 @@
 /**
  * The snapping index: a flatbush over every 2-point piece of every segment the mode may travel in
- * at least one direction, in (longitude, Mercator y) so box distances are proportional to metres
+ * at least one direction other than on board a ferry or a train (as OSRM, a route neither starts
+ * nor ends on one), in (longitude, Mercator y) so box distances are proportional to metres
  * nearby. Item i is the piece starting at point `piecePoint[i]` of the network's (and the file's) coordinates.
  */
 import Flatbush from 'flatbush';
 import { mercatorY } from '../../../core/routing/geo.js';
-import type { RoadNetwork } from '../../../core/routing/network.js';
+import { TRAVEL_KINDS, type RoadNetwork } from '../../../core/routing/network.js';
 
 export interface SpatialIndex {
   piecePoint: Uint32Array;
@@ -13,10 +14,18 @@ export interface SpatialIndex {
   index: ArrayBuffer | null;
 }
 
-const passable = (network: RoadNetwork, s: number) =>
-  !Number.isNaN(network.segments.forwardSeconds[s]!) || !Number.isNaN(network.segments.backwardSeconds[s]!);
+/** Travel kinds a route may start or end on: not on board a ferry or a train (OSRM `is_startpoint`, `allowed_start_modes`). */
+const STARTS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
 
-/** Pieces of the segments the mode may travel: the index's items. */
+/** Segment `s` is travelled in some direction the traveller may start or end in (not a ferry, not a train). */
+const passable = (network: RoadNetwork, s: number) => {
+  const { forwardSeconds, backwardSeconds, travel, backwardTravel } = network.segments;
+  return (
+    (!Number.isNaN(forwardSeconds[s]!) && STARTS.has(travel[s]!)) || (!Number.isNaN(backwardSeconds[s]!) && STARTS.has(backwardTravel[s]!))
+  );
+};
+
+/** Pieces of the segments a route may start or end on: the index's items. */
 export function countPieces(network: RoadNetwork): number {
   const { count, pointFirst } = network.segments;
   let pieces = 0;

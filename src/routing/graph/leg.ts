@@ -8,7 +8,7 @@
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import { FLAG_ROUNDABOUT, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT, restrictedEntryPenalty } from '../../../core/routing/graph-format.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 import type { Snap } from './snap.js';
 
@@ -56,7 +56,8 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const name = graph.strings[graph.segmentName[segment]!]!;
     const ref = graph.strings[graph.segmentRef[segment]!]!;
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
-    const travel = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK]!;
+    // In the direction travelled: a cyclist pushes against a oneway and rides along it.
+    const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, node)]!;
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
     if (
       run &&

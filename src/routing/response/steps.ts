@@ -112,7 +112,7 @@ function draftsOf(leg: RouteLeg): Draft[] {
 }
 
 function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
-  if (travel === 'ferry') return 'ferry';
+  if (travel === 'ferry' || travel === 'train') return travel;
   return travel === 'pushing' ? 'pushing bike' : mode;
 }
 
