@@ -2,9 +2,10 @@
  * Areas and travel modes of walkers and cyclists through the whole pipeline (OSM → network → graph
  * → route → OSRM body), on hand-written OSM (areas-and-modes.osm): the outline of a pedestrian
  * square and of a car park mapped without a highway tag is walked and ridden, not driven (OSRM
- * foot.lua and bicycle.lua; car.lua avoids areas); a cyclist pushes against a oneway and rides
- * along it, each direction with its own mode; a bicycle is carried on a railway with bicycle=yes
- * (mode `train`); no route starts or ends on a ferry or a train (OSRM `is_startpoint`).
+ * foot.lua and bicycle.lua; car.lua avoids areas), and one with a single entrance is gone round
+ * either way; a cyclist pushes against a oneway and rides along it, each direction with its own
+ * mode; a bicycle is carried on a railway with bicycle=yes (mode `train`); no route starts or ends
+ * on a ferry or a train (OSRM `is_startpoint`).
  */
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -76,6 +77,15 @@ test('walkers and cyclists go along the outline of a pedestrian square (area=yes
     t.true(Math.abs(found.distance - 185) < 3, `${mode}: ${found.distance} m`);
   }
   t.deepEqual(travels(leg('cycling', [48.0, 8.0035], [47.999, 8.0035])), ['pushing'], 'a pedestrian square is pushed');
+});
+
+test('a closed way with one entrance is gone round either way: past its entrance corner too', (t) => {
+  for (const mode of ['walking', 'cycling'] as const) {
+    // From the north side near its west end to the south side: round the west corners, past Zufahrt's end (185 m, not 333 m).
+    const found = leg(mode, [48.0, 8.0025], [47.999, 8.0025]);
+    t.deepEqual(names(found), ['Marktplatz'], mode);
+    t.true(Math.abs(found.distance - 185) < 3, `${mode}: ${found.distance} m`);
+  }
 });
 
 test('walkers and cyclists go along the outline of a car park without a highway tag; cars do not use it', (t) => {
