@@ -5,7 +5,7 @@
  * foot.lua and bicycle.lua; car.lua avoids areas), and one with a single entrance is gone round
  * either way; a cyclist pushes against a oneway and rides along it, each direction with its own
  * mode; a bicycle is carried on a railway with bicycle=yes (mode `train`); no route starts or ends
- * on a ferry or a train (OSRM `is_startpoint`).
+ * on a ferry or a train (OSRM `is_startpoint`); a point at a junction may start on any segment there.
  */
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -135,4 +135,21 @@ test('a route neither starts nor ends on a ferry or a train: a point beside one 
   t.is(at('cycling', 48.0301, 8.0025).name, 'Bahnhofstraße', 'beside the railway');
   // Further from any road than from the ferry: nothing within the radius, rather than a start on board.
   for (const mode of MODES) t.is(snap(graphs[mode], 8.006, 48.0401, 100), null, mode);
+});
+
+test('a point at a junction is on every segment that meets there: the route starts on the one it takes', (t) => {
+  // Node 12: Zufahrt's end and the square's corner, where the square's two halves meet.
+  for (const mode of ['walking', 'cycling'] as const) {
+    const corner = at(mode, 48.0, 8.002);
+    const on = [corner, ...(corner.alsoOn ?? [])];
+    t.deepEqual(on.map((snapped) => snapped.name).sort(), ['Marktplatz', 'Marktplatz', 'Zufahrt'], mode);
+    t.deepEqual(
+      on.map((snapped) => snapped.segment).sort(),
+      [...new Set(on.map((snapped) => snapped.segment))].sort(),
+      'each segment once',
+    );
+    t.is(at(mode, 48.0, 8.0019).alsoOn, undefined, `${mode}: 7 m along Zufahrt, on Zufahrt only`);
+  }
+  t.deepEqual(stepModes('cycling', [48.0, 8.002], [48.0, 8.0035]), ['pushing bike', 'pushing bike'], 'from the corner onto the square');
+  t.deepEqual(stepModes('cycling', [48.0, 8.0035], [48.0, 8.002]), ['pushing bike', 'pushing bike'], 'from the square to the corner');
 });

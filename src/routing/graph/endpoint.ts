@@ -1,6 +1,7 @@
 /**
- * Where a search starts or ends: the one or two nodes (directions of travel) of a segment, each with
- * the position along it in its own direction of travel (0 at its start, 1 at its end).
+ * Where a search starts or ends: the one or two nodes (directions of travel) of a segment (and of
+ * the other segments at the same place), each with the position along it in its own direction of
+ * travel (0 at its start, 1 at its end).
  */
 import { IMPASSABLE } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
@@ -11,12 +12,14 @@ export interface Endpoint {
   positions: number[];
 }
 
-/** The passable directions of the snapped segment, at the snapped position. */
+/** The passable directions of the snapped segment, and of the other segments at the same place (`alsoOn`), at the snapped positions. */
 export function endpointOfSnap(graph: RoutingGraph, snap: Snap): Endpoint {
   const endpoint: Endpoint = { nodes: [], positions: [] };
-  const forward = 2 * snap.segment;
-  if (graph.nodeWeight[forward] !== IMPASSABLE) endpoint.nodes.push(forward), endpoint.positions.push(snap.fraction);
-  if (graph.nodeWeight[forward + 1] !== IMPASSABLE) endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - snap.fraction);
+  for (const on of [snap, ...(snap.alsoOn ?? [])]) {
+    const forward = 2 * on.segment;
+    if (graph.nodeWeight[forward] !== IMPASSABLE) endpoint.nodes.push(forward), endpoint.positions.push(on.fraction);
+    if (graph.nodeWeight[forward + 1] !== IMPASSABLE) endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - on.fraction);
+  }
   return endpoint;
 }
 

@@ -10,9 +10,12 @@ import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
-import type { Snap } from './snap.js';
+import { snapOnSegment, type Snap } from './snap.js';
 
-export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Snap): RouteLeg {
+export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: Snap): RouteLeg {
+  // Of the segments at the snapped places, the ones the path starts and ends on.
+  const from = snapOnSegment(start, path.nodes[0]! >> 1);
+  const to = snapOnSegment(end, path.nodes[path.nodes.length - 1]! >> 1);
   const coordinates: [number, number][] = [];
   const runs: PathSegment[] = [];
   let runWay = NaN;

@@ -13,6 +13,21 @@ export interface Snap extends SnappedPoint {
   piece: number;
   /** How far along the segment, in its own direction, by length: 0 at `from`, 1 at `to`. */
   fraction: number;
+  /**
+   * The same place on other segments (a junction where several meet, a way crossing another at a
+   * shared point): a route may start or end on any of them, as OSRM v6 snaps to every way at the
+   * snapped location (osrm-backend#5953) and takes the best.
+   */
+  alsoOn?: Snap[];
+}
+
+/** Snapped positions on several segments this close to the nearest one are the same place (OSRM's coordinates are 1e-6°, 0.11 m). */
+export const SAME_PLACE_METRES = 0.1;
+
+/** The snap on `segment`, among `snap` and the same place on other segments; `snap` itself when none is on it. */
+export function snapOnSegment(snap: Snap, segment: number): Snap {
+  if (snap.segment === segment) return snap;
+  return snap.alsoOn?.find((other) => other.segment === segment) ?? snap;
 }
 
 /** Flatbush returns pieces by box distance; ask for this many first, then more when needed. */
@@ -86,6 +101,8 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
   let bestPiece = -1;
   let bestT = 0;
   let examined = 0;
+  /** Every piece examined: its first point, the position on it and the snapped point (metres from the input, east and north). */
+  const pieces: { point: number; t: number; distance: number; x: number; y: number }[] = [];
   for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accept);
     for (; examined < found.length; examined++) {
@@ -99,15 +116,30 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
       const squared = dx * dx + dy * dy;
       const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
       const distance = Math.hypot(ax + t * dx, ay + t * dy);
+      pieces.push({ point: p, t, distance, x: ax + t * dx, y: ay + t * dy });
       if (distance < best) (best = distance), (bestPiece = p), (bestT = t);
     }
     if (found.length < wanted) break;
     // Pieces not yet returned are at least as far as the last one's box.
     const last = piecePoint[found[found.length - 1]!]!;
-    if (best <= boxDistance(coordinates, last, x, y) * unit) break;
+    if (best + SAME_PLACE_METRES <= boxDistance(coordinates, last, x, y) * unit) break;
   }
   if (bestPiece < 0 || best > radiusMetres) return null;
-  return snapOnPiece(graph, lon, lat, segmentOfPoint(graph, bestPiece), bestPiece, bestT, best, kx, ky);
+  const snapped = snapOnPiece(graph, lon, lat, segmentOfPoint(graph, bestPiece), bestPiece, bestT, best, kx, ky);
+  const at = pieces.find((piece) => piece.point === bestPiece)!;
+  const others = new Map<number, (typeof pieces)[number]>();
+  for (const piece of pieces) {
+    if (piece.distance > best + SAME_PLACE_METRES || Math.hypot(piece.x - at.x, piece.y - at.y) > SAME_PLACE_METRES) continue;
+    const segment = segmentOfPoint(graph, piece.point);
+    const known = others.get(segment);
+    if (segment !== snapped.segment && (known === undefined || piece.distance < known.distance)) others.set(segment, piece);
+  }
+  if (others.size > 0) {
+    snapped.alsoOn = [...others].map(([segment, piece]) =>
+      snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky),
+    );
+  }
+  return snapped;
 }
 
 /** Distance in index units from (x, y) to the box of the piece starting at point `p`. */
