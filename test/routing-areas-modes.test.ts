@@ -153,3 +153,12 @@ test('a point at a junction is on every segment that meets there: the route star
   t.deepEqual(stepModes('cycling', [48.0, 8.002], [48.0, 8.0035]), ['pushing bike', 'pushing bike'], 'from the corner onto the square');
   t.deepEqual(stepModes('cycling', [48.0, 8.0035], [48.0, 8.002]), ['pushing bike', 'pushing bike'], 'from the square to the corner');
 });
+
+test('a route off a train to the junction beyond it ends on the train: no sliver of the road past the junction', (t) => {
+  // 3 mm west of node 42, where the railway meets Bahnhofstraße: the railway is no end point, so the
+  // point snaps onto Bahnhofstraße 3 mm before its end, and the leg drops the millimetres past the junction.
+  const found = leg('cycling', [48.03, 8.009], [48.03, 8.00199996]);
+  t.deepEqual(names(found), ['Hafenstraße', 'Regionalbahn']);
+  t.deepEqual(stepModes('cycling', [48.03, 8.009], [48.03, 8.00199996]), ['cycling', 'train', 'train']);
+  t.deepEqual(stepModes('cycling', [48.03, 8.00199996], [48.03, 8.009]), ['train', 'cycling', 'cycling'], 'and from it');
+});

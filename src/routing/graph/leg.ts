@@ -10,7 +10,7 @@ import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
-import { snapOnSegment, type Snap } from './snap.js';
+import { SAME_PLACE_METRES, snapOnSegment, type Snap } from './snap.js';
 
 export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: Snap): RouteLeg {
   // Of the segments at the snapped places, the ones the path starts and ends on.
@@ -36,6 +36,13 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const distance = share * graph.segmentDistance[segment]!;
     const waited = i === 0 ? 0 : path.penalties[i]! - restrictedEntryPenalty(graph.segmentFlags, path.nodes[i - 1]!, node);
     const duration = (share * graph.nodeWeight[node]! + waited) / 10;
+    // A sliver before the first or after the last junction (a waypoint at a junction snapped a few
+    // millimetres into a road it does not take, e.g. the road beyond a ferry, which is no end point)
+    // is the junction itself: its time goes to the next run and its points are not drawn.
+    if (lastIndex > 0 && distance < SAME_PLACE_METRES && (i === 0 || (i === lastIndex && runs.length > 0))) {
+      carried += duration;
+      return;
+    }
 
     const first = Math.max(0, coordinates.length - 1);
     if (i === 0) push(from.location);
