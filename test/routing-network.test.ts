@@ -440,11 +440,14 @@ test('cycling: pushing on footways, pedestrian streets and steps, riding where b
   t.is(only(cycling, 6).travel, 'pushing', 'bicycle=dismount');
 });
 
-test('areas, construction, proposed and impassable ways are left out; reversible ones for cars only', async (t) => {
+test('construction, proposed and impassable ways are left out; areas and reversible ones for cars only', async (t) => {
   const networks = await networksOf('way-filter.osm');
   for (const mode of ['driving', 'cycling', 'walking'] as TravelMode[]) {
-    for (const way of [1, 2, 3, 4, 5]) t.is(directions(networks[mode], way), 'none', `${mode} way ${way}`);
+    for (const way of [2, 3, 4, 5]) t.is(directions(networks[mode], way), 'none', `${mode} way ${way}`);
   }
+  t.is(directions(networks.driving, 1), 'none', 'area=yes');
+  t.is(directions(networks.walking, 1), 'both', 'walkers go along an area');
+  t.is(directions(networks.cycling, 1), 'both', 'cyclists push along a pedestrian area');
   t.is(directions(networks.driving, 6), 'none', 'oneway=reversible');
   t.is(directions(networks.walking, 6), 'both');
   t.is(directions(networks.cycling, 6), 'both', 'bicycles read only yes, -1 and no');

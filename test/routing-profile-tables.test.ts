@@ -304,7 +304,7 @@ ways(
 `,
 );
 
-// Ways no mode uses: construction, proposals, impassable, areas.
+// Ways cars do not use: construction, proposals, impassable, areas (car.lua `avoid.area`; walkers and cyclists go along them).
 ways(
   'car',
   'unusable',
@@ -398,7 +398,7 @@ ways(
   | trunk          |           |           |
   | trunk_link     |           |           |
   | bridleway      |           |           |
-  | platform       |           |           | # OSRM rides platforms at walking speed
+  | platform       |           |           | # bicycle.lua's platform_speeds read railway= and public_transport=, not highway=
   | pier           |           |           | # only man_made=pier is pushed
   | construction   |           |           |
 `,
@@ -540,12 +540,30 @@ ways(
   | man_made=pier foot=no                  |           |           |          |
   | highway=primary construction=yes       |           |           |          |
   | highway=construction bicycle=yes       |           |           |          |
-  | highway=cycleway area=yes              |           |           |          | # OSRM rides along the outline
+  | highway=cycleway area=yes              | 15        | 15        |          | # ridden along the outline
+  | highway=pedestrian area=yes            | 4 pushing | 4 pushing |          |
+  | area=yes building=yes access=yes       |           |           |          | # no highway, railway, amenity… tag: not read
   | highway=path smoothness=impassable     |           |           |          | # OSRM passes
   | highway=path impassable=yes            |           |           |          |
-  | railway=platform                       |           |           |          | # OSRM: 4 km/h
-  | amenity=parking                        |           |           |          | # OSRM: 10 km/h
-  | bridge=movable                         |           |           |          | # OSRM: 5 km/h
+  | railway=platform                       | 4         | 4         |          | # platform_speeds: ridden at walking pace
+  | public_transport=platform              | 4         | 4         |          |
+  | highway=footway railway=platform       | 4         | 4         |          |
+  | amenity=parking                        | 10        | 10        |          |
+  | amenity=parking_entrance               | 10        | 10        |          |
+  | amenity=parking bicycle=no             |           |           |          |
+  | bridge=movable                         | 5         | 5         |          |
+  | bridge=movable duration=00:05:00       | 5         | 5         | 300      |
+  | highway=primary bridge=movable         | 5         | 5         |          |
+  | leisure=track                          |           |           |          | # foot.lua's leisure=track is not in bicycle.lua
+  | railway=train bicycle=yes              | 10 train  | 10 train  |          |
+  | railway=subway bicycle=designated      | 10 train  | 10 train  |          |
+  | railway=tram bicycle=yes oneway=yes    | 10 train  |           |          |
+  | railway=train                          |           |           |          |
+  | railway=train bicycle=no               |           |           |          |
+  | railway=train foot=yes                 | 4 pushing | 4 pushing |          | # bike_push_handler: foot=yes
+  | railway=invalid_tag bicycle=yes        | 15        | 15        |          | # unknown kind, valid access: default speed
+  | railway=construction bicycle=yes       |           |           |          | # avoid.construction
+  | highway=residential railway=tram bicycle=yes | 15  | 15        |          | # OSRM: 10 train; Waymark rides a street mapped with its tram line as a street
 `,
 );
 
@@ -666,13 +684,20 @@ ways(
   | route=ferry access=private             |         |         |          |
   | man_made=pier                          | 5       | 5       |          |
   | man_made=pier foot=no                  |         |         |          |
-  | highway=pedestrian area=yes            |         |         |          | # OSRM walks the outline of the square
+  | highway=pedestrian area=yes            | 5       | 5       |          | # walked along the outline of the square
+  | highway=footway area=yes foot=no       |         |         |          |
+  | area=yes building=yes access=yes       |         |         |          | # no highway, railway, amenity… tag: not read
   | highway=path smoothness=impassable     |         |         |          | # OSRM passes
   | highway=footway construction=yes       |         |         |          | # OSRM: skips only proposed ways for walkers
   | highway=footway proposed=yes           |         |         |          |
-  | railway=platform                       |         |         |          | # OSRM: 5 km/h
-  | amenity=parking                        |         |         |          | # OSRM: 5 km/h
-  | leisure=track                          |         |         |          | # OSRM: 5 km/h
+  | railway=platform                       | 5       | 5       |          |
+  | amenity=parking                        | 5       | 5       |          |
+  | amenity=parking_entrance               | 5       | 5       |          |
+  | amenity=parking foot=no                |         |         |          |
+  | leisure=track                          | 5       | 5       |          |
+  | railway=train                          |         |         |          |
+  | railway=train bicycle=yes              |         |         |          |
+  | bridge=movable                         |         |         |          | # foot.lua has no bridge_speeds
 `,
 );
 

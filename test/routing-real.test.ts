@@ -44,7 +44,9 @@ const MODES: TravelMode[] = ['driving', 'walking', 'cycling'];
 const PLACES = {
   casino: [7.4275372, 43.7399476], // Place du Casino (Casino de Monte-Carlo)
   stade: [7.4142063, 43.7271149], // Stade Louis II bus stop
-  port: [7.4236, 43.735], // Port Hercule, on the quay (its leisure=marina node lies on the water, where only a ferry, no start point, is near)
+  // Port Hercule, Quai Albert 1er (restaurant Le Nautic): the marina's own node lies in the water, 107 m
+  // from the quays, beside only the Bateau Bus ferry, and no route starts or ends on a ferry (as OSRM).
+  port: [7.4219845, 43.7350028],
   palais: [7.4213, 43.7311], // Place du Palais (Palais princier)
   jardin: [7.4135343, 43.7318676], // Jardin Exotique bus stop
   andorraLaVella: [1.5212467, 42.5069391],

@@ -16,10 +16,16 @@ export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
 export const NO_MIDDLE = -1;
 
-/** Segment flag bits: roundabout, then the travel kind (index into TRAVEL_KINDS) in two bits, then "small component", then the restricted directions. */
+/**
+ * Segment flag bits: roundabout, then the forwards travel kind (index into TRAVEL_KINDS) in two
+ * bits, then "small component", then the restricted directions, then (bits 6–7) the backwards
+ * travel kind XOR the forwards one (0 when both directions travel alike, as in files written
+ * before the bits were used).
+ */
 export const FLAG_ROUNDABOUT = 1;
 export const TRAVEL_SHIFT = 1;
 export const TRAVEL_MASK = 3;
+export const BACKWARD_TRAVEL_SHIFT = 6;
 /**
  * Every passable direction of the segment lies in a strongly connected component of the
  * edge-based graph smaller than SMALL_COMPONENT_SIZE (data-pipeline/routing/graph/components.ts):
@@ -31,6 +37,18 @@ export const FLAG_SMALL_COMPONENT = 8;
  * directions used only to reach a destination on them (a private road).
  */
 export const RESTRICTED_SHIFT = 4;
+
+/** The segment flags' bits for a segment travelled `forward` from → to and `backward` to → from (indices into TRAVEL_KINDS). */
+export function travelFlags(forward: number, backward: number): number {
+  return (forward << TRAVEL_SHIFT) | ((forward ^ backward) << BACKWARD_TRAVEL_SHIFT);
+}
+
+/** The travel kind (index into TRAVEL_KINDS) of node `node` (2s: segment s forwards, 2s + 1 backwards) of a graph with these segment flags. */
+export function travelOfNode(segmentFlags: Uint8Array, node: number): number {
+  const flags = segmentFlags[node >> 1]!;
+  const forward = (flags >> TRAVEL_SHIFT) & TRAVEL_MASK;
+  return node & 1 ? forward ^ ((flags >> BACKWARD_TRAVEL_SHIFT) & TRAVEL_MASK) : forward;
+}
 
 /**
  * What a turn from a direction that is not restricted into one that is adds to the turn's weight:

@@ -11,8 +11,11 @@
 export const TRAVEL_MODES = ['driving', 'walking', 'cycling'] as const;
 export type TravelMode = (typeof TRAVEL_MODES)[number];
 
-/** How a stretch is travelled, the travel mode OSRM reports: normal, on a ferry, or pushing a bicycle. */
-export const TRAVEL_KINDS = ['default', 'ferry', 'pushing'] as const;
+/**
+ * How a stretch is travelled, the travel mode OSRM reports: normal, on a ferry, pushing a bicycle,
+ * or with the bicycle on a train. At most 4 (2 bits per direction in the graph file's segment flags).
+ */
+export const TRAVEL_KINDS = ['default', 'ferry', 'pushing', 'train'] as const;
 export type TravelKind = (typeof TRAVEL_KINDS)[number];
 
 /**
@@ -37,7 +40,7 @@ export interface RoadSegments {
   ref: Uint32Array;
   /** 1 for part of a roundabout (`junction=roundabout` or `circular`). */
   roundabout: Uint8Array;
-  /** Index into TRAVEL_KINDS: how the segment is travelled (a ferry route, a way a cyclist must push along). */
+  /** Index into TRAVEL_KINDS from `from` to `to`: how the segment is travelled (a ferry route, a way a cyclist must push along). */
   travel: Uint8Array;
   /** Index into TRAVEL_KINDS from `to` to `from`: differs from `travel` for a cyclist pushing against a oneway. */
   backwardTravel: Uint8Array;

@@ -2,13 +2,14 @@
  * What the routing core answers, before it is shaped into an OSRM or GeoJSON body: the path of one
  * leg along the network, and the part of the network reached within a time budget.
  */
+import type { TravelKind } from '../../core/routing/network.js';
 
 /** A run of the path along one road segment (or consecutive segments of one way). */
 export interface PathSegment {
   name: string;
   ref: string;
   roundabout: boolean;
-  travel: 'default' | 'ferry' | 'pushing';
+  travel: TravelKind;
   /** Metres and seconds along this run. */
   distance: number;
   duration: number;

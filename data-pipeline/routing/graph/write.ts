@@ -10,7 +10,7 @@ import {
   FLAG_SMALL_COMPONENT,
   IMPASSABLE,
   RESTRICTED_SHIFT,
-  TRAVEL_SHIFT,
+  travelFlags,
   headerBytes,
   sectionLayout,
   type RoutingGraphCounts,
@@ -131,7 +131,7 @@ function writeHierarchyAndSegments(
     if (small && (edgeBased.nodeWeight[2 * s] !== IMPASSABLE || edgeBased.nodeWeight[2 * s + 1] !== IMPASSABLE)) smallSegments++;
     segmentFlags[s] =
       (segments.roundabout[s] ? FLAG_ROUNDABOUT : 0) |
-      (segments.travel[s]! << TRAVEL_SHIFT) |
+      travelFlags(segments.travel[s]!, segments.backwardTravel[s]!) |
       (small ? FLAG_SMALL_COMPONENT : 0) |
       (segments.restricted[s]! << RESTRICTED_SHIFT);
   }

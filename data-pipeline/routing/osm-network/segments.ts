@@ -1,6 +1,7 @@
 /**
  * Cuts the ways one mode uses into segments at its junctions: nodes where a way ends, nodes two
- * or more of the mode's ways share, and nodes that stop or restrict the mode. A node that stops it
+ * or more of the mode's ways share, nodes that stop or restrict the mode, and the middle point of a
+ * stretch that would end where it starts (a closed way with one entrance). A node that stops it
  * (a barrier) gives every segment touching it a junction of its own, so nothing passes there; the
  * segments touching a node that restricts it (a private gate) are restricted, so that passing it
  * costs what entering a restricted way does.
@@ -75,10 +76,8 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     const backwardTravel = (travel.backward ?? travel.forward)!.travel;
     let start = first;
     let from = junctionAt(first);
-    for (let p = first + 1; p <= last; p++) {
+    const addPiece = (p: number, to: number) => {
       const node = pointNode[p]!;
-      if (p < last && uses[node]! < 2 && nodePassageOf(ways, node, modeIndex) === 0) continue;
-      const to = junctionAt(p);
       const distance = polylineLength(coordinates, start, p);
       const forwardSeconds = seconds(travel.forward, distance);
       const backwardSeconds = seconds(travel.backward, distance);
@@ -108,6 +107,20 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
       // Past a barrier the next segment starts at a junction of its own.
       from = isBarrier(node) ? junctionAt(p) : to;
       start = p;
+    };
+    for (let p = first + 1; p <= last; p++) {
+      const node = pointNode[p]!;
+      if (p < last && uses[node]! < 2 && nodePassageOf(ways, node, modeIndex) === 0) continue;
+      const to = junctionAt(p);
+      // A segment back to the junction it leaves (a closed way, a square's outline with one entrance)
+      // could be entered only from its ends: its middle point becomes a junction, so a route can go
+      // round the loop either way and on from one side of it to the other. Not in a roundabout,
+      // where each junction counts as an exit.
+      if (to === from && p - start >= 2 && !roundabout) {
+        const middle = (start + p) >> 1;
+        addPiece(middle, junctionAt(middle));
+      }
+      addPiece(p, to);
     }
   }
 

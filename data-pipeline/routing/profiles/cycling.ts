@@ -3,10 +3,12 @@
  * paths), slower on poor surfaces and tracktypes; bicycle > vehicle > access; pushing at walking
  * pace along footways, pedestrian streets, steps, piers, ways open to walkers and against oneways,
  * where walking is allowed; `oneway:bicycle` and contraflow lanes (`cycleway=opposite*`) open
- * oneways to bicycles.
+ * oneways to bicycles. Platforms, car parks and movable bridges are ridden too, areas (`area=yes`)
+ * along their outline, and a bicycle is carried on a railway where bicycle access allows it.
  */
 import { accessVerdict, wayAccess, type AccessRules, type AccessVerdict, type WayAccess } from './access.js';
 import { nodePassage } from './barriers.js';
+import { parseDuration } from './duration.js';
 import { parseOneway, type Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Profile, type Tags, type WayTravel } from './profile.js';
 import { FOOT_ACCESS } from './walking.js';
@@ -15,6 +17,7 @@ import {
   applyOneway,
   directionKmh,
   ferryTravel,
+  highwayOf,
   isFerry,
   isImpliedOneway,
   isRoundabout,
@@ -33,8 +36,23 @@ const ACCESS: AccessRules = {
 
 const DEFAULT_KMH = 15;
 
-/** km/h riding, by kind of way (OSRM bicycle.lua `bicycle_speeds`). */
+/** `bridge=movable` without a `duration` (OSRM bicycle.lua `bridge_speeds`). */
+const MOVABLE_BRIDGE = { movable: 5 };
+
+/** Pushing pace (OSRM bicycle.lua `walking_speed`). */
+const PUSHING_KMH = 4;
+
+/**
+ * km/h riding, by kind of way, the first key the way carries deciding, in the order of OSRM
+ * bicycle.lua's `speed_handler`: a movable bridge (`bridge_speeds`), a railway or public-transport
+ * platform (`platform_speeds`, at walking pace but riding), a car park (`amenity_speeds`), then
+ * `bicycle_speeds`. Closed ways (squares, car parks, platforms) are ridden along their outline.
+ */
 const RIDING_SPEEDS: TagTables = {
+  bridge: MOVABLE_BRIDGE,
+  railway: { platform: PUSHING_KMH },
+  public_transport: { platform: PUSHING_KMH },
+  amenity: { parking: 10, parking_entrance: 10 },
   highway: {
     cycleway: DEFAULT_KMH,
     primary: DEFAULT_KMH,
@@ -53,8 +71,12 @@ const RIDING_SPEEDS: TagTables = {
   },
 };
 
-/** Pushing pace (OSRM bicycle.lua `walking_speed`). */
-const PUSHING_KMH = 4;
+/** Railways a bicycle is carried on where bicycle access allows it (OSRM bicycle.lua `railway_speeds`), at 10 km/h. */
+const RAILWAYS = new Set(['train', 'railway', 'subway', 'light_rail', 'monorail', 'tram']);
+const TRAIN_KMH = 10;
+
+/** OSRM bicycle.lua reads a way only when it has one of these tags (`handle_bicycle_tags`); an empty value counts as none. */
+const WAY_KEYS = ['highway', 'route', 'railway', 'amenity', 'man_made', 'public_transport', 'bridge'];
 
 /** km/h pushing, by kind of way, on ways a cyclist may not ride by default (OSRM `pedestrian_speeds`, `man_made_speeds`). */
 const PUSHING_SPEEDS: TagTables = {
@@ -117,10 +139,25 @@ function pushing(tags: Tags, access: WayAccess, dismount: boolean): WayTravel | 
   });
 }
 
+/**
+ * Carried on a train (travel `train`, OSRM mode `train`): a railway of `RAILWAYS` in each direction
+ * bicycle access allows (`bicycle=yes`), oneways applied. Only a railway without a `highway` tag:
+ * a street mapped on the same way as its tram line is ridden as a street (OSRM takes the train).
+ */
+function train(tags: Tags, access: WayAccess): WayTravel | undefined {
+  if (highwayOf(tags) !== undefined || !RAILWAYS.has(tags.get('railway') ?? '')) return undefined;
+  const carried = (verdict: AccessVerdict): DirectionTravel | null => (verdict === 'allowed' ? { kmh: TRAIN_KMH, travel: 'train' } : null);
+  const travel: WayTravel = { forward: carried(access.forward), backward: carried(access.backward) };
+  applyOneway(travel, bicycleOneway(tags));
+  return usable(travel);
+}
+
 function way(tags: Tags): WayTravel | undefined {
-  if (isUnusableWay(tags)) return undefined;
+  if (!WAY_KEYS.some((key) => (tags.get(key) ?? '') !== '') || isUnusableWay(tags)) return undefined;
   const access = wayAccess(tags, ACCESS);
   if (isFerry(tags)) return ferryTravel(tags, access);
+  const onTrain = train(tags, access);
+  if (onTrain !== undefined) return onTrain;
   const mayPush = !isRoundabout(tags) && accessVerdict(tags, FOOT_ACCESS) !== 'forbidden';
   const dismount = tags.get('bicycle') === 'dismount';
   const ride = directionKmh(tags, RIDING_SPEEDS, access, DEFAULT_KMH);
@@ -133,12 +170,25 @@ function way(tags: Tags): WayTravel | undefined {
     if (travel.forward === null && access.forward !== 'forbidden') travel.forward = pushingAt(PUSHING_KMH);
     if (travel.backward === null && access.backward !== 'forbidden') travel.backward = pushingAt(PUSHING_KMH);
   }
+  // A movable bridge's `duration` is the time to cross it (OSRM bicycle.lua `speed_handler`).
+  const duration = tableValue(tags, { bridge: MOVABLE_BRIDGE }) === undefined ? undefined : parseDuration(tags.get('duration'));
+  if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
 }
 
 export const cycling: Profile = {
   mode: 'cycling',
-  osmFilter: ['w/highway', 'w/route=ferry', 'w/man_made=pier', 'n/barrier', `n/${ACCESS.hierarchy.join(',')}`],
+  osmFilter: [
+    'w/highway',
+    'w/route=ferry',
+    'w/man_made=pier',
+    'w/railway',
+    'w/public_transport=platform',
+    'w/amenity=parking,parking_entrance',
+    'w/bridge=movable',
+    'n/barrier',
+    `n/${ACCESS.hierarchy.join(',')}`,
+  ],
   way,
   node: (tags) => nodePassage(tags, { access: ACCESS, stops: (barrier) => BLOCKING_BARRIERS.has(barrier), crossingAccessIgnored: true }),
   turnRestriction: () => undefined,

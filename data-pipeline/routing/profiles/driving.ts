@@ -18,6 +18,7 @@ import {
   applyOneway,
   directionKmh,
   ferryTravel,
+  isArea,
   isImpliedOneway,
   isUnusableWay,
   limitSpeed,
@@ -169,7 +170,7 @@ function directionSpeed(tags: Tags, classKmh: number, direction: Direction): num
 function way(tags: Tags): WayTravel | undefined {
   const routeKmh = tableValue(tags, { route: ROUTE_KMH });
   // OSRM's car reads ways with a highway or route tag only, and never takes steps or emergency access roads.
-  if (isUnusableWay(tags) || !(tags.has('highway') || routeKmh !== undefined)) return undefined;
+  if (isUnusableWay(tags) || isArea(tags) || !(tags.has('highway') || routeKmh !== undefined)) return undefined;
   if (tags.get('highway') === 'steps' || tags.get('service') === 'emergency_access') return undefined;
   const access = carAccess(tags);
   if (routeKmh !== undefined) return ferryTravel(tags, access, routeKmh);

@@ -3,13 +3,13 @@
  * tag names: it asks the profile of each mode about every way, node and restriction, and reads the
  * OSM files through the filter the profiles give.
  */
-import type { TravelMode } from '../../../core/routing/network.js';
+import type { TravelKind, TravelMode } from '../../../core/routing/network.js';
 
 /** The tags of one OSM object (values unescaped). */
 export type Tags = ReadonlyMap<string, string>;
 
-/** The travel mode OSRM reports for a stretch: normal, on a ferry, or pushing a bicycle. */
-export type Travel = 'default' | 'ferry' | 'pushing';
+/** The travel mode OSRM reports for a stretch: normal, on a ferry, pushing a bicycle, or with it on a train. */
+export type Travel = TravelKind;
 
 /** How the mode moves along a way in one direction. */
 export interface DirectionTravel {

@@ -1,7 +1,8 @@
 /**
  * Walking, after OSRM `profiles/foot.lua`: 5 km/h on every way a pedestrian may use (slower on
  * steps and loose surfaces), foot > access, oneways only when tagged `oneway:foot`, and only
- * walls, fences and `barrier=yes` stop a walker (or a node's own access tags).
+ * walls, fences and `barrier=yes` stop a walker (or a node's own access tags). Areas (`area=yes`
+ * squares, platforms, car parks) are walked along their outline.
  */
 import { wayAccess, type AccessRules } from './access.js';
 import { nodePassage } from './barriers.js';
@@ -18,7 +19,11 @@ export const FOOT_ACCESS: AccessRules = {
   forbidden: new Set(['no', 'private', 'agricultural', 'forestry', 'delivery', 'use_sidepath']),
 };
 
-/** km/h by kind of way (OSRM foot.lua `speeds`; motorways and trunks are not walked). */
+/**
+ * km/h by kind of way, the first key the way carries deciding (OSRM foot.lua `speeds`: platforms,
+ * car parks and running tracks mapped without a `highway` tag too; motorways and trunks are not
+ * walked). A closed way mapped as an area (`area=yes`, or a car park) is walked along its outline.
+ */
 const SPEEDS: TagTables = {
   highway: {
     primary: WALKING_KMH,
@@ -41,7 +46,10 @@ const SPEEDS: TagTables = {
     // OSRM walks steps at full speed; Waymark counts the climb (Valhalla penalises steps too).
     steps: 3,
   },
+  railway: { platform: WALKING_KMH },
+  amenity: { parking: WALKING_KMH, parking_entrance: WALKING_KMH },
   man_made: { pier: WALKING_KMH },
+  leisure: { track: WALKING_KMH },
 };
 
 /** Loose ground slows a walker (OSRM foot.lua `surface_speeds`). */
@@ -57,8 +65,11 @@ const SPEED_LIMITS: TagTables = {
 
 const BLOCKING_BARRIERS = new Set(['yes', 'wall', 'fence']);
 
+/** OSRM foot.lua reads a way only when it has one of these tags (its prefetched `data`). */
+const WAY_KEYS = ['highway', 'bridge', 'route', 'leisure', 'man_made', 'railway', 'platform', 'amenity', 'public_transport'];
+
 function way(tags: Tags): WayTravel | undefined {
-  if (isUnusableWay(tags)) return undefined;
+  if (!WAY_KEYS.some((key) => tags.has(key)) || isUnusableWay(tags)) return undefined;
   const access = wayAccess(tags, FOOT_ACCESS);
   if (isFerry(tags)) return ferryTravel(tags, access);
   const kmh = directionKmh(tags, SPEEDS, access, WALKING_KMH);
@@ -70,7 +81,16 @@ function way(tags: Tags): WayTravel | undefined {
 
 export const walking: Profile = {
   mode: 'walking',
-  osmFilter: ['w/highway', 'w/route=ferry', 'w/man_made=pier', 'n/barrier', `n/${FOOT_ACCESS.hierarchy.join(',')}`],
+  osmFilter: [
+    'w/highway',
+    'w/route=ferry',
+    'w/man_made=pier',
+    'w/railway=platform',
+    'w/amenity=parking,parking_entrance',
+    'w/leisure=track',
+    'n/barrier',
+    `n/${FOOT_ACCESS.hierarchy.join(',')}`,
+  ],
   way,
   node: (tags) => nodePassage(tags, { access: FOOT_ACCESS, stops: (barrier) => BLOCKING_BARRIERS.has(barrier) }),
   turnRestriction: () => undefined,

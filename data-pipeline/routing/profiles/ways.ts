@@ -7,13 +7,17 @@ import { usable, type DirectionTravel, type Tags, type WayTravel } from './profi
 /** `construction=*` values on a highway that still carries traffic. */
 const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
 
-/** Areas (squares), impassable ways and ways under construction or only proposed: no mode uses them. */
+/**
+ * Impassable ways and ways (or railways) under construction or only proposed: no mode uses them.
+ * Areas (`area=yes`) are left to each profile: cars leave them out, walkers and cyclists go along
+ * their outline (OSRM `WayHandlers.blocked_ways` with `avoid.area` in car.lua only).
+ */
 export function isUnusableWay(tags: Tags): boolean {
   const highway = tags.get('highway');
   const construction = tags.get('construction');
   return (
-    tags.get('area') === 'yes' ||
     highway === 'construction' ||
+    tags.get('railway') === 'construction' ||
     highway === 'proposed' ||
     tags.has('proposed') ||
     (construction !== undefined && !MINOR_CONSTRUCTION.has(construction)) ||
@@ -21,6 +25,15 @@ export function isUnusableWay(tags: Tags): boolean {
     tags.get('status') === 'impassable' ||
     tags.get('smoothness') === 'impassable'
   );
+}
+
+/** A closed way mapped as an area (a square, a car park): OSRM's car leaves it out (`avoid.area`). */
+export const isArea = (tags: Tags) => tags.get('area') === 'yes';
+
+/** The way's `highway` value, undefined for none or an empty one (OSRM reads `highway=""` as no highway). */
+export function highwayOf(tags: Tags): string | undefined {
+  const highway = tags.get('highway');
+  return highway === '' ? undefined : highway;
 }
 
 export const isRoundabout = (tags: Tags) => {

@@ -1,6 +1,7 @@
 /**
- * Where a search starts or ends: the one or two nodes (directions of travel) of a segment, each with
- * the position along it in its own direction of travel (0 at its start, 1 at its end).
+ * Where a search starts or ends: the one or two nodes (directions of travel) of a segment (and of
+ * the other segments at the same place), each with the position along it in its own direction of
+ * travel (0 at its start, 1 at its end).
  */
 import { IMPASSABLE } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
@@ -11,13 +12,18 @@ export interface Endpoint {
   positions: number[];
 }
 
-/** The passable directions of the snapped segment (those its bearing filter left), at the snapped position. */
+/**
+ * The passable directions of the snapped segment and of the other segments at the same place
+ * (`alsoOn`), those a bearing filter left (`only`), at the snapped positions.
+ */
 export function endpointOfSnap(graph: RoutingGraph, snap: Snap): Endpoint {
   const endpoint: Endpoint = { nodes: [], positions: [] };
-  const forward = 2 * snap.segment;
   const passable = (node: number) => graph.nodeWeight[node] !== IMPASSABLE;
-  if (passable(forward) && snap.only !== 'backward') endpoint.nodes.push(forward), endpoint.positions.push(snap.fraction);
-  if (passable(forward + 1) && snap.only !== 'forward') endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - snap.fraction);
+  for (const on of [snap, ...(snap.alsoOn ?? [])]) {
+    const forward = 2 * on.segment;
+    if (passable(forward) && on.only !== 'backward') endpoint.nodes.push(forward), endpoint.positions.push(on.fraction);
+    if (passable(forward + 1) && on.only !== 'forward') endpoint.nodes.push(forward + 1), endpoint.positions.push(1 - on.fraction);
+  }
   return endpoint;
 }
 

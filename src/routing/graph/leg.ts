@@ -9,19 +9,15 @@
  */
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
-import {
-  FLAG_ROUNDABOUT,
-  TRAVEL_KINDS,
-  TRAVEL_MASK,
-  TRAVEL_SHIFT,
-  originalNode,
-  restrictedEntryPenalty,
-} from '../../../core/routing/graph-format.js';
+import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
-import type { Snap } from './snap.js';
+import { SAME_PLACE_METRES, snapOnSegment, type Snap } from './snap.js';
 
-export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Snap): RouteLeg {
+export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: Snap): RouteLeg {
+  // Of the segments at the snapped places, the ones the path starts and ends on.
+  const from = snapOnSegment(start, originalNode(graph, path.nodes[0]!) >> 1);
+  const to = snapOnSegment(end, originalNode(graph, path.nodes[path.nodes.length - 1]!) >> 1);
   const coordinates: [number, number][] = [];
   const runs: PathSegment[] = [];
   const junctionRoads = junctionRoadsOf(graph);
@@ -46,6 +42,13 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const distance = share * graph.segmentDistance[segment]!;
     const waited = i === 0 ? 0 : path.penalties[i]! - restrictedEntryPenalty(graph.segmentFlags, originals[i - 1]!, original);
     const duration = (share * graph.nodeWeight[node]! + waited) / 10;
+    // A sliver before the first or after the last junction (a waypoint at a junction snapped a few
+    // millimetres into a road it does not take, e.g. the road beyond a ferry, which is no end point)
+    // is the junction itself: its time goes to the next run and its points are not drawn.
+    if (lastIndex > 0 && distance < SAME_PLACE_METRES && (i === 0 || (i === lastIndex && runs.length > 0))) {
+      carried += duration;
+      return;
+    }
 
     const first = Math.max(0, coordinates.length - 1);
     if (i === 0) push(from.location);
@@ -69,7 +72,8 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, from: Snap, to: Sn
     const name = graph.strings[graph.segmentName[segment]!]!;
     const ref = graph.strings[graph.segmentRef[segment]!]!;
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
-    const travel = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK]!;
+    // In the direction travelled: a cyclist pushes against a oneway and rides along it.
+    const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, original)]!;
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
     if (
       run &&

@@ -10,7 +10,7 @@ import type { RouteLeg } from '../path.js';
 import { endpointOfSnap } from './endpoint.js';
 import type { RoutingGraph } from './load.js';
 import { route } from './route.js';
-import type { Snap } from './snap.js';
+import { snapOnSegment, type Snap } from './snap.js';
 
 /** The legs, or the index of the first leg no path joins. */
 export type Legs = { ok: true; legs: RouteLeg[] } | { ok: false; noRouteLeg: number };
@@ -20,9 +20,11 @@ interface Best {
   legs: RouteLeg[];
 }
 
-/** The snap once per direction of travel it allows. */
+/** The snap once per direction of travel it allows (on its segment or another at the same place). */
 function perDirection(graph: RoutingGraph, snap: Snap): Snap[] {
-  return endpointOfSnap(graph, snap).nodes.map((node): Snap => ({ ...snap, only: node & 1 ? 'backward' : 'forward' }));
+  return endpointOfSnap(graph, snap).nodes.map(
+    (node): Snap => ({ ...snapOnSegment(snap, node >> 1), alsoOn: undefined, only: node & 1 ? 'backward' : 'forward' }),
+  );
 }
 
 export function routeLegs(graph: RoutingGraph, snaps: readonly Snap[], continueStraight: boolean): Legs {

@@ -4,7 +4,7 @@
  */
 import type { SnappedPoint } from '../path.js';
 import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from '../../../core/routing/geo.js';
-import { FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_KINDS, TRAVEL_MASK, TRAVEL_SHIFT } from '../../../core/routing/graph-format.js';
+import { FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_KINDS, travelOfNode } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {
@@ -15,6 +15,21 @@ export interface Snap extends SnappedPoint {
   fraction: number;
   /** The one direction of travel a bearing filter left (both when absent). */
   only?: 'forward' | 'backward';
+  /**
+   * The same place on other segments (a junction where several meet, a way crossing another at a
+   * shared point): a route may start or end on any of them, as OSRM v6 snaps to every way at the
+   * snapped location (osrm-backend#5953) and takes the best.
+   */
+  alsoOn?: Snap[];
+}
+
+/** Snapped positions on several segments this close to the nearest one are the same place (OSRM's coordinates are 1e-6°, 0.11 m). */
+export const SAME_PLACE_METRES = 0.1;
+
+/** The snap on `segment`, among `snap` and the same place on other segments; `snap` itself when none is on it. */
+export function snapOnSegment(snap: Snap, segment: number): Snap {
+  if (snap.segment === segment) return snap;
+  return snap.alsoOn?.find((other) => other.segment === segment) ?? snap;
 }
 
 /** Flatbush returns pieces by box distance; ask for this many first, then more when needed. */
@@ -37,15 +52,17 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
 const SMALL = 1;
 const NO_START = 2;
 
+/** Travel kinds a route may start or end in: not on board a ferry or a train (OSRM's `allowed_start_modes`). */
+const START_KINDS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
+
 /**
- * A segment travelled on anything but the mode's own way (a ferry: TRAVEL_KINDS other than
- * `default` and `pushing`) is no place to start or end, as OSRM's profiles set `is_startpoint`
- * only for the default modes (WayHandlers.startpoint): a point beside a ferry pier snaps onto the
- * road to it, unless the request allows any segment (OSRM's `snapping=any`).
+ * Whether no passable direction of segment `s` is travelled the mode's own way (a ferry, a train):
+ * as OSRM's profiles set `is_startpoint` (WayHandlers.startpoint), such a segment is no place to
+ * start or end, and a point beside a ferry pier snaps onto the road to it, unless the request
+ * allows any segment (OSRM's `snapping=any`).
  */
-function startsNowhere(flags: number): boolean {
-  const kind = TRAVEL_KINDS[(flags >> TRAVEL_SHIFT) & TRAVEL_MASK];
-  return kind !== 'default' && kind !== 'pushing';
+function startsNowhere(graph: RoutingGraph, s: number): boolean {
+  return ![2 * s, 2 * s + 1].some((node) => graph.nodeWeight[node] !== IMPASSABLE && START_KINDS.has(travelOfNode(graph.segmentFlags, node)));
 }
 
 /** Per graph (and thread): the SMALL and NO_START bits of each flatbush item (piece), from its segment's flags. */
@@ -60,7 +77,7 @@ function pieceBitsOf(graph: RoutingGraph): Uint8Array {
     for (let i = 0, s = 0; i < piecePoint.length; i++) {
       while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
       const flags = segmentFlags[s]!;
-      bits[i] = (startsNowhere(flags) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
+      bits[i] = (startsNowhere(graph, s) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
     }
     pieceBits.set(graph, bits);
   }
@@ -111,8 +128,10 @@ export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres
         : null) ?? big)
     : nearest(graph, lon, lat, radiusMetres, isSmall);
   if (chosen && bearing) {
-    const headings = headingsOf(graph, graph.segmentPointFirst[chosen.segment]! + chosen.piece, bearing);
-    if (headings !== BOTH) chosen.only = headings === FORWARD ? 'forward' : 'backward';
+    for (const on of [chosen, ...(chosen.alsoOn ?? [])]) {
+      const headings = headingsOf(graph, graph.segmentPointFirst[on.segment]! + on.piece, bearing);
+      if (headings !== BOTH) on.only = headings === FORWARD ? 'forward' : 'backward';
+    }
   }
   return chosen;
 }
@@ -153,6 +172,8 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
   let bestPiece = -1;
   let bestT = 0;
   let examined = 0;
+  /** Every piece examined: its first point, the position on it and the snapped point (metres from the input, east and north). */
+  const pieces: { point: number; t: number; distance: number; x: number; y: number }[] = [];
   for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accept);
     for (; examined < found.length; examined++) {
@@ -166,15 +187,30 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
       const squared = dx * dx + dy * dy;
       const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
       const distance = Math.hypot(ax + t * dx, ay + t * dy);
+      pieces.push({ point: p, t, distance, x: ax + t * dx, y: ay + t * dy });
       if (distance < best) (best = distance), (bestPiece = p), (bestT = t);
     }
     if (found.length < wanted) break;
     // Pieces not yet returned are at least as far as the last one's box.
     const last = piecePoint[found[found.length - 1]!]!;
-    if (best <= boxDistance(coordinates, last, x, y) * unit) break;
+    if (best + SAME_PLACE_METRES <= boxDistance(coordinates, last, x, y) * unit) break;
   }
   if (bestPiece < 0 || best > radiusMetres) return null;
-  return snapOnPiece(graph, lon, lat, segmentOfPoint(graph, bestPiece), bestPiece, bestT, best, kx, ky);
+  const snapped = snapOnPiece(graph, lon, lat, segmentOfPoint(graph, bestPiece), bestPiece, bestT, best, kx, ky);
+  const at = pieces.find((piece) => piece.point === bestPiece)!;
+  const others = new Map<number, (typeof pieces)[number]>();
+  for (const piece of pieces) {
+    if (piece.distance > best + SAME_PLACE_METRES || Math.hypot(piece.x - at.x, piece.y - at.y) > SAME_PLACE_METRES) continue;
+    const segment = segmentOfPoint(graph, piece.point);
+    const known = others.get(segment);
+    if (segment !== snapped.segment && (known === undefined || piece.distance < known.distance)) others.set(segment, piece);
+  }
+  if (others.size > 0) {
+    snapped.alsoOn = [...others].map(([segment, piece]) =>
+      snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky),
+    );
+  }
+  return snapped;
 }
 
 /** Distance in index units from (x, y) to the box of the piece starting at point `p`. */

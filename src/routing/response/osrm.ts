@@ -4,7 +4,7 @@ import type { LineString } from 'geojson';
 /** `polyline` / `polyline6` strings, or a GeoJSON LineString for `geometries=geojson`. */
 export type OsrmGeometry = string | LineString;
 
-export type StepMode = 'driving' | 'walking' | 'cycling' | 'ferry' | 'pushing bike';
+export type StepMode = 'driving' | 'walking' | 'cycling' | 'ferry' | 'pushing bike' | 'train';
 
 export type ManeuverType =
   | 'depart'

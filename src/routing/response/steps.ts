@@ -171,7 +171,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
 }
 
 function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
-  if (travel === 'ferry') return 'ferry';
+  if (travel === 'ferry' || travel === 'train') return travel;
   return travel === 'pushing' ? 'pushing bike' : mode;
 }
 
