@@ -92,6 +92,8 @@ export interface TurnRestrictions {
 export interface RoadNetwork {
   mode: TravelMode;
   junctionCount: number;
+  /** The junctions at a designated turning place (a turning circle or loop, a mini roundabout), where a U-turn is allowed. */
+  turningPlaces: Uint32Array;
   segments: RoadSegments;
   /** Empty for walking and cycling. */
   restrictions: TurnRestrictions;

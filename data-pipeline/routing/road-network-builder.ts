@@ -35,6 +35,7 @@ const uint8 = (n: number) => new Uint8Array(n);
 
 export class RoadNetworkBuilder {
   private junctionCount = 0;
+  private readonly turningPlaces = new Growable(uint32);
   private readonly from = new Growable(uint32);
   private readonly to = new Growable(uint32);
   private readonly forwardSeconds = new Growable(float64);
@@ -71,7 +72,9 @@ export class RoadNetworkBuilder {
     return this.from.length;
   }
 
-  addJunction(): number {
+  /** A new junction; `turningPlace` at a turning circle, turning loop or mini roundabout. */
+  addJunction(turningPlace = false): number {
+    if (turningPlace) this.turningPlaces.push(this.junctionCount);
     return this.junctionCount++;
   }
 
@@ -113,6 +116,7 @@ export class RoadNetworkBuilder {
     return {
       mode: this.mode,
       junctionCount: this.junctionCount,
+      turningPlaces: this.turningPlaces.take(),
       segments: {
         count: this.from.length,
         from: this.from.take(),

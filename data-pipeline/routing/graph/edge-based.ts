@@ -63,15 +63,18 @@ function nodesLeaving(network: RoadNetwork, nodeWeight: Uint32Array): { first: U
 
 /**
  * Per junction, what OSRM's isTurnAllowed (intersection_analysis.cpp) asks before it allows a U-turn
- * there: how many segments the mode may use touch it (one: a dead end), and how many of them may be
- * travelled into it. With its count of allowed exits (turnsOf), a U-turn is allowed at a dead end,
- * where the way back is the only allowed exit, or where at most one road leads in (a two-way road
- * going on as a oneway away from the junction).
+ * there: whether it is a designated turning place (a turning circle or loop, a mini roundabout), how
+ * many segments the mode may use touch it (one: a dead end), and how many of them may be travelled
+ * into it. With its count of allowed exits (turnsOf), a U-turn is allowed at a turning place, at a
+ * dead end, where the way back is the only allowed exit, or where at most one road leads in (a
+ * two-way road going on as a oneway away from the junction).
  */
-function uTurnJunctions(network: RoadNetwork, nodeWeight: Uint32Array): { roads: Uint32Array; entries: Uint32Array } {
+function uTurnJunctions(network: RoadNetwork, nodeWeight: Uint32Array): { roads: Uint32Array; entries: Uint32Array; turning: Uint8Array } {
   const { junctionCount, segments } = network;
   const roads = new Uint32Array(junctionCount);
   const entries = new Uint32Array(junctionCount);
+  const turning = new Uint8Array(junctionCount);
+  for (const junction of network.turningPlaces) turning[junction] = 1;
   for (let s = 0; s < segments.count; s++) {
     const forward = nodeWeight[2 * s] !== IMPASSABLE;
     const backward = nodeWeight[2 * s + 1] !== IMPASSABLE;
@@ -81,7 +84,7 @@ function uTurnJunctions(network: RoadNetwork, nodeWeight: Uint32Array): { roads:
     if (forward) entries[segments.to[s]!]!++;
     if (backward) entries[segments.from[s]!]!++;
   }
-  return { roads, entries };
+  return { roads, entries, turning };
 }
 
 /** The indices of the restrictions at each via junction that has some. */
@@ -221,7 +224,8 @@ export function buildEdgeBasedGraph(network: RoadNetwork): EdgeBasedGraph {
       exits++;
       if (next !== back) emit(next, nodeWeight[next]! + entryPenalty(node, next));
     }
-    const uTurnAllowed = junctions.roads[junction] === 1 || exits === 1 || junctions.entries[junction]! <= 1;
+    const uTurnAllowed =
+      junctions.turning[junction] === 1 || junctions.roads[junction] === 1 || exits === 1 || junctions.entries[junction]! <= 1;
     if (uTurnAllowed && nodeWeight[back] !== IMPASSABLE && allowed(restrictions, atVia, wayId, wayId)) {
       emit(back, nodeWeight[back]! + uTurnPenalty + entryPenalty(node, back));
     }

@@ -10,6 +10,7 @@
  */
 import { Growable } from '../growable.js';
 import type { DirectionTravel, NodePassage, Profile, WayTravel } from '../profiles/profile.js';
+import { TURNING_PLACES } from '../profiles/barriers.js';
 import { severalMembersAllowed } from '../profiles/restrictions.js';
 import { wayLabels } from '../profiles/ways.js';
 import { IdIndex } from './id-index.js';
@@ -71,6 +72,8 @@ export interface RoutingWays {
   nodeCount: number;
   /** By node number: 2 bits per profile m (at bit 2m), NODE_BLOCKED or NODE_RESTRICTED, 0 when the node does nothing to its mode. */
   nodePassage: Uint8Array;
+  /** By node number: 1 for a designated turning place (see TURNING_PLACES), where every mode may turn round. */
+  turningPlace: Uint8Array;
   restrictions: RestrictionRelations;
   restrictionCounts: RestrictionCounts;
 }
@@ -117,6 +120,7 @@ export class RoutingObjects {
   private readonly travels = new Interned<WayTravel | undefined>(travelKey);
   private readonly passageIds = new Growable(float64);
   private readonly passages = new Growable(uint8);
+  private readonly turningIds = new Growable(float64);
   private readonly restrictionKinds = new Growable(uint8);
   private readonly restrictionFrom = new Growable(float64);
   private readonly restrictionVia = new Growable(float64);
@@ -150,6 +154,7 @@ export class RoutingObjects {
   private addNode(line: string): void {
     const tags = parseTags(oplField(line, 'T'));
     if (tags.size === 0) return;
+    if (TURNING_PLACES.has(tags.get('highway') ?? '')) this.turningIds.push(oplId(line));
     let passages = 0;
     this.profiles.forEach((profile, m) => {
       const passage = profile.node(tags);
@@ -233,6 +238,11 @@ export class RoutingObjects {
       const node = nodes.indexOf(passageIds[i]!);
       if (node >= 0) nodePassage[node]! |= passages[i]!;
     }
+    const turningPlace = new Uint8Array(nodes.size);
+    for (const id of this.turningIds.take()) {
+      const node = nodes.indexOf(id);
+      if (node >= 0) turningPlace[node] = 1;
+    }
     const viaIds = this.restrictionVia.take();
     const viaNode = Int32Array.from(viaIds, (id) => (Number.isNaN(id) ? -1 : nodes.indexOf(id)));
 
@@ -253,6 +263,7 @@ export class RoutingObjects {
       strings: this.strings.values,
       nodeCount: nodes.size,
       nodePassage,
+      turningPlace,
       restrictions: {
         count: viaNode.length,
         kinds: this.restrictionKinds.take(),

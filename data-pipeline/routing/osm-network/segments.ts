@@ -52,7 +52,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   const junctionAt = (point: number): number => {
     const node = pointNode[point]!;
     if (isBarrier(node)) return network.addJunction();
-    if (junctionOfNode[node] === -1) junctionOfNode[node] = network.addJunction();
+    if (junctionOfNode[node] === -1) junctionOfNode[node] = network.addJunction(ways.turningPlace[node] === 1);
     return junctionOfNode[node]!;
   };
 
@@ -110,7 +110,8 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     };
     for (let p = first + 1; p <= last; p++) {
       const node = pointNode[p]!;
-      if (p < last && uses[node]! < 2 && nodePassageOf(ways, node, modeIndex) === 0) continue;
+      // A turning place inside a way is a junction too: one may turn round there.
+      if (p < last && uses[node]! < 2 && nodePassageOf(ways, node, modeIndex) === 0 && ways.turningPlace[node] === 0) continue;
       const to = junctionAt(p);
       // A segment back to the junction it leaves (a closed way, a square's outline with one entrance)
       // could be entered only from its ends: its middle point becomes a junction, so a route can go

@@ -24,3 +24,12 @@ export function nodePassage(tags: Tags, rules: NodeRules): NodePassage {
   const barrier = tags.get('barrier');
   return barrier !== undefined && rules.stops(barrier, tags) ? 'blocked' : undefined;
 }
+
+/**
+ * `highway=*` values of a node where a vehicle may turn round: OSRM's Obstacle::Type::Turning, at
+ * which its isTurnAllowed allows a U-turn whatever the roads (intersection_analysis.cpp).
+ */
+export const TURNING_PLACES: ReadonlySet<string> = new Set(['turning_circle', 'turning_loop', 'mini_roundabout']);
+
+/** The osmium tags-filter expression for those nodes. */
+export const TURNING_PLACES_FILTER = `n/highway=${[...TURNING_PLACES].join(',')}`;

@@ -62,7 +62,9 @@ const START_KINDS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'
  * allows any segment (OSRM's `snapping=any`).
  */
 function startsNowhere(graph: RoutingGraph, s: number): boolean {
-  return ![2 * s, 2 * s + 1].some((node) => graph.nodeWeight[node] !== IMPASSABLE && START_KINDS.has(travelOfNode(graph.segmentFlags, node)));
+  return ![2 * s, 2 * s + 1].some(
+    (node) => graph.nodeWeight[node] !== IMPASSABLE && START_KINDS.has(travelOfNode(graph.segmentFlags, node)),
+  );
 }
 
 /** Per graph (and thread): the SMALL and NO_START bits of each flatbush item (piece), from its segment's flags. */

@@ -95,6 +95,8 @@ function maneuverOf(
   if (run.travel !== previous.travel) return plain('notification');
   if (run.distance < SHORT_RUN_METRES) return undefined;
   const announced = requiresNameAnnounced(step.road, run, suffixes);
+  // Turning round (at a turning place, or where no road leads in but the one arrived on) is always told.
+  if (modifier === 'uturn') return plain(announced ? 'turn' : 'continue');
   // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
   // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
   if (run.junctionRoads === 2) return plain(announced ? 'new name' : undefined);
