@@ -12,11 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RoadNetwork, TravelMode } from '../core/routing/network.js';
-import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import type { Request } from '../src/http/request.js';
 import { answerDirections } from '../src/routing/answer/directions.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import type { RoutingGraph } from '../src/routing/graph/load.js';
+import { graphOf } from './helpers/routing.js';
 import { route } from '../src/routing/graph/route.js';
 import { snap, type Snap } from '../src/routing/graph/snap.js';
 import { osrmRouteRequest } from '../src/routing/osrm/requests.js';
@@ -30,11 +30,7 @@ const graphs = {} as Record<TravelMode, RoutingGraph>;
 test.before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'waymark-routing-areas-'));
   networks = await readRoadNetworks([join(process.cwd(), 'test', 'fixtures', 'osm', 'routing', 'areas-and-modes.osm')], () => {});
-  for (const mode of MODES) {
-    const file = join(dir, `${mode}.graph`);
-    writeRoutingGraph(networks[mode], file);
-    graphs[mode] = openRoutingGraph(loadRoutingGraph(file).shared);
-  }
+  for (const mode of MODES) graphs[mode] = graphOf(networks[mode], join(dir, `${mode}.graph`));
 });
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 

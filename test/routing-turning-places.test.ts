@@ -7,11 +7,9 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import { answerDirections } from '../src/routing/answer/directions.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
-import { sanitizeDirections } from '../src/routing/sanitize/endpoints.js';
+import type { RoutingGraph } from '../src/routing/graph/load.js';
+import { directionsOn, graphOf } from './helpers/routing.js';
 
 /** Main Street along 48° N from 8.000 to 8.010, one way, with `highway=<place>` on its node at 8.005 (none when empty). */
 const osm = (place: string) => `<?xml version="1.0" encoding="UTF-8"?>
@@ -32,18 +30,14 @@ async function drivingGraph(place: string): Promise<RoutingGraph> {
   const file = join(dir, `${place || 'none'}.osm`);
   writeFileSync(file, osm(place));
   const { driving } = await readRoadNetworks([file], () => {});
-  writeRoutingGraph(driving, `${file}.graph`);
-  return openRoutingGraph(loadRoutingGraph(`${file}.graph`).shared);
+  return graphOf(driving, `${file}.graph`);
 }
 
 /** Heading east from 8.002 to 8.001: the car turns round at the first place it may. */
 function turnRound(graph: RoutingGraph): { distance: number; turns: string[] } {
-  const query = new URLSearchParams('origin=48,8.002&destination=48,8.001&bearings=90,10|');
-  const answer = answerDirections(graph, sanitizeDirections(query).params);
+  const answer = directionsOn(graph, 'origin=48,8.002&destination=48,8.001&bearings=90,10|');
   if (!answer.ok) throw new Error(answer.message);
-  const [route] = (
-    JSON.parse(answer.body) as { routes: { distance: number; legs: { steps: { maneuver: { type: string; modifier?: string } }[] }[] }[] }
-  ).routes;
+  const [route] = answer.body.routes as { distance: number; legs: { steps: { maneuver: { type: string; modifier?: string } }[] }[] }[];
   return {
     distance: route!.distance,
     turns: route!.legs[0]!.steps.map(({ maneuver }) => `${maneuver.type}${maneuver.modifier ? ` ${maneuver.modifier}` : ''}`),

@@ -12,15 +12,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readHeader, sectionLayout } from '../core/routing/graph-format.js';
-import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { endpointOfSnap, targetOfSnap } from '../src/routing/graph/endpoint.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 import { manyToMany } from '../src/routing/graph/many-to-many.js';
 import { route } from '../src/routing/graph/route.js';
 import { snap } from '../src/routing/graph/snap.js';
 import type { RouteLeg } from '../src/routing/path.js';
-import { referenceDeciseconds } from './helpers/routing.js';
+import { graphOf, referenceDeciseconds } from './helpers/routing.js';
 
 /** A grid cell, in degrees (about 110 m). */
 const CELL = 0.001;
@@ -81,8 +80,7 @@ async function build(name: string, layout: Layout): Promise<Built> {
   writeFileSync(osm, osmXml(layout));
   const { driving } = await readRoadNetworks([osm], () => {});
   const file = join(dir, `${name}.graph`);
-  writeRoutingGraph(driving, file);
-  return { graph: openRoutingGraph(loadRoutingGraph(file).shared), file, layout, pathCount: driving.restrictions.pathCount };
+  return { graph: graphOf(driving, file), file, layout, pathCount: driving.restrictions.pathCount };
 }
 
 /** The position of a node of the layout, or `share` of the way from node `a` to node `b`. */

@@ -10,13 +10,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TravelMode } from '../core/routing/network.js';
-import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { route } from '../src/routing/graph/route.js';
 import { snap } from '../src/routing/graph/snap.js';
-import { answerDirections } from '../src/routing/answer/directions.js';
-import { sanitizeDirections } from '../src/routing/sanitize/endpoints.js';
+import { directionsOn, graphOf } from './helpers/routing.js';
 
 /** West Road (8.000–8.010) to the pier, the ferry across (8.010–8.020), East Road beyond (to 8.030), along 48° N. */
 const OSM = `<?xml version="1.0" encoding="UTF-8"?>
@@ -35,11 +33,7 @@ test.before(async () => {
   const osm = join(dir, 'ferry.osm');
   writeFileSync(osm, OSM);
   const networks = await readRoadNetworks([osm], () => {});
-  for (const mode of ['driving', 'cycling', 'walking'] as const) {
-    const file = join(dir, `${mode}.graph`);
-    writeRoutingGraph(networks[mode], file);
-    graphs.set(mode, openRoutingGraph(loadRoutingGraph(file).shared));
-  }
+  for (const mode of ['driving', 'cycling', 'walking'] as const) graphs.set(mode, graphOf(networks[mode], join(dir, `${mode}.graph`)));
 });
 test.after.always(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -80,8 +74,8 @@ test('a bearing keeps only the direction heading its way; none within it is no s
 test('directions with bearings and radiuses: heading west first means turning round at the end of West Road', (t) => {
   const graph = graphs.get('driving')!;
   const ask = (extra: string) => {
-    const answer = answerDirections(graph, sanitizeDirections(new URLSearchParams(`origin=48,8.005&destination=48,8.025${extra}`)).params);
-    return answer.ok ? (JSON.parse(answer.body) as { routes: { distance: number }[] }).routes[0]!.distance : answer.code;
+    const answer = directionsOn(graph, `origin=48,8.005&destination=48,8.025${extra}`);
+    return answer.ok ? (answer.body.routes[0].distance as number) : answer.code;
   };
   const straight = ask('');
   t.true(Math.abs((straight as number) - 1490) < 5, `${straight} m`);
@@ -97,9 +91,8 @@ test('continue_straight: a car leaves a via point the way it came, a walker may 
   // From 8.008 on West Road by the via point 8.005 to 8.009: turning round at the via point is
   // 223 + 298 m; going on west to the dead end 8.000 and back is 223 + 372 + 670 m.
   const distance = (mode: TravelMode, extra = '') => {
-    const query = new URLSearchParams(`origin=48,8.008&waypoints=48,8.005&destination=48,8.009&mode=${mode}${extra}`);
-    const answer = answerDirections(graphs.get(mode)!, sanitizeDirections(query).params);
-    return answer.ok ? (JSON.parse(answer.body) as { routes: { distance: number }[] }).routes[0]!.distance : NaN;
+    const answer = directionsOn(graphs.get(mode)!, `origin=48,8.008&waypoints=48,8.005&destination=48,8.009&mode=${mode}${extra}`);
+    return answer.ok ? (answer.body.routes[0].distance as number) : NaN;
   };
   const turning = 223 + 298;
   const straight = 223 + 372 + 670;

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
-import type { TravelMode } from '../../core/routing/network.js';
+import type { RoadNetwork, TravelMode } from '../../core/routing/network.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
@@ -46,6 +46,12 @@ export async function writeRoutingDataset(
   manifest.inputs = osmFiles.map((file) => `osm:${file.split('/').pop()}`);
   writeFileSync(paths.manifest(dir), JSON.stringify(manifest));
   return dir;
+}
+
+/** `network`'s graph written to `file` and opened as a routing worker opens it. */
+export function graphOf(network: RoadNetwork, file: string): RoutingGraph {
+  writeRoutingGraph(network, file);
+  return openRoutingGraph(loadRoutingGraph(file).shared);
 }
 
 /** The graph of one mode of a dataset folder, opened as a routing worker opens it. */

@@ -86,16 +86,22 @@ function pieceBitsOf(graph: RoutingGraph): Uint8Array {
   return bits;
 }
 
+/** A heading filter: directions of travel within `range` degrees of `value`, clockwise from north. */
+export interface BearingFilter {
+  value: number;
+  range: number;
+}
+
 /** What a request narrows snapping to, beyond the radius. */
 export interface SnapFilter {
-  /** Only directions of travel heading within `range` degrees of `value` (OSRM's `bearings`). */
-  bearing?: { value: number; range: number } | null;
+  /** Only directions of travel heading within the filter (OSRM's `bearings`). */
+  bearing?: BearingFilter | null;
   /** Segments that are no start point (ferries) too (OSRM's `snapping=any`). */
   anySegment?: boolean;
 }
 
 /** Whether `bearing` is within `range` degrees of `value`, all in degrees (OSRM's bearing::CheckInBounds). */
-function withinBearing(bearing: number, { value, range }: { value: number; range: number }): boolean {
+function withinBearing(bearing: number, { value, range }: BearingFilter): boolean {
   const difference = Math.abs(bearing - value) % 360;
   return Math.min(difference, 360 - difference) <= range;
 }
@@ -147,7 +153,7 @@ const BOTH = FORWARD | BACKWARD;
  * `p` whose heading there is within the bearing filter. The heading is the piece's, from its
  * first point to its second (backwards: the opposite), as OSRM takes an edge's.
  */
-function headingsOf(graph: RoutingGraph, p: number, bearing: { value: number; range: number }): number {
+function headingsOf(graph: RoutingGraph, p: number, bearing: BearingFilter): number {
   const { coordinates, nodeWeight } = graph;
   const segment = segmentOfPoint(graph, p);
   const lat = coordinates[2 * p + 1]! * 1e-7;

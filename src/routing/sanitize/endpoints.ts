@@ -17,7 +17,7 @@ import {
 } from './route-options.js';
 
 /** The parameters of both routing endpoints; each may be given once. */
-const ROUTING_PARAMETERS = [
+export const ROUTING_PARAMETERS = [
   'origin',
   'destination',
   'waypoints',

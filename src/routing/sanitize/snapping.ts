@@ -9,13 +9,8 @@
  */
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { SNAP_RADIUS_METRES } from '../answer/task.js';
+import type { BearingFilter } from '../graph/snap.js';
 import { messages } from './messages.js';
-
-/** A heading filter: directions of travel within `range` degrees of `value`. */
-export interface BearingFilter {
-  value: number;
-  range: number;
-}
 
 /** Where one point may snap. */
 export interface SnapRule {
