@@ -2,7 +2,9 @@
  * The in-memory directory of keys and organizations over Redis. It loads every record at start;
  * each key or organization write is published on the changes channel (`key <hash>`, `org <id>`)
  * and every node's subscriber re-reads that record. A subscriber that was disconnected may have
- * missed messages, so keys are not served again until a full reload after the reconnect.
+ * missed messages, so keys are not served again until a full reload after the reconnect. The two
+ * connections reconnect each on its own; a reload that fails (the command connection not back yet)
+ * is tried again until it succeeds or the subscriber drops again.
  */
 import type { Redis } from 'ioredis';
 import { KeyIndex } from '../key-index.js';
@@ -13,6 +15,8 @@ import { isPresent, toKey, toOrg, type Hash } from './records.js';
 
 /** A change message: which record to re-read. */
 export type Change = `key ${string}` | `org ${string}`;
+
+const RELOAD_RETRY_MS = 250;
 
 export class RedisDirectory implements Directory {
   private keys = new KeyIndex();
@@ -25,6 +29,7 @@ export class RedisDirectory implements Directory {
   private reloading: Promise<void> | null = null;
   /** Changes seen while a full load runs; re-read after it, as the load may have read them before. */
   private changedDuringReload: Change[] = [];
+  private retry: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly client: Redis,
@@ -43,13 +48,23 @@ export class RedisDirectory implements Directory {
     await subscriber.connect();
     await this.resubscribe(subscriber);
     // Registered after the first load: 'ready' fires on each reconnect, before ioredis has resubscribed.
-    subscriber.on('ready', () => void this.resubscribe(subscriber).catch(() => {}));
+    subscriber.on('ready', () => void this.resubscribe(subscriber).catch(() => this.reloadLater()));
   }
 
   private async resubscribe(subscriber: Redis): Promise<void> {
     await subscriber.subscribe(this.names.changes);
     this.subscribed = true;
     await this.reload();
+  }
+
+  /** While subscribed but not loaded, tries the full reload again shortly. */
+  private reloadLater(): void {
+    if (this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (this.subscribed && !this.loaded) this.reload().catch(() => this.reloadLater());
+    }, RELOAD_RETRY_MS);
+    this.retry.unref();
   }
 
   unavailable(): string | null {
