@@ -13,7 +13,8 @@ export interface DirectionsOptions extends StepOptions {
 }
 
 /** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
-function routeCoordinates(legs: readonly RouteLeg[]): [number, number][] {
+function routeCoordinates(legs: readonly RouteLeg[]): readonly [number, number][] {
+  if (legs.length === 1) return legs[0]!.coordinates;
   return legs.flatMap((leg, index) => (index === 0 ? leg.coordinates : leg.coordinates.slice(1)));
 }
 

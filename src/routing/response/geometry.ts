@@ -3,7 +3,7 @@ import polyline from '@mapbox/polyline';
 import type { Geometries, Overview } from '../sanitize/route-options.js';
 import type { OsrmGeometry } from './osrm.js';
 import { position } from './rounding.js';
-import { simplifiedIndices } from './simplify.js';
+import { simplifiedIndicesOf } from './simplify.js';
 
 type LonLat = [number, number];
 
@@ -22,36 +22,43 @@ const VIEWPORT_HEIGHT = 5 * TILE_PIXELS;
 const MAX_ZOOM = 18;
 const TOLERANCE_PIXELS = 0.36;
 
-/** Web Mercator position in world pixels at zoom 0 (the world is 256 pixels wide). */
-function mercatorPixels([lon, lat]: LonLat): LonLat {
-  const sin = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180);
-  const y = 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
-  return [((lon + 180) / 360) * TILE_PIXELS, y * TILE_PIXELS];
+/** Web Mercator positions in world pixels at zoom 0 (the world is 256 pixels wide), as two coordinate arrays. */
+function mercatorPixels(coordinates: readonly LonLat[]): { xs: Float64Array; ys: Float64Array } {
+  const xs = new Float64Array(coordinates.length);
+  const ys = new Float64Array(coordinates.length);
+  coordinates.forEach(([lon, lat], i) => {
+    const sin = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180);
+    xs[i] = ((lon + 180) / 360) * TILE_PIXELS;
+    ys[i] = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * TILE_PIXELS;
+  });
+  return { xs, ys };
+}
+
+/** The difference between the largest and smallest value (a loop: a long route has more points than a call may take arguments). */
+function extent(values: Float64Array): number {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of values) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  return max - min;
 }
 
 /** The highest zoom at which the points' bounding box fits OSRM's viewport. */
-function fittedZoom(pixels: readonly LonLat[]): number {
-  // A loop rather than Math.min(...xs): a long route has more points than a call may take arguments.
-  let west = Infinity,
-    east = -Infinity,
-    north = Infinity,
-    south = -Infinity;
-  for (const [x, y] of pixels) {
-    west = Math.min(west, x);
-    east = Math.max(east, x);
-    north = Math.min(north, y);
-    south = Math.max(south, y);
-  }
+function fittedZoom(xs: Float64Array, ys: Float64Array): number {
+  const width = extent(xs);
+  const height = extent(ys);
   let zoom = MAX_ZOOM;
-  while (zoom > 0 && ((east - west) * 2 ** zoom > VIEWPORT_WIDTH || (south - north) * 2 ** zoom > VIEWPORT_HEIGHT)) zoom--;
+  while (zoom > 0 && (width * 2 ** zoom > VIEWPORT_WIDTH || height * 2 ** zoom > VIEWPORT_HEIGHT)) zoom--;
   return zoom;
 }
 
 /** The route's line for `overview`: all points, or Douglas–Peucker to the fitted zoom; undefined for `false`. */
-export function overviewCoordinates(coordinates: readonly LonLat[], overview: Overview): LonLat[] | undefined {
+export function overviewCoordinates(coordinates: readonly LonLat[], overview: Overview): readonly LonLat[] | undefined {
   if (overview === 'false') return undefined;
-  if (overview === 'full') return [...coordinates];
-  const pixels = coordinates.map(mercatorPixels);
-  const tolerance = TOLERANCE_PIXELS / 2 ** fittedZoom(pixels);
-  return simplifiedIndices(pixels, tolerance).map((index) => coordinates[index]!);
+  if (overview === 'full') return coordinates;
+  const { xs, ys } = mercatorPixels(coordinates);
+  const tolerance = TOLERANCE_PIXELS / 2 ** fittedZoom(xs, ys);
+  return simplifiedIndicesOf(xs, ys, tolerance).map((index) => coordinates[index]!);
 }

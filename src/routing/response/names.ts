@@ -26,18 +26,20 @@ export const NAME_SUFFIXES: Record<TravelMode, ReadonlySet<string>> = {
 function longestCommonSubstring(a: string, b: string): string {
   let best = 0;
   let end = 0;
-  let previous = new Array<number>(b.length).fill(0);
+  // Lengths of the common suffixes ending at a[i - 1] and b[j], one row kept and rewritten right to left.
+  const row = new Uint16Array(b.length);
   for (let i = 0; i < a.length; i++) {
-    const current = new Array<number>(b.length).fill(0);
-    for (let j = 0; j < b.length; j++) {
-      if (a[i] !== b[j]) continue;
-      current[j] = j === 0 ? 1 : previous[j - 1]! + 1;
-      if (current[j]! > best) {
-        best = current[j]!;
+    for (let j = b.length - 1; j >= 0; j--) {
+      if (a[i] !== b[j]) {
+        row[j] = 0;
+        continue;
+      }
+      row[j] = j === 0 ? 1 : row[j - 1]! + 1;
+      if (row[j]! > best) {
+        best = row[j]!;
         end = i + 1;
       }
     }
-    previous = current;
   }
   return a.slice(end - best, end);
 }
@@ -60,27 +62,29 @@ function isSuffixChange(a: string, b: string, suffixes: ReadonlySet<string>): bo
 
 /** OSRM's requiresNameAnnounced: going from road `from` onto road `to` is a change of road worth telling. */
 export function requiresNameAnnounced(from: Named, to: Named, suffixes: ReadonlySet<string>): boolean {
+  // The same name and ref never need telling (every term below agrees); most joints of a route are such.
+  if (from.name === to.name && from.ref === to.ref) return false;
   if (from.name === '' && from.ref === '' && !(to.name === '' && to.ref === '')) return true;
   const namesAreEmpty = from.name === '' && to.name === '';
   const nameIsContained = from.name.startsWith(to.name) || to.name.startsWith(from.name);
-  const suffixChange = isSuffixChange(from.name, to.name, suffixes);
-  const namesAreEqual = from.name === to.name || nameIsContained || suffixChange;
+  // The costliest term, worked out only where the others leave the answer open.
+  const suffixChange = () => isSuffixChange(from.name, to.name, suffixes);
+  const namesAreEqual = () => from.name === to.name || nameIsContained || suffixChange();
   const nameIsRemoved = from.name !== '' && to.name === '';
   const refsAreEmpty = from.ref === '' && to.ref === '';
   const refIsContained = from.ref === '' || to.ref === '' || from.ref.includes(to.ref) || to.ref.includes(from.ref);
-  const refIsRemoved = from.ref !== '' && to.ref === '';
-  const obviousChange =
-    (namesAreEmpty && refsAreEmpty) ||
-    (namesAreEqual && refIsContained) ||
-    (namesAreEqual && refsAreEmpty) ||
-    (refIsContained && nameIsRemoved) ||
-    (namesAreEqual && refIsRemoved) ||
-    suffixChange;
   const needsAnnounce =
     (from.name === '' && from.ref !== '' && to.name !== '' && to.ref === '') ||
     (from.name !== '' && from.ref === '' && to.name === '' && to.ref !== '') ||
     (namesAreEmpty && !refIsContained);
-  return !obviousChange || needsAnnounce;
+  if (needsAnnounce) return true;
+  const obviousChange =
+    (namesAreEmpty && refsAreEmpty) ||
+    (refIsContained && nameIsRemoved) ||
+    // OSRM also lists refsAreEmpty and refIsRemoved with namesAreEqual; both imply refIsContained.
+    (refIsContained && namesAreEqual()) ||
+    suffixChange();
+  return !obviousChange;
 }
 
 /** OSRM's haveSameName: both roads have a name or ref, and going from one to the other needs no announcement. */

@@ -1,30 +1,34 @@
 /** Douglas–Peucker simplification of a line in planar coordinates, returning the indices of the points kept. */
 
-/** Distance from p to the segment a–b (to a when a and b coincide). */
-function distanceToSegment(p: readonly number[], a: readonly number[], b: readonly number[]): number {
-  const dx = b[0]! - a[0]!;
-  const dy = b[1]! - a[1]!;
+/** Squared distance from (px, py) to the segment a–b (to a when a and b coincide). */
+function squaredDistanceToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
   const lengthSquared = dx * dx + dy * dy;
-  const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((p[0]! - a[0]!) * dx + (p[1]! - a[1]!) * dy) / lengthSquared));
-  return Math.hypot(p[0]! - (a[0]! + t * dx), p[1]! - (a[1]! + t * dy));
+  const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / lengthSquared));
+  const ex = px - (ax + t * dx);
+  const ey = py - (ay + t * dy);
+  return ex * ex + ey * ey;
 }
 
 /**
- * Indices, ascending, of the points of `points` that Douglas–Peucker keeps for `tolerance` (same unit as the
- * coordinates); the first and last are always kept. Iterative, so long lines cannot overflow the stack.
+ * Indices, ascending, of the points (xs[i], ys[i]) that Douglas–Peucker keeps for `tolerance` (same unit as
+ * the coordinates); the first and last are always kept. Iterative, so long lines cannot overflow the stack.
  */
-export function simplifiedIndices(points: readonly (readonly [number, number])[], tolerance: number): number[] {
-  const last = points.length - 1;
-  if (last < 2) return points.map((_, index) => index);
-  const keep = new Uint8Array(points.length);
+export function simplifiedIndicesOf(xs: Float64Array, ys: Float64Array, tolerance: number): number[] {
+  const last = xs.length - 1;
+  if (last < 2) return Array.from(xs, (_, index) => index);
+  const keep = new Uint8Array(xs.length);
   keep[0] = keep[last] = 1;
-  const stack: [number, number][] = [[0, last]];
+  const toleranceSquared = tolerance * tolerance;
+  const stack: number[] = [0, last];
   while (stack.length > 0) {
-    const [first, end] = stack.pop()!;
+    const end = stack.pop()!;
+    const first = stack.pop()!;
     let farthest = -1;
-    let farthestDistance = tolerance;
+    let farthestDistance = toleranceSquared;
     for (let i = first + 1; i < end; i++) {
-      const distance = distanceToSegment(points[i]!, points[first]!, points[end]!);
+      const distance = squaredDistanceToSegment(xs[i]!, ys[i]!, xs[first]!, ys[first]!, xs[end]!, ys[end]!);
       if (distance > farthestDistance) {
         farthest = i;
         farthestDistance = distance;
@@ -32,9 +36,14 @@ export function simplifiedIndices(points: readonly (readonly [number, number])[]
     }
     if (farthest < 0) continue;
     keep[farthest] = 1;
-    stack.push([first, farthest], [farthest, end]);
+    stack.push(first, farthest, farthest, end);
   }
   const indices: number[] = [];
-  keep.forEach((kept, index) => kept === 1 && indices.push(index));
+  for (let i = 0; i <= last; i++) if (keep[i] === 1) indices.push(i);
   return indices;
+}
+
+/** simplifiedIndicesOf for a line given as [x, y] points. */
+export function simplifiedIndices(points: readonly (readonly [number, number])[], tolerance: number): number[] {
+  return simplifiedIndicesOf(Float64Array.from(points, (p) => p[0]), Float64Array.from(points, (p) => p[1]), tolerance);
 }
