@@ -3,10 +3,13 @@
  * of OSRM v6.0.0's own feature files, read from ../shared/reference at run time: it reads them as
  * OSRM's harness does (node map coordinates, the nodes / ways / relations tables, route tables,
  * skipped scenarios), runs small real scenarios end to end, compares as OSRM's FuzzyMatch does, and
- * a deliberately broken profile or map loses rows. Skipped when OSRM's features are absent.
+ * a deliberately broken profile or map loses rows; the engine (Waymark, or OSRM itself with
+ * `run.js --engine osrm`) is only what answers the requests. Skipped when OSRM's features are
+ * absent; never needs OSRM's binaries.
  */
 import test from 'ava';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { PROFILES } from '../data-pipeline/routing/profiles/index.js';
 import type { Profile, WayTravel } from '../data-pipeline/routing/profiles/profile.js';
 import {
@@ -15,10 +18,15 @@ import {
   featureFiles,
   fuzzyMatch,
   type HarnessOptions,
+  type OsrmRoute,
+  type RouteEngine,
+  type RouteRequest,
   readFeature,
+  routePath,
   runFeature,
   tallyRows,
 } from '../bench/osrm-features/harness.js';
+import { osrmEngine } from '../bench/osrm-features/osrm-engine.js';
 import { planScenario, type ScenarioPlan } from '../bench/osrm-features/scenario.js';
 
 const present = existsSync(FEATURES_DIR);
@@ -190,4 +198,74 @@ withFeatures('a broken map loses rows: ways forced to a class cars cannot use', 
     editOsm: (xml) => xml.replaceAll('k="highway" v="primary"', 'k="highway" v="footway"'),
   });
   t.deepEqual(broken.route, { met: 0, total: 2 });
+});
+
+withFeatures("a row is asked as OSRM's harness asks osrm-routed: steps, alternatives, the query options, bearings", async (t) => {
+  // car/startpoint.feature:64: the query options snapping=any and bearings=90,180; (1 and 2, 100 m and 500 m east of a).
+  const requests: RouteRequest[] = [];
+  const loads: string[] = [];
+  const route = (names: string[]): OsrmRoute => ({
+    distance: 600,
+    duration: 60,
+    legs: [
+      {
+        steps: names.map((name, i) => ({
+          name,
+          mode: 'driving',
+          duration: 1,
+          distance: 1,
+          maneuver: { type: i === 0 ? 'depart' : i === names.length - 1 ? 'arrive' : 'turn', modifier: 'straight' },
+        })),
+      },
+    ],
+  });
+  // Answers 1 → 2 with OSRM's route and 2 → 1 with none: the columns come from the answer alone.
+  const engine: RouteEngine = {
+    name: 'stub',
+    description: 'a stub',
+    async load(xml, profile) {
+      loads.push(`${profile} ${xml.length}`);
+      return {
+        async route(request) {
+          requests.push(request);
+          return requests.length === 1 ? { route: route(['ab', 'bc', 'cd']) } : {};
+        },
+        async close() {},
+      };
+    },
+  };
+  const run = await runFeature(readFeature('car/startpoint.feature'), { engine, lines: [64] });
+  t.is(loads.length, 1);
+  t.true(loads[0]!.startsWith('car '));
+  t.is(requests.length, 2);
+  t.regex(
+    routePath(requests[0]!),
+    /^\/route\/v1\/driving\/1\.000898451206\d*,1\.0;1\.004492256\d*,1\.0\?steps=true&alternatives=false&snapping=any&bearings=90,180;$/,
+  );
+  const rows = run.scenarios[0]!.rows;
+  t.deepEqual(
+    rows.map((r) => [r.got.route, r.met.route]),
+    [
+      ['ab,bc,cd', true],
+      ['', false],
+    ],
+  );
+  t.true(run.scenarios[0]!.queryOptions);
+});
+
+// Only with OSRM's binaries named (OSRM_BIN=<folder of osrm-extract, osrm-contract, osrm-routed>): never in CI.
+const osrmBin = process.env.OSRM_BIN;
+const withOsrm = present && osrmBin ? test : test.skip;
+
+withOsrm('OSRM itself as the engine meets the rows, and loses them on a broken map', async (t) => {
+  const engine = osrmEngine({ binDir: osrmBin!, profilesDir: join(FEATURES_DIR, '..', 'profiles') });
+  const good = await tally('car/oneway.feature', [52], { engine });
+  t.deepEqual(good.route, { met: 2, total: 2 });
+  const broken = await tally('car/oneway.feature', [52], {
+    engine,
+    editOsm: (xml) => xml.replaceAll('k="highway" v="primary"', 'k="highway" v="footway"'),
+  });
+  t.deepEqual(broken.route, { met: 0, total: 2 });
+  const times = await tally('car/traffic_light_penalties.feature', [42], { engine });
+  t.is(times.time.met, times.time.total);
 });

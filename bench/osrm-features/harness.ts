@@ -1,13 +1,15 @@
 /**
  * OSRM v6.0.0's acceptance suite (its cucumber features, read from ../shared/reference at run time)
- * run against Waymark: each supported scenario's map is written as OSM XML, built with Waymark's
- * own pipeline (readRoadNetworks, writeRoutingGraph) for the scenario's profile (car → driving,
- * bicycle → cycling, foot → walking), and each row of its route tables is asked of Waymark's OSRM
- * route service (the request checks of src/routing/osrm/ and the /directions answer) with the
- * parameters OSRM's harness sends (steps=true, alternatives=false, the query options, bearings,
- * approaches). The `route`, `turns`, `modes`, `time` and `distance` columns are computed and
- * compared as OSRM's support/route.js and support/shared_steps.js do (FuzzyMatch: `+-`, `~%`,
- * `/regex/`). See docs/ROUTING.md, "OSRM acceptance suite".
+ * run against an engine: each supported scenario's map is written as OSM XML and loaded by the
+ * engine for the scenario's profile, and each row of its route tables is asked of it with the
+ * request OSRM's harness sends osrm-routed (steps=true, alternatives=false, the query options,
+ * bearings, approaches). The engine is Waymark (waymarkEngine: the graph built with Waymark's own
+ * pipeline, readRoadNetworks and writeRoutingGraph, car → driving, bicycle → cycling, foot →
+ * walking, asked of its OSRM route service: the request checks of src/routing/osrm/ and the
+ * /directions answer) or OSRM itself (osrm-engine.ts), which shows the harness right. The
+ * `route`, `turns`, `modes`, `time` and `distance` columns are computed and compared as OSRM's
+ * support/route.js and support/shared_steps.js do (FuzzyMatch: `+-`, `~%`, `/regex/`), the same
+ * code for both engines. See docs/ROUTING.md, "OSRM acceptance suite".
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,7 +67,7 @@ export function fuzzyMatch(got: string | undefined, want: string): boolean {
   return false;
 }
 
-interface OsrmStep {
+export interface OsrmStep {
   name: string;
   mode: string;
   duration: number;
@@ -73,7 +75,7 @@ interface OsrmStep {
   maneuver: { type: string; modifier?: string; exit?: number };
   rotary_name?: string;
 }
-interface OsrmRoute {
+export interface OsrmRoute {
   distance: number;
   duration: number;
   legs: { steps: OsrmStep[] }[];
@@ -117,11 +119,11 @@ export interface RowResult {
   /** The route table's line in the feature file. */
   line: number;
   waypoints: string;
-  /** The row's columns among COLUMNS, as expected and as Waymark answered. */
+  /** The row's columns among COLUMNS, as expected and as the engine answered. */
   expected: Partial<Record<Column, string>>;
   got: Partial<Record<Column, string>>;
   met: Partial<Record<Column, boolean>>;
-  /** Why Waymark refused the request (an option it lacks), when it did: the row's columns are misses. */
+  /** Why the engine refused the request (an option Waymark lacks), when it did: the row's columns are misses. */
   refused?: string;
 }
 
@@ -133,11 +135,50 @@ export interface ScenarioResult {
   rows: RowResult[];
   /** A build that failed: every row a miss. */
   error?: string;
+  /** The scenario sets `the query options` (issue 24 counted the suite without these). */
+  queryOptions: boolean;
+}
+
+/** One row's request as OSRM's harness builds it (route.js requestRoute, http.js paramsToString). */
+export interface RouteRequest {
+  profile: OsrmProfile;
+  /** `lon,lat;lon,lat…`, each number as OSRM's harness writes it (ensureDecimal). */
+  coords: string;
+  /** The query, in OSRM's harness's order: steps, alternatives, the query options, the row's params, bearings, approaches. */
+  params: Record<string, string>;
+}
+
+/** What an engine answers for one row: OSRM's first route, none (no route, an error answer), or a refusal. */
+export interface RouteAnswer {
+  route?: OsrmRoute;
+  refused?: string;
+}
+
+/** A map state loaded by an engine, answering the rows asked on it. */
+export interface LoadedMap {
+  route(request: RouteRequest): Promise<RouteAnswer>;
+  close(): Promise<void>;
+}
+
+/**
+ * What turns (map, request) into an OSRM route answer: Waymark (its own pipeline and route
+ * service, in process) or OSRM itself (osrm-engine.ts). Everything else, the reading of the
+ * features and the comparison of the columns, is the same for both.
+ */
+export interface RouteEngine {
+  /** The engine's name in reports: "Waymark", "OSRM". */
+  readonly name: string;
+  /** What answers, in a sentence for the report. */
+  readonly description: string;
+  /** Builds one map state (OSM XML) for a profile; throws when the build fails. */
+  load(xml: string, profile: OsrmProfile): Promise<LoadedMap>;
 }
 
 export interface HarnessOptions {
   /** Called on each OSM XML before it is built (tests use it to break a map on purpose). */
   editOsm?: (xml: string) => string;
+  /** The engine asked; Waymark's when not given. */
+  engine?: RouteEngine;
 }
 
 /** Builds the graph of one mode from OSM XML with Waymark's own pipeline. */
@@ -155,14 +196,38 @@ async function buildGraph(xml: string, mode: TravelMode): Promise<RoutingGraph> 
   }
 }
 
-/** One row asked of Waymark's OSRM route service as OSRM's harness asks osrm-routed (route.js requestRoute). */
-function routeRow(
-  graph: RoutingGraph,
+/** Waymark: the graph built with its own pipeline, each row asked of its OSRM route service (the request checks of src/routing/osrm/ and the /directions answer). */
+export const waymarkEngine: RouteEngine = {
+  name: 'Waymark',
+  description: "Waymark's graph built with its own pipeline, each row asked of its OSRM route service",
+  async load(xml, profile) {
+    const graph = await buildGraph(xml, MODE_OF[profile]);
+    return {
+      async route({ profile, coords, params }) {
+        let request: ReturnType<typeof osrmRouteRequest>;
+        try {
+          request = osrmRouteRequest({
+            query: new URLSearchParams(params),
+            params: { profile: MODE_OF[profile], coords },
+          } as unknown as Request);
+        } catch (error) {
+          return { refused: (error as Error).message };
+        }
+        const answer = answerDirections(graph, request.params);
+        return answer.ok ? { route: (JSON.parse(answer.body) as { routes: OsrmRoute[] }).routes[0] } : {};
+      },
+      async close() {},
+    };
+  },
+};
+
+/** One row's request as OSRM's harness builds it for osrm-routed (route.js requestRoute). */
+export function routeRequest(
   profile: OsrmProfile,
   positions: [number, number][],
   queryOptions: Record<string, string>,
   row: Record<string, string>,
-): { route?: OsrmRoute; refused?: string } {
+): RouteRequest {
   const params: Record<string, string> = { steps: 'true', alternatives: 'false', ...queryOptions };
   for (const [key, value] of Object.entries(row)) {
     const match = /^param:(.*)/.exec(key);
@@ -178,14 +243,15 @@ function routeRow(
   }
   if (row.approaches) params.approaches = row.approaches.split(' ').filter(Boolean).join(';');
   const coords = positions.map(([lon, lat]) => `${decimal(lon)},${decimal(lat)}`).join(';');
-  let request: ReturnType<typeof osrmRouteRequest>;
-  try {
-    request = osrmRouteRequest({ query: new URLSearchParams(params), params: { profile: MODE_OF[profile], coords } } as unknown as Request);
-  } catch (error) {
-    return { refused: (error as Error).message };
-  }
-  const answer = answerDirections(graph, request.params);
-  return answer.ok ? { route: (JSON.parse(answer.body) as { routes: OsrmRoute[] }).routes[0] } : {};
+  return { profile, coords, params };
+}
+
+/** The path and query of a request as OSRM's harness sends it (http.js paramsToString: `k=v` joined by `&`, not escaped). */
+export function routePath({ profile, coords, params }: RouteRequest): string {
+  const query = Object.entries(params)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  return `/route/v1/${MODE_OF[profile]}/${coords}${query ? `?${query}` : ''}`;
 }
 
 /** Runs one planned scenario: a build per map state, a route per row. */
@@ -195,40 +261,53 @@ export async function runScenario(
   plan: ScenarioPlan,
   options: HarnessOptions = {},
 ): Promise<ScenarioResult> {
-  const result: ScenarioResult = { file: feature.file, line: scenario.line, name: scenario.name, profile: plan.profile, rows: [] };
-  const graphs = new Map<string, RoutingGraph | Error>();
-  for (const routing of plan.routings) {
-    const xml = options.editOsm ? options.editOsm(routing.osm) : routing.osm;
-    let graph = graphs.get(xml);
-    if (graph === undefined) {
-      try {
-        graph = await buildGraph(xml, MODE_OF[routing.profile]);
-      } catch (error) {
-        graph = error as Error;
+  const engine = options.engine ?? waymarkEngine;
+  const result: ScenarioResult = {
+    file: feature.file,
+    line: scenario.line,
+    name: scenario.name,
+    profile: plan.profile,
+    rows: [],
+    queryOptions: plan.routings.some((r) => Object.keys(r.queryOptions).length > 0),
+  };
+  const maps = new Map<string, LoadedMap | Error>();
+  try {
+    for (const routing of plan.routings) {
+      const xml = options.editOsm ? options.editOsm(routing.osm) : routing.osm;
+      const key = `${routing.profile}\n${xml}`;
+      let map = maps.get(key);
+      if (map === undefined) {
+        try {
+          map = await engine.load(xml, routing.profile);
+        } catch (error) {
+          map = error as Error;
+        }
+        maps.set(key, map);
       }
-      graphs.set(xml, graph);
-    }
-    const { headers } = routing.table;
-    const columns = COLUMNS.filter((column) => headers.includes(column));
-    for (const row of routing.table.rows) {
-      const names = row.from && row.to ? [row.from, row.to] : row.waypoints ? row.waypoints.split(',').map((n) => n.trim()) : [];
-      const expected: Partial<Record<Column, string>> = {};
-      for (const column of columns) expected[column] = row[column] ?? '';
-      const rowResult: RowResult = { line: routing.table.line, waypoints: names.join(','), expected, got: {}, met: {} };
-      result.rows.push(rowResult);
-      const positions = names.map((name) => routing.locations.get(name));
-      let answer: { route?: OsrmRoute; refused?: string };
-      if (graph instanceof Error) answer = { refused: `build failed: ${graph.message}` };
-      else if (names.length < 2 || positions.some((p) => p === undefined)) answer = { refused: `no waypoints (${names.join(',')})` };
-      else answer = routeRow(graph, routing.profile, positions as [number, number][], routing.queryOptions, row);
-      if (graph instanceof Error) result.error = graph.message;
-      const got = columnsOf(answer.route, row);
-      if (answer.refused !== undefined) rowResult.refused = answer.refused;
-      for (const column of columns) {
-        rowResult.got[column] = got[column];
-        rowResult.met[column] = answer.refused === undefined && fuzzyMatch(got[column], expected[column]!);
+      const { headers } = routing.table;
+      const columns = COLUMNS.filter((column) => headers.includes(column));
+      for (const row of routing.table.rows) {
+        const names = row.from && row.to ? [row.from, row.to] : row.waypoints ? row.waypoints.split(',').map((n) => n.trim()) : [];
+        const expected: Partial<Record<Column, string>> = {};
+        for (const column of columns) expected[column] = row[column] ?? '';
+        const rowResult: RowResult = { line: routing.table.line, waypoints: names.join(','), expected, got: {}, met: {} };
+        result.rows.push(rowResult);
+        const positions = names.map((name) => routing.locations.get(name));
+        let answer: RouteAnswer;
+        if (map instanceof Error) answer = { refused: `build failed: ${map.message}` };
+        else if (names.length < 2 || positions.some((p) => p === undefined)) answer = { refused: `no waypoints (${names.join(',')})` };
+        else answer = await map.route(routeRequest(routing.profile, positions as [number, number][], routing.queryOptions, row));
+        if (map instanceof Error) result.error = map.message;
+        const got = columnsOf(answer.route, row);
+        if (answer.refused !== undefined) rowResult.refused = answer.refused;
+        for (const column of columns) {
+          rowResult.got[column] = got[column];
+          rowResult.met[column] = answer.refused === undefined && fuzzyMatch(got[column], expected[column]!);
+        }
       }
     }
+  } finally {
+    for (const map of maps.values()) if (!(map instanceof Error)) await map.close();
   }
   return result;
 }
