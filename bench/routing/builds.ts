@@ -22,10 +22,15 @@ export interface GraphBuild {
   stats: RoutingGraphStats;
 }
 
-/** Runs a measured command after waiting for a quiet machine; throws with the end of its stderr when it fails. */
-async function measuredOk(args: string[], logPrefix: string, quietWaitMs: number): Promise<CommandMeasurement> {
+/** Runs a measured command (Node by default) after waiting for a quiet machine; throws with the end of its stderr when it fails. */
+export async function measuredOk(
+  args: string[],
+  logPrefix: string,
+  quietWaitMs: number,
+  program = process.execPath,
+): Promise<CommandMeasurement> {
   if (quietWaitMs > 0 && !(await waitForQuiet(0.15, quietWaitMs))) console.error('  (the machine is still busy; measuring anyway)');
-  const command = await measureCommand(process.execPath, args, { logPrefix });
+  const command = await measureCommand(program, args, { logPrefix });
   if (command.exitCode === 0) return command;
   const stderr = readFileSync(command.stderrFile, 'utf8').replace(/\r/g, '\n').trim().split('\n').slice(-5).join('\n');
   throw new Error(`${args.slice(0, 3).join(' ')} failed (${command.signal ?? `exit code ${command.exitCode}`}): ${stderr}`);

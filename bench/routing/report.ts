@@ -6,6 +6,7 @@ import { fmtInt, fmtMiB, fmtMs, fmtPct, fmtSeconds, fmtUs, markdownTable } from 
 import type { CallTimings } from '../lib/timings.js';
 import type { BareQueries } from './bare-queries.js';
 import type { GraphBuild } from './builds.js';
+import type { ComparedPairs, OsrmBuild, OsrmInstall } from './osrm.js';
 import type { TargetFigures } from './gateway-load.js';
 import type { Bounds } from './random-points.js';
 import type { CheckedPaths } from './request-paths.js';
@@ -222,5 +223,61 @@ export function tileSection(
     '',
     `- Tile latency while routing is saturated (aim: no degradation; counted as p50 and p99 within ${AIMS.tileSlowdown}× of alone): ` +
       `${loaded.map(({ name, t }) => `${name}: p50 ${(t.p50 / alone.p50).toFixed(2)}×, p99 ${(t.p99 / alone.p99).toFixed(2)}×`).join('; ')}: ${verdict(ok)}`,
+  ];
+}
+
+/** Part 5's outcome: the figures, or why OSRM was not measured. */
+export type AgainstOsrm = { missing: string } | { osrm: OsrmInstall; build: OsrmBuild; pairs: ComparedPairs; figures: TargetFigures[] };
+
+export function osrmSection(against: AgainstOsrm, load: ReturnType<typeof loadSettings>): string[] {
+  const title = '## Against OSRM: osrm-routed beside `waymark serve`';
+  if ('missing' in against) {
+    return [title, '', `Not measured: ${against.missing}. docs/BENCHMARKS.md says how to build OSRM for this part.`, ''];
+  }
+  const { osrm, build, pairs, figures } = against;
+  const buildRow = (name: string, m: CommandMeasurement) => [name, fmtSeconds(m.wallS), na(m.cpuS, fmtSeconds), fmtMiB(m.peakTreeRssBytes)];
+  const rows = figures.map(({ target, light, saturated }) => [
+    target.request,
+    p50p99(light),
+    fmtInt(light.rps),
+    fmtInt(saturated.rps),
+    p50p99(saturated),
+    na(saturated.cpuPerReq, fmtUs),
+    saturated.perRound,
+  ]);
+  const rps = (request: string) => figures.find((f) => f.target.request === request)!.saturated.rps;
+  const ratio = (connection: string) => (rps(`waymark serve, ${connection}`) / rps(`osrm-routed, ${connection}`)).toFixed(2);
+  return [
+    title,
+    '',
+    `osrm-routed ${osrm.version} (\`--algorithm CH --threads ${figures[0]!.target.threads}\`), on the same extract built with OSRM's car.lua, ` +
+      `beside the N-thread \`waymark serve\` above. Both get the bare part's driving pairs as OSRM route requests with \`steps=true\` ` +
+      `(Waymark's under \`/api/v1/osrm\` with the key); the ${fmtInt(pairs.routed.length)} pairs both answered 200 are measured ` +
+      `(${pairs.onlyWaymark} routed by Waymark only, ${pairs.onlyOsrm} by OSRM only). Each with keep-alive and with a new ` +
+      `connection per request (\`Connection: close\`: wrk reconnects after each answer), ${load.rounds} interleaved round(s) of ` +
+      `${load.durationS} s on 1 connection, then on ${load.connections}.`,
+    '',
+    markdownTable(
+      ['OSRM build', 'wall', 'CPU', 'peak RSS'],
+      [buildRow('osrm-extract -p car.lua', build.extract), buildRow('osrm-contract', build.contract)],
+      ['l', 'r', 'r', 'r'],
+    ),
+    '',
+    markdownTable(
+      [
+        'Server, connections',
+        '1 conn: p50 / p99',
+        '1 conn: req/s',
+        `${load.connections} conns: req/s`,
+        'p50 / p99',
+        'server CPU per request',
+        'req/s per round',
+      ],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    `Waymark's saturated routes/s over OSRM's: ${ratio('keep-alive')}× with keep-alive, ${ratio('new connection per request')}× with a new connection per request.`,
+    '',
   ];
 }

@@ -6,9 +6,12 @@
  *     directions answer, and isochrones of 5, 15 and 30 minutes, for seeded random points;
  * (3) directions per mode and 15-minute driving isochrones through the gateway of `waymark serve
  *     --threads 1` and `--threads N`, with wrk on 1 connection and on --connections;
- * (4) tile latency of the N-thread server alone and while a second wrk saturates its routing.
+ * (4) tile latency of the N-thread server alone and while a second wrk saturates its routing;
+ * (5) when OSRM's binaries are there (osrm.ts): osrm-routed beside the N-thread server, the same
+ *     driving pairs through OSRM's route service with steps, with keep-alive and without.
  *
- *   npm run bench:routing [-- --osm heidelberg --duration 10 --warmup 2 --connections 8 --rounds 3 --pairs 1000 --centres 40]
+ *   npm run bench:routing [-- --osm heidelberg --duration 10 --warmup 2 --connections 8 --rounds 3 --pairs 1000 --centres 40
+ *                            --osrm-bin DIR]
  *
  * The servers are not pinned (the pool is meant to use every core; --no-pin changes nothing).
  * Timing never fails the run; a wrong answer (a failed build or import, a routing request
@@ -34,7 +37,8 @@ import { measureBareQueries, type BareQueries } from './bare-queries.js';
 import { buildGraph, importDataset, type GraphBuild } from './builds.js';
 import { measureGateway, routingTarget, type RoutingTarget } from './gateway-load.js';
 import { graphBounds, randomPositions } from './random-points.js';
-import { bareSection, buildSection, gatewaySection, tileSection } from './report.js';
+import { bareSection, buildSection, gatewaySection, osrmSection, tileSection, type AgainstOsrm } from './report.js';
+import { againstOsrmTargets, buildOsrm, comparePairs, findOsrm, startOsrmRouted } from './osrm.js';
 import { checkPaths, directionsPath, isochronePath, type CheckedPaths } from './request-paths.js';
 import { startRoutingServe } from './server.js';
 import { measureTilesUnderLoad } from './tiles-under-load.js';
@@ -58,6 +62,8 @@ const { values: args } = parseArgs({
     'tile-connections': { type: 'string', default: '4' },
     tiles: { type: 'string', default: '5000' },
     seed: { type: 'string', default: '5' },
+    /** The folder of osrm-extract, osrm-contract and osrm-routed (default: beside osrm-routed on the PATH). */
+    'osrm-bin': { type: 'string' },
   },
 });
 const load = { ...loadSettings(args), serverCpu: undefined, wrkCpu: undefined };
@@ -107,6 +113,26 @@ async function gatewayTargets(dataDir: string, bare: BareQueries[], centres: [nu
   return { servers, requests, targets };
 }
 
+/** Part 5: osrm-routed beside `waymark` (the N-thread server) on the bare part's driving pairs, or why not. */
+async function measureAgainstOsrm(osm: string, waymark: ServerChild, bare: BareQueries[], key: string): Promise<AgainstOsrm> {
+  const osrm = findOsrm(args['osrm-bin']);
+  if (typeof osrm === 'string') {
+    console.error(`against OSRM: not measured (${osrm})`);
+    return { missing: osrm };
+  }
+  notePart('OSRM');
+  console.error(`${osrm.version}: osrm-extract and osrm-contract of ${osm}…`);
+  const build = await buildOsrm(osrm, osm, workDir, buildQuietWaitMs);
+  const routed = await startOsrmRouted(osrm, build.dataset, numbers.threads);
+  children.push(routed);
+  const driving = bare.find((b) => b.mode === 'driving')!.pairs;
+  const pairs = await comparePairs(driving, waymark, routed, key);
+  const servers = { waymark: { child: waymark, threads: numbers.threads }, osrm: { child: routed, threads: numbers.threads } };
+  const targets = againstOsrmTargets(pairs.routed, servers.waymark, servers.osrm, key, workDir);
+  console.error(`osrm-routed and waymark serve, ${pairs.routed.length} driving pairs, with and without keep-alive…`);
+  return { osrm, build, pairs, figures: await measureGateway(targets, load) };
+}
+
 async function main(): Promise<void> {
   const osm = join(args['osm-dir'], `${args.osm}.osm.pbf`);
   notePart('graph builds');
@@ -153,6 +179,8 @@ async function main(): Promise<void> {
     load,
   );
 
+  const againstOsrm = await measureAgainstOsrm(osm, loaded, bare, key);
+
   publishReport(
     'routing',
     'Routing benchmark',
@@ -162,6 +190,7 @@ async function main(): Promise<void> {
       bareSection(bare, bounds, { pairs: numbers.pairs, centres: numbers.centres, seed }),
       gatewaySection(gateway, requests, load, bare),
       tileSection(tileScenarios, tiles.length, numbers['tile-connections'], numbers.threads, load),
+      osrmSection(againstOsrm, load),
     ],
     [`1-minute load average (on ${availableParallelism()} cores) as each part started: ${machineLoad.join(', ')}.`],
   );
