@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { startDatasetOffers } from '../src/dataset/offer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { serve } from './helpers/fixtures.js';
+import { rawExchange } from './helpers/http.js';
 import { queueFixture } from './helpers/queue.js';
 
 /** Longer than uWS's idle timeout (10 s, checked every 4 s), short of the test's own timeout. */
@@ -140,6 +141,24 @@ test('API: 48 header fields (the most uWS 20.30 passes on) are served', async (t
   const server = await serve(t);
   const answer = await exchange(server.port, `GET /healthz HTTP/1.1\r\nHost: x\r\n${fields(46)}Connection: close\r\n\r\n`);
   t.is(answer.status, 200, answer.head);
+});
+
+test('API: a request asking Connection: close is answered with Connection: close, then the connection is closed; keep-alive stays open', async (t) => {
+  const server = await serve(t);
+  for (const connection of ['close', 'Close', 'TE, close']) {
+    const answer = await exchange(server.port, `GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: ${connection}\r\n\r\n`);
+    t.is(answer.status, 200, answer.head);
+    t.is(answer.headers.get('connection'), 'close', connection);
+  }
+  // Two requests on one connection, the second asking to close: both answered, only the second says close.
+  const both = await rawExchange(
+    server.port,
+    'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  );
+  const heads = both.split('HTTP/1.1 ').slice(1);
+  t.is(heads.length, 2, both);
+  t.false(/\r\nConnection: close\r\n/i.test(heads[0]!), heads[0]);
+  t.regex(heads[1]!, /\r\nConnection: close\r\n/i);
 });
 
 test('API: two different Content-Length values get 400 with the uniform body, and the connection is closed', async (t) => {

@@ -55,17 +55,28 @@ function requestId(given: string): string {
   return REQUEST_ID.test(given) ? given : requestIdPrefix + (++requestCounter).toString(36);
 }
 
+/**
+ * Whether the connection closes after the answer: `asked` by the client (`Connection: close`, RFC 9112
+ * §9.6), or `ours`. uWS closes it in both cases but writes `Connection: close` only for `ours`; a
+ * client that was not told may send its next request on a connection about to close.
+ */
+type Closing = 'no' | 'asked' | 'ours';
+
+const closingAsked = (request: Request): Closing =>
+  /(?:^|,)\s*close\s*(?:,|$)/i.test(request.headers.get('connection') ?? '') ? 'asked' : 'no';
+
 /** Answers that must not carry a body: a body there would be read as the start of the next answer. */
 const withoutBody = (method: string, status: number) => method === 'HEAD' || status === 204 || status === 304;
 
-/** Writes the reply; `close` also closes the connection (uWS adds `Connection: close`). */
-function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string, close = false): void {
+/** Writes the reply, saying and doing `closing`. */
+function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string, closing: Closing): void {
   res.cork(() => {
     res.writeStatus(statusLine(reply.status));
     res.writeHeader('X-Request-Id', id);
     if (reply.preset) for (const [name, value] of reply.preset) res.writeHeader(name, value);
     for (const name in reply.headers) res.writeHeader(name, reply.headers[name]!);
-    res.end(withoutBody(method, reply.status) ? '' : reply.body, close);
+    if (closing === 'asked') res.writeHeader('Connection', 'close');
+    res.end(withoutBody(method, reply.status) ? '' : reply.body, closing !== 'no');
   });
 }
 
@@ -104,6 +115,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
   app.any('/*', (res, req) => {
     const request = Request.fromUws(req, res, requestId);
     const { id, method } = request;
+    const closing = closingAsked(request);
     // uWS needs an abort handler before answering later; attached only when the answer waits.
     let aborted = false;
     let watching = false;
@@ -122,16 +134,16 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       } catch {
         result = errorReply(500, INTERNAL_ERROR);
       }
-      if (!(result instanceof Promise)) return write(res, result, id, method);
+      if (!(result instanceof Promise)) return write(res, result, id, method, closing);
       watchAbort();
       result.then(
-        (reply) => aborted || write(res, reply, id, method),
-        () => aborted || write(res, errorReply(500, INTERNAL_ERROR), id, method),
+        (reply) => aborted || write(res, reply, id, method, closing),
+        () => aborted || write(res, errorReply(500, INTERNAL_ERROR), id, method, closing),
       );
     };
 
     const refused = oversized(request, maxUrlLength, maxHeaderBytes);
-    if (refused) return write(res, refused, id, method);
+    if (refused) return write(res, refused, id, method, closing);
     if (conflictingLength(request)) {
       // Answered on the next turn of the event loop, closing the connection: whatever follows
       // cannot be told apart from the body. Answered now, uWS would read on past the answer and
@@ -139,7 +151,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       // packet and, if a request was there, closed the connection itself.
       watchAbort();
       setImmediate(
-        () => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, true),
+        () => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, 'ours'),
       );
       return;
     }
@@ -156,7 +168,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
         else chunks.push(Buffer.from(chunk.slice(0)));
       }
       if (!isLast || aborted) return;
-      if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id, method);
+      if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id, method, closing);
       request.body = Buffer.concat(chunks);
       run();
     });
