@@ -105,7 +105,13 @@ function startLabels(
 }
 
 /** Runs the backward searches; `nodes` receives each node given a bucket (for the caller to reset, even on a throw). */
-function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memory: MatrixMemory, nodes: number[]): Buckets {
+function collectBuckets(
+  graph: RoutingGraph,
+  targets: readonly Endpoint[],
+  memory: MatrixMemory,
+  nodes: number[],
+  maxTime: number,
+): Buckets {
   const { backward } = workspaceOf(graph);
   const { downFirst, downSource, downWeight, upFirst, upTarget, upWeight } = graph;
   const { downMetres, downTime } = edgeMetricsOf(graph);
@@ -119,6 +125,7 @@ function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memor
       const node = backward.heap.pop();
       backward.settled[node] = 1;
       const weight = backward.distance[node]!;
+      if (backwardTime[node]! > maxTime) continue;
       if (bucketOf[node] === -1) (bucketOf[node] = nodes.length), nodes.push(node);
       entryNode.push(node);
       entries.target.push(t);
@@ -168,8 +175,19 @@ function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memor
   return buckets;
 }
 
-/** Travel time and metres of the least-weight path from each source to each target. */
-export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], targets: readonly Endpoint[]): CostMatrix {
+/**
+ * Travel time and metres of the least-weight path from each source to each target. With `maxTime`
+ * (deciseconds of travel), the half searches go no further than a node whose least-weight path
+ * takes longer, so a pair whose path takes longer than that (give or take the end segments' time)
+ * is left Infinity: map matching asks for no longer paths. By time, not weight: a restricted-access
+ * penalty (part of the weight only) does not cut a short path into a private road.
+ */
+export function manyToMany(
+  graph: RoutingGraph,
+  sources: readonly Endpoint[],
+  targets: readonly Endpoint[],
+  maxTime = Infinity,
+): CostMatrix {
   const memory = memoryOf(graph);
   const { forward } = workspaceOf(graph);
   const { upFirst, upTarget, upWeight, downFirst, downSource, downWeight } = graph;
@@ -184,7 +202,7 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
 
   const nodes: number[] = [];
   try {
-    const buckets = collectBuckets(graph, targets, memory, nodes);
+    const buckets = collectBuckets(graph, targets, memory, nodes, maxTime);
     sources.forEach((endpoint, s) => {
       const row = s * width;
       forward.reset();
@@ -193,6 +211,7 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
         const node = forward.heap.pop();
         forward.settled[node] = 1;
         const weight = forward.distance[node]!;
+        if (forwardTime[node]! > maxTime) continue;
         const bucket = bucketOf[node]!;
         if (bucket >= 0) {
           for (let i = buckets.first[bucket]!, end = buckets.first[bucket + 1]!; i < end; i++) {
