@@ -110,7 +110,7 @@ function collectBuckets(
   targets: readonly Endpoint[],
   memory: MatrixMemory,
   nodes: number[],
-  maxTime: number,
+  maxMetres: number,
 ): Buckets {
   const { backward } = workspaceOf(graph);
   const { downFirst, downSource, downWeight, upFirst, upTarget, upWeight } = graph;
@@ -125,7 +125,7 @@ function collectBuckets(
       const node = backward.heap.pop();
       backward.settled[node] = 1;
       const weight = backward.distance[node]!;
-      if (backwardTime[node]! > maxTime) continue;
+      if (backwardMetres[node]! > maxMetres) continue;
       if (bucketOf[node] === -1) (bucketOf[node] = nodes.length), nodes.push(node);
       entryNode.push(node);
       entries.target.push(t);
@@ -176,17 +176,16 @@ function collectBuckets(
 }
 
 /**
- * Travel time and metres of the least-weight path from each source to each target. With `maxTime`
- * (deciseconds of travel), the half searches go no further than a node whose least-weight path
- * takes longer, so a pair whose path takes longer than that (give or take the end segments' time)
- * is left Infinity: map matching asks for no longer paths. By time, not weight: a restricted-access
- * penalty (part of the weight only) does not cut a short path into a private road.
+ * Travel time and metres of the least-weight path from each source to each target. With
+ * `maxMetres`, the half searches go no further than where their path is longer (the forward one
+ * allowing for the target's own segment, which its labels count whole): a pair whose path is
+ * longer may be left Infinity, one within it is always found. Map matching asks no more.
  */
 export function manyToMany(
   graph: RoutingGraph,
   sources: readonly Endpoint[],
   targets: readonly Endpoint[],
-  maxTime = Infinity,
+  maxMetres = Infinity,
 ): CostMatrix {
   const memory = memoryOf(graph);
   const { forward } = workspaceOf(graph);
@@ -199,10 +198,15 @@ export function manyToMany(
     metres: new Float64Array(sources.length * width).fill(Infinity),
   };
   const best = new Float64Array(sources.length * width).fill(Infinity);
+  // A forward label counts a target's segment whole, the backward label then takes off the part past the target.
+  let targetSegments = 0;
+  for (const { nodes } of targets)
+    for (const node of nodes) targetSegments = Math.max(targetSegments, graph.segmentDistance[originalNode(graph, node) >> 1]!);
+  const forwardLimit = maxMetres + targetSegments;
 
   const nodes: number[] = [];
   try {
-    const buckets = collectBuckets(graph, targets, memory, nodes, maxTime);
+    const buckets = collectBuckets(graph, targets, memory, nodes, maxMetres);
     sources.forEach((endpoint, s) => {
       const row = s * width;
       forward.reset();
@@ -211,7 +215,7 @@ export function manyToMany(
         const node = forward.heap.pop();
         forward.settled[node] = 1;
         const weight = forward.distance[node]!;
-        if (forwardTime[node]! > maxTime) continue;
+        if (forwardMetres[node]! > forwardLimit) continue;
         const bucket = bucketOf[node]!;
         if (bucket >= 0) {
           for (let i = buckets.first[bucket]!, end = buckets.first[bucket + 1]!; i < end; i++) {

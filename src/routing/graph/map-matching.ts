@@ -30,13 +30,6 @@ const MATCHING_BETA = 10;
 const MAX_DISTANCE_DELTA = 2000;
 /** Metres per second: with timestamps, the distance difference allowed per second between points (OSRM's profiles' max_speed_for_map_matching). */
 const MAX_SPEED: Record<TravelMode, number> = { driving: 180 / 3.6, cycling: 110 / 3.6, walking: 40 / 3.6 };
-/**
- * Metres per second: a transition's path is searched only up to the time it takes at this speed
- * over the great-circle distance plus the largest difference allowed, as OSRM bounds its searches
- * ("assumes minimum of 4 m/s", for every profile; slower modes get a slower bound here, so a walk
- * is not cut short). OSRM bounds the weight; Waymark the travel time (many-to-many.ts says why).
- */
-const MIN_SPEED: Record<TravelMode, number> = { driving: 4, cycling: 2, walking: 0.5 };
 
 export interface Trace {
   /** [lon, lat] per point. */
@@ -201,14 +194,16 @@ export function matchTrace(graph: RoutingGraph, trace: Trace, candidates: readon
       const from = candidates[previous]!;
       const to = candidates[t]!;
       const straight = between(previous, t);
-      const maxTime = ((straight + maxDistanceDelta) / MIN_SPEED[graph.mode]) * 10;
+      // OSRM bounds these searches by weight, assuming 4 m/s over the great-circle distance plus the
+      // largest difference allowed; bounded by that length itself, they find every transition kept.
+      const maxMetres = straight + maxDistanceDelta;
       const metres =
         sources.length > 0 && to.length > 0
           ? manyToMany(
               graph,
               sources.map((s) => endpointOfSnap(graph, from[s]!)),
               to.map((snap) => targetOfSnap(graph, snap)),
-              maxTime,
+              maxMetres,
             ).metres
           : new Float64Array(0);
       const viterbi = model.viterbi[t]!;
