@@ -296,6 +296,33 @@ const ROUTES: FuzzRoute[] = [
   },
   {
     method: 'GET',
+    path: '/match',
+    api: true,
+    credentials: 'key',
+    query: {
+      // A short drive: consecutive points 30 to 60 m apart, so most traces match.
+      points: (random) => {
+        let [la, lo] = [Number(lat(random)), Number(lon(random))];
+        const steps = Array.from({ length: 2 + Math.floor(random() * 8) }, () => {
+          (la += (random() - 0.5) * 0.0008), (lo += (random() - 0.5) * 0.0008);
+          return `${la.toFixed(6)},${lo.toFixed(6)}`;
+        });
+        return steps.join('|');
+      },
+      timestamps: (random) => Array.from({ length: 2 + Math.floor(random() * 8) }, (_, i) => 1_700_000_000 + 5 * i).join('|'),
+      radiuses: (random) => Array.from({ length: 2 + Math.floor(random() * 8) }, () => pick(random, ['', '5', '10', '25.5'])).join('|'),
+      waypoints: (random) => pick(random, ['0|1', '0|2', '0|1|2']),
+      gaps: oneOf(['split', 'ignore']),
+      tidy: oneOf(['true', 'false']),
+      mode: oneOf(TRAVEL_MODES),
+      steps: oneOf(['true', 'false']),
+      geometries: oneOf(['polyline', 'polyline6', 'geojson']),
+      overview: oneOf(['simplified', 'full', 'false']),
+      lang: oneOf(LANGUAGES),
+    },
+  },
+  {
+    method: 'GET',
     path: '/isochrone',
     api: true,
     credentials: 'key',

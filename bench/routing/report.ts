@@ -86,6 +86,7 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     [b.mode, 'snap (one point)', fmtInt(b.snap.calls), ...timingCells(b.snap)],
     [b.mode, '**route** (hierarchy search + leg)', fmtInt(b.route.calls), ...timingCells(b.route)],
     [b.mode, 'directions answer (2 snaps, route, OSRM body with steps)', fmtInt(b.directions.calls), ...timingCells(b.directions)],
+    [b.mode, 'match answer (100-point trace: candidates, HMM, legs, OSRM body with steps)', fmtInt(b.match.calls), ...timingCells(b.match)],
     ...b.isochrones.map((i) => [
       b.mode,
       `isochrone ${i.minutes} min (snap, reach, contours)`,
@@ -103,12 +104,15 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       `taken as ${settings.pairs} origin–destination pairs; timed: pairs where both snap within 2 km and the network connects them ` +
       `(${bare.map((b) => `${b.mode} ${b.pairs.length}, and ${b.unconnected} more that snap but are not connected`).join('; ')}; ` +
       'snap is timed on every position). ' +
-      `Isochrone centres: ${settings.centres} more random positions (those that snap). Calls/s: back to back on one thread.`,
+      `Isochrone centres: ${settings.centres} more random positions (those that snap). ` +
+      'Match traces: the routes of consecutive timed pairs joined end to start, sampled every 30–60 m with 5–15 m of seeded noise, 100 points each. ' +
+      'Calls/s: back to back on one thread.',
     '',
     markdownTable(['Mode', 'call', 'calls', 'p50', 'p90', 'p99', 'calls/s'], calls, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
     '',
     `- Bare driving query p50 (aim < ${AIMS.bareRouteP50Ms} ms): ${fmtMs(driving.route.p50)}: ${verdict(driving.route.p50 < AIMS.bareRouteP50Ms)}`,
     `- Bare 15-minute driving isochrone p50 (for the aim below): ${fmtMs(iso15.p50)}`,
+    `- Bare match p50 of a 100-point trace beside a plain route: ${bare.map((b) => `${b.mode} ${fmtMs(b.match.p50)} (route ${fmtMs(b.route.p50)}, directions answer ${fmtMs(b.directions.p50)})`).join('; ')}`,
   ];
 }
 

@@ -1,5 +1,6 @@
-/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest, match), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
+import type { MatchParams } from '../sanitize/match.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { LonLat } from '../../http/params/position.js';
@@ -14,10 +15,14 @@ export type RoutingTask =
   | { kind: 'directions'; params: DirectionsParams }
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams }
-  | { kind: 'nearest'; params: NearestParams };
+  | { kind: 'nearest'; params: NearestParams }
+  | { kind: 'match'; params: MatchParams };
 
-/** `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points. */
-export type RoutingFailureCode = 'NoSegment' | 'NoRoute';
+/**
+ * `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points;
+ * `NoMatch`: a trace could not be matched (OSRM's match codes).
+ */
+export type RoutingFailureCode = 'NoSegment' | 'NoRoute' | 'NoMatch';
 
 export type RoutingAnswer = { ok: true; body: string } | { ok: false; code: RoutingFailureCode; message: string };
 

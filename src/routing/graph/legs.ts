@@ -50,3 +50,20 @@ export function routeLegs(graph: RoutingGraph, snaps: readonly Snap[], continueS
   const best = previous.find((b) => b !== null)!;
   return { ok: true, legs: best.legs };
 }
+
+/**
+ * Consecutive legs as one (OSRM's CollapseInternalRouteResult, for a match's `waypoints`): the
+ * lines joined where one leg ends and the next starts, the runs kept in order.
+ */
+export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
+  if (legs.length === 1) return legs[0]!;
+  const joined: RouteLeg = { distance: 0, duration: 0, coordinates: [], segments: [] };
+  for (const leg of legs) {
+    const offset = Math.max(0, joined.coordinates.length - 1);
+    joined.coordinates.push(...(joined.coordinates.length === 0 ? leg.coordinates : leg.coordinates.slice(1)));
+    for (const run of leg.segments) joined.segments.push({ ...run, first: run.first + offset, last: run.last + offset });
+    joined.distance += leg.distance;
+    joined.duration += leg.duration;
+  }
+  return joined;
+}

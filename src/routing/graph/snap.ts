@@ -185,18 +185,9 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
   for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accept);
     for (; examined < found.length; examined++) {
-      const p = piecePoint[found[examined]!]!;
-      const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
-      const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
-      const bx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx;
-      const by = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky;
-      const dx = bx - ax;
-      const dy = by - ay;
-      const squared = dx * dx + dy * dy;
-      const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
-      const distance = Math.hypot(ax + t * dx, ay + t * dy);
-      pieces.push({ point: p, t, distance, x: ax + t * dx, y: ay + t * dy });
-      if (distance < best) (best = distance), (bestPiece = p), (bestT = t);
+      const piece = projectOnPiece(coordinates, piecePoint[found[examined]!]!, lon, lat, kx, ky);
+      pieces.push(piece);
+      if (piece.distance < best) (best = piece.distance), (bestPiece = piece.point), (bestT = piece.t);
     }
     if (found.length < wanted) break;
     // Pieces not yet returned are at least as far as the last one's box.
@@ -219,6 +210,51 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
     );
   }
   return snapped;
+}
+
+/** The point of the piece starting at point `p` nearest (lon, lat): its position `t` on the piece, and metres from the input (and east, north). */
+function projectOnPiece(coordinates: Int32Array, p: number, lon: number, lat: number, kx: number, ky: number) {
+  const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
+  const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
+  const bx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx;
+  const by = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const squared = dx * dx + dy * dy;
+  const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
+  return { point: p, t, distance: Math.hypot(ax + t * dx, ay + t * dy), x: ax + t * dx, y: ay + t * dy };
+}
+
+/**
+ * Every passable segment that is a start point (not a ferry) within `radiusMetres` of (lon, lat),
+ * each once at its nearest point, nearest first, at most `limit` of them: the candidates of a map
+ * matching (OSRM's NearestPhantomNodesInRange). Segments of small components are candidates too.
+ */
+export function snapsWithin(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, limit: number): Snap[] {
+  const { spatial, coordinates, piecePoint } = graph;
+  if (!spatial) return [];
+  const bits = pieceBitsOf(graph);
+  const kx = METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
+  const ky = METRES_PER_DEGREE;
+  const found = spatial.neighbors(
+    lon,
+    mercatorY(lat),
+    Infinity,
+    radiusMetres / metresPerIndexUnit(lat),
+    (item) => (bits[item]! & NO_START) === 0,
+  );
+  const nearestOfSegment = new Map<number, ReturnType<typeof projectOnPiece>>();
+  for (const item of found) {
+    const piece = projectOnPiece(coordinates, piecePoint[item]!, lon, lat, kx, ky);
+    if (piece.distance > radiusMetres) continue;
+    const segment = segmentOfPoint(graph, piece.point);
+    const known = nearestOfSegment.get(segment);
+    if (known === undefined || piece.distance < known.distance) nearestOfSegment.set(segment, piece);
+  }
+  return [...nearestOfSegment]
+    .sort(([, a], [, b]) => a.distance - b.distance)
+    .slice(0, limit)
+    .map(([segment, piece]) => snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky));
 }
 
 /** Distance in index units from (x, y) to the box of the piece starting at point `p`. */

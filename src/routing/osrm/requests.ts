@@ -7,6 +7,7 @@ import { quoted } from '../../http/params/messages.js';
 import type { Request } from '../../http/request.js';
 import type { NearestParams } from '../answer/task.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
+import { MAX_MATCH_RADIUS, MAX_TRACE_POINTS, sanitizeMatch, type MatchParams } from '../sanitize/match.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
 import { parsePosition } from '../../http/params/position.js';
@@ -83,4 +84,40 @@ export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
     throw osrmError('InvalidOptions', `unsupported parameter 'number': only 1 is supported (Waymark answers the one nearest road)`);
   }
   return { ...shared, params: { mode, point: parsePosition('coordinate 0', positions[0]!).value } };
+}
+
+/** Options of OSRM's match service that `/match` takes under the same name and syntax. */
+const MATCH_OPTIONS = ['steps', 'geometries', 'overview', 'gaps', 'tidy'] as const;
+/** Options of OSRM's match service with an entry per coordinate (`waypoints`: indexes of them), `;`-separated; `/match` takes them with `|`. */
+const MATCH_LISTS = ['timestamps', 'radiuses', 'waypoints'] as const;
+
+/** As OSRM's match service: wrong list lengths and fewer than two coordinates are InvalidOptions, too many coordinates or too large a radius TooBig. */
+export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
+  const { query } = req;
+  const shared = checkOsrmQuery('match', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  if (positions.length > MAX_TRACE_POINTS)
+    throw osrmError('TooBig', `too many trace coordinates: a match takes at most ${MAX_TRACE_POINTS}`);
+  for (const name of ['timestamps', 'radiuses']) {
+    const entries = query.get(name)?.split(';').length;
+    if (entries !== undefined && entries !== positions.length)
+      throw osrmError(
+        'InvalidOptions',
+        `parameter '${name}': ${entries} entries for ${positions.length} coordinates; give one per coordinate`,
+      );
+  }
+  if (positions.length < 2) throw osrmError('InvalidOptions', 'a match needs at least two coordinates');
+  if ((query.get('radiuses') ?? '').split(';').some((entry) => Number(entry) > MAX_MATCH_RADIUS))
+    throw osrmError('TooBig', `parameter 'radiuses': a radius above ${MAX_MATCH_RADIUS} m is too large for map matching`);
+  onlyValue(query, 'annotations', ['false'], 'routes carry no annotations');
+  const match = new URLSearchParams({ mode, points: positions.join('|') });
+  for (const name of MATCH_OPTIONS) {
+    const value = query.get(name);
+    if (value !== null) match.set(name, value);
+  }
+  for (const name of MATCH_LISTS) {
+    const value = query.get(name);
+    if (value !== null) match.set(name, value.split(';').join('|'));
+  }
+  return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeMatch(match)) };
 }

@@ -101,3 +101,20 @@ export interface NearestBody {
   code: 'Ok';
   waypoints: OsrmWaypoint[];
 }
+
+/** A trace point of OSRM's match service body: where it was matched, and in which matching. */
+export interface OsrmTracepoint extends OsrmWaypoint {
+  /** Index into `matchings`. */
+  matchings_index: number;
+  /** Index of the leg end (waypoint) the point is within its matching. */
+  waypoint_index: number;
+  /** How many other candidates of the point some likely matching still passes through. */
+  alternatives_count: number;
+}
+
+/** OSRM's match service body: one route per matched part of the trace, and per trace point its tracepoint or null (not matched). */
+export interface MatchBody {
+  code: 'Ok';
+  matchings: (OsrmRoute & { confidence: number })[];
+  tracepoints: (OsrmTracepoint | null)[];
+}
