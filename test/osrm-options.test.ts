@@ -90,8 +90,10 @@ dataTest('approaches=curb arrives and departs with the point on the right, oppos
 
 dataTest('table and nearest take bearings, radiuses and snapping as route does', FILES, async (t) => {
   // A bearing at the destination (heading west along the quai, then east) changes the table's durations as it changes the route's.
+  const durations: number[] = [];
   for (const bearing of ['270,45', '90,45']) {
     const routed = await route('driving', [CASINO, QUAI], `bearings=;${bearing}`);
+    durations.push(routed.routes[0].duration);
     const table = await ok(`/api/v1/osrm/table/v1/driving/${coords([CASINO, QUAI])}?sources=0&destinations=1&bearings=;${bearing}`);
     t.true(
       Math.abs(table.durations[0][0] - routed.routes[0].duration) <= 0.2,
@@ -100,6 +102,8 @@ dataTest('table and nearest take bearings, radiuses and snapping as route does',
     const nearest = await ok(`/api/v1/osrm/nearest/v1/driving/${QUAI[0]},${QUAI[1]}?bearings=${bearing}`);
     t.deepEqual(nearest.waypoints[0].location, routed.waypoints[1].location);
   }
+  // Arriving heading west is not arriving heading east.
+  t.not(durations[0], durations[1]);
   // The casino point is 19.5 m from its road: within 1 m nothing.
   const tooNear = await get(`/api/v1/osrm/table/v1/driving/${coords([CASINO, QUAI])}?radiuses=1;`);
   t.is(tooNear.status, 400);
@@ -179,6 +183,19 @@ dataTest('hints: a round trip gives the same answer; a foreign or stale hint is 
     t.is((await get(`/api/v1/osrm/route/v1/driving/${coords(points)}?${query}&radiuses=1;unlimited`)).body.code, 'NoSegment', query);
   }
   t.deepEqual(await route('driving', points, `approaches=;curb&steps=true&hints=;${hints[1]}`), plain);
+  // A hint with any byte changed (segment, piece, position, count, check) answers as OSRM would: the same route, another snap, or an OSRM error, never a 500.
+  const bytes = Buffer.from(hints[0]!, 'base64url');
+  for (let i = 0; i < bytes.length; i++) {
+    for (const value of [0, 0xff, bytes[i]! ^ 0x01]) {
+      const mutated = Buffer.from(bytes);
+      mutated[i] = value;
+      const answer = await get(`/api/v1/osrm/route/v1/driving/${coords(points)}?snapping=any&hints=${mutated.toString('base64url')};`);
+      t.true(
+        answer.status === 200 || (answer.status === 400 && typeof answer.body.code === 'string'),
+        `byte ${i} = ${value}: ${answer.text}`,
+      );
+    }
+  }
   t.false((await route('driving', points, 'generate_hints=false')).waypoints.some((w: any) => 'hint' in w));
   // Table and nearest answer hints too, and take them back.
   const table = await ok(`/api/v1/osrm/table/v1/driving/${coords([CASINO, PORT, LARVOTTO])}`);

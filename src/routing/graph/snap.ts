@@ -156,10 +156,12 @@ function acceptedPiece(graph: RoutingGraph, { bearing, anySegment = false }: Sna
 }
 
 /**
- * Whether a snap placed again (from a hint) still meets `filter`: its segment is a start point (or
- * any segment is asked) and a direction of its piece heads within the bearing.
+ * Whether a snap placed again (from a hint) still meets `filter`: its segment is passable, a start
+ * point (or any segment is asked), and a direction of its piece heads within the bearing.
  */
 export function meetsFilter(graph: RoutingGraph, placed: Snap, { bearing, anySegment = false }: SnapFilter): boolean {
+  const { nodeWeight } = graph;
+  if (nodeWeight[2 * placed.segment] === IMPASSABLE && nodeWeight[2 * placed.segment + 1] === IMPASSABLE) return false;
   if (!anySegment && startsNowhere(graph, placed.segment)) return false;
   return !bearing || headingsOf(graph, graph.segmentPointFirst[placed.segment]! + placed.piece, bearing) !== 0;
 }
@@ -344,9 +346,6 @@ export function placeOnPiece(graph: RoutingGraph, lon: number, lat: number, segm
   const distance = Math.hypot(ax + along * (bx - ax), ay + along * (by - ay));
   return snapOnPiece(graph, lon, lat, segment, point, along, distance, kx, ky);
 }
-
-/** Most wanted by OSRM's nearest service (`number`). */
-export const MAX_NEAREST = 100;
 
 /**
  * The `count` nearest distinct segments within `radiusMetres` that `filter` allows (whatever their

@@ -6,20 +6,30 @@
 import { quoted } from '../../http/params/messages.js';
 import type { Request } from '../../http/request.js';
 import type { NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
-import { MAX_NEAREST } from '../graph/snap.js';
 import { ROUTE_ANNOTATIONS, type RouteAnnotation } from '../response/annotation.js';
 import { messages } from '../sanitize/messages.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
 import { parsePosition } from '../../http/params/position.js';
-import { osrmError, withOsrmCode } from './errors.js';
+import { osrmError, withOsrmCode, type OsrmErrorCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
 import { checkOsrmQuery, type SharedOptions } from './query.js';
 import { osrmSnapRules } from './snapping.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 
 export type OsrmRequest<P> = SharedOptions & { params: P };
+
+/** Most roads nearest asks for (`number`): osrm-routed's default `--max-nearest-size`. */
+export const MAX_NEAREST = 100;
+
+/** One entry of a `;`-separated list of indexes into the `count` coordinates, or OSRM's `code` naming `name`. */
+function coordinateIndex(name: string, entry: string, count: number, code: OsrmErrorCode): number {
+  const index = /^\d{1,6}$/.test(entry) ? Number(entry) : NaN;
+  if (!(index < count))
+    throw osrmError(code, `invalid parameter '${name}': ${quoted(entry)} is not the index of one of the ${count} coordinates`);
+  return index;
+}
 
 /** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
 const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'continue_straight'] as const;
@@ -47,16 +57,8 @@ function routeAnnotations(query: URLSearchParams): RouteAnnotation[] {
 function legEnds(query: URLSearchParams, count: number): number[] | null {
   const raw = query.get('waypoints');
   if (raw === null) return null;
-  const indexes = raw.split(';').map((entry) => {
-    const index = /^\d{1,6}$/.test(entry) ? Number(entry) : NaN;
-    if (!(index < count)) {
-      throw osrmError(
-        'InvalidOptions',
-        `invalid parameter 'waypoints': ${quoted(entry)} is not the index of one of the ${count} coordinates`,
-      );
-    }
-    return index;
-  });
+  // An index past the coordinates fails OSRM's RouteParameters::IsValid: InvalidOptions.
+  const indexes = raw.split(';').map((entry) => coordinateIndex('waypoints', entry, count, 'InvalidOptions'));
   if (indexes[0] !== 0 || indexes[indexes.length - 1] !== count - 1)
     throw osrmError('InvalidValue', 'First and last coordinates must be specified as waypoints.');
   if (indexes.some((index, k) => k > 0 && index <= indexes[k - 1]!))
@@ -96,13 +98,7 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams & R
 function pickIndexes(query: URLSearchParams, name: string, count: number): number[] {
   const raw = query.get(name) ?? 'all';
   if (raw === 'all') return Array.from({ length: count }, (_, i) => i);
-  return raw.split(';').map((entry) => {
-    const index = /^\d{1,6}$/.test(entry) ? Number(entry) : NaN;
-    if (!(index < count)) {
-      throw osrmError('InvalidValue', `invalid parameter '${name}': ${quoted(entry)} is not the index of one of the ${count} coordinates`);
-    }
-    return index;
-  });
+  return raw.split(';').map((entry) => coordinateIndex(name, entry, count, 'InvalidValue'));
 }
 
 export function osrmTableRequest(req: Request): OsrmRequest<MatrixParams & OsrmExtras> {
@@ -142,7 +138,7 @@ export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1)
     throw osrmError('InvalidValue', `invalid parameter 'number': ${quoted(raw)} is not a whole number from 1`);
   const number = Number(raw);
-  // OSRM's message (nearest.cpp) for osrm-routed's default --max-nearest-size.
+  // OSRM's message (nearest.cpp).
   if (number > MAX_NEAREST)
     throw osrmError('TooBig', `Number of results ${number} is higher than current maximum (${MAX_NEAREST}) of parameter 'number'`);
   const [rule] = osrmSnapRules(query, 1) as [SnapRule];
