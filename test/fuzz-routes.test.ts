@@ -159,6 +159,21 @@ const tile = (random: Random) => {
   return { tileset: 'shortbread', z: String(z), x: String(x), y: String(y) };
 };
 
+/** `count` OSRM coordinates (`lon,lat;…`) in Monaco. */
+const osrmCoords = (random: Random, count: number) => Array.from({ length: count }, () => `${lon(random)},${lat(random)}`).join(';');
+/** OSRM's per-coordinate options with one entry per coordinate, each entry valid or empty. */
+const osrmPlacement = (count: number): Record<string, Generate> => {
+  const entries = (values: readonly string[]) => (random: Random) => Array.from({ length: count }, () => pick(random, values)).join(';');
+  return {
+    bearings: entries(['', '90,45', '0,180']),
+    radiuses: entries(['', 'unlimited', '500']),
+    approaches: entries(['', 'curb', 'unrestricted', 'opposite']),
+    hints: entries(['']),
+    snapping: oneOf(['default', 'any']),
+    generate_hints: oneOf(['true', 'false']),
+  };
+};
+
 const geocodingFilters = {
   size: whole(1, 40),
   layers: someOf([...LAYERS, 'coarse']),
@@ -320,6 +335,61 @@ const ROUTES: FuzzRoute[] = [
       overview: oneOf(['simplified', 'full', 'false']),
       lang: oneOf(LANGUAGES),
     },
+  },
+  {
+    method: 'GET',
+    path: '/matrix',
+    api: true,
+    credentials: 'key',
+    query: {
+      sources: (random) => `${latLng(random)}|${latLng(random)}`,
+      destinations: latLng,
+      mode: oneOf(TRAVEL_MODES),
+      annotations: oneOf(['duration', 'distance', 'duration,distance']),
+      source_bearings: oneOf(['90,90|', '|0,180', '|']),
+      source_radiuses: oneOf(['unlimited|2000', '|']),
+      destination_bearings: oneOf(['270,90', '']),
+      destination_radiuses: oneOf(['unlimited', '1500']),
+      snapping: oneOf(['default', 'any']),
+    },
+  },
+  // OSRM's services: three coordinates for route and table (per-coordinate lists of three), one for nearest.
+  {
+    method: 'GET',
+    path: '/osrm/route/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 3) }),
+    query: {
+      ...osrmPlacement(3),
+      alternatives: oneOf(['true', 'false', '2']),
+      steps: oneOf(['true', 'false']),
+      annotations: oneOf(['true', 'false', 'duration,distance', 'speed,weight,datasources']),
+      waypoints: oneOf(['0;2', '0;1;2']),
+      continue_straight: oneOf(['default', 'true', 'false']),
+      overview: oneOf(['simplified', 'full', 'false']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/table/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 3) }),
+    query: {
+      ...osrmPlacement(3),
+      sources: oneOf(['all', '0;1', '2']),
+      destinations: oneOf(['all', '1;2']),
+      annotations: oneOf(['duration', 'distance', 'duration,distance']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/nearest/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 1) }),
+    query: { ...osrmPlacement(1), number: whole(1, 100) },
   },
   {
     method: 'GET',

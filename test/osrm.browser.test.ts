@@ -1,8 +1,9 @@
 // Leaflet Routing Machine in headless Chromium, configured only with Waymark's OSRM route service URL
 // and a key as a request parameter: it routes between two Monaco points through
 // /api/v1/osrm/route/v1 and shows the itinerary (a list of instructions), with no console error and
-// every request answered. Leaflet and the plugin come from node_modules, served to the page by the
-// browser's request routing (no CDN).
+// every request answered. Moving a waypoint routes again with the hint of the one kept (LRM sends
+// OSRM's hints back), and that answer is the same as without hints. Leaflet and the plugin come from
+// node_modules, served to the page by the browser's request routing (no CDN).
 import test from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +43,7 @@ function pageHtml(serviceUrl: string, apiKey: string): string {
     `
   const map = L.map('map').setView([43.735, 7.42], 14);
   window.routesFound = [];
-  L.Routing.control({
+  window.control = L.Routing.control({
     // The casino and Fontvieille.
     waypoints: [L.latLng(43.7394, 7.4276), L.latLng(43.7302, 7.4154)],
     router: L.Routing.osrmv1({ serviceUrl: ${JSON.stringify(serviceUrl)}, requestParameters: { key: ${JSON.stringify(apiKey)} } }),
@@ -65,9 +66,13 @@ browserTest(
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('requestfailed', (request) => problems.push(`failed: ${request.url()}`));
     const apiCalls: string[] = [];
+    const apiUrls: URL[] = [];
     page.on('response', (response) => {
       if (response.status() !== 200) problems.push(`${response.status()}: ${response.url()}`);
-      if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) apiCalls.push(new URL(response.url()).pathname);
+      if (response.url().startsWith(server!.url) && !response.url().includes(PAGE_PATH)) {
+        apiCalls.push(new URL(response.url()).pathname);
+        apiUrls.push(new URL(response.url()));
+      }
     });
     await page.goto(await routePackagePage(page, server.url, PAGE_PATH, pageHtml(`${server!.url}/api/v1/osrm/route/v1`, key), PACKAGES));
 
@@ -87,6 +92,18 @@ browserTest(
     t.true(apiCalls.length >= 1 && apiCalls.every((path) => path.startsWith('/api/v1/osrm/route/v1/driving/')), apiCalls.join(', '));
     // The route line is drawn.
     t.true((await page.locator('path.leaflet-interactive').count()) >= 1);
+    // The destination moved to the Larvotto beach: the casino's hint from the first answer goes back with the new request.
+    await page.evaluate(() => {
+      const { control, L } = globalThis as any;
+      control.spliceWaypoints(1, 1, L.latLng(43.7445, 7.4357));
+    });
+    await page.waitForFunction(() => (globalThis as any).routesFound.length >= 2, undefined, { timeout: 30_000 });
+    const again = apiUrls[apiUrls.length - 1]!;
+    const [casinoHint, larvottoHint] = (again.searchParams.get('hints') ?? '').split(';');
+    t.true((casinoHint ?? '').length > 0 && larvottoHint === '', again.search);
+    const hinted = await (await fetch(again)).json();
+    again.searchParams.set('hints', ';');
+    t.deepEqual(hinted, await (await fetch(again)).json());
     t.deepEqual(problems, []);
     await page.close();
   },

@@ -5,7 +5,7 @@ import { INSTRUCTION_LANGUAGES } from '../src/routing/sanitize/instruction-langu
 import { junk, refusal, seededRandom } from './helpers/http.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
-const DEFAULT_RULE = { radius: 2000, bearing: null, anySegment: false };
+const DEFAULT_RULE = { radius: 2000, bearing: null, anySegment: false, approach: null };
 const A_TO_B = 'origin=43.7384,7.4246&destination=43.7311,7.4197';
 const CENTER = 'center=43.7384,7.4246&time=10';
 
@@ -121,9 +121,9 @@ test('every bad directions parameter is a 400 naming it', (t) => {
 test('bearings, radiuses and snapping: one rule per point, empty entries keep the default', (t) => {
   const { snapRules } = sanitizeDirections(q(`${A_TO_B}&waypoints=1,2&bearings=0,0||360,180&radiuses=|unlimited|12.5&snapping=any`)).params;
   t.deepEqual(snapRules, [
-    { radius: 2000, bearing: { value: 0, range: 0 }, anySegment: true },
-    { radius: Number.POSITIVE_INFINITY, bearing: null, anySegment: true },
-    { radius: 12.5, bearing: { value: 360, range: 180 }, anySegment: true },
+    { radius: 2000, bearing: { value: 0, range: 0 }, anySegment: true, approach: null },
+    { radius: Number.POSITIVE_INFINITY, bearing: null, anySegment: true, approach: null },
+    { radius: 12.5, bearing: { value: 360, range: 180 }, anySegment: true, approach: null },
   ]);
   t.deepEqual(sanitizeDirections(q(`${A_TO_B}&snapping=default`)).params.snapRules, [DEFAULT_RULE, DEFAULT_RULE]);
 });

@@ -60,6 +60,18 @@ export interface OsrmLeg {
   weight: number;
   summary: string;
   steps: OsrmStep[];
+  /** Present when `annotations` are asked (route service only). */
+  annotation?: OsrmAnnotation;
+}
+
+/** Per piece of a leg's polyline, what `annotations` asked (response/annotation.ts). */
+export interface OsrmAnnotation {
+  distance?: number[];
+  duration?: number[];
+  datasources?: number[];
+  weight?: number[];
+  speed?: number[];
+  metadata?: { datasource_names: string[] };
 }
 
 export interface OsrmRoute {
@@ -77,6 +89,8 @@ export interface OsrmWaypoint {
   location: [number, number];
   /** Metres between the requested position and `location`. */
   distance: number;
+  /** OSRM's hint: sent back with the same coordinate, it places the point again without a search (OSRM paths only). */
+  hint?: string;
 }
 
 export interface DirectionsBody {

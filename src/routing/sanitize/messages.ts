@@ -11,8 +11,8 @@ export const messages = {
   tooManyElements: (elements: number, max: number) =>
     `too many matrix elements: sources × destinations is ${elements}, the limit is ${max} per request`,
   repeatedValue: (name: string, value: number) => `invalid parameter '${name}': ${value} is given more than once`,
-  perPointCount: (name: string, given: number, points: number) =>
-    `invalid parameter '${name}': ${given} entries for ${points} points; give one per point (origin, waypoints, destination), empty for the default`,
+  perPointCount: (name: string, given: number, points: number, which: string) =>
+    `invalid parameter '${name}': ${given} entries for ${points} points; give one per point (${which}), empty for the default`,
   badRadius: (name: string, entry: string) =>
     `invalid parameter '${name}': ${quoted(entry)} is not a distance in metres (a decimal from 0) or unlimited`,
   badBearing: (name: string, entry: string) =>
