@@ -1,7 +1,7 @@
 /**
  * The routing product behind the gateway (scope `routing`, one unit per request; a matrix one per
- * started 100 elements): OSRM-style directions, isochrones and matrices, and OSRM's own HTTP API
- * (route, table, nearest). Parameters are checked here; the work runs in the dataset's worker
+ * started 100 elements): OSRM-style directions, isochrones, matrices and optimized trips, and OSRM's
+ * own HTTP API (route, table, nearest, trip). Parameters are checked here; the work runs in the dataset's worker
  * pool, so the event loop only waits for the answer. See docs/ROUTING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
@@ -11,9 +11,11 @@ import { osrmRoutes } from './osrm/routes.js';
 import { oncePerRequest, poolFor, runTask } from './run.js';
 import { sanitizeDirections, sanitizeIsochrone } from './sanitize/endpoints.js';
 import { matrixUnits, sanitizeMatrix } from './sanitize/matrix.js';
+import { sanitizeOptimize } from './sanitize/optimize.js';
 
 export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const matrixParams = oncePerRequest((req: Request) => sanitizeMatrix(req.query));
+  const optimizeParams = oncePerRequest((req: Request) => sanitizeOptimize(req.query));
   return [
     {
       path: '/directions',
@@ -42,6 +44,16 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       handler: (req: Request) => {
         const params = matrixParams(req);
         return runTask(poolFor(datasets, params.mode), { kind: 'matrix', params });
+      },
+    },
+    {
+      path: '/optimize',
+      service: 'routing',
+      // One unit per request; checked here so that a refused request is never metered.
+      units: (req: Request) => (optimizeParams(req), 1),
+      handler: (req: Request) => {
+        const params = optimizeParams(req);
+        return runTask(poolFor(datasets, params.mode), { kind: 'trip', params, body: 'optimize' });
       },
     },
     ...osrmRoutes(datasets),

@@ -5,10 +5,10 @@
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { routeLegs } from '../graph/legs.js';
-import { snap, type Snap } from '../graph/snap.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
+import { snapPoints } from './snap-points.js';
 import type { RoutingAnswer } from './task.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 
@@ -22,18 +22,9 @@ function pointName(index: number, count: number): string {
 
 export function answerDirections(graph: RoutingGraph, params: DirectionsParams): RoutingAnswer {
   const points = [params.origin, ...params.waypoints, params.destination];
-  const snaps: Snap[] = [];
-  for (const [i, [lon, lat]] of points.entries()) {
-    const { radius, bearing, anySegment } = params.snapRules[i]!;
-    const snapped = snap(graph, lon, lat, radius, { bearing, anySegment });
-    if (snapped === null) {
-      const name = pointName(i, points.length);
-      const within = Number.isFinite(radius) ? ` within ${radius} m` : '';
-      const heading = bearing ? ` heading ${bearing.value}±${bearing.range}°` : '';
-      return { ok: false, code: 'NoSegment', message: `no road for ${params.mode}${heading}${within} of ${name} (${lat},${lon})` };
-    }
-    snaps.push(snapped);
-  }
+  const snapped = snapPoints(graph, points, params.snapRules, (i) => pointName(i, points.length));
+  if (!snapped.ok) return snapped.answer;
+  const { snaps } = snapped;
   const continueStraight = params.continueStraight === 'default' ? CONTINUES_STRAIGHT[params.mode] : params.continueStraight === 'true';
   const found = routeLegs(graph, snaps, continueStraight);
   if (!found.ok) {

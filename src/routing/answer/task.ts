@@ -1,6 +1,7 @@
-/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest, trip), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
+import type { OptimizeParams } from '../sanitize/optimize.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { LonLat } from '../../http/params/position.js';
 
@@ -14,10 +15,15 @@ export type RoutingTask =
   | { kind: 'directions'; params: DirectionsParams }
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams }
-  | { kind: 'nearest'; params: NearestParams };
+  | { kind: 'nearest'; params: NearestParams }
+  /** A trip, answered with OSRM's trip body (`osrm`) or `/optimize`'s. */
+  | { kind: 'trip'; params: OptimizeParams; body: 'osrm' | 'optimize' };
 
-/** `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points. */
-export type RoutingFailureCode = 'NoSegment' | 'NoRoute';
+/**
+ * `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points;
+ * `NoTrips`: the points of a trip are not all reachable from one another.
+ */
+export type RoutingFailureCode = 'NoSegment' | 'NoRoute' | 'NoTrips';
 
 export type RoutingAnswer = { ok: true; body: string } | { ok: false; code: RoutingFailureCode; message: string };
 

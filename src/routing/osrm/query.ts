@@ -6,13 +6,27 @@ import { quoted } from '../../http/params/messages.js';
 import { flag } from '../../http/params/choice.js';
 import { osrmError } from './errors.js';
 
-export type OsrmService = 'route' | 'table' | 'nearest';
+export type OsrmService = 'route' | 'table' | 'nearest' | 'trip';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
   route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'bearings', 'radiuses', 'snapping'],
   table: ['sources', 'destinations', 'annotations'],
   nearest: ['number'],
+  // `continue_straight` is taken and has no effect, as in OSRM's trip (its legs never keep straight on).
+  trip: [
+    'roundtrip',
+    'source',
+    'destination',
+    'steps',
+    'geometries',
+    'overview',
+    'annotations',
+    'continue_straight',
+    'bearings',
+    'radiuses',
+    'snapping',
+  ],
 };
 /**
  * `hints` are OSRM's opaque snapping caches: Waymark answers none and ignores those sent (as OSRM

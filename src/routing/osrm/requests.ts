@@ -9,6 +9,9 @@ import type { NearestParams } from '../answer/task.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
+import { isSupportedTrip, MAX_TRIP_POINTS, sanitizeOptimize, sanitizeTripEnds, type OptimizeParams } from '../sanitize/optimize.js';
+import { sanitize } from '../../http/params/compose.js';
+import { sanitizeContinueStraight } from '../sanitize/route-options.js';
 import { parsePosition } from '../../http/params/position.js';
 import { osrmError, withOsrmCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
@@ -18,8 +21,22 @@ export type OsrmRequest<P> = SharedOptions & { params: P };
 
 /** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
 const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'snapping', 'continue_straight'] as const;
-/** Options of OSRM's route service with one entry per coordinate, which `/directions` takes with `|` for `;`. */
+/** Options of OSRM's trip service that `/optimize` takes under the same name and syntax. */
+const TRIP_OPTIONS = ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview', 'snapping'] as const;
+/** Options of OSRM's route and trip services with one entry per coordinate, which Waymark takes with `|` for `;`. */
 const PER_POINT_OPTIONS = ['bearings', 'radiuses'] as const;
+
+/** Copies `names` from OSRM's `query` into Waymark's `into`, the per-point ones with `|` for `;`. */
+function passOptions(query: URLSearchParams, into: URLSearchParams, names: readonly string[]): void {
+  for (const name of names) {
+    const value = query.get(name);
+    if (value !== null) into.set(name, value);
+  }
+  for (const name of PER_POINT_OPTIONS) {
+    const value = query.get(name);
+    if (value !== null) into.set(name, value.split(';').join('|'));
+  }
+}
 
 export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   const { query } = req;
@@ -30,15 +47,7 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   onlyValue(query, 'annotations', ['false'], 'routes carry no annotations');
   const directions = new URLSearchParams({ mode, origin: positions[0]!, destination: positions[positions.length - 1]! });
   if (positions.length > 2) directions.set('waypoints', positions.slice(1, -1).join('|'));
-  for (const name of ROUTE_OPTIONS) {
-    const value = query.get(name);
-    if (value !== null) directions.set(name, value);
-  }
-  // One entry per coordinate, `;`-separated in OSRM, `|` in Waymark's own parameters.
-  for (const name of PER_POINT_OPTIONS) {
-    const value = query.get(name);
-    if (value !== null) directions.set(name, value.split(';').join('|'));
-  }
+  passOptions(query, directions, ROUTE_OPTIONS);
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params) };
 }
 
@@ -83,4 +92,27 @@ export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
     throw osrmError('InvalidOptions', `unsupported parameter 'number': only 1 is supported (Waymark answers the one nearest road)`);
   }
   return { ...shared, params: { mode, point: parsePosition('coordinate 0', positions[0]!).value } };
+}
+
+/**
+ * OSRM's trip: its checks in OSRM's order (the unsupported one-way trip `NotImplemented`, then more
+ * than 100 coordinates `TooBig`), then `/optimize`'s on the same points and options.
+ */
+export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams> {
+  const { query } = req;
+  const shared = checkOsrmQuery('trip', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  const optimize = new URLSearchParams({ mode, points: positions.join('|') });
+  passOptions(query, optimize, TRIP_OPTIONS);
+  const ends = withOsrmCode('InvalidValue', () => sanitize(optimize, { ends: sanitizeTripEnds }, []).params.ends);
+  if (!isSupportedTrip(ends))
+    throw osrmError(
+      'NotImplemented',
+      'this request is not supported: a trip that is not a round trip needs source=first or destination=last',
+    );
+  if (positions.length > MAX_TRIP_POINTS) throw osrmError('TooBig', `too many trip coordinates: a trip takes at most ${MAX_TRIP_POINTS}`);
+  if (positions.length < 2) throw osrmError('InvalidOptions', 'a trip needs at least two coordinates');
+  onlyValue(query, 'annotations', ['false'], 'trips carry no annotations');
+  withOsrmCode('InvalidValue', () => sanitize(query, { continueStraight: sanitizeContinueStraight }, []));
+  return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeOptimize(optimize)) };
 }

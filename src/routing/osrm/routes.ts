@@ -1,5 +1,5 @@
 /**
- * OSRM's own HTTP API beside `/directions` and `/matrix`: `/osrm/{route,table,nearest}/v1/{profile}/{coordinates}`,
+ * OSRM's own HTTP API beside `/directions`, `/matrix` and `/optimize`: `/osrm/{route,table,nearest,trip}/v1/{profile}/{coordinates}`,
  * answered by the same engine tasks with OSRM's bodies and error codes. Each request is checked in
  * the gateway's `units`, so a refused one costs nothing. See docs/ROUTING.md.
  */
@@ -11,13 +11,14 @@ import type { RoutingTask } from '../answer/task.js';
 import { oncePerRequest, poolFor, runTask } from '../run.js';
 import { matrixUnits } from '../sanitize/matrix.js';
 import { OSRM_ERROR_STATUS } from './errors.js';
-import { osrmNearestRequest, osrmRouteRequest, osrmTableRequest, type OsrmRequest } from './requests.js';
+import { osrmNearestRequest, osrmRouteRequest, osrmTableRequest, osrmTripRequest, type OsrmRequest } from './requests.js';
 
 /** The body fields `skip_waypoints=true` leaves out, per task. */
 const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {
   directions: ['waypoints'],
   matrix: ['sources', 'destinations'],
   nearest: ['waypoints'],
+  trip: ['waypoints'],
   isochrone: [],
 };
 
@@ -36,6 +37,7 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const route = oncePerRequest(osrmRouteRequest);
   const table = oncePerRequest(osrmTableRequest);
   const nearest = oncePerRequest(osrmNearestRequest);
+  const trip = oncePerRequest(osrmTripRequest);
   return [
     {
       path: '/osrm/route/v1/:profile/:coords',
@@ -58,6 +60,12 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
       service: 'routing',
       units: (req: Request) => (nearest(req), 1),
       handler: (req: Request) => answerOsrm(datasets, nearest(req), { kind: 'nearest', params: nearest(req).params }),
+    },
+    {
+      path: '/osrm/trip/v1/:profile/:coords',
+      service: 'routing',
+      units: (req: Request) => (trip(req), 1),
+      handler: (req: Request) => answerOsrm(datasets, trip(req), { kind: 'trip', params: trip(req).params, body: 'osrm' }),
     },
   ];
 }
