@@ -1,21 +1,27 @@
 /**
  * Part 2 of the routing benchmark, the baseline without HTTP, pool or gateway: the graph files
  * loaded in this process and the engine called directly on one thread — snapping, the hierarchy
- * search (`route`), the whole directions answer (snap + route + OSRM body with steps), and
+ * search (`route`), the whole directions answer (snap + route + OSRM body with steps), trips of
+ * 10 and 25 points (`answerTrip`: snaps, travel-time table, visit order, legs, OSRM trip body) and
  * isochrones of 5, 15 and 30 minutes (`answerIsochrone`: snap, bounded search, contours).
  */
 import type { TravelMode } from '../../core/routing/network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
+import { answerTrip } from '../../src/routing/answer/trip.js';
 import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
 import type { RoutingGraph } from '../../src/routing/graph/load.js';
 import { route } from '../../src/routing/graph/route.js';
 import { snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
+import { sanitizeOptimize } from '../../src/routing/sanitize/optimize.js';
 import { timeCalls, type CallTimings } from '../lib/timings.js';
 import { latLng, snappedPairs, type Position, type SnappedPair } from './random-points.js';
 
 export const ISOCHRONE_MINUTES = [5, 15, 30] as const;
+export const TRIP_POINTS = [10, 25] as const;
+/** Trips timed per size at most. */
+const TRIPS_PER_SIZE = 40;
 
 export interface BareQueries {
   mode: TravelMode;
@@ -27,6 +33,7 @@ export interface BareQueries {
   route: CallTimings;
   directions: CallTimings;
   isochrones: { minutes: number; timings: CallTimings }[];
+  trips: { points: number; timings: CallTimings }[];
 }
 
 export const directionsQuery = (mode: TravelMode, pair: { origin: Position; destination: Position }) =>
@@ -34,6 +41,26 @@ export const directionsQuery = (mode: TravelMode, pair: { origin: Position; dest
 
 export const isochroneQuery = (mode: TravelMode, center: Position, minutes: number) =>
   new URLSearchParams({ center: latLng(center), time: String(minutes), mode });
+
+export const tripQuery = (mode: TravelMode, points: Position[]) =>
+  new URLSearchParams({ points: points.map(latLng).join('|'), mode, steps: 'true' });
+
+/**
+ * Round trips (OSRM's defaults) over `size` consecutive points of the timed pairs, each set starting
+ * one point further; a set the network does not join both ways (NoTrips, answered before any leg is
+ * routed) is left out, and a size without any set is not reported.
+ */
+export function measureTrips(graph: RoutingGraph, pairs: readonly SnappedPair[]): { points: number; timings: CallTimings }[] {
+  const points = pairs.flatMap((p) => [p.origin, p.destination]);
+  return TRIP_POINTS.flatMap((size) => {
+    const trips = [];
+    for (let i = 0; i + size <= points.length && trips.length < TRIPS_PER_SIZE; i++) {
+      const params = sanitizeOptimize(tripQuery(graph.mode, points.slice(i, i + size)));
+      if (answerTrip(graph, params, 'osrm').ok) trips.push(params);
+    }
+    return trips.length === 0 ? [] : [{ points: size, timings: timeCalls(trips, (params) => answerTrip(graph, params, 'osrm')) }];
+  });
+}
 
 export function measureBareQueries(graph: RoutingGraph, positions: Position[], centres: Position[]): BareQueries {
   const mode = graph.mode;
@@ -56,5 +83,6 @@ export function measureBareQueries(graph: RoutingGraph, positions: Position[], c
       (params) => answerDirections(graph, params),
     ),
     isochrones,
+    trips: measureTrips(graph, pairs),
   };
 }

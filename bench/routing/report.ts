@@ -85,6 +85,12 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     [b.mode, 'snap (one point)', fmtInt(b.snap.calls), ...timingCells(b.snap)],
     [b.mode, '**route** (hierarchy search + leg)', fmtInt(b.route.calls), ...timingCells(b.route)],
     [b.mode, 'directions answer (2 snaps, route, OSRM body with steps)', fmtInt(b.directions.calls), ...timingCells(b.directions)],
+    ...b.trips.map((trip) => [
+      b.mode,
+      `trip ${trip.points} points (snaps, travel-time table, visit order, legs, OSRM body with steps)`,
+      fmtInt(trip.timings.calls),
+      ...timingCells(trip.timings),
+    ]),
     ...b.isochrones.map((i) => [
       b.mode,
       `isochrone ${i.minutes} min (snap, reach, contours)`,
@@ -102,7 +108,9 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       `taken as ${settings.pairs} origin–destination pairs; timed: pairs where both snap within 2 km and the network connects them ` +
       `(${bare.map((b) => `${b.mode} ${b.pairs.length}, and ${b.unconnected} more that snap but are not connected`).join('; ')}; ` +
       'snap is timed on every position). ' +
-      `Isochrone centres: ${settings.centres} more random positions (those that snap). Calls/s: back to back on one thread.`,
+      `Isochrone centres: ${settings.centres} more random positions (those that snap). ` +
+      `Trips: round trips over 10 or 25 consecutive points of the timed pairs, each set one point further (at most 40 of each size; sets the network does not join both ways left out). ` +
+      'Calls/s: back to back on one thread.',
     '',
     markdownTable(['Mode', 'call', 'calls', 'p50', 'p90', 'p99', 'calls/s'], calls, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
     '',
