@@ -10,9 +10,11 @@
  * - one-way to a fixed last point: every way out of it free.
  *
  * Solved exactly (Held–Karp dynamic programme) up to EXACT_MAX_POINTS points; above, farthest
- * insertion (OSRM's heuristic), then improved by Or-opt (moving runs of 1–3 points, either way
- * round) and 2-opt (reversing a run) until no move helps; the points' given order, improved the same
- * way, is kept instead when it is cheaper, so a trip is never slower than the order asked.
+ * insertion (OSRM's heuristic), improved by local search — Or-opt (moving runs of 1–3 points, either
+ * way round, beside their ends' nearest points) and 2-opt (reversing a run) until no move helps —
+ * then by iterated local search (KICKS double-bridge kicks, each improved again, kept when shorter).
+ * The points' given order, improved the same way, replaces the insertion's when cheaper, so a trip
+ * is never slower than the order asked. Deterministic: the kicks draw from a fixed seed.
  */
 
 /** Up to this many points the order is the best one (2^11 × 11 states); above, the heuristic. */
@@ -207,31 +209,45 @@ function orOpt(table: Float64Array, n: number, neighbours: Int32Array, tour: num
   return moved;
 }
 
-/** One sweep of 2-opt: each run at positions i…j reversed where that shortens the tour (costs both ways, the table being asymmetric); whether any was. */
-function twoOptSweep(table: Float64Array, n: number, tour: number[]): boolean {
+/**
+ * One sweep of 2-opt: for each position i, the run i…j reversed where that shortens the tour most,
+ * j such that the new step into the run's end comes from one of the nearest points of the point
+ * before i (costs both ways, the table being asymmetric); whether any run was reversed.
+ */
+function twoOptSweep(table: Float64Array, n: number, neighbours: Int32Array, tour: number[]): boolean {
+  const k = Math.min(NEIGHBOURS, n - 1);
   const c = (u: number, v: number) => table[u * n + v]!;
+  const position = new Int32Array(n);
   // Along the tour, and against it, up to each position.
   const along = new Float64Array(n);
   const against = new Float64Array(n);
-  const sum = () => {
-    for (let k = 1; k < n; k++) {
-      along[k] = along[k - 1]! + c(tour[k - 1]!, tour[k]!);
-      against[k] = against[k - 1]! + c(tour[k]!, tour[k - 1]!);
+  const measure = () => {
+    position[tour[0]!] = 0;
+    for (let q = 1; q < n; q++) {
+      position[tour[q]!] = q;
+      along[q] = along[q - 1]! + c(tour[q - 1]!, tour[q]!);
+      against[q] = against[q - 1]! + c(tour[q]!, tour[q - 1]!);
     }
   };
-  sum();
+  measure();
   let moved = false;
   for (let i = 1; i < n - 1; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const [a, b] = [tour[i - 1]!, tour[(j + 1) % n]!];
+    const a = tour[i - 1]!;
+    let best = -GAIN;
+    let bestEnd = -1;
+    for (let m = a * k; m < (a + 1) * k; m++) {
+      const j = position[neighbours[m]!]!;
+      if (j <= i) continue;
+      const b = tour[(j + 1) % n]!;
       const change =
         c(a, tour[j]!) + c(tour[i]!, b) - c(a, tour[i]!) - c(tour[j]!, b) + (against[j]! - against[i]!) - (along[j]! - along[i]!);
-      if (change >= -GAIN) continue;
-      const reversed = tour.slice(i, j + 1).reverse();
-      tour.splice(i, reversed.length, ...reversed);
-      sum();
-      moved = true;
+      if (change < best) (best = change), (bestEnd = j);
     }
+    if (bestEnd < 0) continue;
+    const reversed = tour.slice(i, bestEnd + 1).reverse();
+    tour.splice(i, reversed.length, ...reversed);
+    measure();
+    moved = true;
   }
   return moved;
 }
@@ -240,7 +256,7 @@ function twoOptSweep(table: Float64Array, n: number, tour: number[]): boolean {
 function improved(table: Float64Array, n: number, neighbours: Int32Array, start: readonly number[], changed?: readonly number[]): number[] {
   const tour = [...start];
   orOpt(table, n, neighbours, tour, [...(changed ?? tour)]);
-  while (twoOptSweep(table, n, tour) && orOpt(table, n, neighbours, tour, [...tour]));
+  while (twoOptSweep(table, n, neighbours, tour)) orOpt(table, n, neighbours, tour, [...tour]);
   return tour;
 }
 
@@ -298,7 +314,8 @@ const rotated = (tour: readonly number[], start: number): number[] => [...tour.s
 export function visitOrder(times: ArrayLike<number>, n: number, ends: TripEnds, exactUpTo = EXACT_MAX_POINTS): number[] {
   if (n < 2) return n === 1 ? [0] : [];
   const table = tourTable(times, n, ends);
-  const tour = n <= Math.min(exactUpTo, EXACT_MAX_POINTS) ? exactTour(table, n) : heuristicTour(table, n);
+  // Three points or fewer have at most two tours: the heuristic's moves need more.
+  const tour = n <= Math.max(3, Math.min(exactUpTo, EXACT_MAX_POINTS)) ? exactTour(table, n) : heuristicTour(table, n);
   if (!ends.fixedEnd || ends.fixedStart) return rotated(tour, tour.indexOf(0));
   const last = tour.indexOf(n - 1);
   return rotated(tour, ends.roundtrip ? last : (last + 1) % n);
