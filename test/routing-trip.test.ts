@@ -368,6 +368,7 @@ dataTest('HTTP: bad inputs are 400s (OSRM codes on the OSRM path), unroutable on
     /not supported/,
   );
   await refusal(t, `/api/v1/osrm/trip/v1/driving/${coords([points[0]!])}`, 400, 'InvalidOptions', /at least two coordinates/);
+  await refusal(t, `/api/v1/osrm/trip/v1/driving/${coords([points[0]!])}?roundtrip=false`, 400, 'InvalidOptions', /at least two/);
   await refusal(t, `${trip}?roundtrip=yes`, 400, 'InvalidValue', /'roundtrip': 'yes' is not true or false/);
   await refusal(t, `${trip}?source=last`, 400, 'InvalidValue', /'source': 'last' is not one of any, first/);
   await refusal(t, `${trip}?destination=first`, 400, 'InvalidValue', /'destination': 'first' is not one of any, last/);

@@ -95,8 +95,9 @@ export function osrmNearestRequest(req: Request): OsrmRequest<NearestParams> {
 }
 
 /**
- * OSRM's trip: its checks in OSRM's order (the unsupported one-way trip `NotImplemented`, then more
- * than 100 coordinates `TooBig`), then `/optimize`'s on the same points and options.
+ * OSRM's trip: its checks in OSRM's order (fewer than two coordinates `InvalidOptions`, the
+ * unsupported one-way trip `NotImplemented`, then more than 100 coordinates `TooBig`), then
+ * `/optimize`'s on the same points and options.
  */
 export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams> {
   const { query } = req;
@@ -104,6 +105,7 @@ export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams> {
   const { mode, positions } = parseOsrmPath(req.params);
   const optimize = new URLSearchParams({ mode, points: positions.join('|') });
   passOptions(query, optimize, TRIP_OPTIONS);
+  if (positions.length < 2) throw osrmError('InvalidOptions', 'a trip needs at least two coordinates');
   const ends = withOsrmCode('InvalidValue', () => sanitize(optimize, { ends: sanitizeTripEnds }, []).params.ends);
   if (!isSupportedTrip(ends))
     throw osrmError(
@@ -111,7 +113,6 @@ export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams> {
       'this request is not supported: a trip that is not a round trip needs source=first or destination=last',
     );
   if (positions.length > MAX_TRIP_POINTS) throw osrmError('TooBig', `too many trip coordinates: a trip takes at most ${MAX_TRIP_POINTS}`);
-  if (positions.length < 2) throw osrmError('InvalidOptions', 'a trip needs at least two coordinates');
   onlyValue(query, 'annotations', ['false'], 'trips carry no annotations');
   withOsrmCode('InvalidValue', () => sanitize(query, { continueStraight: sanitizeContinueStraight }, []));
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeOptimize(optimize)) };
