@@ -10,7 +10,9 @@ import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import { answerTrip } from '../../src/routing/answer/trip.js';
 import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
+import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
 import type { RoutingGraph } from '../../src/routing/graph/load.js';
+import { manyToMany } from '../../src/routing/graph/many-to-many.js';
 import { route } from '../../src/routing/graph/route.js';
 import { snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
@@ -46,19 +48,31 @@ export const tripQuery = (mode: TravelMode, points: Position[]) =>
   new URLSearchParams({ points: points.map(latLng).join('|'), mode, steps: 'true' });
 
 /**
- * Round trips (OSRM's defaults) over `size` consecutive points of the timed pairs, each set starting
- * one point further; a set the network does not join both ways (NoTrips, answered before any leg is
- * routed) is left out, and a size without any set is not reported.
+ * The points of the timed pairs that can all be reached from one another (those joined both ways
+ * with the best-joined one, by one many-to-many search): a trip over them is never NoTrips.
  */
+function joinedPoints(graph: RoutingGraph, pairs: readonly SnappedPair[]): Position[] {
+  const snaps = pairs.flatMap((p) => [p.from, p.to]);
+  const n = snaps.length;
+  const { time } = manyToMany(
+    graph,
+    snaps.map((s) => endpointOfSnap(graph, s)),
+    snaps.map((s) => targetOfSnap(graph, s)),
+  );
+  const joined = (i: number, j: number) => time[i * n + j]! < Infinity && time[j * n + i]! < Infinity;
+  const reach = snaps.map((_, i) => snaps.filter((_, j) => joined(i, j)).length);
+  const anchor = reach.indexOf(Math.max(...reach));
+  return pairs.flatMap((p) => [p.origin, p.destination]).filter((_, i) => joined(anchor, i));
+}
+
+/** Round trips (OSRM's defaults) over `size` consecutive joined points, each set starting one point further. */
 export function measureTrips(graph: RoutingGraph, pairs: readonly SnappedPair[]): { points: number; timings: CallTimings }[] {
-  const points = pairs.flatMap((p) => [p.origin, p.destination]);
-  return TRIP_POINTS.flatMap((size) => {
+  const points = joinedPoints(graph, pairs);
+  return TRIP_POINTS.map((size) => {
     const trips = [];
-    for (let i = 0; i + size <= points.length && trips.length < TRIPS_PER_SIZE; i++) {
-      const params = sanitizeOptimize(tripQuery(graph.mode, points.slice(i, i + size)));
-      if (answerTrip(graph, params, 'osrm').ok) trips.push(params);
-    }
-    return trips.length === 0 ? [] : [{ points: size, timings: timeCalls(trips, (params) => answerTrip(graph, params, 'osrm')) }];
+    for (let i = 0; i + size <= points.length && trips.length < TRIPS_PER_SIZE; i++)
+      trips.push(sanitizeOptimize(tripQuery(graph.mode, points.slice(i, i + size))));
+    return { points: size, timings: timeCalls(trips, (params) => answerTrip(graph, params, 'osrm')) };
   });
 }
 

@@ -109,7 +109,7 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       `(${bare.map((b) => `${b.mode} ${b.pairs.length}, and ${b.unconnected} more that snap but are not connected`).join('; ')}; ` +
       'snap is timed on every position). ' +
       `Isochrone centres: ${settings.centres} more random positions (those that snap). ` +
-      `Trips: round trips over 10 or 25 consecutive points of the timed pairs, each set one point further (at most 40 of each size; sets the network does not join both ways left out). ` +
+      `Trips: round trips over 10 or 25 consecutive points of the timed pairs, each set one point further (at most 40 of each size), among the points all reachable from one another. ` +
       'Calls/s: back to back on one thread.',
     '',
     markdownTable(['Mode', 'call', 'calls', 'p50', 'p90', 'p99', 'calls/s'], calls, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
