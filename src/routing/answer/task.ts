@@ -16,8 +16,10 @@ export type RoutingTask =
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams }
   | { kind: 'nearest'; params: NearestParams }
-  /** A trip, answered with OSRM's trip body (`osrm`) or `/optimize`'s. */
-  | { kind: 'trip'; params: OptimizeParams; body: 'osrm' | 'optimize' };
+  | { kind: 'trip'; params: OptimizeParams; body: TripBodyKind };
+
+/** A trip is answered with OSRM's trip body (`osrm`) or `/optimize`'s. */
+export type TripBodyKind = 'osrm' | 'optimize';
 
 /**
  * `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points;

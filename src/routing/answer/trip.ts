@@ -12,7 +12,7 @@ import { optimizeBody, tripBody } from '../response/trip-body.js';
 import type { OptimizeParams } from '../sanitize/optimize.js';
 import { visitOrder } from '../trip/visit-order.js';
 import { snapPoints } from './snap-points.js';
-import type { RoutingAnswer, RoutingTask } from './task.js';
+import type { RoutingAnswer, TripBodyKind } from './task.js';
 
 const pointName = (index: number) => `points[${index}]`;
 
@@ -22,11 +22,7 @@ function unjoinedPair(times: Float64Array, n: number): [number, number] | null {
   return null;
 }
 
-export function answerTrip(
-  graph: RoutingGraph,
-  params: OptimizeParams,
-  body: Extract<RoutingTask, { kind: 'trip' }>['body'],
-): RoutingAnswer {
+export function answerTrip(graph: RoutingGraph, params: OptimizeParams, body: TripBodyKind): RoutingAnswer {
   const snapped = snapPoints(graph, params.points, params.snapRules, pointName);
   if (!snapped.ok) return snapped.answer;
   const { snaps } = snapped;
