@@ -87,9 +87,10 @@ function exactTour(table: Float64Array, n: number): number[] {
   }
   let best = Infinity;
   let end = 0;
+  // On a tie the last point ends the tour, so that equal tours keep the order given (the same place twice).
   for (let j = 0; j < m; j++) {
     const total = cost[(full - 1) * m + j]! + table[(j + 1) * n]!;
-    if (total < best) (best = total), (end = j);
+    if (total <= best) (best = total), (end = j);
   }
   const tour: number[] = [];
   for (let set = full - 1, j = end; j >= 0; ) {
