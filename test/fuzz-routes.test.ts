@@ -338,6 +338,23 @@ const ROUTES: FuzzRoute[] = [
   },
   {
     method: 'GET',
+    path: '/optimize',
+    api: true,
+    credentials: 'key',
+    query: {
+      points: (random) => Array.from({ length: 2 + Math.floor(random() * 5) }, () => latLng(random)).join('|'),
+      mode: oneOf(TRAVEL_MODES),
+      roundtrip: oneOf(['true', 'false']),
+      source: oneOf(['any', 'first']),
+      destination: oneOf(['any', 'last']),
+      steps: oneOf(['true', 'false']),
+      geometries: oneOf(['polyline', 'polyline6', 'geojson']),
+      overview: oneOf(['simplified', 'full', 'false']),
+      lang: oneOf(LANGUAGES),
+    },
+  },
+  {
+    method: 'GET',
     path: '/matrix',
     api: true,
     credentials: 'key',

@@ -279,7 +279,7 @@ dataTest('metering: route and nearest one unit, table one per started 100 elemen
 
 dataTest('fuzz over HTTP: hostile path segments and parameters answer 200 or an error with a code, never a 500', FILES, async (t) => {
   const random = seededRandom(41);
-  const services = ['route', 'table', 'nearest', 'match'];
+  const services = ['route', 'table', 'nearest', 'match', 'trip'];
   const validCoords = (service: string) => (service === 'nearest' ? `${CASINO[0]},${CASINO[1]}` : coords([CASINO, PORT, FONTVIEILLE]));
   const valid: Record<string, string> = {
     overview: 'full',
@@ -302,6 +302,9 @@ dataTest('fuzz over HTTP: hostile path segments and parameters answer 200 or an 
     timestamps: '1;2;3',
     gaps: 'ignore',
     tidy: 'true',
+    roundtrip: 'false',
+    source: 'first',
+    destination: 'last',
   };
   for (let i = 0; i < 300; i++) {
     const service = pick(random, services);

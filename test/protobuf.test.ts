@@ -265,6 +265,26 @@ dataTest(
 );
 
 dataTest(
+  'optimize: a round trip and a one-way trip to the last point',
+  [MONACO],
+  async (t) => {
+    const points = [CASINO, STADE, PORT].map(latLng).join('|');
+    const round = await routingCase(t, '/optimize', `points=${points}&mode=driving`, 'waymark.OptimizeResponse');
+    t.is(round.order.length, 4);
+    t.is(round.routes[0].legs.length, 3);
+    const oneWay = await routingCase(
+      t,
+      '/optimize',
+      `points=${points}&roundtrip=false&destination=last&geometries=geojson&overview=false`,
+      'waymark.OptimizeResponse',
+    );
+    t.is(oneWay.order.at(-1), 2);
+    t.is(oneWay.routes[0].geometry, undefined);
+  },
+  true,
+);
+
+dataTest(
   'geocoding: search, autocomplete, the /geocode alias, structured search, reverse and place',
   [MONACO],
   async (t) => {
@@ -364,6 +384,7 @@ dataTest(
     );
     t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
     t.is(listing.body.messages['/api/v1/match'], 'waymark.MatchResponse');
+    t.is(listing.body.messages['/api/v1/optimize'], 'waymark.OptimizeResponse');
     for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
     const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
     t.is(file.status, 200);

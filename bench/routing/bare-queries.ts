@@ -2,27 +2,35 @@
  * Part 2 of the routing benchmark, the baseline without HTTP, pool or gateway: the graph files
  * loaded in this process and the engine called directly on one thread — snapping, the hierarchy
  * search (`route`), the whole directions answer (snap + route + OSRM body with steps),
- * isochrones of 5, 15 and 30 minutes (`answerIsochrone`: snap, bounded search, contours), and map
- * matching of 100-point traces (`answerMatch`: candidates, hidden Markov model, legs, OSRM body).
+ * isochrones of 5, 15 and 30 minutes (`answerIsochrone`: snap, bounded search, contours), map
+ * matching of 100-point traces (`answerMatch`: candidates, hidden Markov model, legs, OSRM body) and
+ * trips of 10 and 25 points (`answerTrip`: snaps, travel-time table, visit order, legs, OSRM trip body).
  */
 import type { TravelMode } from '../../core/routing/network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import { answerMatch } from '../../src/routing/answer/match.js';
+import { answerTrip } from '../../src/routing/answer/trip.js';
 import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
+import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
 import type { RoutingGraph } from '../../src/routing/graph/load.js';
+import { manyToMany } from '../../src/routing/graph/many-to-many.js';
 import { route } from '../../src/routing/graph/route.js';
 import { snap, type Snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
 import { MAX_TRACE_POINTS, sanitizeMatch } from '../../src/routing/sanitize/match.js';
 import { noisyTrace } from '../../test/helpers/traces.js';
 import { seededRandom } from '../lib/request-list.js';
+import { sanitizeOptimize } from '../../src/routing/sanitize/optimize.js';
 import { timeCalls, type CallTimings } from '../lib/timings.js';
 import { latLng, snappedPairs, type Position, type SnappedPair } from './random-points.js';
 
 export const ISOCHRONE_MINUTES = [5, 15, 30] as const;
 /** How many 100-point traces are matched per mode. */
 export const MATCH_TRACES = 30;
+export const TRIP_POINTS = [10, 25] as const;
+/** Trips timed per size at most. */
+const TRIPS_PER_SIZE = 40;
 
 export interface BareQueries {
   mode: TravelMode;
@@ -36,6 +44,7 @@ export interface BareQueries {
   isochrones: { minutes: number; timings: CallTimings }[];
   /** Map matching of MATCH_TRACES traces of 100 points (fewer when the pairs' routes run out). */
   match: CallTimings;
+  trips: { points: number; timings: CallTimings }[];
 }
 
 export const directionsQuery = (mode: TravelMode, pair: { origin: Position; destination: Position }) =>
@@ -68,6 +77,37 @@ function matchTraces(graph: RoutingGraph, pairs: readonly SnappedPair[], seed: n
 
 export const matchQuery = (mode: TravelMode, trace: Position[]) =>
   new URLSearchParams({ points: trace.map(latLng).join('|'), mode, steps: 'true' });
+export const tripQuery = (mode: TravelMode, points: Position[]) =>
+  new URLSearchParams({ points: points.map(latLng).join('|'), mode, steps: 'true' });
+
+/**
+ * The points of the timed pairs that can all be reached from one another (those joined both ways
+ * with the best-joined one, by one many-to-many search): a trip over them is never NoTrips.
+ */
+function joinedPoints(graph: RoutingGraph, pairs: readonly SnappedPair[]): Position[] {
+  const snaps = pairs.flatMap((p) => [p.from, p.to]);
+  const n = snaps.length;
+  const { time } = manyToMany(
+    graph,
+    snaps.map((s) => endpointOfSnap(graph, s)),
+    snaps.map((s) => targetOfSnap(graph, s)),
+  );
+  const joined = (i: number, j: number) => time[i * n + j]! < Infinity && time[j * n + i]! < Infinity;
+  const reach = snaps.map((_, i) => snaps.filter((_, j) => joined(i, j)).length);
+  const anchor = reach.indexOf(Math.max(...reach));
+  return pairs.flatMap((p) => [p.origin, p.destination]).filter((_, i) => joined(anchor, i));
+}
+
+/** Round trips (OSRM's defaults) over `size` consecutive joined points, each set starting one point further. */
+export function measureTrips(graph: RoutingGraph, pairs: readonly SnappedPair[]): { points: number; timings: CallTimings }[] {
+  const points = joinedPoints(graph, pairs);
+  return TRIP_POINTS.map((size) => {
+    const trips = [];
+    for (let i = 0; i + size <= points.length && trips.length < TRIPS_PER_SIZE; i++)
+      trips.push(sanitizeOptimize(tripQuery(graph.mode, points.slice(i, i + size))));
+    return { points: size, timings: timeCalls(trips, (params) => answerTrip(graph, params, 'osrm')) };
+  });
+}
 
 export function measureBareQueries(graph: RoutingGraph, positions: Position[], centres: Position[]): BareQueries {
   const mode = graph.mode;
@@ -94,5 +134,6 @@ export function measureBareQueries(graph: RoutingGraph, positions: Position[], c
       matchTraces(graph, pairs, 25).map((trace) => sanitizeMatch(matchQuery(mode, trace))),
       (params) => answerMatch(graph, params),
     ),
+    trips: measureTrips(graph, pairs),
   };
 }

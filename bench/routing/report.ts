@@ -87,6 +87,12 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     [b.mode, '**route** (hierarchy search + leg)', fmtInt(b.route.calls), ...timingCells(b.route)],
     [b.mode, 'directions answer (2 snaps, route, OSRM body with steps)', fmtInt(b.directions.calls), ...timingCells(b.directions)],
     [b.mode, 'match answer (100-point trace: candidates, HMM, legs, OSRM body with steps)', fmtInt(b.match.calls), ...timingCells(b.match)],
+    ...b.trips.map((trip) => [
+      b.mode,
+      `trip ${trip.points} points (snaps, travel-time table, visit order, legs, OSRM body with steps)`,
+      fmtInt(trip.timings.calls),
+      ...timingCells(trip.timings),
+    ]),
     ...b.isochrones.map((i) => [
       b.mode,
       `isochrone ${i.minutes} min (snap, reach, contours)`,
@@ -106,6 +112,7 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       'snap is timed on every position). ' +
       `Isochrone centres: ${settings.centres} more random positions (those that snap). ` +
       'Match traces: the routes of consecutive timed pairs joined end to start, sampled every 30–60 m with 5–15 m of seeded noise, 100 points each. ' +
+      `Trips: round trips over 10 or 25 consecutive points of the timed pairs, each set one point further (at most 40 of each size), among the points all reachable from one another. ` +
       'Calls/s: back to back on one thread.',
     '',
     markdownTable(['Mode', 'call', 'calls', 'p50', 'p90', 'p99', 'calls/s'], calls, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),

@@ -21,6 +21,7 @@ export const PROTOBUF_MESSAGES: Readonly<Record<string, string>> = {
   '/isochrone': 'waymark.IsochroneResponse',
   '/matrix': 'waymark.MatrixResponse',
   '/match': 'waymark.MatchResponse',
+  '/optimize': 'waymark.OptimizeResponse',
   '/geocoding/search': 'waymark.GeocodeResponse',
   '/geocoding/search/structured': 'waymark.GeocodeResponse',
   '/geocoding/autocomplete': 'waymark.GeocodeResponse',

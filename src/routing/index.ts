@@ -1,7 +1,8 @@
 /**
  * The routing product behind the gateway (scope `routing`, one unit per request; a matrix one per
  * started 100 elements, a map matching one per started 100 trace points): OSRM-style directions,
- * isochrones, matrices and map matching, and OSRM's own HTTP API (route, table, nearest, match). Parameters are checked here; the work runs in the dataset's worker
+ * isochrones, matrices, map matching and optimized trips, and OSRM's own HTTP API (route, table,
+ * nearest, match, trip). Parameters are checked here; the work runs in the dataset's worker
  * pool, so the event loop only waits for the answer. See docs/ROUTING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
@@ -12,10 +13,12 @@ import { oncePerRequest, poolFor, runTask } from './run.js';
 import { sanitizeDirections, sanitizeIsochrone } from './sanitize/endpoints.js';
 import { matchUnits, sanitizeMatch } from './sanitize/match.js';
 import { matrixUnits, sanitizeMatrix } from './sanitize/matrix.js';
+import { sanitizeOptimize } from './sanitize/optimize.js';
 
 export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const matrixParams = oncePerRequest((req: Request) => sanitizeMatrix(req.query));
   const matchParams = oncePerRequest((req: Request) => sanitizeMatch(req.query));
+  const optimizeParams = oncePerRequest((req: Request) => sanitizeOptimize(req.query));
   return [
     {
       path: '/directions',
@@ -54,6 +57,16 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       handler: (req: Request) => {
         const params = matchParams(req);
         return runTask(poolFor(datasets, params.mode), { kind: 'match', params });
+      },
+    },
+    {
+      path: '/optimize',
+      service: 'routing',
+      // One unit per request; checked here so that a refused request is never metered.
+      units: (req: Request) => (optimizeParams(req), 1),
+      handler: (req: Request) => {
+        const params = optimizeParams(req);
+        return runTask(poolFor(datasets, params.mode), { kind: 'trip', params, body: 'optimize' });
       },
     },
     ...osrmRoutes(datasets),

@@ -5,11 +5,10 @@
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { joinLegs, routeLegs } from '../graph/legs.js';
-import type { Snap } from '../graph/snap.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
-import { noSegmentMessage, placePoint } from './place.js';
+import { placePoints } from './place.js';
 import type { RouteExtras, RoutingAnswer } from './task.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 
@@ -28,14 +27,9 @@ function legsBetween(legs: readonly RouteLeg[], legEnds: readonly number[]): Rou
 
 export function answerDirections(graph: RoutingGraph, params: DirectionsParams & RouteExtras): RoutingAnswer {
   const points = [params.origin, ...params.waypoints, params.destination];
-  const snaps: Snap[] = [];
-  for (const [i, point] of points.entries()) {
-    const rule = params.snapRules[i]!;
-    const snapped = placePoint(graph, point, rule, params.generateHints);
-    if (snapped === null)
-      return { ok: false, code: 'NoSegment', message: noSegmentMessage(params.mode, pointName(i, points.length), point, rule) };
-    snaps.push(snapped);
-  }
+  const placed = placePoints(graph, points, params.snapRules, (i) => pointName(i, points.length), params.generateHints);
+  if (!placed.ok) return placed.answer;
+  const { snaps } = placed;
   const continueStraight = params.continueStraight === 'default' ? CONTINUES_STRAIGHT[params.mode] : params.continueStraight === 'true';
   const found = routeLegs(graph, snaps, continueStraight);
   if (!found.ok) {

@@ -1,7 +1,8 @@
-/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest, match), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
+/** What the front end asks of a routing worker (directions, isochrone, matrix, nearest, match, trip), and what it answers: a JSON body, or a 4xx with an OSRM-style code. */
 import type { DirectionsParams, IsochroneParams } from '../sanitize/endpoints.js';
 import type { MatchParams } from '../sanitize/match.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
+import type { OptimizeParams } from '../sanitize/optimize.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 import type { LonLat } from '../../http/params/position.js';
 import type { SnapRule } from '../sanitize/snapping.js';
@@ -34,13 +35,18 @@ export type RoutingTask =
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams & OsrmExtras }
   | { kind: 'nearest'; params: NearestParams }
-  | { kind: 'match'; params: MatchParams };
+  | { kind: 'match'; params: MatchParams }
+  | { kind: 'trip'; params: OptimizeParams & OsrmExtras; body: TripBodyKind };
+
+/** A trip is answered with OSRM's trip body (`osrm`) or `/optimize`'s. */
+export type TripBodyKind = 'osrm' | 'optimize';
 
 /**
  * `NoSegment`: no road of the mode near a point; `NoRoute`: the network does not connect the points;
- * `NoMatch`: a trace could not be matched (OSRM's match codes).
+ * `NoMatch`: a trace could not be matched (OSRM's match codes); `NoTrips`: the points of a trip are not
+ * all reachable from one another.
  */
-export type RoutingFailureCode = 'NoSegment' | 'NoRoute' | 'NoMatch';
+export type RoutingFailureCode = 'NoSegment' | 'NoRoute' | 'NoMatch' | 'NoTrips';
 
 export type RoutingAnswer = { ok: true; body: string } | { ok: false; code: RoutingFailureCode; message: string };
 

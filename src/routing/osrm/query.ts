@@ -6,7 +6,7 @@ import { quoted } from '../../http/params/messages.js';
 import { flag } from '../../http/params/choice.js';
 import { osrmError } from './errors.js';
 
-export type OsrmService = 'route' | 'table' | 'nearest' | 'match';
+export type OsrmService = 'route' | 'table' | 'nearest' | 'match' | 'trip';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
@@ -14,6 +14,8 @@ const READ: Record<OsrmService, readonly string[]> = {
   table: ['sources', 'destinations', 'annotations'],
   nearest: ['number'],
   match: ['steps', 'geometries', 'overview', 'annotations', 'timestamps', 'radiuses', 'gaps', 'tidy', 'waypoints'],
+  // `continue_straight` is taken and has no effect, as in OSRM's trip (its legs never keep straight on).
+  trip: ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight'],
 };
 /**
  * Every service places its coordinates by these (one `;`-separated entry per coordinate, osrm/snapping.ts);

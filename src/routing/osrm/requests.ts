@@ -12,6 +12,9 @@ import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints
 import { MAX_MATCH_RADIUS, MAX_TRACE_POINTS, sanitizeMatch, type MatchParams } from '../sanitize/match.js';
 import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
+import { isSupportedTrip, MAX_TRIP_POINTS, sanitizeOptimize, sanitizeTripEnds, type OptimizeParams } from '../sanitize/optimize.js';
+import { sanitize } from '../../http/params/compose.js';
+import { sanitizeContinueStraight } from '../sanitize/route-options.js';
 import { parsePosition } from '../../http/params/position.js';
 import { osrmError, withOsrmCode, type OsrmErrorCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
@@ -34,6 +37,16 @@ function coordinateIndex(name: string, entry: string, count: number, code: OsrmE
 
 /** Options of OSRM's route service that `/directions` takes under the same name and syntax. */
 const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'continue_straight'] as const;
+/** Options of OSRM's trip service that `/optimize` takes under the same name and syntax. */
+const TRIP_OPTIONS = ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview'] as const;
+
+/** Copies `names` from OSRM's `query` into Waymark's `into`. */
+function copyOptions(query: URLSearchParams, into: URLSearchParams, names: readonly string[]): void {
+  for (const name of names) {
+    const value = query.get(name);
+    if (value !== null) into.set(name, value);
+  }
+}
 
 /** OSRM's route `annotations`: `true` (all Waymark has), `false`, or a comma list; `nodes` is refused (no OSM node ids in the graph). */
 function routeAnnotations(query: URLSearchParams): RouteAnnotation[] {
@@ -78,10 +91,7 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams & R
   const ends = legEnds(query, positions.length);
   const directions = new URLSearchParams({ mode, origin: positions[0]!, destination: positions[positions.length - 1]! });
   if (positions.length > 2) directions.set('waypoints', positions.slice(1, -1).join('|'));
-  for (const name of ROUTE_OPTIONS) {
-    const value = query.get(name);
-    if (value !== null) directions.set(name, value);
-  }
+  copyOptions(query, directions, ROUTE_OPTIONS);
   const params = withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params);
   return {
     ...shared,
@@ -188,4 +198,31 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
     if (value !== null) match.set(name, value.split(';').join('|'));
   }
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeMatch(match)) };
+}
+
+/**
+ * OSRM's trip: its checks in OSRM's order (fewer than two coordinates `InvalidOptions`, the
+ * unsupported one-way trip `NotImplemented`, then more than 100 coordinates `TooBig`), then
+ * `/optimize`'s on the same points and options.
+ */
+export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams & OsrmExtras> {
+  const { query } = req;
+  const shared = checkOsrmQuery('trip', query);
+  const { mode, positions } = parseOsrmPath(req.params);
+  const optimize = new URLSearchParams({ mode, points: positions.join('|') });
+  copyOptions(query, optimize, TRIP_OPTIONS);
+  if (positions.length < 2) throw osrmError('InvalidOptions', 'a trip needs at least two coordinates');
+  const ends = withOsrmCode('InvalidValue', () => sanitize(optimize, { ends: sanitizeTripEnds }, []).params.ends);
+  if (!isSupportedTrip(ends))
+    throw osrmError(
+      'NotImplemented',
+      'this request is not supported: a trip that is not a round trip needs source=first or destination=last',
+    );
+  if (positions.length > MAX_TRIP_POINTS) throw osrmError('TooBig', `too many trip coordinates: a trip takes at most ${MAX_TRIP_POINTS}`);
+  if ((query.get('annotations') ?? 'false') !== 'false')
+    throw osrmError('InvalidOptions', "unsupported parameter 'annotations': trips carry no annotations in Waymark's engine");
+  withOsrmCode('InvalidValue', () => sanitize(query, { continueStraight: sanitizeContinueStraight }, []));
+  const snapRules = osrmSnapRules(query, positions.length);
+  const params = withOsrmCode('InvalidValue', () => sanitizeOptimize(optimize));
+  return { ...shared, params: { ...params, snapRules, generateHints: shared.generateHints } };
 }

@@ -1,5 +1,5 @@
 /**
- * OSRM's own HTTP API beside `/directions`, `/matrix` and `/match`: `/osrm/{route,table,nearest,match}/v1/{profile}/{coordinates}`,
+ * OSRM's own HTTP API beside `/directions`, `/matrix`, `/match` and `/optimize`: `/osrm/{route,table,nearest,match,trip}/v1/{profile}/{coordinates}`,
  * answered by the same engine tasks with OSRM's bodies and error codes. Each request is checked in
  * the gateway's `units`, so a refused one costs nothing. See docs/ROUTING.md.
  */
@@ -12,7 +12,7 @@ import { oncePerRequest, poolFor, runTask } from '../run.js';
 import { matchUnits } from '../sanitize/match.js';
 import { matrixUnits } from '../sanitize/matrix.js';
 import { OSRM_ERROR_STATUS } from './errors.js';
-import { osrmMatchRequest, osrmNearestRequest, osrmRouteRequest, osrmTableRequest, type OsrmRequest } from './requests.js';
+import { osrmMatchRequest, osrmNearestRequest, osrmRouteRequest, osrmTableRequest, osrmTripRequest, type OsrmRequest } from './requests.js';
 
 /** The body fields `skip_waypoints=true` leaves out, per task. */
 const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {
@@ -20,6 +20,7 @@ const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {
   matrix: ['sources', 'destinations'],
   nearest: ['waypoints'],
   match: ['tracepoints'],
+  trip: ['waypoints'],
   isochrone: [],
 };
 
@@ -39,6 +40,7 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const table = oncePerRequest(osrmTableRequest);
   const nearest = oncePerRequest(osrmNearestRequest);
   const match = oncePerRequest(osrmMatchRequest);
+  const trip = oncePerRequest(osrmTripRequest);
   return [
     {
       path: '/osrm/route/v1/:profile/:coords',
@@ -68,6 +70,12 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
       // As /match: one unit per started 100 trace points.
       units: (req: Request) => matchUnits(match(req).params.points.length),
       handler: (req: Request) => answerOsrm(datasets, match(req), { kind: 'match', params: match(req).params }),
+    },
+    {
+      path: '/osrm/trip/v1/:profile/:coords',
+      service: 'routing',
+      units: (req: Request) => (trip(req), 1),
+      handler: (req: Request) => answerOsrm(datasets, trip(req), { kind: 'trip', params: trip(req).params, body: 'osrm' }),
     },
   ];
 }

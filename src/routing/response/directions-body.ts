@@ -32,6 +32,7 @@ function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: Dir
   };
 }
 
+/** One route of the body: its legs in order, their sum and the route's line. */
 export function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmRoute {
   const distance = legs.reduce((sum, leg) => sum + leg.distance, 0);
   const duration = legs.reduce((sum, leg) => sum + leg.duration, 0);

@@ -99,6 +99,26 @@ export interface DirectionsBody {
   waypoints: OsrmWaypoint[];
 }
 
+/** A trip's waypoint: where the point snapped, and where the trip visits it. */
+export interface TripWaypoint extends OsrmWaypoint {
+  /** Index into `trips` of the trip visiting the point (Waymark answers one trip: always 0). */
+  trips_index: number;
+  /** Index of the point among the trip's stops (the start of leg `waypoint_index`). */
+  waypoint_index: number;
+}
+
+/** OSRM's trip service body: the trips, and the points in request order. */
+export interface TripBody {
+  code: 'Ok';
+  trips: OsrmRoute[];
+  waypoints: TripWaypoint[];
+}
+
+/** `/optimize`: the directions body of the trip (waypoints in the order visited) and, per waypoint, the index of its point in the request. */
+export interface OptimizeBody extends DirectionsBody {
+  order: number[];
+}
+
 /** OSRM's table service body: a row per source, a column per destination, null where no route. */
 export interface TableBody {
   code: 'Ok';

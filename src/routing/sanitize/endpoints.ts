@@ -16,7 +16,7 @@ import {
   sanitizeSteps,
 } from './route-options.js';
 
-/** The parameters of both routing endpoints; each may be given once. */
+/** The parameters of the routing endpoints (directions, isochrone, optimize); each may be given once. */
 export const ROUTING_PARAMETERS = [
   'origin',
   'destination',
@@ -35,6 +35,9 @@ export const ROUTING_PARAMETERS = [
   'radiuses',
   'snapping',
   'continue_straight',
+  'points',
+  'roundtrip',
+  'source',
 ] as const;
 
 const directions = {

@@ -11,10 +11,13 @@ export const messages = {
   tooManyElements: (elements: number, max: number) =>
     `too many matrix elements: sources × destinations is ${elements}, the limit is ${max} per request`,
   repeatedValue: (name: string, value: number) => `invalid parameter '${name}': ${value} is given more than once`,
-  perPointCount: (name: string, given: number, points: number, which: string) =>
-    `invalid parameter '${name}': ${given} entries for ${points} points; give one per point (${which}), empty for the default`,
+  perPointCount: (name: string, given: number, points: number, pointNames: string) =>
+    `invalid parameter '${name}': ${given} entries for ${points} points; give one per point (${pointNames}), empty for the default`,
   badRadius: (name: string, entry: string) =>
     `invalid parameter '${name}': ${quoted(entry)} is not a distance in metres (a decimal from 0) or unlimited`,
+  tooFewPoints: (name: string, min: number) => `invalid parameter '${name}': at least ${min} positions lat,lng separated by |`,
+  unsupportedTrip:
+    "invalid parameters 'roundtrip', 'source' and 'destination': a trip that is not a round trip needs source=first or destination=last (or both)",
   badBearing: (name: string, entry: string) =>
     `invalid parameter '${name}': ${quoted(entry)} is not a bearing and range in whole degrees (0 to 360, 0 to 180), e.g. 90,20`,
 } as const;
