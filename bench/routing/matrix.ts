@@ -74,6 +74,7 @@ try {
           destinations: set.positions,
           mode: 'driving' as const,
           annotations: ['duration' as const, 'distance' as const],
+          avoid: 0,
         };
         return time(() => answerMatrix(graph, params));
       }),

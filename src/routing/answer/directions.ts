@@ -5,6 +5,7 @@
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { routeLegs } from '../graph/legs.js';
+import { excluding } from '../graph/exclude.js';
 import { snap, type Snap } from '../graph/snap.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
@@ -20,7 +21,9 @@ function pointName(index: number, count: number): string {
   return index === count - 1 ? 'destination' : `waypoints[${index - 1}]`;
 }
 
-export function answerDirections(graph: RoutingGraph, params: DirectionsParams): RoutingAnswer {
+export function answerDirections(fullGraph: RoutingGraph, params: DirectionsParams): RoutingAnswer {
+  // Avoided road classes are left out of snapping and routing alike, as OSRM's `exclude`.
+  const graph = excluding(fullGraph, params.avoid);
   const points = [params.origin, ...params.waypoints, params.destination];
   const snaps: Snap[] = [];
   for (const [i, [lon, lat]] of points.entries()) {

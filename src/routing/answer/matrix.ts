@@ -2,6 +2,7 @@
 import { endpointOfSnap, targetOfSnap } from '../graph/endpoint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
+import { excluding } from '../graph/exclude.js';
 import { snap, type Snap } from '../graph/snap.js';
 import { tableBody } from '../response/table-body.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
@@ -32,7 +33,8 @@ function snapAll(graph: RoutingGraph, name: string, points: readonly LonLat[], c
   return { ok: true, snaps };
 }
 
-export function answerMatrix(graph: RoutingGraph, params: MatrixParams): RoutingAnswer {
+export function answerMatrix(fullGraph: RoutingGraph, params: MatrixParams): RoutingAnswer {
+  const graph = excluding(fullGraph, params.avoid);
   const cache = new Map<string, Snap | null>();
   const sources = snapAll(graph, 'sources', params.sources, cache);
   if (!sources.ok) return sources.answer;

@@ -10,8 +10,19 @@ export type OsrmService = 'route' | 'table' | 'nearest';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
-  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'bearings', 'radiuses', 'snapping'],
-  table: ['sources', 'destinations', 'annotations'],
+  route: [
+    'alternatives',
+    'steps',
+    'geometries',
+    'overview',
+    'annotations',
+    'continue_straight',
+    'bearings',
+    'radiuses',
+    'snapping',
+    'exclude',
+  ],
+  table: ['sources', 'destinations', 'annotations', 'exclude'],
   nearest: ['number'],
 };
 /**
@@ -25,7 +36,7 @@ const UNSUPPORTED: Record<string, string> = {
   bearings: 'snapping filters by bearing only in the route service',
   radiuses: 'the snapping radius is chosen only in the route service',
   approaches: 'snapping does not pick a side of the road',
-  exclude: 'no road classes can be excluded',
+  exclude: 'the nearest service does not exclude road classes',
   snapping: 'snapping takes ferries only in the route service',
   waypoints: 'every coordinate of a route is a waypoint',
   fallback_speed: 'unreachable pairs are null, never estimated',

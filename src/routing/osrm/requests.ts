@@ -3,7 +3,9 @@
  * become `origin`/`waypoints`/`destination` or `sources`/`destinations`, OSRM's options of the same
  * name pass through, and Waymark's checks run on the result; every refusal carries OSRM's code.
  */
-import { quoted } from '../../http/params/messages.js';
+import { list, quoted } from '../../http/params/messages.js';
+import { EXCLUDABLE_CLASSES, type RoadClass, type TravelMode } from '../../../core/routing/network.js';
+import { avoidWordOf } from '../sanitize/avoid.js';
 import type { Request } from '../../http/request.js';
 import type { NearestParams } from '../answer/task.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
@@ -20,6 +22,25 @@ export type OsrmRequest<P> = SharedOptions & { params: P };
 const ROUTE_OPTIONS = ['alternatives', 'steps', 'geometries', 'overview', 'snapping', 'continue_straight'] as const;
 /** Options of OSRM's route service with one entry per coordinate, which `/directions` takes with `|` for `;`. */
 const PER_POINT_OPTIONS = ['bearings', 'radiuses'] as const;
+
+/**
+ * OSRM's `exclude` (classes `motorway`, `toll`, `ferry`, comma-separated) as Waymark's `avoid` of
+ * `target`; a class that is not one of the mode's is OSRM's InvalidValue with OSRM's message, and
+ * what it was.
+ */
+export function passExclude(query: URLSearchParams, mode: TravelMode, target: URLSearchParams): void {
+  const raw = query.get('exclude');
+  if (raw === null) return;
+  const excludable = EXCLUDABLE_CLASSES[mode];
+  const classes = raw.split(',');
+  const refused = classes.find((name) => !(excludable as readonly string[]).includes(name));
+  const repeated = new Set(classes).size !== classes.length;
+  if (refused !== undefined || repeated) {
+    const why = repeated ? `${quoted(raw)} names a class twice` : `${quoted(refused!)} is not a class ${mode} may exclude`;
+    throw osrmError('InvalidValue', `Exclude flag combination is not supported: ${why} (${list(excludable)}).`);
+  }
+  target.set('avoid', classes.map((name) => avoidWordOf(name as RoadClass)).join(','));
+}
 
 export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
   const { query } = req;
@@ -39,6 +60,7 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams> {
     const value = query.get(name);
     if (value !== null) directions.set(name, value.split(';').join('|'));
   }
+  passExclude(query, mode, directions);
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params) };
 }
 
@@ -68,6 +90,7 @@ export function osrmTableRequest(req: Request): OsrmRequest<MatrixParams> {
   // OSRM's default is durations only.
   const annotations = query.get('annotations') ?? 'duration';
   const matrix = new URLSearchParams({ mode, sources: sources.join('|'), destinations: destinations.join('|'), annotations });
+  passExclude(query, mode, matrix);
   return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeMatrix(matrix)) };
 }
 

@@ -5,6 +5,7 @@ import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeSnapRules } from './snapping.js';
+import { sanitizeAvoid } from './avoid.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
 import {
@@ -35,6 +36,7 @@ export const ROUTING_PARAMETERS = [
   'radiuses',
   'snapping',
   'continue_straight',
+  'avoid',
 ] as const;
 
 const directions = {
@@ -49,6 +51,7 @@ const directions = {
   lang: sanitizeInstructionLanguage,
   snapRules: sanitizeSnapRules,
   continueStraight: sanitizeContinueStraight,
+  avoid: sanitizeAvoid,
 };
 const isochrone = {
   center: requiredPosition('center'),

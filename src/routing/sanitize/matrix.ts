@@ -9,6 +9,7 @@ import { ApiError } from '../../http/errors.js';
 import { messages } from './messages.js';
 import { parsePositionList, NOWHERE, type LonLat } from '../../http/params/position.js';
 import { sanitizeMode } from './route-options.js';
+import { sanitizeAvoid } from './avoid.js';
 
 /** Sources × destinations of one request at most. */
 export const MAX_MATRIX_ELEMENTS = 10_000;
@@ -18,7 +19,7 @@ export const ELEMENTS_PER_UNIT = 100;
 export const ANNOTATIONS = ['duration', 'distance'] as const;
 export type Annotation = (typeof ANNOTATIONS)[number];
 
-const MATRIX_PARAMETERS = ['sources', 'destinations', 'mode', 'annotations'] as const;
+const MATRIX_PARAMETERS = ['sources', 'destinations', 'mode', 'annotations', 'avoid'] as const;
 
 function positionList(name: string): Sanitizer<LonLat[]> {
   return (query) => {
@@ -45,6 +46,7 @@ const matrix = {
   destinations: positionList('destinations'),
   mode: sanitizeMode,
   annotations: annotationList('annotations', ANNOTATIONS),
+  avoid: sanitizeAvoid,
 };
 
 export type MatrixParams = CleanParams<typeof matrix>;
