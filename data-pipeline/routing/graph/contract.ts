@@ -212,13 +212,17 @@ function contractComponent(
   }
   for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.waiting?.[node] === 1 ? Infinity : contractor.priority(node));
   let overlaid = late.length === 0;
+  const isLate = contractor.waiting;
+  // Only edges from or to an excludable node: the queries' view searches the rest of a core in the hierarchy's lists.
   const keepOverlay = (nodes: Iterable<number>) => {
     overlaid = true;
     contractor.waiting = null;
     const { out } = dynamic;
     for (const node of nodes) {
-      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++)
-        overlay.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));
+      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+        const to = out.other[e]!;
+        if (isLate?.[node] === 1 || isLate?.[to] === 1) overlay.push(id(node), id(to), out.weight[e]!, middleId(out.middle[e]!));
+      }
     }
   };
 
