@@ -224,6 +224,9 @@ test('avoid: unknown, repeated and empty classes, and a class the mode lacks, ar
   refused('mode=walking&avoid=motorways', /invalid parameter 'avoid': walking cannot avoid motorways; it may avoid ferries/);
   refused('mode=cycling&avoid=ferries,tolls', /cycling cannot avoid tolls/);
   refused('avoid=tolls&avoid=ferries', /'avoid'/);
+  // An unknown mode is the mode's error only, whatever its name.
+  for (const mode of ['__proto__', 'constructor', 'foot'])
+    refused(`mode=${mode}&avoid=motorways`, /^invalid parameter 'mode': '[^']+' is not one of driving, walking, cycling$/);
   t.is(sanitizeDirections(new URLSearchParams(`${base}&avoid=ferries,motorways,tolls`)).params.avoid, classMask([...ROAD_CLASSES]));
   t.is(sanitizeDirections(new URLSearchParams(`${base}&mode=walking&avoid=ferries`)).params.avoid, classMask(['ferry']));
   t.is(sanitizeDirections(new URLSearchParams(base)).params.avoid, 0);

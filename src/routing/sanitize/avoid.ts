@@ -24,8 +24,8 @@ export const sanitizeAvoid: Sanitizer<number> = (query) => {
   if (new Set(words).size !== words.length) return rejected(0, messages.repeatedClass('avoid', raw));
   // An unknown mode is the mode check's to report.
   const mode = (query.get('mode') ?? 'driving') as TravelMode;
+  if (!Object.hasOwn(EXCLUDABLE_CLASSES, mode)) return clean(0);
   const avoidable = EXCLUDABLE_CLASSES[mode];
-  if (avoidable === undefined) return clean(0);
   const classes = words.map((word) => AVOIDABLE[word]!);
   const missing = classes.find((roadClass) => !avoidable.includes(roadClass));
   if (missing !== undefined) return rejected(0, messages.unavoidable('avoid', mode, avoidWordOf(missing), avoidable.map(avoidWordOf)));
