@@ -9,10 +9,12 @@
  * only stands for ordinary nodes. So the view keeps the ordinary nodes' hierarchy edges, gives each
  * excludable node its overlay edges out and in (searched as a core, by plain Dijkstra), and drops
  * every excluded node with its edges; excluded directions become impassable, so snapping passes
- * them by. One view per class mask, made on first use in each thread; the plain graph is untouched.
+ * them by. One view per class mask, made on first use in each thread, searching in the plain graph's
+ * workspace; the plain graph is untouched.
  */
 import { IMPASSABLE, classesOfNode, originalNode } from '../../../core/routing/graph-format.js';
 import type { RoutingGraph } from './load.js';
+import { shareWorkspace } from './workspace.js';
 
 const views = new WeakMap<RoutingGraph, Map<number, RoutingGraph>>();
 
@@ -22,7 +24,10 @@ export function excluding(graph: RoutingGraph, mask: number): RoutingGraph {
   let byMask = views.get(graph);
   if (!byMask) views.set(graph, (byMask = new Map()));
   let view = byMask.get(mask);
-  if (!view) byMask.set(mask, (view = exclusionView(graph, mask)));
+  if (!view) {
+    byMask.set(mask, (view = exclusionView(graph, mask)));
+    shareWorkspace(view, graph);
+  }
   return view;
 }
 
