@@ -1,5 +1,6 @@
 // Excluding road classes (OSRM's `exclude=motorway,toll,ferry`, Waymark's `avoid=motorways,tolls,ferries`)
-// on real OSM extracts: Heidelberg (the A5 and A656, foot and bicycle ferries over the Neckar),
+// on real OSM extracts: Heidelberg (the A5 and A656, foot and bicycle ferries over the Neckar; its
+// walking graph keeps a core, so the overlay is cut from it),
 // Monaco (the A8 and its tolls, a ferry), Andorra (toll roads). For random pairs and
 // every class and combination a mode has, the engine's route never enters a road of an excluded
 // class and takes as long as a plain Dijkstra on the uncontracted edge-based graph that skips them;
@@ -57,6 +58,8 @@ test.before(async () => {
   const heidelberg = await readRoadNetworks([HEIDELBERG], () => {});
   graphs.set('heidelberg driving', graphOf(heidelberg.driving, join(dataDir, 'heidelberg-driving.graph')));
   graphs.set('heidelberg cycling', graphOf(heidelberg.cycling, join(dataDir, 'heidelberg-cycling.graph')));
+  // Its contraction stops at the degree limit before the ferries come up: the overlay is the core's edges to and from them.
+  graphs.set('heidelberg walking', graphOf(heidelberg.walking, join(dataDir, 'heidelberg-walking.graph')));
   server = await startTestServer({ dataDir });
   const account = await server.signUp();
   await server.store.setTier(account.orgId, 'pro');
@@ -91,6 +94,7 @@ function enginePath(view: RoutingGraph, from: Snap, to: Snap): number[] | null {
 const CASES: [string, Region, TravelMode][] = [
   ['heidelberg driving', 'heidelberg', 'driving'],
   ['heidelberg cycling', 'heidelberg', 'cycling'],
+  ['heidelberg walking', 'heidelberg', 'walking'],
   ['monaco driving', 'monaco', 'driving'],
   ['monaco walking', 'monaco', 'walking'],
   ['andorra driving', 'andorra', 'driving'],
