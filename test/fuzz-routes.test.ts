@@ -307,6 +307,8 @@ const ROUTES: FuzzRoute[] = [
       geometries: oneOf(['polyline', 'polyline6', 'geojson']),
       overview: oneOf(['simplified', 'full', 'false']),
       lang: oneOf(LANGUAGES),
+      // Walking and cycling may avoid ferries only: the others are a 400 for them.
+      avoid: oneOf(['ferries', 'motorways', 'tolls', 'motorways,tolls', 'ferries,tolls,motorways']),
     },
   },
   {

@@ -170,7 +170,7 @@ dataTest('unsupported and bad parameters are a 400 with OSRM code naming them; u
   const route = `/api/v1/osrm/route/v1/driving/${coords([CASINO, FONTVIEILLE])}`;
   const table = `/api/v1/osrm/table/v1/driving/${coords([CASINO, FONTVIEILLE])}`;
   const nearest = `/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}`;
-  await osrmRefusal(t, `${route}?exclude=motorway`, 'InvalidOptions', /'exclude'/);
+  await osrmRefusal(t, `${nearest}?exclude=motorway`, 'InvalidOptions', /'exclude'/);
   // A per-coordinate list of another length than the coordinates: OSRM's code and message.
   for (const [url, name] of [
     [route, 'bearings=0,20'],

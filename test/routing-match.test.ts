@@ -358,7 +358,8 @@ dataTest('HTTP: bad requests are 400s (OSRM codes on the OSRM path); unmatchable
   await refusal(`${osrm}?gaps=sometimes`, 400, 'InvalidValue', /'gaps'/);
   await refusal(`${osrm}?annotations=true`, 400, 'InvalidOptions', /'annotations'/);
   await refusal(`${osrm}?bearings=0,20;;`, 400, 'InvalidOptions', /'bearings'/);
-  await refusal(`${osrm}?exclude=motorway`, 400, 'InvalidOptions', /'exclude'/);
+  await refusal(`${osrm}?exclude=highway`, 400, 'InvalidValue', /^Exclude flag combination is not supported/);
+  t.is((await ok(`${osrm}?exclude=motorway,ferry`)).code, 'Ok');
   await refusal(`${osrm}?alternatives=true`, 400, 'InvalidQuery', /'alternatives'/);
   await refusal(`${osrm}?tidy=true&tidy=false`, 400, 'InvalidQuery', /'tidy'/);
   await refusal(`/api/v1/osrm/match/v1/flying/${osrmCoords(points)}`, 400, 'InvalidUrl', /'flying'/);

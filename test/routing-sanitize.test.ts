@@ -25,6 +25,7 @@ test('directions defaults; positions come back as [lon, lat]', (t) => {
     lang: 'en',
     snapRules: [DEFAULT_RULE, DEFAULT_RULE],
     continueStraight: 'default',
+    avoid: 0,
   } as never);
   t.deepEqual(warnings, []);
 });

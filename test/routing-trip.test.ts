@@ -104,6 +104,7 @@ function durations(graph: RoutingGraph, points: LonLat[]): (number | null)[][] {
     annotations: ['duration'],
     sourceRules: rules,
     destinationRules: rules,
+    avoid: 0,
   });
   if (!answer.ok) throw new Error(answer.message);
   return JSON.parse(answer.body).durations;
@@ -398,7 +399,8 @@ dataTest('HTTP: bad inputs are 400s (OSRM codes on the OSRM path), unroutable on
   await refusal(t, `${trip}?annotations=true`, 400, 'InvalidOptions', /'annotations'/);
   await refusal(t, `${trip}?alternatives=true`, 400, 'InvalidQuery', /'alternatives'/);
   await refusal(t, `${trip}?roundtrip=true&roundtrip=false`, 400, 'InvalidQuery', /'roundtrip'/);
-  await refusal(t, `${trip}?exclude=motorway`, 400, 'InvalidOptions', /'exclude'/);
+  await refusal(t, `${trip}?exclude=highway`, 400, 'InvalidValue', /^Exclude flag combination is not supported/);
+  t.is((await ok(`${trip}?exclude=motorway,ferry`)).code, 'Ok');
   await refusal(t, `${trip}?waypoints=0;3`, 400, 'InvalidQuery', /'waypoints'/);
   await refusal(t, `/api/v1/osrm/trip/v1/flying/${coords(points)}`, 400, 'InvalidUrl', /profile 'flying'/);
   await refusal(

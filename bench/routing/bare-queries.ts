@@ -3,10 +3,13 @@
  * loaded in this process and the engine called directly on one thread — snapping, the hierarchy
  * search (`route`), the whole directions answer (snap + route + OSRM body with steps),
  * isochrones of 5, 15 and 30 minutes (`answerIsochrone`: snap, bounded search, contours), map
- * matching of 100-point traces (`answerMatch`: candidates, hidden Markov model, legs, OSRM body) and
- * trips of 10 and 25 points (`answerTrip`: snaps, travel-time table, visit order, legs, OSRM trip body).
+ * matching of 100-point traces (`answerMatch`: candidates, hidden Markov model, legs, OSRM body),
+ * trips of 10 and 25 points (`answerTrip`: snaps, travel-time table, visit order, legs, OSRM trip body),
+ * and the route with each road class the mode may exclude (OSRM's `exclude`) beside the plain one.
  */
-import type { TravelMode } from '../../core/routing/network.js';
+import { performance } from 'node:perf_hooks';
+import { EXCLUDABLE_CLASSES, classMask, type RoadClass, type TravelMode } from '../../core/routing/network.js';
+import { excluding } from '../../src/routing/graph/exclude.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import { answerMatch } from '../../src/routing/answer/match.js';
@@ -45,6 +48,12 @@ export interface BareQueries {
   /** Map matching of MATCH_TRACES traces of 100 points (fewer when the pairs' routes run out). */
   match: CallTimings;
   trips: { points: number; timings: CallTimings }[];
+  /**
+   * Route with road classes excluded: each class the mode may exclude alone, then all of them
+   * (driving); the pairs that snap and connect without those classes, and the milliseconds the
+   * exclusion's view of the graph took to make on first use.
+   */
+  excluding: { classes: RoadClass[]; pairs: number; viewMs: number; route: CallTimings }[];
 }
 
 export const directionsQuery = (mode: TravelMode, pair: { origin: Position; destination: Position }) =>
@@ -135,5 +144,18 @@ export function measureBareQueries(graph: RoutingGraph, positions: Position[], c
       (params) => answerMatch(graph, params),
     ),
     trips: measureTrips(graph, pairs),
+    excluding: exclusions(mode).map((classes) => {
+      const started = performance.now();
+      const view = excluding(graph, classMask(classes));
+      const viewMs = performance.now() - started;
+      const routable = snappedPairs(view, positions).filter((p) => route(view, p.from, p.to) !== null);
+      return { classes, pairs: routable.length, viewMs, route: timeCalls(routable, (p) => route(view, p.from, p.to)) };
+    }),
   };
+}
+
+/** Each class the mode may exclude alone, and all of them together when there are several. */
+function exclusions(mode: TravelMode): RoadClass[][] {
+  const classes = EXCLUDABLE_CLASSES[mode];
+  return [...classes.map((c) => [c]), ...(classes.length > 1 ? [[...classes]] : [])];
 }

@@ -77,6 +77,7 @@ try {
           annotations: ['duration' as const, 'distance' as const],
           sourceRules: set.positions.map(() => DEFAULT_SNAP_RULE),
           destinationRules: set.positions.map(() => DEFAULT_SNAP_RULE),
+          avoid: 0,
         };
         return time(() => answerMatrix(graph, params));
       }),

@@ -34,11 +34,15 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
     fmtInt(b.stats.edges),
     fmtInt(b.stats.shortcuts),
     fmtInt(b.stats.core),
+    fmtInt(b.stats.excludable),
+    fmtInt(b.stats.overlayEdges),
     fmtMiB(b.stats.bytes),
   ]);
   rows.push([
     '`waymark import --osm` (all modes, tiles, geocoder)',
     ...commandCells(imported),
+    '',
+    '',
     '',
     '',
     '',
@@ -55,7 +59,8 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
       'contraction hierarchy and file. Then the whole import into a fresh data folder (served below). ' +
       'One run each, after waiting for a quiet machine. Peak RSS, process tree: sampled from /proc every 100 ms (Node and osmium); ' +
       (gnuTimeAvailable() ? 'largest process and CPU time: GNU time.' : 'GNU time is not installed: no CPU time nor per-process peak.') +
-      ' Nodes: edge-based nodes the mode may travel (segment directions); edges: turns; shortcuts: added by the contraction; core: nodes left uncontracted.',
+      ' Nodes: edge-based nodes the mode may travel (segment directions); edges: turns; shortcuts: added by the contraction; core: nodes left uncontracted; ' +
+      'excludable: nodes of a road class a route may exclude (contracted last); overlay: their edges kept for routes that exclude some (docs/ROUTING-ENGINE.md).',
     '',
     markdownTable(
       [
@@ -70,10 +75,12 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
         'edges',
         'shortcuts',
         'core',
+        'excludable',
+        'overlay',
         'graph file',
       ],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   ];
 }
@@ -100,6 +107,17 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       ...timingCells(i.timings),
     ]),
   ]);
+  const exclusionRows = bare.flatMap((b) =>
+    b.excluding.map((e) => [
+      b.mode,
+      `exclude=${e.classes.join(',')}`,
+      fmtMs(b.route.p50),
+      fmtMs(e.route.p50),
+      fmtMs(e.route.p99),
+      fmtInt(e.pairs),
+      fmtMs(e.viewMs),
+    ]),
+  );
   const driving = bare.find((b) => b.mode === 'driving')!;
   const iso15 = driving.isochrones.find((i) => i.minutes === 15)!.timings;
   return [
@@ -120,6 +138,19 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     `- Bare driving query p50 (aim < ${AIMS.bareRouteP50Ms} ms): ${fmtMs(driving.route.p50)}: ${verdict(driving.route.p50 < AIMS.bareRouteP50Ms)}`,
     `- Bare 15-minute driving isochrone p50 (for the aim below): ${fmtMs(iso15.p50)}`,
     `- Bare match p50 of a 100-point trace beside a plain route: ${bare.map((b) => `${b.mode} ${fmtMs(b.match.p50)} (route ${fmtMs(b.route.p50)}, directions answer ${fmtMs(b.directions.p50)})`).join('; ')}`,
+    '',
+    "Route with road classes excluded (OSRM's `exclude`, Waymark's `avoid`) beside the plain route: the same positions, " +
+      "pairs that snap off the excluded roads and connect without them; view: making the exclusion's graph view on first use (once per class set and thread).",
+    '',
+    markdownTable(['Mode', 'exclude', 'route p50, plain', 'route p50, excluding', 'p99, excluding', 'pairs', 'view'], exclusionRows, [
+      'l',
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
   ];
 }
 

@@ -4,6 +4,7 @@
  */
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
+import { excluding } from '../graph/exclude.js';
 import { joinLegs, routeLegs } from '../graph/legs.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
@@ -25,7 +26,9 @@ function legsBetween(legs: readonly RouteLeg[], legEnds: readonly number[]): Rou
   return legEnds.slice(1).map((end, k) => joinLegs(legs.slice(legEnds[k]!, end)));
 }
 
-export function answerDirections(graph: RoutingGraph, params: DirectionsParams & RouteExtras): RoutingAnswer {
+export function answerDirections(fullGraph: RoutingGraph, params: DirectionsParams & RouteExtras): RoutingAnswer {
+  // Avoided road classes are left out of snapping and routing alike, as OSRM's `exclude`.
+  const graph = excluding(fullGraph, params.avoid);
   const points = [params.origin, ...params.waypoints, params.destination];
   const placed = placePoints(graph, points, params.snapRules, (i) => pointName(i, points.length), params.generateHints);
   if (!placed.ok) return placed.answer;

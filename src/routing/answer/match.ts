@@ -4,6 +4,7 @@
  * matching's legs routed between its chosen candidates (merged between waypoints when `waypoints`
  * names them) and shaped as a directions route with its confidence, and a tracepoint per point.
  */
+import { excluding } from '../graph/exclude.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { joinLegs } from '../graph/legs.js';
 import { matchTrace, traceCandidates, type SubMatching, type Trace } from '../graph/map-matching.js';
@@ -55,7 +56,9 @@ function tracepointsOf(count: number, tidy: TidyTrace, matchings: readonly SubMa
   return tracepoints;
 }
 
-export function answerMatch(graph: RoutingGraph, params: MatchParams): RoutingAnswer {
+export function answerMatch(fullGraph: RoutingGraph, params: MatchParams): RoutingAnswer {
+  // Avoided road classes are neither candidates nor on the routes between them, as OSRM's `exclude`.
+  const graph = excluding(fullGraph, params.avoid);
   const { points, timestamps, radiuses, waypoints } = params;
   const tidy = params.tidy ? tidyTrace(points, timestamps, waypoints) : keepAll(points.length, waypoints);
   const trace: Trace = {

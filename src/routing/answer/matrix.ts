@@ -2,6 +2,7 @@
 import { endpointOfSnap, targetOfSnap } from '../graph/endpoint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
+import { excluding } from '../graph/exclude.js';
 import type { Snap } from '../graph/snap.js';
 import { tableBody } from '../response/table-body.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
@@ -35,7 +36,8 @@ function snapAll(
   return { ok: true, snaps };
 }
 
-export function answerMatrix(graph: RoutingGraph, params: MatrixParams & OsrmExtras): RoutingAnswer {
+export function answerMatrix(fullGraph: RoutingGraph, params: MatrixParams & OsrmExtras): RoutingAnswer {
+  const graph = excluding(fullGraph, params.avoid);
   const cache = new Map<string, Snap | null>();
   const withHints = params.generateHints ?? false;
   const sources = snapAll(graph, 'sources', params.sources, params.sourceRules, withHints, cache);

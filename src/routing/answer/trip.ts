@@ -5,6 +5,7 @@
  * trip routes them (no continue_straight), so each leg's time is the table's.
  */
 import { endpointOfSnap, targetOfSnap } from '../graph/endpoint.js';
+import { excluding } from '../graph/exclude.js';
 import { routeLegs } from '../graph/legs.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
@@ -22,7 +23,8 @@ function unjoinedPair(times: Float64Array, n: number): [number, number] | null {
   return null;
 }
 
-export function answerTrip(graph: RoutingGraph, params: OptimizeParams & OsrmExtras, body: TripBodyKind): RoutingAnswer {
+export function answerTrip(fullGraph: RoutingGraph, params: OptimizeParams & OsrmExtras, body: TripBodyKind): RoutingAnswer {
+  const graph = excluding(fullGraph, params.avoid);
   const placed = placePoints(graph, params.points, params.snapRules, pointName, params.generateHints);
   if (!placed.ok) return placed.answer;
   const { snaps } = placed;

@@ -53,6 +53,8 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
 /** Bits of a piece (a flatbush item) for snapping: its segment's component is small; it is no start point. */
 const SMALL = 1;
 const NO_START = 2;
+/** No direction passable: a road a request excludes (exclude.ts makes its directions impassable in its view). */
+const EXCLUDED = 4;
 
 /** Travel kinds a route may start or end in: not on board a ferry or a train (OSRM's `allowed_start_modes`). */
 const START_KINDS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
@@ -69,7 +71,7 @@ function startsNowhere(graph: RoutingGraph, s: number): boolean {
   );
 }
 
-/** Per graph (and thread): the SMALL and NO_START bits of each flatbush item (piece), from its segment's flags. */
+/** Per graph (and thread): the SMALL, NO_START and EXCLUDED bits of each flatbush item (piece), from its segment's flags. */
 const pieceBits = new WeakMap<RoutingGraph, Uint8Array>();
 
 function pieceBitsOf(graph: RoutingGraph): Uint8Array {
@@ -81,7 +83,8 @@ function pieceBitsOf(graph: RoutingGraph): Uint8Array {
     for (let i = 0, s = 0; i < piecePoint.length; i++) {
       while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
       const flags = segmentFlags[s]!;
-      bits[i] = (startsNowhere(graph, s) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
+      const passable = graph.nodeWeight[2 * s] !== IMPASSABLE || graph.nodeWeight[2 * s + 1] !== IMPASSABLE;
+      bits[i] = (passable ? 0 : EXCLUDED) | (startsNowhere(graph, s) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
     }
     pieceBits.set(graph, bits);
   }
@@ -152,7 +155,9 @@ export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres
 function acceptedPiece(graph: RoutingGraph, { bearing, anySegment = false }: SnapFilter): (item: number) => boolean {
   const bits = pieceBitsOf(graph);
   return (item) =>
-    (anySegment || (bits[item]! & NO_START) === 0) && (!bearing || headingsOf(graph, graph.piecePoint[item]!, bearing) !== 0);
+    (bits[item]! & EXCLUDED) === 0 &&
+    (anySegment || (bits[item]! & NO_START) === 0) &&
+    (!bearing || headingsOf(graph, graph.piecePoint[item]!, bearing) !== 0);
 }
 
 /**

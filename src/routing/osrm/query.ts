@@ -10,12 +10,12 @@ export type OsrmService = 'route' | 'table' | 'nearest' | 'match' | 'trip';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
-  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'waypoints'],
-  table: ['sources', 'destinations', 'annotations'],
+  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'waypoints', 'exclude'],
+  table: ['sources', 'destinations', 'annotations', 'exclude'],
   nearest: ['number'],
-  match: ['steps', 'geometries', 'overview', 'annotations', 'timestamps', 'radiuses', 'gaps', 'tidy', 'waypoints'],
+  match: ['steps', 'geometries', 'overview', 'annotations', 'timestamps', 'radiuses', 'gaps', 'tidy', 'waypoints', 'exclude'],
   // `continue_straight` is taken and has no effect, as in OSRM's trip (its legs never keep straight on).
-  trip: ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight'],
+  trip: ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'exclude'],
 };
 /**
  * Every service places its coordinates by these (one `;`-separated entry per coordinate, osrm/snapping.ts);
@@ -25,7 +25,7 @@ const SHARED = ['bearings', 'radiuses', 'approaches', 'snapping', 'hints', 'gene
 
 /** OSRM options the engine has no counterpart for (in the services that do not read them), with what is missing. */
 const UNSUPPORTED: Record<string, string> = {
-  exclude: 'no road classes can be excluded',
+  exclude: 'the nearest service does not exclude road classes',
   fallback_speed: 'unreachable pairs are null, never estimated',
   fallback_coordinate: 'unreachable pairs are null, never estimated',
   scale_factor: 'durations are not scaled',

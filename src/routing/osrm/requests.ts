@@ -3,7 +3,9 @@
  * become `origin`/`waypoints`/`destination` or `sources`/`destinations`, OSRM's options of the same
  * name pass through, and Waymark's checks run on the result; every refusal carries OSRM's code.
  */
-import { quoted } from '../../http/params/messages.js';
+import { list, quoted } from '../../http/params/messages.js';
+import { EXCLUDABLE_CLASSES, type RoadClass, type TravelMode } from '../../../core/routing/network.js';
+import { avoidWordOf } from '../sanitize/avoid.js';
 import type { Request } from '../../http/request.js';
 import type { NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
 import { ROUTE_ANNOTATIONS, type RouteAnnotation } from '../response/annotation.js';
@@ -80,6 +82,25 @@ function legEnds(query: URLSearchParams, count: number): number[] | null {
   return indexes;
 }
 
+/**
+ * OSRM's `exclude` (classes `motorway`, `toll`, `ferry`, comma-separated) as Waymark's `avoid` of
+ * `target`; a class that is not one of the mode's is OSRM's InvalidValue with OSRM's message, and
+ * what it was.
+ */
+export function passExclude(query: URLSearchParams, mode: TravelMode, target: URLSearchParams): void {
+  const raw = query.get('exclude');
+  if (raw === null) return;
+  const excludable = EXCLUDABLE_CLASSES[mode];
+  const classes = raw.split(',');
+  const refused = classes.find((name) => !(excludable as readonly string[]).includes(name));
+  const repeated = new Set(classes).size !== classes.length;
+  if (refused !== undefined || repeated) {
+    const why = repeated ? `${quoted(raw)} names a class twice` : `${quoted(refused!)} is not a class ${mode} may exclude`;
+    throw osrmError('InvalidValue', `Exclude flag combination is not supported: ${why} (${list(excludable)}).`);
+  }
+  target.set('avoid', classes.map((name) => avoidWordOf(name as RoadClass)).join(','));
+}
+
 export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams & RouteExtras> {
   const { query } = req;
   const shared = checkOsrmQuery('route', query);
@@ -92,6 +113,7 @@ export function osrmRouteRequest(req: Request): OsrmRequest<DirectionsParams & R
   const directions = new URLSearchParams({ mode, origin: positions[0]!, destination: positions[positions.length - 1]! });
   if (positions.length > 2) directions.set('waypoints', positions.slice(1, -1).join('|'));
   copyOptions(query, directions, ROUTE_OPTIONS);
+  passExclude(query, mode, directions);
   const params = withOsrmCode('InvalidValue', () => sanitizeDirections(directions).params);
   return {
     ...shared,
@@ -128,6 +150,7 @@ export function osrmTableRequest(req: Request): OsrmRequest<MatrixParams & OsrmE
     destinations: destinations.map((i) => positions[i]).join('|'),
     annotations,
   });
+  passExclude(query, mode, matrix);
   const params = withOsrmCode('InvalidValue', () => sanitizeMatrix(matrix));
   return {
     ...shared,
@@ -189,6 +212,7 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
   if ((query.get('annotations') ?? 'false') !== 'false')
     throw osrmError('InvalidOptions', "unsupported parameter 'annotations': matchings carry no annotations in Waymark's engine");
   const match = new URLSearchParams({ mode, points: positions.join('|') });
+  passExclude(query, mode, match);
   for (const name of MATCH_OPTIONS) {
     const value = query.get(name);
     if (value !== null) match.set(name, value);
@@ -211,6 +235,7 @@ export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams & Osrm
   const { mode, positions } = parseOsrmPath(req.params);
   const optimize = new URLSearchParams({ mode, points: positions.join('|') });
   copyOptions(query, optimize, TRIP_OPTIONS);
+  passExclude(query, mode, optimize);
   if (positions.length < 2) throw osrmError('InvalidOptions', 'a trip needs at least two coordinates');
   const ends = withOsrmCode('InvalidValue', () => sanitize(optimize, { ends: sanitizeTripEnds }, []).params.ends);
   if (!isSupportedTrip(ends))

@@ -5,6 +5,7 @@ import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeSnapRules } from './snapping.js';
+import { sanitizeAvoid } from './avoid.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
 import {
@@ -38,6 +39,7 @@ export const ROUTING_PARAMETERS = [
   'points',
   'roundtrip',
   'source',
+  'avoid',
 ] as const;
 
 const directions = {
@@ -52,6 +54,7 @@ const directions = {
   lang: sanitizeInstructionLanguage,
   snapRules: sanitizeSnapRules,
   continueStraight: sanitizeContinueStraight,
+  avoid: sanitizeAvoid,
 };
 const isochrone = {
   center: requiredPosition('center'),

@@ -14,6 +14,7 @@ import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js'
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
 import { sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
+import { sanitizeAvoid } from './avoid.js';
 
 /** Trace points of one request at most (OSRM's `max-matching-size` default). */
 export const MAX_TRACE_POINTS = 100;
@@ -38,6 +39,7 @@ export const MATCH_PARAMETERS = [
   'geometries',
   'overview',
   'lang',
+  'avoid',
 ] as const;
 
 const matchMessages = {
@@ -140,6 +142,7 @@ const match = {
   geometries: sanitizeGeometries,
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
+  avoid: sanitizeAvoid,
 };
 
 export type MatchParams = CleanParams<typeof match>;

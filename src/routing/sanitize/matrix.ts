@@ -11,6 +11,7 @@ import { messages } from './messages.js';
 import { parsePositionList, NOWHERE, type LonLat } from '../../http/params/position.js';
 import { sanitizeMode } from './route-options.js';
 import { snapRulesOf, type SnapRule } from './snapping.js';
+import { sanitizeAvoid } from './avoid.js';
 
 /** Sources × destinations of one request at most. */
 export const MAX_MATRIX_ELEMENTS = 10_000;
@@ -25,6 +26,7 @@ export const MATRIX_PARAMETERS = [
   'destinations',
   'mode',
   'annotations',
+  'avoid',
   'source_bearings',
   'source_radiuses',
   'destination_bearings',
@@ -67,6 +69,7 @@ const matrix = {
   annotations: annotationList('annotations', ANNOTATIONS),
   sourceRules: snapRules('source_', 'sources'),
   destinationRules: snapRules('destination_', 'destinations'),
+  avoid: sanitizeAvoid,
 };
 
 export type MatrixParams = CleanParams<typeof matrix>;

@@ -10,6 +10,9 @@ export const messages = {
   repeatedAnnotation: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} names an annotation more than once`,
   tooManyElements: (elements: number, max: number) =>
     `too many matrix elements: sources × destinations is ${elements}, the limit is ${max} per request`,
+  repeatedClass: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} names a road class more than once`,
+  unavoidable: (name: string, mode: string, word: string, avoidable: readonly string[]) =>
+    `invalid parameter '${name}': ${mode} cannot avoid ${word}; it may avoid ${list(avoidable)}`,
   repeatedValue: (name: string, value: number) => `invalid parameter '${name}': ${value} is given more than once`,
   perPointCount: (name: string, given: number, points: number, pointNames: string) =>
     `invalid parameter '${name}': ${given} entries for ${points} points; give one per point (${pointNames}), empty for the default`,

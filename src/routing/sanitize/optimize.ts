@@ -13,6 +13,7 @@ import { ROUTING_PARAMETERS } from './endpoints.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
 import { sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
+import { sanitizeAvoid } from './avoid.js';
 import { snapRulesOf } from './snapping.js';
 
 /** Points of one trip at most: OSRM's default (`--max-trip-size 100`). */
@@ -52,6 +53,7 @@ const optimize = {
   geometries: sanitizeGeometries,
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
+  avoid: sanitizeAvoid,
   snapRules: (query: URLSearchParams) => snapRulesOf(query, query.get('points')?.split('|').length ?? 0, '', 'points'),
 };
 
