@@ -4,37 +4,28 @@
 // keep Waymark's uniform body, metering is one routing unit (a table one per started 100 elements)
 // and a refused request costs nothing, and fuzzed paths and parameters never answer a 500.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { decodeGeometry, latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { decodeGeometry, latLng, type LonLat } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const FILES = [MONACO];
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 let meteredKey: string;
 
 test.before(async () => {
   if (!existsSync(MONACO)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-osrm-api-'));
-  await writeRoutingDataset(dataDir, FILES, ['driving', 'walking'], [7.4, 43.72, 7.44, 43.76]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
-  meteredKey = (await server.createKey(await server.signUp())).value;
+  served = await serveRouting('osrm-api', FILES, ['driving', 'walking'], [7.4, 43.72, 7.44, 43.76]);
+  ({ server, key, meteredKey } = served);
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 // Casino, Fontvieille, the port, the Larvotto beach: on roads of Monaco.
 const CASINO: LonLat = [7.4276, 43.7394];

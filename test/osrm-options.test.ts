@@ -4,35 +4,27 @@
 // line, summing to the leg), hints (returned per waypoint, a round trip gives the same answer, a
 // foreign or stale one is ignored), nearest `number`, and route `waypoints` (via points).
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { call, type Answer } from './helpers/http.js';
-import { writeRoutingDataset, type LonLat } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import type { LonLat } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const FILES = [MONACO];
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 
 test.before(async () => {
   if (!existsSync(MONACO)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-osrm-options-'));
-  await writeRoutingDataset(dataDir, FILES, ['driving', 'walking'], [7.4, 43.72, 7.44, 43.76]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
+  served = await serveRouting('osrm-options', FILES, ['driving', 'walking'], [7.4, 43.72, 7.44, 43.76]);
+  ({ server, key } = served);
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 const CASINO: LonLat = [7.4276, 43.7394];
 const FONTVIEILLE: LonLat = [7.4154, 43.7302];

@@ -8,35 +8,25 @@
 // a trace costs one routing unit per started 100 points and a refused one nothing, and fuzzed
 // parameters never answer a 500.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { ApiError } from '../src/http/errors.js';
 import { answerMatch } from '../src/routing/answer/match.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { matchingConfidence } from '../src/routing/graph/map-matching.js';
 import { MATCH_PARAMETERS, MAX_TRACE_POINTS, matchUnits, sanitizeMatch } from '../src/routing/sanitize/match.js';
 import { call, errorBodyFault, hostileUrlValue, junk, pick, rateLimit, refusal, seededRandom, type Answer } from './helpers/http.js';
-import {
-  decodeGeometry,
-  directionsOn,
-  haversine,
-  latLng,
-  openGraph,
-  writeRoutingDataset,
-  type LonLat,
-  type Parsed,
-} from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { decodeGeometry, directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { coverage, lineUpTo, noisyTrace } from './helpers/traces.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');
 const FILES = [MONACO, HEIDELBERG];
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 /** A key of its own for the metering test, which reads the quota left. */
 let meteredKey: string;
@@ -44,20 +34,12 @@ let graph: RoutingGraph;
 
 test.before(async () => {
   if (!FILES.every(existsSync)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-routing-match-'));
-  const datasetDir = await writeRoutingDataset(dataDir, FILES, ['driving'], [7.4, 43.72, 8.8, 49.45]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
-  meteredKey = (await server.createKey(await server.signUp())).value;
-  graph = openGraph(datasetDir, 'driving');
+  served = await serveRouting('routing-match', FILES, ['driving'], [7.4, 43.72, 8.8, 49.45]);
+  ({ server, key, meteredKey } = served);
+  graph = served.graphs.driving!;
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 // Known routes: [origin, destination] as [lon, lat], across Heidelberg and Monaco.
 const ROUTES: [string, LonLat, LonLat][] = [

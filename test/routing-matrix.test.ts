@@ -5,24 +5,23 @@
 // unit per started 100 elements, more than 10,000 elements is a 400 that costs nothing, and fuzzed
 // parameters answer a uniform 400 or a 200, never a 500.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { answerMatrix } from '../src/routing/answer/matrix.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { MAX_MATRIX_ELEMENTS, matrixUnits, sanitizeMatrix } from '../src/routing/sanitize/matrix.js';
 import { ApiError } from '../src/http/errors.js';
 import { assertError, call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, latLng, openGraph, writeRoutingDataset, type LonLat } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { directionsOn, latLng, type LonLat } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
 const FILES = [MONACO, ANDORRA];
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 /** A key of its own for the metering test, which reads the quota left: other tests run at the same time. */
 let meteredKey: string;
@@ -30,21 +29,12 @@ let graph: RoutingGraph;
 
 test.before(async () => {
   if (!FILES.every(existsSync)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-routing-matrix-'));
-  const datasetDir = await writeRoutingDataset(dataDir, FILES, ['driving'], [1.41, 42.43, 7.491, 43.77]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
-  const metered = await server.signUp();
-  meteredKey = (await server.createKey(metered)).value;
-  graph = openGraph(datasetDir, 'driving');
+  served = await serveRouting('routing-matrix', FILES, ['driving'], [1.41, 42.43, 7.491, 43.77]);
+  ({ server, key, meteredKey } = served);
+  graph = served.graphs.driving!;
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 /** Random points on land in Monaco and its French edge, and a few in Andorra (another network of the same graph). */
 function randomPoints(seed: number, monaco: number, andorra: number): LonLat[] {

@@ -8,18 +8,17 @@
 // join are NoTrips; bad inputs are 400s with OSRM's codes (or Waymark's body on /optimize) and cost
 // nothing; a trip costs one routing unit.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { answerMatrix } from '../src/routing/answer/matrix.js';
 import { DEFAULT_SNAP_RULE } from '../src/routing/answer/place.js';
 import { answerTrip } from '../src/routing/answer/trip.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { sanitizeOptimize } from '../src/routing/sanitize/optimize.js';
 import { call, errorBodyFault, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, haversine, latLng, openGraph, writeRoutingDataset, type LonLat, type Parsed } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
@@ -31,7 +30,7 @@ const MONACO_BOX = [7.41, 43.727, 7.437, 43.745] as const;
 const ANDORRA_BOX = [1.51, 42.5, 1.54, 42.515] as const;
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 let meteredKey: string;
 let driving: RoutingGraph;
@@ -39,21 +38,13 @@ let walking: RoutingGraph;
 
 test.before(async () => {
   if (!FILES.every(existsSync)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-routing-trip-'));
-  const datasetDir = await writeRoutingDataset(dataDir, FILES, ['driving', 'walking'], [1.41, 42.43, 8.78, 49.45]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
-  meteredKey = (await server.createKey(await server.signUp())).value;
-  driving = openGraph(datasetDir, 'driving');
-  walking = openGraph(datasetDir, 'walking');
+  served = await serveRouting('routing-trip', FILES, ['driving', 'walking'], [1.41, 42.43, 8.78, 49.45]);
+  ({ server, key, meteredKey } = served);
+  driving = served.graphs.driving!;
+  walking = served.graphs.walking!;
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 /** The seven combinations OSRM supports, as query strings (roundtrip=false with neither end fixed is NotImplemented). */
 const COMBINATIONS = [
