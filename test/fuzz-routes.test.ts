@@ -159,6 +159,21 @@ const tile = (random: Random) => {
   return { tileset: 'shortbread', z: String(z), x: String(x), y: String(y) };
 };
 
+/** `count` OSRM coordinates (`lon,lat;…`) in Monaco. */
+const osrmCoords = (random: Random, count: number) => Array.from({ length: count }, () => `${lon(random)},${lat(random)}`).join(';');
+/** OSRM's per-coordinate options with one entry per coordinate, each entry valid or empty. */
+const osrmPlacement = (count: number): Record<string, Generate> => {
+  const entries = (values: readonly string[]) => (random: Random) => Array.from({ length: count }, () => pick(random, values)).join(';');
+  return {
+    bearings: entries(['', '90,45', '0,180']),
+    radiuses: entries(['', 'unlimited', '500']),
+    approaches: entries(['', 'curb', 'unrestricted', 'opposite']),
+    hints: entries(['']),
+    snapping: oneOf(['default', 'any']),
+    generate_hints: oneOf(['true', 'false']),
+  };
+};
+
 const geocodingFilters = {
   size: whole(1, 40),
   layers: someOf([...LAYERS, 'coarse']),
@@ -292,7 +307,108 @@ const ROUTES: FuzzRoute[] = [
       geometries: oneOf(['polyline', 'polyline6', 'geojson']),
       overview: oneOf(['simplified', 'full', 'false']),
       lang: oneOf(LANGUAGES),
+      // Walking and cycling may avoid ferries only: the others are a 400 for them.
+      avoid: oneOf(['ferries', 'motorways', 'tolls', 'motorways,tolls', 'ferries,tolls,motorways']),
     },
+  },
+  {
+    method: 'GET',
+    path: '/match',
+    api: true,
+    credentials: 'key',
+    query: {
+      // A short drive: consecutive points 30 to 60 m apart, so most traces match.
+      points: (random) => {
+        let [la, lo] = [Number(lat(random)), Number(lon(random))];
+        const steps = Array.from({ length: 2 + Math.floor(random() * 8) }, () => {
+          (la += (random() - 0.5) * 0.0008), (lo += (random() - 0.5) * 0.0008);
+          return `${la.toFixed(6)},${lo.toFixed(6)}`;
+        });
+        return steps.join('|');
+      },
+      timestamps: (random) => Array.from({ length: 2 + Math.floor(random() * 8) }, (_, i) => 1_700_000_000 + 5 * i).join('|'),
+      radiuses: (random) => Array.from({ length: 2 + Math.floor(random() * 8) }, () => pick(random, ['', '5', '10', '25.5'])).join('|'),
+      waypoints: (random) => pick(random, ['0|1', '0|2', '0|1|2']),
+      gaps: oneOf(['split', 'ignore']),
+      tidy: oneOf(['true', 'false']),
+      mode: oneOf(TRAVEL_MODES),
+      steps: oneOf(['true', 'false']),
+      geometries: oneOf(['polyline', 'polyline6', 'geojson']),
+      overview: oneOf(['simplified', 'full', 'false']),
+      lang: oneOf(LANGUAGES),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/optimize',
+    api: true,
+    credentials: 'key',
+    query: {
+      points: (random) => Array.from({ length: 2 + Math.floor(random() * 5) }, () => latLng(random)).join('|'),
+      mode: oneOf(TRAVEL_MODES),
+      roundtrip: oneOf(['true', 'false']),
+      source: oneOf(['any', 'first']),
+      destination: oneOf(['any', 'last']),
+      steps: oneOf(['true', 'false']),
+      geometries: oneOf(['polyline', 'polyline6', 'geojson']),
+      overview: oneOf(['simplified', 'full', 'false']),
+      lang: oneOf(LANGUAGES),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/matrix',
+    api: true,
+    credentials: 'key',
+    query: {
+      sources: (random) => `${latLng(random)}|${latLng(random)}`,
+      destinations: latLng,
+      mode: oneOf(TRAVEL_MODES),
+      annotations: oneOf(['duration', 'distance', 'duration,distance']),
+      source_bearings: oneOf(['90,90|', '|0,180', '|']),
+      source_radiuses: oneOf(['unlimited|2000', '|']),
+      destination_bearings: oneOf(['270,90', '']),
+      destination_radiuses: oneOf(['unlimited', '1500']),
+      snapping: oneOf(['default', 'any']),
+    },
+  },
+  // OSRM's services: three coordinates for route and table (per-coordinate lists of three), one for nearest.
+  {
+    method: 'GET',
+    path: '/osrm/route/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 3) }),
+    query: {
+      ...osrmPlacement(3),
+      alternatives: oneOf(['true', 'false', '2']),
+      steps: oneOf(['true', 'false']),
+      annotations: oneOf(['true', 'false', 'duration,distance', 'speed,weight,datasources']),
+      waypoints: oneOf(['0;2', '0;1;2']),
+      continue_straight: oneOf(['default', 'true', 'false']),
+      overview: oneOf(['simplified', 'full', 'false']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/table/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 3) }),
+    query: {
+      ...osrmPlacement(3),
+      sources: oneOf(['all', '0;1', '2']),
+      destinations: oneOf(['all', '1;2']),
+      annotations: oneOf(['duration', 'distance', 'duration,distance']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/nearest/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 1) }),
+    query: { ...osrmPlacement(1), number: whole(1, 100) },
   },
   {
     method: 'GET',

@@ -119,6 +119,9 @@ function toJson(type: protobuf.Type, object: any): any {
     }
     case '.google.protobuf.Struct':
       return structJson(object);
+    case '.waymark.Tracepoint':
+      // An unmatched trace point: the JSON's null.
+      if (object.location.length === 0) return null;
   }
   const json: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(object)) {
@@ -241,6 +244,47 @@ dataTest(
 );
 
 dataTest(
+  'match: matchings with their confidence, tracepoints with an unmatched one',
+  [MONACO],
+  async (t) => {
+    // Points along the route from the casino to the stadium; the second 1 m from the first: tidied
+    // away, so its tracepoint is null.
+    const line: LonLat[] = (await call(url('/directions', `${trip}&overview=full&geometries=geojson&steps=false`))).body.routes[0].geometry
+      .coordinates;
+    const along = [0.3, 0.6, 1].map((share) => line[Math.round(share * (line.length - 1))]!);
+    const points = [line[0]!, [line[0]![0] + 0.00001, line[0]![1]] as LonLat, ...along].map(latLng).join('|');
+    const tidied = await routingCase(t, '/match', `points=${points}&tidy=true`, 'waymark.MatchResponse');
+    t.is(tidied.tracepoints[1], null);
+    t.is(tidied.tracepoints[4].matchings_index, 0);
+    t.true(tidied.matchings[0].confidence >= 0);
+    const geojson = await routingCase(t, '/match', `points=${points}&steps=true&geometries=geojson&overview=full`, 'waymark.MatchResponse');
+    t.is(geojson.matchings[0].geometry.type, 'LineString');
+    t.true(geojson.matchings[0].legs[0].steps.length > 0);
+  },
+  true,
+);
+
+dataTest(
+  'optimize: a round trip and a one-way trip to the last point',
+  [MONACO],
+  async (t) => {
+    const points = [CASINO, STADE, PORT].map(latLng).join('|');
+    const round = await routingCase(t, '/optimize', `points=${points}&mode=driving`, 'waymark.OptimizeResponse');
+    t.is(round.order.length, 4);
+    t.is(round.routes[0].legs.length, 3);
+    const oneWay = await routingCase(
+      t,
+      '/optimize',
+      `points=${points}&roundtrip=false&destination=last&geometries=geojson&overview=false`,
+      'waymark.OptimizeResponse',
+    );
+    t.is(oneWay.order.at(-1), 2);
+    t.is(oneWay.routes[0].geometry, undefined);
+  },
+  true,
+);
+
+dataTest(
   'geocoding: search, autocomplete, the /geocode alias, structured search, reverse and place',
   [MONACO],
   async (t) => {
@@ -339,6 +383,8 @@ dataTest(
       ['geocoding.proto', 'geometry.proto', 'routing.proto'],
     );
     t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
+    t.is(listing.body.messages['/api/v1/match'], 'waymark.MatchResponse');
+    t.is(listing.body.messages['/api/v1/optimize'], 'waymark.OptimizeResponse');
     for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
     const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
     t.is(file.status, 200);

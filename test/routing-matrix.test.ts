@@ -5,24 +5,23 @@
 // unit per started 100 elements, more than 10,000 elements is a 400 that costs nothing, and fuzzed
 // parameters answer a uniform 400 or a 200, never a 500.
 import test from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { answerMatrix } from '../src/routing/answer/matrix.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { MAX_MATRIX_ELEMENTS, matrixUnits, sanitizeMatrix } from '../src/routing/sanitize/matrix.js';
 import { ApiError } from '../src/http/errors.js';
 import { assertError, call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, latLng, openGraph, writeRoutingDataset, type LonLat } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { directionsOn, latLng, type LonLat } from './helpers/routing.js';
+import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
 const FILES = [MONACO, ANDORRA];
 
 let server: TestServer;
-let dataDir: string;
+let served: ServedRouting | undefined;
 let key: string;
 /** A key of its own for the metering test, which reads the quota left: other tests run at the same time. */
 let meteredKey: string;
@@ -30,21 +29,12 @@ let graph: RoutingGraph;
 
 test.before(async () => {
   if (!FILES.every(existsSync)) return;
-  dataDir = mkdtempSync(join(tmpdir(), 'waymark-routing-matrix-'));
-  const datasetDir = await writeRoutingDataset(dataDir, FILES, ['driving'], [1.41, 42.43, 7.491, 43.77]);
-  server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro');
-  key = (await server.createKey(account)).value;
-  const metered = await server.signUp();
-  meteredKey = (await server.createKey(metered)).value;
-  graph = openGraph(datasetDir, 'driving');
+  served = await serveRouting('routing-matrix', FILES, ['driving'], [1.41, 42.43, 7.491, 43.77]);
+  ({ server, key, meteredKey } = served);
+  graph = served.graphs.driving!;
 });
 
-test.after.always(async () => {
-  await server?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-});
+test.after.always(() => served?.close());
 
 /** Random points on land in Monaco and its French edge, and a few in Andorra (another network of the same graph). */
 function randomPoints(seed: number, monaco: number, andorra: number): LonLat[] {
@@ -109,6 +99,35 @@ dataTest('annotations pick the tables; a point given as source and destination i
   points.forEach((_, i) => t.is(distancesOnly.distances[i][i], 0));
 });
 
+dataTest(
+  "source_/destination_ bearings and radiuses, and snapping, place each point as directions' bearings and radiuses do",
+  FILES,
+  (t) => {
+    const [a, b, c] = randomPoints(6, 3, 0) as [LonLat, LonLat, LonLat];
+    for (const [bearings, radiuses] of [
+      ['90,90|', '|500'],
+      ['|270,90', 'unlimited|'],
+    ] as const) {
+      const matrix = matrixOn(
+        matrixQuery([a, b], [c], `&source_bearings=${bearings}&source_radiuses=${radiuses}&destination_bearings=0,180&snapping=any`),
+      );
+      for (const [i, source] of [a, b].entries()) {
+        const [bearing, radius] = [bearings.split('|')[i], radiuses.split('|')[i]];
+        const directions = directionsOn(
+          graph,
+          `origin=${latLng(source)}&destination=${latLng(c)}&bearings=${bearing}|0,180&radiuses=${radius}|&snapping=any`,
+        );
+        if (!directions.ok) throw new Error(directions.message);
+        t.deepEqual(matrix.sources[i], directions.body.waypoints[0]);
+        t.deepEqual(matrix.destinations[0], directions.body.waypoints[1]);
+        t.is(matrix.durations[i][0], directions.body.routes[0].duration);
+      }
+    }
+    const tooNear = answerMatrix(graph, sanitizeMatrix(new URLSearchParams(matrixQuery([a], [c], '&destination_radiuses=0'))));
+    t.true(!tooNear.ok && tooNear.code === 'NoSegment' && /within 0 m of destinations\[0\]/.test(tooNear.message));
+  },
+);
+
 dataTest('HTTP: the body lists snapped waypoints as directions do, under /api/v1 and /v1', FILES, async (t) => {
   const [a, b, c] = randomPoints(4, 3, 0) as [LonLat, LonLat, LonLat];
   const matrix = await get('/api/v1/matrix', matrixQuery([a, b], [c]));
@@ -170,6 +189,11 @@ test('parameter checks: each bad input is a 400 naming its parameter', (t) => {
   t.regex(refusal(`${ok}&annotations=speed`), /'annotations'.*'speed' is not one of duration, distance/);
   t.regex(refusal(`${ok}&annotations=duration,duration`), /'annotations'.*more than once/);
   t.regex(refusal(`${ok}&mode=flying`), /'mode'/);
+  t.regex(refusal(`${ok}&source_bearings=90,10|`), /'source_bearings': 2 entries for 1 points; give one per point \(sources\)/);
+  t.regex(refusal(`${ok}&destination_bearings=90`), /'destination_bearings': '90'/);
+  t.regex(refusal(`${ok}&source_radiuses=-3`), /'source_radiuses': '-3'/);
+  t.regex(refusal(`${ok}&destination_radiuses=1|2`), /'destination_radiuses': 2 entries/);
+  t.regex(refusal(`${ok}&snapping=all`), /'snapping'/);
   t.regex(refusal(`${ok}&sources=43.7,7.4`), /'sources'.*only be given once/);
   const hundredOne = Array(101).fill('43.73,7.42').join('|');
   t.regex(refusal(`sources=${hundredOne}&destinations=${Array(100).fill('43.73,7.42').join('|')}`), /10100.*limit is 10000/);
@@ -187,6 +211,11 @@ dataTest('fuzz over HTTP: hostile parameter values answer a uniform 400 or a 200
     destinations: '43.735,7.425',
     mode: 'driving',
     annotations: 'duration,distance',
+    source_bearings: '90,45|',
+    source_radiuses: 'unlimited|100',
+    destination_bearings: '0,180',
+    destination_radiuses: '50',
+    snapping: 'any',
   };
   for (let i = 0; i < 60; i++) {
     const name = pick(random, Object.keys(valid));

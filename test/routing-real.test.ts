@@ -7,11 +7,8 @@
 // bulk, on the engine directly, where a plain Dijkstra on the uncontracted graph checks that each
 // route is the fastest and each NoRoute is true.
 import test, { type ExecutionContext } from 'ava';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { TravelMode } from '../core/routing/network.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
 import { snap } from '../src/routing/graph/snap.js';
 import { call, errorBodyFault, inParallel, seededRandom, type Answer } from './helpers/http.js';
 import {
@@ -23,16 +20,14 @@ import {
   latLng,
   metresToBoundary,
   metresToLine,
-  openGraph,
   polygonsArea,
   polygonsOf,
   referenceDeciseconds,
   signedArea,
-  writeRoutingDataset,
   type LonLat,
 } from './helpers/routing.js';
-import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
@@ -71,43 +66,21 @@ const REGIONS = {
 } satisfies Record<string, [number, number, number, number]>;
 type Region = keyof typeof REGIONS;
 
-interface Served {
-  server: TestServer;
-  dataDir: string;
-  datasetDir: string;
-  key: string;
-  graphs: Partial<Record<TravelMode, RoutingGraph>>;
-}
+type Served = ServedRouting;
 let main: Served; // Monaco + Andorra, every mode
 let heidelberg: Served; // Heidelberg, driving
-
-async function serve(prefix: string, files: string[], modes: TravelMode[], bounds: [number, number, number, number]): Promise<Served> {
-  const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const datasetDir = await writeRoutingDataset(dataDir, files, modes, bounds);
-  const server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'pro'); // the property test spends more than a free month
-  const key = (await server.createKey(account)).value;
-  const graphs: Served['graphs'] = {};
-  for (const mode of modes) graphs[mode] = openGraph(datasetDir, mode);
-  return { server, dataDir, datasetDir, key, graphs };
-}
 
 let buildSeconds = 0;
 test.before(async () => {
   if (!FILES.every(existsSync)) return;
   const started = Date.now();
-  main = await serve('waymark-routing-real-', [MONACO, ANDORRA], MODES, [1.41, 42.43, 7.491, 43.77]);
-  heidelberg = await serve('waymark-routing-heidelberg-', [HEIDELBERG], ['driving'], REGIONS.heidelberg);
+  main = await serveRouting('routing-real', [MONACO, ANDORRA], MODES, [1.41, 42.43, 7.491, 43.77]);
+  heidelberg = await serveRouting('routing-heidelberg', [HEIDELBERG], ['driving'], REGIONS.heidelberg);
   buildSeconds = (Date.now() - started) / 1000;
 });
 
 test.after.always(async () => {
-  for (const served of [main, heidelberg]) {
-    if (!served) continue;
-    await served.server.close();
-    rmSync(served.dataDir, { recursive: true, force: true });
-  }
+  for (const served of [main, heidelberg]) await served?.close();
 });
 
 const servedFor = (region: Region): Served => (region === 'heidelberg' ? heidelberg : main);

@@ -2,12 +2,14 @@ import test from 'ava';
 import { ApiError } from '../src/http/errors.js';
 import { ROUTING_PARAMETERS, sanitizeDirections, sanitizeIsochrone } from '../src/routing/sanitize/endpoints.js';
 import { INSTRUCTION_LANGUAGES } from '../src/routing/sanitize/instruction-language.js';
+import { sanitizeOptimize } from '../src/routing/sanitize/optimize.js';
 import { junk, refusal, seededRandom } from './helpers/http.js';
 
 const q = (raw: string) => new URLSearchParams(raw);
-const DEFAULT_RULE = { radius: 2000, bearing: null, anySegment: false };
+const DEFAULT_RULE = { radius: 2000, bearing: null, anySegment: false, approach: null };
 const A_TO_B = 'origin=43.7384,7.4246&destination=43.7311,7.4197';
 const CENTER = 'center=43.7384,7.4246&time=10';
+const POINTS = 'points=43.7384,7.4246|43.7311,7.4197|43.735,7.42';
 
 test('directions defaults; positions come back as [lon, lat]', (t) => {
   const { params, warnings } = sanitizeDirections(q(A_TO_B));
@@ -23,6 +25,7 @@ test('directions defaults; positions come back as [lon, lat]', (t) => {
     lang: 'en',
     snapRules: [DEFAULT_RULE, DEFAULT_RULE],
     continueStraight: 'default',
+    avoid: 0,
   } as never);
   t.deepEqual(warnings, []);
 });
@@ -121,9 +124,9 @@ test('every bad directions parameter is a 400 naming it', (t) => {
 test('bearings, radiuses and snapping: one rule per point, empty entries keep the default', (t) => {
   const { snapRules } = sanitizeDirections(q(`${A_TO_B}&waypoints=1,2&bearings=0,0||360,180&radiuses=|unlimited|12.5&snapping=any`)).params;
   t.deepEqual(snapRules, [
-    { radius: 2000, bearing: { value: 0, range: 0 }, anySegment: true },
-    { radius: Number.POSITIVE_INFINITY, bearing: null, anySegment: true },
-    { radius: 12.5, bearing: { value: 360, range: 180 }, anySegment: true },
+    { radius: 2000, bearing: { value: 0, range: 0 }, anySegment: true, approach: null },
+    { radius: Number.POSITIVE_INFINITY, bearing: null, anySegment: true, approach: null },
+    { radius: 12.5, bearing: { value: 360, range: 180 }, anySegment: true, approach: null },
   ]);
   t.deepEqual(sanitizeDirections(q(`${A_TO_B}&snapping=default`)).params.snapRules, [DEFAULT_RULE, DEFAULT_RULE]);
 });
@@ -180,6 +183,44 @@ test('every bad isochrone parameter is a 400 naming it', (t) => {
     );
 });
 
+test('optimize defaults and refusals; the trip ends as asked', (t) => {
+  const params = sanitizeOptimize(q(POINTS));
+  t.deepEqual(params, {
+    points: [
+      [7.4246, 43.7384],
+      [7.4197, 43.7311],
+      [7.42, 43.735],
+    ],
+    mode: 'driving',
+    ends: { roundtrip: true, fixedStart: false, fixedEnd: false },
+    steps: true,
+    geometries: 'polyline',
+    overview: 'simplified',
+    lang: 'en',
+    snapRules: [DEFAULT_RULE, DEFAULT_RULE, DEFAULT_RULE],
+  } as never);
+  t.deepEqual(sanitizeOptimize(q(`${POINTS}&roundtrip=false&destination=last`)).ends, {
+    roundtrip: false,
+    fixedStart: false,
+    fixedEnd: true,
+  });
+  const cases: [string, RegExp][] = [
+    ['mode=driving', /missing parameter 'points'/],
+    ['points=43.7,7.4', /'points': at least 2 positions/],
+    [`points=${Array(101).fill('43.7,7.4').join('|')}`, /'points': at most 100 values/],
+    [`${POINTS}&roundtrip=0`, /'roundtrip': '0' is not true or false/],
+    [`${POINTS}&source=last&destination=first`, /'source': 'last' is not one of any, first; invalid parameter 'destination'/],
+    [`${POINTS}&roundtrip=false`, /a trip that is not a round trip needs source=first or destination=last/],
+    [`${POINTS}&bearings=90,10`, /'bearings': 1 entries for 3 points; give one per point \(points\)/],
+  ];
+  for (const [query, expected] of cases)
+    t.regex(
+      refusal(() => sanitizeOptimize(q(query))),
+      expected,
+      query,
+    );
+});
+
 test('a quoted value is cut short in the message', (t) => {
   const message = refusal(() => sanitizeDirections(q(`${A_TO_B}&mode=${'x'.repeat(5000)}`)));
   t.true(message.length < 300);
@@ -190,14 +231,14 @@ test('fuzz: junk values are accepted or refused with an ApiError 400, never anyt
   const names = ROUTING_PARAMETERS;
   let refused = 0;
   for (let round = 0; round < 3000; round++) {
-    const query = new URLSearchParams(round % 2 === 0 ? A_TO_B : CENTER);
+    const query = new URLSearchParams([A_TO_B, CENTER, POINTS][round % 3]);
     for (let n = 0; n < 3; n++) {
       const name = names[Math.floor(random() * names.length)]!;
       const value = junk(random, 40);
       if (random() < 0.5) query.set(name, value);
       else query.append(name, value);
     }
-    for (const run of [sanitizeDirections, sanitizeIsochrone]) {
+    for (const run of [sanitizeDirections, sanitizeIsochrone, sanitizeOptimize]) {
       try {
         run(query);
       } catch (error) {

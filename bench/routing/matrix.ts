@@ -14,6 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 import { answerMatrix } from '../../src/routing/answer/matrix.js';
+import { DEFAULT_SNAP_RULE } from '../../src/routing/answer/place.js';
 import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
 import { searchHierarchy } from '../../src/routing/graph/ch-search.js';
 import { edgeMetricsOf } from '../../src/routing/graph/edge-metrics.js';
@@ -74,6 +75,9 @@ try {
           destinations: set.positions,
           mode: 'driving' as const,
           annotations: ['duration' as const, 'distance' as const],
+          sourceRules: set.positions.map(() => DEFAULT_SNAP_RULE),
+          destinationRules: set.positions.map(() => DEFAULT_SNAP_RULE),
+          avoid: 0,
         };
         return time(() => answerMatrix(graph, params));
       }),

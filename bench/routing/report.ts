@@ -34,11 +34,15 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
     fmtInt(b.stats.edges),
     fmtInt(b.stats.shortcuts),
     fmtInt(b.stats.core),
+    fmtInt(b.stats.excludable),
+    fmtInt(b.stats.overlayEdges),
     fmtMiB(b.stats.bytes),
   ]);
   rows.push([
     '`waymark import --osm` (all modes, tiles, geocoder)',
     ...commandCells(imported),
+    '',
+    '',
     '',
     '',
     '',
@@ -55,7 +59,8 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
       'contraction hierarchy and file. Then the whole import into a fresh data folder (served below). ' +
       'One run each, after waiting for a quiet machine. Peak RSS, process tree: sampled from /proc every 100 ms (Node and osmium); ' +
       (gnuTimeAvailable() ? 'largest process and CPU time: GNU time.' : 'GNU time is not installed: no CPU time nor per-process peak.') +
-      ' Nodes: edge-based nodes the mode may travel (segment directions); edges: turns; shortcuts: added by the contraction; core: nodes left uncontracted.',
+      ' Nodes: edge-based nodes the mode may travel (segment directions); edges: turns; shortcuts: added by the contraction; core: nodes left uncontracted; ' +
+      'excludable: nodes of a road class a route may exclude (contracted last); overlay: their edges kept for routes that exclude some (docs/ROUTING-ENGINE.md).',
     '',
     markdownTable(
       [
@@ -70,10 +75,12 @@ export function buildSection(osm: string, builds: GraphBuild[], imported: Comman
         'edges',
         'shortcuts',
         'core',
+        'excludable',
+        'overlay',
         'graph file',
       ],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
   ];
 }
@@ -86,6 +93,13 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
     [b.mode, 'snap (one point)', fmtInt(b.snap.calls), ...timingCells(b.snap)],
     [b.mode, '**route** (hierarchy search + leg)', fmtInt(b.route.calls), ...timingCells(b.route)],
     [b.mode, 'directions answer (2 snaps, route, OSRM body with steps)', fmtInt(b.directions.calls), ...timingCells(b.directions)],
+    [b.mode, 'match answer (100-point trace: candidates, HMM, legs, OSRM body with steps)', fmtInt(b.match.calls), ...timingCells(b.match)],
+    ...b.trips.map((trip) => [
+      b.mode,
+      `trip ${trip.points} points (snaps, travel-time table, visit order, legs, OSRM body with steps)`,
+      fmtInt(trip.timings.calls),
+      ...timingCells(trip.timings),
+    ]),
     ...b.isochrones.map((i) => [
       b.mode,
       `isochrone ${i.minutes} min (snap, reach, contours)`,
@@ -93,6 +107,17 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       ...timingCells(i.timings),
     ]),
   ]);
+  const exclusionRows = bare.flatMap((b) =>
+    b.excluding.map((e) => [
+      b.mode,
+      `exclude=${e.classes.join(',')}`,
+      fmtMs(b.route.p50),
+      fmtMs(e.route.p50),
+      fmtMs(e.route.p99),
+      fmtInt(e.pairs),
+      fmtMs(e.viewMs),
+    ]),
+  );
   const driving = bare.find((b) => b.mode === 'driving')!;
   const iso15 = driving.isochrones.find((i) => i.minutes === 15)!.timings;
   return [
@@ -103,12 +128,29 @@ export function bareSection(bare: BareQueries[], bounds: Bounds, settings: { pai
       `taken as ${settings.pairs} origin–destination pairs; timed: pairs where both snap within 2 km and the network connects them ` +
       `(${bare.map((b) => `${b.mode} ${b.pairs.length}, and ${b.unconnected} more that snap but are not connected`).join('; ')}; ` +
       'snap is timed on every position). ' +
-      `Isochrone centres: ${settings.centres} more random positions (those that snap). Calls/s: back to back on one thread.`,
+      `Isochrone centres: ${settings.centres} more random positions (those that snap). ` +
+      'Match traces: the routes of consecutive timed pairs joined end to start, sampled every 30–60 m with 5–15 m of seeded noise, 100 points each. ' +
+      `Trips: round trips over 10 or 25 consecutive points of the timed pairs, each set one point further (at most 40 of each size), among the points all reachable from one another. ` +
+      'Calls/s: back to back on one thread.',
     '',
     markdownTable(['Mode', 'call', 'calls', 'p50', 'p90', 'p99', 'calls/s'], calls, ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
     '',
     `- Bare driving query p50 (aim < ${AIMS.bareRouteP50Ms} ms): ${fmtMs(driving.route.p50)}: ${verdict(driving.route.p50 < AIMS.bareRouteP50Ms)}`,
     `- Bare 15-minute driving isochrone p50 (for the aim below): ${fmtMs(iso15.p50)}`,
+    `- Bare match p50 of a 100-point trace beside a plain route: ${bare.map((b) => `${b.mode} ${fmtMs(b.match.p50)} (route ${fmtMs(b.route.p50)}, directions answer ${fmtMs(b.directions.p50)})`).join('; ')}`,
+    '',
+    "Route with road classes excluded (OSRM's `exclude`, Waymark's `avoid`) beside the plain route: the same positions, " +
+      "pairs that snap off the excluded roads and connect without them; view: making the exclusion's graph view on first use (once per class set and thread).",
+    '',
+    markdownTable(['Mode', 'exclude', 'route p50, plain', 'route p50, excluding', 'p99, excluding', 'pairs', 'view'], exclusionRows, [
+      'l',
+      'l',
+      'r',
+      'r',
+      'r',
+      'r',
+      'r',
+    ]),
   ];
 }
 

@@ -4,13 +4,14 @@
  * that follow from the counts alone, each 8-byte aligned, like kdbush and flatbush.
  * See docs/ROUTING-ENGINE.md for what each section holds.
  */
-import { TRAVEL_MODES, type TravelMode } from './network.js';
+import { CLASS_BITS, TRAVEL_MODES, type TravelMode } from './network.js';
 
 export { TRAVEL_KINDS } from './network.js';
 
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;
-export const ROUTING_GRAPH_VERSION = 3;
+/** 4: road classes per segment direction and the exclusion overlay (docs/ROUTING-ENGINE.md, "Excluding road classes"). */
+export const ROUTING_GRAPH_VERSION = 4;
 /** Weight (deciseconds) of a direction the mode may not travel. */
 export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
@@ -79,6 +80,11 @@ export function restrictedEntryPenalty(segmentFlags: Uint8Array, from: number, t
   return !isRestrictedNode(segmentFlags, from) && isRestrictedNode(segmentFlags, to) ? RESTRICTED_ENTRY_DECISECONDS : 0;
 }
 
+/** The road classes (ROAD_CLASSES bits) of original node `node` (2s: segment s forwards, 2s + 1 backwards). */
+export function classesOfNode(segmentClasses: Uint8Array, node: number): number {
+  return (segmentClasses[node >> 1]! >> (node & 1 ? CLASS_BITS : 0)) & ((1 << CLASS_BITS) - 1);
+}
+
 export interface RoutingGraphCounts {
   mode: TravelMode;
   segments: number;
@@ -88,6 +94,8 @@ export interface RoutingGraphCounts {
   upEdges: number;
   downEdges: number;
   turnEdges: number;
+  /** Edges of the exclusion overlay: the out-edges of the excludable nodes before the contraction reached them. */
+  overlayEdges: number;
   pieces: number;
   strings: number;
   stringBytes: number;
@@ -101,6 +109,7 @@ const COUNT_FIELDS = [
   'upEdges',
   'downEdges',
   'turnEdges',
+  'overlayEdges',
   'pieces',
   'strings',
   'stringBytes',
@@ -123,6 +132,7 @@ function sectionsOf(c: RoutingGraphCounts) {
     segmentName: ['u32', c.segments],
     segmentRef: ['u32', c.segments],
     segmentFlags: ['u8', c.segments],
+    segmentClasses: ['u8', c.segments],
     segmentPointFirst: ['u32', c.segments + 1],
     coordinates: ['i32', 2 * c.points],
     duplicateOf: ['u32', c.duplicates],
@@ -138,6 +148,10 @@ function sectionsOf(c: RoutingGraphCounts) {
     turnFirst: ['u32', nodes + 1],
     turnTarget: ['u32', c.turnEdges],
     turnWeight: ['u32', c.turnEdges],
+    overlayFirst: ['u32', nodes + 1],
+    overlayTarget: ['u32', c.overlayEdges],
+    overlayWeight: ['u32', c.overlayEdges],
+    overlayMiddle: ['i32', c.overlayEdges],
     piecePoint: ['u32', c.pieces],
     stringOffsets: ['u32', c.strings + 1],
     stringBytes: ['u8', c.stringBytes],

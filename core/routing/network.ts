@@ -19,6 +19,34 @@ export const TRAVEL_KINDS = ['default', 'ferry', 'pushing', 'train'] as const;
 export type TravelKind = (typeof TRAVEL_KINDS)[number];
 
 /**
+ * The road classes a route may be asked to avoid (OSRM's `exclude`), one bit each in a direction's
+ * class mask: `motorway` (highway=motorway and motorway_link), `toll` (toll=yes, toll:forward,
+ * toll:backward), `ferry` (route=ferry), as OSRM v6's WayHandlers.classes sets them.
+ */
+export const ROAD_CLASSES = ['motorway', 'toll', 'ferry'] as const;
+export type RoadClass = (typeof ROAD_CLASSES)[number];
+/** Bits per direction in RoadSegments.classes: forward classes in bits 0–2, backward ones in bits 3–5. */
+export const CLASS_BITS = 3;
+
+/**
+ * The classes a route of each mode may exclude: OSRM v6's car.lua has all three (one at a time;
+ * Waymark takes any combination), bicycle.lua ferry (commented out by default there), foot.lua
+ * none (Waymark takes ferry: the walking network has ferries too).
+ */
+export const EXCLUDABLE_CLASSES: Record<TravelMode, readonly RoadClass[]> = {
+  driving: ROAD_CLASSES,
+  cycling: ['ferry'],
+  walking: ['ferry'],
+};
+
+/** The mask of a set of road classes. */
+export function classMask(classes: readonly RoadClass[]): number {
+  let mask = 0;
+  for (const name of classes) mask |= 1 << ROAD_CLASSES.indexOf(name);
+  return mask;
+}
+
+/**
  * Segment s is a piece of one OSM way between two junctions (a node shared with another routable
  * way of the mode, a way end, or a barrier), in the way's own direction.
  */
@@ -50,6 +78,8 @@ export interface RoadSegments {
    * restricted costs a penalty in the route's weight, not in its duration.
    */
   restricted: Uint8Array;
+  /** Road classes (ROAD_CLASSES bits) of the forward direction in bits 0–2, of the backward one in bits 3–5. */
+  classes: Uint8Array;
   /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */
   pointFirst: Uint32Array;
   /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */

@@ -2,6 +2,7 @@
 import {
   RESTRICTED_BACKWARD,
   RESTRICTED_FORWARD,
+  CLASS_BITS,
   TRAVEL_KINDS,
   type RoadNetwork,
   type TravelKind,
@@ -27,6 +28,9 @@ export interface SegmentFields {
   /** Restricted directions (see RoadSegments.restricted); absent: not restricted. */
   forwardRestricted?: boolean;
   backwardRestricted?: boolean;
+  /** Road classes of each direction (ROAD_CLASSES bits); absent: none. */
+  forwardClasses?: number;
+  backwardClasses?: number;
 }
 
 const float64 = (n: number) => new Float64Array(n);
@@ -48,6 +52,7 @@ export class RoadNetworkBuilder {
   private readonly travel = new Growable(uint8);
   private readonly backwardTravel = new Growable(uint8);
   private readonly restricted = new Growable(uint8);
+  private readonly classes = new Growable(uint8);
   private readonly pointFirst = new Growable(uint32);
   private readonly coordinates = new Growable((n) => new Int32Array(n));
   private readonly restrictionOnly = new Growable(uint8);
@@ -94,6 +99,7 @@ export class RoadNetworkBuilder {
     this.restricted.push(
       (segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0),
     );
+    this.classes.push((segment.forwardClasses ?? 0) | ((segment.backwardClasses ?? 0) << CLASS_BITS));
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
     this.pointFirst.push(this.coordinates.length / 2);
   }
@@ -131,6 +137,7 @@ export class RoadNetworkBuilder {
         travel: this.travel.take(),
         backwardTravel: this.backwardTravel.take(),
         restricted: this.restricted.take(),
+        classes: this.classes.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),
       },

@@ -20,6 +20,8 @@ export const PROTOBUF_MESSAGES: Readonly<Record<string, string>> = {
   '/directions': 'waymark.DirectionsResponse',
   '/isochrone': 'waymark.IsochroneResponse',
   '/matrix': 'waymark.MatrixResponse',
+  '/match': 'waymark.MatchResponse',
+  '/optimize': 'waymark.OptimizeResponse',
   '/geocoding/search': 'waymark.GeocodeResponse',
   '/geocoding/search/structured': 'waymark.GeocodeResponse',
   '/geocoding/autocomplete': 'waymark.GeocodeResponse',

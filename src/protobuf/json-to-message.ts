@@ -1,7 +1,7 @@
 /**
  * A JSON answer as the plain object protobufjs' `Type.fromObject` takes, walked along the message
  * type: GeoJSON geometries flattened (geometry.proto), route geometries as their oneof, matrices
- * flattened with NaN for null, free-form objects as google.protobuf.Struct. A JSON key the
+ * flattened with NaN for null, an unmatched tracepoint (null) as an empty message, free-form objects as google.protobuf.Struct. A JSON key the
  * message has no field for is an error, never dropped: a body that cannot be carried whole is
  * not sent.
  */
@@ -107,8 +107,12 @@ const SPECIAL: Record<string, Converter> = {
   '.google.protobuf.Struct': struct,
 };
 
+/** Message types whose JSON may be null (an unmatched tracepoint): null is the message with no field set. */
+const NULL_AS_EMPTY: ReadonlySet<string> = new Set(['.waymark.Tracepoint']);
+
 function fieldValue(field: protobuf.Field, value: Json, path: string): unknown {
   const type = field.resolvedType;
+  if (value === null && type instanceof protobuf.Type && NULL_AS_EMPTY.has(type.fullName)) return {};
   if (!(type instanceof protobuf.Type)) {
     if (value === null) fail(path, 'is null, which a scalar field cannot hold');
     return value;

@@ -1,7 +1,8 @@
 /**
  * The routing product behind the gateway (scope `routing`, one unit per request; a matrix one per
- * started 100 elements): OSRM-style directions, isochrones and matrices, and OSRM's own HTTP API
- * (route, table, nearest). Parameters are checked here; the work runs in the dataset's worker
+ * started 100 elements, a map matching one per started 100 trace points): OSRM-style directions,
+ * isochrones, matrices, map matching and optimized trips, and OSRM's own HTTP API (route, table,
+ * nearest, match, trip). Parameters are checked here; the work runs in the dataset's worker
  * pool, so the event loop only waits for the answer. See docs/ROUTING.md.
  */
 import type { ServiceRoute } from '../gateway/index.js';
@@ -10,10 +11,14 @@ import type { Request } from '../http/request.js';
 import { osrmRoutes } from './osrm/routes.js';
 import { oncePerRequest, poolFor, runTask } from './run.js';
 import { sanitizeDirections, sanitizeIsochrone } from './sanitize/endpoints.js';
+import { matchUnits, sanitizeMatch } from './sanitize/match.js';
 import { matrixUnits, sanitizeMatrix } from './sanitize/matrix.js';
+import { sanitizeOptimize } from './sanitize/optimize.js';
 
 export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const matrixParams = oncePerRequest((req: Request) => sanitizeMatrix(req.query));
+  const matchParams = oncePerRequest((req: Request) => sanitizeMatch(req.query));
+  const optimizeParams = oncePerRequest((req: Request) => sanitizeOptimize(req.query));
   return [
     {
       path: '/directions',
@@ -42,6 +47,26 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       handler: (req: Request) => {
         const params = matrixParams(req);
         return runTask(poolFor(datasets, params.mode), { kind: 'matrix', params });
+      },
+    },
+    {
+      path: '/match',
+      service: 'routing',
+      // Reserved up front: one unit per started 100 trace points. A bad request throws its 400 here.
+      units: (req: Request) => matchUnits(matchParams(req).points.length),
+      handler: (req: Request) => {
+        const params = matchParams(req);
+        return runTask(poolFor(datasets, params.mode), { kind: 'match', params });
+      },
+    },
+    {
+      path: '/optimize',
+      service: 'routing',
+      // One unit per request; checked here so that a refused request is never metered.
+      units: (req: Request) => (optimizeParams(req), 1),
+      handler: (req: Request) => {
+        const params = optimizeParams(req);
+        return runTask(poolFor(datasets, params.mode), { kind: 'trip', params, body: 'optimize' });
       },
     },
     ...osrmRoutes(datasets),

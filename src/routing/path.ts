@@ -33,6 +33,12 @@ export interface RouteLeg {
   coordinates: [number, number][];
   /** Consecutive runs covering the polyline: segments[0].first = 0, each next `first` = previous `last`. */
   segments: PathSegment[];
+  /**
+   * Metres and seconds of each piece of the polyline (from point k to k + 1; one fewer than the
+   * points), for OSRM's route annotations: they sum to the leg's distance and duration.
+   */
+  pieceMetres: number[];
+  pieceSeconds: number[];
 }
 
 /** A point placed on the network. */
@@ -44,6 +50,8 @@ export interface SnappedPoint {
   distance: number;
   /** Name of the road snapped to ('' when none). */
   name: string;
+  /** OSRM's hint to place the point again, when the request asks for hints (answer/place.ts). */
+  hint?: string;
 }
 
 /**

@@ -16,7 +16,7 @@ import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import type { RoutingAnswer } from '../../src/routing/answer/task.js';
 import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
-import { IMPASSABLE, originalNode, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
+import { IMPASSABLE, classesOfNode, originalNode, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
 import type { Snap } from '../../src/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
@@ -211,12 +211,24 @@ class Heap {
  * penalties, part of the weight only, taken off the time), with the engine's endpoint rules: a
  * search starts part-way along the start segment in each passable direction and ends part-way along
  * the end segment. Infinity when nothing connects them. Independent of the contraction hierarchy and
- * of its search.
+ * of its search. With `exclude` (ROAD_CLASSES bits, OSRM's `exclude`) it never enters a node of
+ * those classes, as written in the graph's segment classes, nor starts or ends on one.
  */
-export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap): number {
-  const { nodeWeight, turnFirst, turnTarget, turnWeight, segmentFlags } = graph;
+export function referenceDeciseconds(graph: RoutingGraph, from: Snap, to: Snap, exclude = 0): number {
+  const { turnFirst, turnTarget, turnWeight, segmentFlags, segmentClasses } = graph;
+  const nodeWeight = graph.nodeWeight.map((weight, node) =>
+    (classesOfNode(segmentClasses, originalNode(graph, node)) & exclude) !== 0 ? IMPASSABLE : weight,
+  );
   const source = endpointOfSnap(graph, from);
   const target = targetOfSnap(graph, to);
+  const skipped = (endpoint: { nodes: number[]; positions: number[] }) => {
+    const kept = endpoint.nodes
+      .map((node, i) => [node, endpoint.positions[i]!] as const)
+      .filter(([node]) => nodeWeight[node] !== IMPASSABLE);
+    return { nodes: kept.map(([node]) => node), positions: kept.map(([, position]) => position) };
+  };
+  Object.assign(source, skipped(source));
+  Object.assign(target, skipped(target));
   const targetPosition = new Map<number, number>();
   target.nodes.forEach((node, i) => targetPosition.set(node, target.positions[i]!));
   // Weight to the end of each node, and the restricted-access penalties in it.

@@ -12,6 +12,13 @@
  * edges to higher nodes (walked by the forward search), `down` holds edges from higher nodes
  * (walked backwards by the backward search). Nodes left in the core (see MAX_CONTRACTED_DEGREE)
  * have their edges in both.
+ *
+ * Excludable nodes (those of a road class a query may exclude: motorways, tolls, ferries) are
+ * contracted last in their component. When the first of them comes up, the out-edges of all of
+ * them (to each other: turns, and shortcuts through ordinary nodes only) are kept aside as the
+ * exclusion **overlay** before they are contracted in turn: a query that excludes some classes
+ * walks the hierarchy below them and the overlay among them, skipping the excluded nodes
+ * (src/routing/graph/exclude.ts). See docs/ROUTING-ENGINE.md, "Excluding road classes".
  */
 import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import { SearchSpace } from '../../../core/routing/search-space.js';
@@ -36,6 +43,8 @@ export const MAX_CONTRACTED_DEGREE = 64;
 export interface Hierarchy {
   up: HierarchyEdges;
   down: HierarchyEdges;
+  /** Out-edges of the excludable nodes (and of a core left before them) when the contraction reached them. */
+  overlay: HierarchyEdges;
   /** Nodes left uncontracted. */
   core: number;
 }
@@ -50,6 +59,11 @@ class Contractor {
   private readonly targetMark: Int32Array;
   private mark = 0;
   private targetCount = 0;
+  /**
+   * 1 for the excludable nodes while they wait: a witness path may end at one but not pass
+   * through it, since a query may exclude it (then the shortcut it made needless is needed).
+   */
+  waiting: Uint8Array | null = null;
 
   constructor(
     private readonly graph: DynamicGraph,
@@ -128,6 +142,7 @@ class Contractor {
       if (distance > maxWeight) break;
       const node = witness.heap.pop();
       if (targetMark[node] === mark && --targetsLeft === 0) break;
+      if (this.waiting !== null && this.waiting[node] === 1 && node !== source) continue;
       for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
         const to = out.other[e]!;
         if (to === avoid) continue;
@@ -140,10 +155,17 @@ class Contractor {
   }
 }
 
-export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporter, maxContractedDegree = MAX_CONTRACTED_DEGREE): Hierarchy {
+/** `excludable`: 1 for each node of a road class a query may exclude (contracted last, see above); none when absent. */
+export function contractHierarchy(
+  graph: TurnGraph,
+  onProgress?: ProgressReporter,
+  maxContractedDegree = MAX_CONTRACTED_DEGREE,
+  excludable?: Uint8Array,
+): Hierarchy {
   const { nodeCount } = graph;
   const up = new HierarchyEdges(nodeCount);
   const down = new HierarchyEdges(nodeCount);
+  const overlay = new HierarchyEdges(nodeCount);
   const components = weakComponents(graph);
   const local = new Uint32Array(nodeCount);
   const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
@@ -154,11 +176,12 @@ export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporte
   let core = 0;
   for (let c = 0; c < components.count; c++) {
     const members = components.nodes.subarray(components.first[c]!, components.first[c + 1]!);
-    core += contractComponent(componentTurns(graph, members, local), members, up, down, maxContractedDegree, contracted);
+    const edges = { up, down, overlay };
+    core += contractComponent(componentTurns(graph, members, local), members, edges, maxContractedDegree, contracted, excludable);
   }
   onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
 
-  return { up, down, core };
+  return { up, down, overlay, core };
 }
 
 /**
@@ -169,20 +192,45 @@ export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporte
 function contractComponent(
   turns: TurnGraph,
   members: Uint32Array,
-  up: HierarchyEdges,
-  down: HierarchyEdges,
+  { up, down, overlay }: Pick<Hierarchy, 'up' | 'down' | 'overlay'>,
   maxContractedDegree: number,
   contracted: () => void,
+  excludable: Uint8Array | undefined,
 ): number {
   const { nodeCount } = turns;
   const dynamic = new DynamicGraph(turns);
   const contractor = new Contractor(dynamic, nodeCount);
   const queue = new NodeHeap(nodeCount);
-  for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.priority(node));
   const id = (node: number) => members[node]!;
   const middleId = (middle: number) => (middle === NO_MIDDLE ? NO_MIDDLE : members[middle]!);
+  // Excludable nodes wait at an infinite priority until every other node is contracted.
+  const late: number[] = [];
+  for (let node = 0; node < nodeCount; node++) if (excludable?.[id(node)] === 1) late.push(node);
+  if (late.length > 0) {
+    contractor.waiting = new Uint8Array(nodeCount);
+    for (const node of late) contractor.waiting[node] = 1;
+  }
+  for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.waiting?.[node] === 1 ? Infinity : contractor.priority(node));
+  let overlaid = late.length === 0;
+  const isLate = contractor.waiting;
+  // Only edges from or to an excludable node: the queries' view searches the rest of a core in the hierarchy's lists.
+  const keepOverlay = (nodes: Iterable<number>) => {
+    overlaid = true;
+    contractor.waiting = null;
+    const { out } = dynamic;
+    for (const node of nodes) {
+      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+        const to = out.other[e]!;
+        if (isLate?.[node] === 1 || isLate?.[to] === 1) overlay.push(id(node), id(to), out.weight[e]!, middleId(out.middle[e]!));
+      }
+    }
+  };
 
   while (queue.size > 0) {
+    if (!overlaid && queue.minKey() === Infinity) {
+      keepOverlay(late);
+      for (const node of late) queue.set(node, contractor.priority(node));
+    }
     const node = queue.pop();
     // Priorities go stale as neighbours are contracted: check the node's before contracting it.
     if (queue.size > 0) {
@@ -217,8 +265,11 @@ function contractComponent(
   }
   // The core: every remaining edge goes into the up list of its tail and the down list of its head.
   const core = queue.size;
-  while (queue.size > 0) {
-    const node = queue.pop();
+  const remaining: number[] = [];
+  while (queue.size > 0) remaining.push(queue.pop());
+  // A core left before the excludable nodes came up: the overlay is all of it.
+  if (!overlaid) keepOverlay(remaining);
+  for (const node of remaining) {
     const { out, in: inn } = dynamic;
     for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++)
       up.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));

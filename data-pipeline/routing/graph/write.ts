@@ -11,6 +11,7 @@ import {
   IMPASSABLE,
   RESTRICTED_SHIFT,
   travelFlags,
+  classesOfNode,
   headerBytes,
   sectionLayout,
   type RoutingGraphCounts,
@@ -20,7 +21,7 @@ import type { ProgressReporter } from '../../progress.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { contractHierarchy } from './contract.js';
-import { buildEdgeBasedGraph } from './edge-based.js';
+import { buildEdgeBasedGraph, type EdgeBasedGraph } from './edge-based.js';
 import { buildSpatialIndex, countPieces } from './spatial.js';
 
 export interface RoutingGraphStats {
@@ -36,6 +37,9 @@ export interface RoutingGraphStats {
   core: number;
   /** Passable segments flagged as lying in a small strongly connected component. */
   smallSegments: number;
+  /** Nodes of a road class a route may exclude (contracted last), and the overlay edges kept for routes that exclude some. */
+  excludable: number;
+  overlayEdges: number;
   seconds: number;
   bytes: number;
 }
@@ -104,7 +108,8 @@ function writeHierarchyAndSegments(
   let largest = 0;
   for (const size of componentSize) largest = Math.max(largest, size);
   const smallBelow = largest < SMALL_COMPONENT_SIZE ? 0 : SMALL_COMPONENT_SIZE;
-  const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree);
+  const excludable = excludableNodes(network, edgeBased);
+  const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree, excludable);
   const strings = usedStrings(network);
 
   const counts: RoutingGraphCounts = {
@@ -115,6 +120,7 @@ function writeHierarchyAndSegments(
     upEdges: hierarchy.up.length,
     downEdges: hierarchy.down.length,
     turnEdges: edgeBased.turnTarget.length,
+    overlayEdges: hierarchy.overlay.length,
     pieces: countPieces(network),
     strings: strings.encoded.length,
     stringBytes: strings.encoded.reduce((sum, bytes) => sum + bytes.length, 0),
@@ -145,6 +151,7 @@ function writeHierarchyAndSegments(
     segmentName,
     segmentRef,
     segmentFlags,
+    segmentClasses: segments.classes,
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
     duplicateOf: edgeBased.duplicateOf,
@@ -160,6 +167,10 @@ function writeHierarchyAndSegments(
     turnFirst: edgeBased.turnFirst,
     turnTarget: edgeBased.turnTarget,
     turnWeight: edgeBased.turnWeight,
+    overlayFirst: hierarchy.overlay.first(),
+    overlayTarget: hierarchy.overlay.others(),
+    overlayWeight: hierarchy.overlay.weights(),
+    overlayMiddle: hierarchy.overlay.middles(),
     stringOffsets,
     stringBytes: Buffer.concat(strings.encoded),
   });
@@ -168,7 +179,28 @@ function writeHierarchyAndSegments(
   for (const weight of edgeBased.nodeWeight) if (weight !== IMPASSABLE) nodes++;
   const shortcuts = hierarchy.up.shortcuts + hierarchy.down.shortcuts;
   const duplicates = edgeBased.duplicateOf.length;
-  return { counts, stats: { nodes, duplicates, edges: edgeBased.turnTarget.length, shortcuts, core: hierarchy.core, smallSegments } };
+  const stats = {
+    nodes,
+    duplicates,
+    edges: edgeBased.turnTarget.length,
+    shortcuts,
+    core: hierarchy.core,
+    smallSegments,
+    excludable: excludable.reduce((sum, flag) => sum + flag, 0),
+    overlayEdges: hierarchy.overlay.length,
+  };
+  return { counts, stats };
+}
+
+/** 1 for each passable node (duplicates included) of a road class a query may exclude: the contraction keeps them for last. */
+function excludableNodes(network: RoadNetwork, graph: EdgeBasedGraph): Uint8Array {
+  const excludable = new Uint8Array(graph.nodeCount);
+  const originals = 2 * network.segments.count;
+  for (let node = 0; node < graph.nodeCount; node++) {
+    const original = node < originals ? node : graph.duplicateOf[node - originals]!;
+    if (graph.nodeWeight[node] !== IMPASSABLE && classesOfNode(network.segments.classes, original) !== 0) excludable[node] = 1;
+  }
+  return excludable;
 }
 
 type SectionName = keyof RoutingGraphSections;

@@ -98,7 +98,7 @@ class Interned<T> {
 }
 
 const directionKey = (along: DirectionTravel | null) =>
-  along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true}`;
+  along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true} ${along.classes ?? 0}`;
 const travelKey = (travel: WayTravel | undefined): string =>
   travel === undefined ? '' : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds}`;
 

@@ -99,6 +99,8 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
           backwardTravel,
           forwardRestricted,
           backwardRestricted,
+          forwardClasses: travel.forward?.classes,
+          backwardClasses: travel.backward?.classes,
         },
         coordinates,
         start,

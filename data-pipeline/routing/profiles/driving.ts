@@ -14,6 +14,7 @@ import { parseOneway } from './oneway.js';
 import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
 import { restrictionKind } from './restrictions.js';
 import { exceedsLimits, parseMetres, type VehicleSize } from './vehicle-size.js';
+import { classMask } from '../../../core/routing/network.js';
 import {
   applyOneway,
   directionKmh,
@@ -167,7 +168,30 @@ function directionSpeed(tags: Tags, classKmh: number, direction: Direction): num
   return limitSpeed(kmh, tags, SPEED_LIMITS);
 }
 
+const MOTORWAY_CLASS = classMask(['motorway']);
+const TOLL_CLASS = classMask(['toll']);
+
+/**
+ * Adds the classes a car's direction has beyond ferry (OSRM car.lua `classes`, WayHandlers.classes):
+ * motorway on highway=motorway and motorway_link, toll where `toll:<direction>` or `toll` is yes.
+ */
+function withCarClasses(travel: WayTravel, tags: Tags): WayTravel {
+  const highway = tags.get('highway');
+  const motorway = highway === 'motorway' || highway === 'motorway_link' ? MOTORWAY_CLASS : 0;
+  for (const direction of ['forward', 'backward'] as const) {
+    const along = travel[direction];
+    const toll = firstTagValue(tags, ['toll'], direction) === 'yes' ? TOLL_CLASS : 0;
+    if (along !== null) travel[direction] = { ...along, classes: (along.classes ?? 0) | motorway | toll };
+  }
+  return travel;
+}
+
 function way(tags: Tags): WayTravel | undefined {
+  const travel = roadTravel(tags);
+  return travel === undefined ? undefined : withCarClasses(travel, tags);
+}
+
+function roadTravel(tags: Tags): WayTravel | undefined {
   const routeKmh = tableValue(tags, { route: ROUTE_KMH });
   // OSRM's car reads ways with a highway or route tag only, and never takes steps or emergency access roads.
   if (isUnusableWay(tags) || isArea(tags) || !(tags.has('highway') || routeKmh !== undefined)) return undefined;

@@ -20,6 +20,8 @@ export interface DirectionTravel {
    * restricted costs the restricted-access penalty in the route's weight (OSRM `forward_restricted`).
    */
   restricted?: boolean;
+  /** Road classes of this direction (ROAD_CLASSES bits of core/routing/network.ts, a request's `exclude` avoids them); absent: none. */
+  classes?: number;
 }
 
 export interface WayTravel {

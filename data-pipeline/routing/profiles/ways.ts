@@ -3,6 +3,7 @@ import type { AccessVerdict, Direction, WayAccess } from './access.js';
 import { parseDuration } from './duration.js';
 import type { Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Tags, type WayTravel } from './profile.js';
+import { classMask } from '../../../core/routing/network.js';
 
 /** `construction=*` values on a highway that still carries traffic. */
 const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
@@ -50,6 +51,8 @@ export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: 
 }
 
 export const isFerry = (tags: Tags) => tags.get('route') === 'ferry';
+
+const FERRY_CLASS = classMask(['ferry']);
 
 /** Ferry speed without a `duration` (OSRM `route_speeds.ferry`). */
 export const FERRY_KMH = 5;
@@ -108,7 +111,8 @@ export function travelAlong(kmh: DirectionKmh, along: (kmh: number, direction: D
  * `access` allows, timed by its `duration` when it has one (OSRM `WayHandlers.ferries`).
  */
 export function ferryTravel(tags: Tags, access: WayAccess, kmh = FERRY_KMH): WayTravel | undefined {
-  const travel = allowedDirections(access, { kmh, travel: 'ferry' });
+  // Only route=ferry is of class ferry (OSRM's WayHandlers.classes): a car's shuttle train is not.
+  const travel = allowedDirections(access, { kmh, travel: 'ferry', classes: isFerry(tags) ? FERRY_CLASS : 0 });
   const duration = parseDuration(tags.get('duration'));
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);

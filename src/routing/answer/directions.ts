@@ -4,12 +4,13 @@
  */
 import { alternatives } from '../graph/alternatives.js';
 import type { RoutingGraph } from '../graph/load.js';
-import { routeLegs } from '../graph/legs.js';
-import { snap, type Snap } from '../graph/snap.js';
+import { excluding } from '../graph/exclude.js';
+import { joinLegs, routeLegs } from '../graph/legs.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
-import type { RoutingAnswer } from './task.js';
+import { placePoints } from './place.js';
+import type { RouteExtras, RoutingAnswer } from './task.js';
 import type { TravelMode } from '../../../core/routing/network.js';
 
 /** Whether a route keeps going at its via points by default: OSRM's continue_straight_at_waypoint (car true, bicycle and foot false). */
@@ -20,38 +21,39 @@ function pointName(index: number, count: number): string {
   return index === count - 1 ? 'destination' : `waypoints[${index - 1}]`;
 }
 
-export function answerDirections(graph: RoutingGraph, params: DirectionsParams): RoutingAnswer {
+/** The legs of the route through `legEnds` only: the legs between two of them joined into one (OSRM's via points). */
+function legsBetween(legs: readonly RouteLeg[], legEnds: readonly number[]): RouteLeg[] {
+  return legEnds.slice(1).map((end, k) => joinLegs(legs.slice(legEnds[k]!, end)));
+}
+
+export function answerDirections(fullGraph: RoutingGraph, params: DirectionsParams & RouteExtras): RoutingAnswer {
+  // Avoided road classes are left out of snapping and routing alike, as OSRM's `exclude`.
+  const graph = excluding(fullGraph, params.avoid);
   const points = [params.origin, ...params.waypoints, params.destination];
-  const snaps: Snap[] = [];
-  for (const [i, [lon, lat]] of points.entries()) {
-    const { radius, bearing, anySegment } = params.snapRules[i]!;
-    const snapped = snap(graph, lon, lat, radius, { bearing, anySegment });
-    if (snapped === null) {
-      const name = pointName(i, points.length);
-      const within = Number.isFinite(radius) ? ` within ${radius} m` : '';
-      const heading = bearing ? ` heading ${bearing.value}±${bearing.range}°` : '';
-      return { ok: false, code: 'NoSegment', message: `no road for ${params.mode}${heading}${within} of ${name} (${lat},${lon})` };
-    }
-    snaps.push(snapped);
-  }
+  const placed = placePoints(graph, points, params.snapRules, (i) => pointName(i, points.length), params.generateHints);
+  if (!placed.ok) return placed.answer;
+  const { snaps } = placed;
   const continueStraight = params.continueStraight === 'default' ? CONTINUES_STRAIGHT[params.mode] : params.continueStraight === 'true';
   const found = routeLegs(graph, snaps, continueStraight);
   if (!found.ok) {
     const [from, to] = [pointName(found.noRouteLeg, points.length), pointName(found.noRouteLeg + 1, points.length)];
     return { ok: false, code: 'NoRoute', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
   }
-  const { legs } = found;
+  const { legEnds } = params;
+  const legs = legEnds ? legsBetween(found.legs, legEnds) : found.legs;
   const routes: RouteLeg[][] = [legs];
   // As OSRM: alternatives only between two points.
   if (params.alternatives > 0 && snaps.length === 2) {
     for (const leg of alternatives(graph, snaps[0]!, snaps[1]!, params.alternatives)) routes.push([leg]);
   }
-  const body = directionsBody(routes, snaps, {
+  const waypoints = legEnds ? legEnds.map((i) => snaps[i]!) : snaps;
+  const body = directionsBody(routes, waypoints, {
     steps: params.steps,
     overview: params.overview,
     geometries: params.geometries,
     lang: params.lang,
     mode: params.mode,
+    ...(params.annotations ? { annotations: params.annotations } : {}),
   });
   return { ok: true, body: JSON.stringify(body) };
 }

@@ -2,41 +2,47 @@
 import { endpointOfSnap, targetOfSnap } from '../graph/endpoint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
-import { snap, type Snap } from '../graph/snap.js';
+import { excluding } from '../graph/exclude.js';
+import type { Snap } from '../graph/snap.js';
 import { tableBody } from '../response/table-body.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
+import type { SnapRule } from '../sanitize/snapping.js';
 import type { LonLat } from '../../http/params/position.js';
-import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
+import { noSegmentMessage, placePoint } from './place.js';
+import type { OsrmExtras, RoutingAnswer } from './task.js';
 
 type Snapped = { ok: true; snaps: Snap[] } | { ok: false; answer: RoutingAnswer };
 
-function snapAll(graph: RoutingGraph, name: string, points: readonly LonLat[], cache: Map<string, Snap | null>): Snapped {
+function snapAll(
+  graph: RoutingGraph,
+  name: string,
+  points: readonly LonLat[],
+  rules: readonly SnapRule[],
+  withHints: boolean,
+  cache: Map<string, Snap | null>,
+): Snapped {
   const snaps: Snap[] = [];
-  for (const [i, [lon, lat]] of points.entries()) {
+  for (const [i, point] of points.entries()) {
+    const rule = rules[i]!;
     // A point given as both a source and a destination (OSRM's usual table) is snapped once.
-    const key = `${lon},${lat}`;
+    const key = `${point[0]},${point[1]},${JSON.stringify(rule)}`;
     let snapped = cache.get(key);
-    if (snapped === undefined) cache.set(key, (snapped = snap(graph, lon, lat, SNAP_RADIUS_METRES)));
+    if (snapped === undefined) cache.set(key, (snapped = placePoint(graph, point, rule, withHints)));
     if (snapped === null) {
-      return {
-        ok: false,
-        answer: {
-          ok: false,
-          code: 'NoSegment',
-          message: `no road for ${graph.mode} within ${SNAP_RADIUS_METRES} m of ${name}[${i}] (${lat},${lon})`,
-        },
-      };
+      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, `${name}[${i}]`, point, rule) } };
     }
     snaps.push(snapped);
   }
   return { ok: true, snaps };
 }
 
-export function answerMatrix(graph: RoutingGraph, params: MatrixParams): RoutingAnswer {
+export function answerMatrix(fullGraph: RoutingGraph, params: MatrixParams & OsrmExtras): RoutingAnswer {
+  const graph = excluding(fullGraph, params.avoid);
   const cache = new Map<string, Snap | null>();
-  const sources = snapAll(graph, 'sources', params.sources, cache);
+  const withHints = params.generateHints ?? false;
+  const sources = snapAll(graph, 'sources', params.sources, params.sourceRules, withHints, cache);
   if (!sources.ok) return sources.answer;
-  const destinations = snapAll(graph, 'destinations', params.destinations, cache);
+  const destinations = snapAll(graph, 'destinations', params.destinations, params.destinationRules, withHints, cache);
   if (!destinations.ok) return destinations.answer;
   const costs = manyToMany(
     graph,

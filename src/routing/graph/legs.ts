@@ -50,3 +50,46 @@ export function routeLegs(graph: RoutingGraph, snaps: readonly Snap[], continueS
   const best = previous.find((b) => b !== null)!;
   return { ok: true, legs: best.legs };
 }
+
+/**
+ * One leg through consecutive legs (OSRM's via points, which `waypoints` leaves out, do not end a
+ * leg): their polylines joined at the shared point, the run arriving at it continued by the run
+ * leaving it when both are the same road.
+ */
+export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
+  const [first, ...rest] = legs as [RouteLeg, ...RouteLeg[]];
+  const joined: RouteLeg = {
+    ...first,
+    coordinates: [...first.coordinates],
+    segments: first.segments.map((run) => ({ ...run })),
+    pieceMetres: [...first.pieceMetres],
+    pieceSeconds: [...first.pieceSeconds],
+  };
+  for (const leg of rest) {
+    const end = joined.coordinates[joined.coordinates.length - 1]!;
+    const start = leg.coordinates[0]!;
+    // The via point's snap may lie on another segment at the same place: then a piece of no length joins them.
+    const same = end[0] === start[0] && end[1] === start[1];
+    const offset = joined.coordinates.length - (same ? 1 : 0);
+    if (!same) joined.pieceMetres.push(0), joined.pieceSeconds.push(0);
+    joined.coordinates.push(...(same ? leg.coordinates.slice(1) : leg.coordinates));
+    joined.pieceMetres.push(...leg.pieceMetres);
+    joined.pieceSeconds.push(...leg.pieceSeconds);
+    const arriving = joined.segments[joined.segments.length - 1]!;
+    arriving.last = offset;
+    for (const [i, run] of leg.segments.entries()) {
+      const shifted = { ...run, first: run.first + offset, last: run.last + offset };
+      const sameRoad =
+        !run.roundabout && !arriving.roundabout && run.name === arriving.name && run.ref === arriving.ref && run.travel === arriving.travel;
+      if (i === 0 && sameRoad) {
+        arriving.distance += run.distance;
+        arriving.duration += run.duration;
+        arriving.last = shifted.last;
+        if (run.junctionsPassed) arriving.junctionsPassed = (arriving.junctionsPassed ?? 0) + run.junctionsPassed;
+      } else joined.segments.push(shifted);
+    }
+    joined.distance += leg.distance;
+    joined.duration += leg.duration;
+  }
+  return joined;
+}

@@ -105,7 +105,13 @@ function startLabels(
 }
 
 /** Runs the backward searches; `nodes` receives each node given a bucket (for the caller to reset, even on a throw). */
-function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memory: MatrixMemory, nodes: number[]): Buckets {
+function collectBuckets(
+  graph: RoutingGraph,
+  targets: readonly Endpoint[],
+  memory: MatrixMemory,
+  nodes: number[],
+  maxMetres: number,
+): Buckets {
   const { backward } = workspaceOf(graph);
   const { downFirst, downSource, downWeight, upFirst, upTarget, upWeight } = graph;
   const { downMetres, downTime } = edgeMetricsOf(graph);
@@ -119,6 +125,7 @@ function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memor
       const node = backward.heap.pop();
       backward.settled[node] = 1;
       const weight = backward.distance[node]!;
+      if (backwardMetres[node]! > maxMetres) continue;
       if (bucketOf[node] === -1) (bucketOf[node] = nodes.length), nodes.push(node);
       entryNode.push(node);
       entries.target.push(t);
@@ -168,8 +175,18 @@ function collectBuckets(graph: RoutingGraph, targets: readonly Endpoint[], memor
   return buckets;
 }
 
-/** Travel time and metres of the least-weight path from each source to each target. */
-export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], targets: readonly Endpoint[]): CostMatrix {
+/**
+ * Travel time and metres of the least-weight path from each source to each target. With
+ * `maxMetres`, the half searches go no further than where their path is longer (the forward one
+ * allowing for the target's own segment, which its labels count whole): a pair whose path is
+ * longer may be left Infinity, one within it is always found. Map matching asks no more.
+ */
+export function manyToMany(
+  graph: RoutingGraph,
+  sources: readonly Endpoint[],
+  targets: readonly Endpoint[],
+  maxMetres = Infinity,
+): CostMatrix {
   const memory = memoryOf(graph);
   const { forward } = workspaceOf(graph);
   const { upFirst, upTarget, upWeight, downFirst, downSource, downWeight } = graph;
@@ -181,10 +198,15 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
     metres: new Float64Array(sources.length * width).fill(Infinity),
   };
   const best = new Float64Array(sources.length * width).fill(Infinity);
+  // A forward label counts a target's segment whole, the backward label then takes off the part past the target.
+  let targetSegments = 0;
+  for (const { nodes } of targets)
+    for (const node of nodes) targetSegments = Math.max(targetSegments, graph.segmentDistance[originalNode(graph, node) >> 1]!);
+  const forwardLimit = maxMetres + targetSegments;
 
   const nodes: number[] = [];
   try {
-    const buckets = collectBuckets(graph, targets, memory, nodes);
+    const buckets = collectBuckets(graph, targets, memory, nodes, maxMetres);
     sources.forEach((endpoint, s) => {
       const row = s * width;
       forward.reset();
@@ -193,6 +215,7 @@ export function manyToMany(graph: RoutingGraph, sources: readonly Endpoint[], ta
         const node = forward.heap.pop();
         forward.settled[node] = 1;
         const weight = forward.distance[node]!;
+        if (forwardMetres[node]! > forwardLimit) continue;
         const bucket = bucketOf[node]!;
         if (bucket >= 0) {
           for (let i = buckets.first[bucket]!, end = buckets.first[bucket + 1]!; i < end; i++) {

@@ -13,6 +13,8 @@ export interface Snap extends SnappedPoint {
   piece: number;
   /** How far along the segment, in its own direction, by length: 0 at `from`, 1 at `to`. */
   fraction: number;
+  /** How far along the piece, 0 at point `piece`, 1 at the next (what a hint keeps to place the snap again). */
+  along: number;
   /** The one direction of travel a bearing filter left (both when absent). */
   only?: 'forward' | 'backward';
   /**
@@ -51,6 +53,8 @@ function segmentOfPoint(graph: RoutingGraph, point: number): number {
 /** Bits of a piece (a flatbush item) for snapping: its segment's component is small; it is no start point. */
 const SMALL = 1;
 const NO_START = 2;
+/** No direction passable: a road a request excludes (exclude.ts makes its directions impassable in its view). */
+const EXCLUDED = 4;
 
 /** Travel kinds a route may start or end in: not on board a ferry or a train (OSRM's `allowed_start_modes`). */
 const START_KINDS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
@@ -67,7 +71,7 @@ function startsNowhere(graph: RoutingGraph, s: number): boolean {
   );
 }
 
-/** Per graph (and thread): the SMALL and NO_START bits of each flatbush item (piece), from its segment's flags. */
+/** Per graph (and thread): the SMALL, NO_START and EXCLUDED bits of each flatbush item (piece), from its segment's flags. */
 const pieceBits = new WeakMap<RoutingGraph, Uint8Array>();
 
 function pieceBitsOf(graph: RoutingGraph): Uint8Array {
@@ -79,7 +83,8 @@ function pieceBitsOf(graph: RoutingGraph): Uint8Array {
     for (let i = 0, s = 0; i < piecePoint.length; i++) {
       while (segmentPointFirst[s + 1]! <= piecePoint[i]!) s++;
       const flags = segmentFlags[s]!;
-      bits[i] = (startsNowhere(graph, s) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
+      const passable = graph.nodeWeight[2 * s] !== IMPASSABLE || graph.nodeWeight[2 * s + 1] !== IMPASSABLE;
+      bits[i] = (passable ? 0 : EXCLUDED) | (startsNowhere(graph, s) ? NO_START : 0) | ((flags & FLAG_SMALL_COMPONENT) !== 0 ? SMALL : 0);
     }
     pieceBits.set(graph, bits);
   }
@@ -92,12 +97,21 @@ export interface BearingFilter {
   range: number;
 }
 
+/**
+ * OSRM's `approaches`: `curb` keeps, of a two-way segment, the direction that has the input point on
+ * its right (right-hand traffic: a vehicle stops and starts at the kerb on the point's side);
+ * `opposite` the other one (OSRM v6's geospatial_query CheckApproach).
+ */
+export type Approach = 'curb' | 'opposite';
+
 /** What a request narrows snapping to, beyond the radius. */
 export interface SnapFilter {
   /** Only directions of travel heading within the filter (OSRM's `bearings`). */
   bearing?: BearingFilter | null;
   /** Segments that are no start point (ferries) too (OSRM's `snapping=any`). */
   anySegment?: boolean;
+  /** The side of the road to arrive at and leave from (OSRM's `approaches`); absent: either. */
+  approach?: Approach | null;
 }
 
 /** Whether `bearing` is within `range` degrees of `value`, all in degrees (OSRM's bearing::CheckInBounds). */
@@ -124,24 +138,64 @@ export const BIG_COMPONENT_DETOUR_METRES = 1000;
 export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, filter: SnapFilter = {}): Snap | null {
   if (!graph.spatial) return null;
   const bits = pieceBitsOf(graph);
-  const { bearing, anySegment = false } = filter;
-  const startable = (item: number) => anySegment || (bits[item]! & NO_START) === 0;
-  const heading = (item: number) => !bearing || headingsOf(graph, graph.piecePoint[item]!, bearing) !== 0;
-  const isBig = (item: number) => (bits[item]! & SMALL) === 0 && startable(item) && heading(item);
-  const isSmall = (item: number) => (bits[item]! & SMALL) !== 0 && startable(item) && heading(item);
+  const accepted = acceptedPiece(graph, filter);
+  const isBig = (item: number) => (bits[item]! & SMALL) === 0 && accepted(item);
+  const isSmall = (item: number) => (bits[item]! & SMALL) !== 0 && accepted(item);
   const big = nearest(graph, lon, lat, radiusMetres, isBig);
   const chosen = big
     ? ((big.distance > BIG_COMPONENT_DETOUR_METRES
         ? nearest(graph, lon, lat, big.distance - BIG_COMPONENT_DETOUR_METRES, isSmall)
         : null) ?? big)
     : nearest(graph, lon, lat, radiusMetres, isSmall);
-  if (chosen && bearing) {
-    for (const on of [chosen, ...(chosen.alsoOn ?? [])]) {
-      const headings = headingsOf(graph, graph.segmentPointFirst[on.segment]! + on.piece, bearing);
-      if (headings !== BOTH) on.only = headings === FORWARD ? 'forward' : 'backward';
+  if (chosen) narrowDirections(graph, chosen, filter);
+  return chosen;
+}
+
+/** Whether a flatbush item (piece) may be snapped to under `filter`: a start point (or any segment asked), heading within the bearing. */
+function acceptedPiece(graph: RoutingGraph, { bearing, anySegment = false }: SnapFilter): (item: number) => boolean {
+  const bits = pieceBitsOf(graph);
+  return (item) =>
+    (bits[item]! & EXCLUDED) === 0 &&
+    (anySegment || (bits[item]! & NO_START) === 0) &&
+    (!bearing || headingsOf(graph, graph.piecePoint[item]!, bearing) !== 0);
+}
+
+/**
+ * Whether a snap placed again (from a hint) still meets `filter`: its segment is passable, a start
+ * point (or any segment is asked), and a direction of its piece heads within the bearing.
+ */
+export function meetsFilter(graph: RoutingGraph, placed: Snap, { bearing, anySegment = false }: SnapFilter): boolean {
+  const { nodeWeight } = graph;
+  if (nodeWeight[2 * placed.segment] === IMPASSABLE && nodeWeight[2 * placed.segment + 1] === IMPASSABLE) return false;
+  if (!anySegment && startsNowhere(graph, placed.segment)) return false;
+  return !bearing || headingsOf(graph, graph.segmentPointFirst[placed.segment]! + placed.piece, bearing) !== 0;
+}
+
+/**
+ * Keeps, on the snapped segment and the others at the same place, only the directions of travel the
+ * bearing filter leaves (when it leaves one), else the one the approach asks on a two-way segment.
+ */
+export function narrowDirections(graph: RoutingGraph, snapped: Snap, { bearing, approach }: SnapFilter): void {
+  for (const on of [snapped, ...(snapped.alsoOn ?? [])]) {
+    const p = graph.segmentPointFirst[on.segment]! + on.piece;
+    const headings = bearing ? headingsOf(graph, p, bearing) : BOTH;
+    if (headings !== BOTH) on.only = headings === FORWARD ? 'forward' : 'backward';
+    else if (approach && graph.nodeWeight[2 * on.segment] !== IMPASSABLE && graph.nodeWeight[2 * on.segment + 1] !== IMPASSABLE) {
+      const right = isRightOf(graph.coordinates, p, on.input);
+      on.only = right === (approach === 'curb') ? 'forward' : 'backward';
     }
   }
-  return chosen;
+}
+
+/**
+ * Whether `input` lies right of the piece from point `p` to `p + 1` (on the line counts as right,
+ * as OSRM's `!isCCW`). The sign of the cross product does not depend on scaling longitude.
+ */
+function isRightOf(coordinates: Int32Array, p: number, [lon, lat]: readonly [number, number]): boolean {
+  const ux = coordinates[2 * p]! * 1e-7;
+  const uy = coordinates[2 * p + 1]! * 1e-7;
+  const cross = (coordinates[2 * p + 2]! * 1e-7 - ux) * (lat - uy) - (coordinates[2 * p + 3]! * 1e-7 - uy) * (lon - ux);
+  return cross <= 0;
 }
 
 const FORWARD = 1;
@@ -173,8 +227,7 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
   const y = mercatorY(lat);
   const unit = metresPerIndexUnit(lat);
   // A flat frame around the input, in metres: enough for the short pieces between points.
-  const kx = METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
-  const ky = METRES_PER_DEGREE;
+  const [kx, ky] = metresPerDegree(lat);
 
   let best = Infinity;
   let bestPiece = -1;
@@ -185,18 +238,9 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
   for (let wanted = FIRST_CANDIDATES; ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accept);
     for (; examined < found.length; examined++) {
-      const p = piecePoint[found[examined]!]!;
-      const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
-      const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
-      const bx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx;
-      const by = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky;
-      const dx = bx - ax;
-      const dy = by - ay;
-      const squared = dx * dx + dy * dy;
-      const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
-      const distance = Math.hypot(ax + t * dx, ay + t * dy);
-      pieces.push({ point: p, t, distance, x: ax + t * dx, y: ay + t * dy });
-      if (distance < best) (best = distance), (bestPiece = p), (bestT = t);
+      const piece = projectOnPiece(coordinates, piecePoint[found[examined]!]!, lon, lat, kx, ky);
+      pieces.push(piece);
+      if (piece.distance < best) (best = piece.distance), (bestPiece = piece.point), (bestT = piece.t);
     }
     if (found.length < wanted) break;
     // Pieces not yet returned are at least as far as the last one's box.
@@ -219,6 +263,51 @@ function nearest(graph: RoutingGraph, lon: number, lat: number, radiusMetres: nu
     );
   }
   return snapped;
+}
+
+/** The point of the piece starting at point `p` nearest (lon, lat): its position `t` on the piece, and metres from the input (and east, north). */
+function projectOnPiece(coordinates: Int32Array, p: number, lon: number, lat: number, kx: number, ky: number) {
+  const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
+  const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
+  const bx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx;
+  const by = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const squared = dx * dx + dy * dy;
+  const t = squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
+  return { point: p, t, distance: Math.hypot(ax + t * dx, ay + t * dy), x: ax + t * dx, y: ay + t * dy };
+}
+
+/**
+ * Every passable segment that is a start point (not a ferry) within `radiusMetres` of (lon, lat),
+ * each once at its nearest point, nearest first, at most `limit` of them: the candidates of a map
+ * matching (OSRM's NearestPhantomNodesInRange). Segments of small components are candidates too.
+ */
+export function snapsWithin(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, limit: number): Snap[] {
+  const { spatial, coordinates, piecePoint } = graph;
+  if (!spatial) return [];
+  const bits = pieceBitsOf(graph);
+  const kx = METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
+  const ky = METRES_PER_DEGREE;
+  const found = spatial.neighbors(
+    lon,
+    mercatorY(lat),
+    Infinity,
+    radiusMetres / metresPerIndexUnit(lat),
+    (item) => (bits[item]! & NO_START) === 0,
+  );
+  const nearestOfSegment = new Map<number, ReturnType<typeof projectOnPiece>>();
+  for (const item of found) {
+    const piece = projectOnPiece(coordinates, piecePoint[item]!, lon, lat, kx, ky);
+    if (piece.distance > radiusMetres) continue;
+    const segment = segmentOfPoint(graph, piece.point);
+    const known = nearestOfSegment.get(segment);
+    if (known === undefined || piece.distance < known.distance) nearestOfSegment.set(segment, piece);
+  }
+  return [...nearestOfSegment]
+    .sort(([, a], [, b]) => a.distance - b.distance)
+    .slice(0, limit)
+    .map(([segment, piece]) => snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky));
 }
 
 /** Distance in index units from (x, y) to the box of the piece starting at point `p`. */
@@ -271,5 +360,89 @@ function snapOnPiece(
     segment,
     piece: point - first,
     fraction: total > 0 ? before / total : 0,
+    along: t,
   };
+}
+
+/** The flat frame around (lon, lat) that snapping measures in: metres per degree east and north. */
+function metresPerDegree(lat: number): [number, number] {
+  return [METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180), METRES_PER_DEGREE];
+}
+
+/**
+ * The snap of (lon, lat) at `along` (0–1) on piece `piece` of `segment`, measured as `snap` measures
+ * it, so that a place kept in a hint gives back the same snap; null when the segment or piece is
+ * not one of this graph's.
+ */
+export function placeOnPiece(graph: RoutingGraph, lon: number, lat: number, segment: number, piece: number, along: number): Snap | null {
+  if (!(segment < graph.segmentCount) || !(along >= 0 && along <= 1)) return null;
+  const point = graph.segmentPointFirst[segment]! + piece;
+  if (!(point + 1 < graph.segmentPointFirst[segment + 1]!)) return null;
+  const { coordinates } = graph;
+  const [kx, ky] = metresPerDegree(lat);
+  const ax = (coordinates[2 * point]! * 1e-7 - lon) * kx;
+  const ay = (coordinates[2 * point + 1]! * 1e-7 - lat) * ky;
+  const bx = (coordinates[2 * point + 2]! * 1e-7 - lon) * kx;
+  const by = (coordinates[2 * point + 3]! * 1e-7 - lat) * ky;
+  const distance = Math.hypot(ax + along * (bx - ax), ay + along * (by - ay));
+  return snapOnPiece(graph, lon, lat, segment, point, along, distance, kx, ky);
+}
+
+/**
+ * The `count` nearest distinct segments within `radiusMetres` that `filter` allows (whatever their
+ * component, as OSRM's NearestPhantomNodes), nearest first, each narrowed to the directions the
+ * filter leaves.
+ */
+export function nearestSegments(
+  graph: RoutingGraph,
+  lon: number,
+  lat: number,
+  radiusMetres: number,
+  filter: SnapFilter,
+  count: number,
+): Snap[] {
+  const { spatial, piecePoint, coordinates } = graph;
+  if (!spatial) return [];
+  const accepted = acceptedPiece(graph, filter);
+  const x = lon;
+  const y = mercatorY(lat);
+  const unit = metresPerIndexUnit(lat);
+  /** Per segment, its nearest piece. */
+  const best = new Map<number, Snap>();
+  let ranked: Snap[] = [];
+  for (let wanted = Math.max(FIRST_CANDIDATES, 4 * count); ; wanted *= 4) {
+    const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accepted);
+    for (const item of found) {
+      const point = piecePoint[item]!;
+      const segment = segmentOfPoint(graph, point);
+      const placed = placeOnPiece(
+        graph,
+        lon,
+        lat,
+        segment,
+        point - graph.segmentPointFirst[segment]!,
+        alongPiece(coordinates, point, lon, lat),
+      );
+      const known = best.get(segment);
+      if (placed && placed.distance <= radiusMetres && (!known || placed.distance < known.distance)) best.set(segment, placed);
+    }
+    ranked = [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, count);
+    if (found.length < wanted) break;
+    // Enough segments, none of which a piece not yet returned (at least as far as the last one's box) could beat.
+    const last = piecePoint[found[found.length - 1]!]!;
+    if (ranked.length === count && ranked[count - 1]!.distance <= boxDistance(coordinates, last, x, y) * unit) break;
+  }
+  for (const placed of ranked) narrowDirections(graph, placed, filter);
+  return ranked;
+}
+
+/** Where on the piece from point `p` the perpendicular from (lon, lat) falls, clamped to 0–1, in snapping's flat frame. */
+function alongPiece(coordinates: Int32Array, p: number, lon: number, lat: number): number {
+  const [kx, ky] = metresPerDegree(lat);
+  const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
+  const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
+  const dx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx - ax;
+  const dy = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky - ay;
+  const squared = dx * dx + dy * dy;
+  return squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
 }

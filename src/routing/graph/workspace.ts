@@ -26,3 +26,8 @@ export function workspaceOf(graph: RoutingGraph): Workspace {
   }
   return workspace;
 }
+
+/** `view` (a graph over the same nodes, exclude.ts) searches in `graph`'s memory: one query runs at a time in a thread. */
+export function shareWorkspace(view: RoutingGraph, graph: RoutingGraph): void {
+  workspaces.set(view, workspaceOf(graph));
+}

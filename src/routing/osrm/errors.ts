@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../http/errors.js';
 
-export type OsrmErrorCode = 'InvalidUrl' | 'InvalidQuery' | 'InvalidOptions' | 'InvalidValue' | 'TooBig';
+export type OsrmErrorCode = 'InvalidUrl' | 'InvalidQuery' | 'InvalidOptions' | 'InvalidValue' | 'TooBig' | 'NotImplemented';
 
 /** As osrm-routed: every refusal, including NoRoute and NoSegment, is HTTP 400. */
 export const OSRM_ERROR_STATUS = 400;

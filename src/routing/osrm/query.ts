@@ -6,28 +6,26 @@ import { quoted } from '../../http/params/messages.js';
 import { flag } from '../../http/params/choice.js';
 import { osrmError } from './errors.js';
 
-export type OsrmService = 'route' | 'table' | 'nearest';
+export type OsrmService = 'route' | 'table' | 'nearest' | 'match' | 'trip';
 
 /** Read by each service's request builder (requests.ts). */
 const READ: Record<OsrmService, readonly string[]> = {
-  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'bearings', 'radiuses', 'snapping'],
-  table: ['sources', 'destinations', 'annotations'],
+  route: ['alternatives', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'waypoints', 'exclude'],
+  table: ['sources', 'destinations', 'annotations', 'exclude'],
   nearest: ['number'],
+  match: ['steps', 'geometries', 'overview', 'annotations', 'timestamps', 'radiuses', 'gaps', 'tidy', 'waypoints', 'exclude'],
+  // `continue_straight` is taken and has no effect, as in OSRM's trip (its legs never keep straight on).
+  trip: ['roundtrip', 'source', 'destination', 'steps', 'geometries', 'overview', 'annotations', 'continue_straight', 'exclude'],
 };
 /**
- * `hints` are OSRM's opaque snapping caches: Waymark answers none and ignores those sent (as OSRM
- * ignores hints of other data); `generate_hints` is taken for the same reason. `key` is the gateway's.
+ * Every service places its coordinates by these (one `;`-separated entry per coordinate, osrm/snapping.ts);
+ * `hints` are OSRM's snapping caches, answered per waypoint unless `generate_hints=false`. `key` is the gateway's.
  */
-const SHARED = ['hints', 'generate_hints', 'skip_waypoints', 'key'];
+const SHARED = ['bearings', 'radiuses', 'approaches', 'snapping', 'hints', 'generate_hints', 'skip_waypoints', 'key'];
 
 /** OSRM options the engine has no counterpart for (in the services that do not read them), with what is missing. */
 const UNSUPPORTED: Record<string, string> = {
-  bearings: 'snapping filters by bearing only in the route service',
-  radiuses: 'the snapping radius is chosen only in the route service',
-  approaches: 'snapping does not pick a side of the road',
-  exclude: 'no road classes can be excluded',
-  snapping: 'snapping takes ferries only in the route service',
-  waypoints: 'every coordinate of a route is a waypoint',
+  exclude: 'the nearest service does not exclude road classes',
   fallback_speed: 'unreachable pairs are null, never estimated',
   fallback_coordinate: 'unreachable pairs are null, never estimated',
   scale_factor: 'durations are not scaled',
@@ -37,6 +35,8 @@ const UNSUPPORTED: Record<string, string> = {
 export interface SharedOptions {
   /** `skip_waypoints=true`: the body leaves out its waypoint lists. */
   skipWaypoints: boolean;
+  /** `generate_hints` (default true): each waypoint carries its hint. */
+  generateHints: boolean;
 }
 
 /** A `true`/`false` OSRM option (Waymark's `flag` check, with OSRM's code); `fallback` when absent. */
@@ -44,14 +44,6 @@ function osrmFlag(query: URLSearchParams, name: string, fallback: boolean): bool
   const { value, errors } = flag(name, fallback)(query);
   if (errors.length > 0) throw osrmError('InvalidValue', errors.join('; '));
   return value;
-}
-
-/** An OSRM option Waymark takes only with the value that matches what it does (`why` says what it does). */
-export function onlyValue(query: URLSearchParams, name: string, accepted: readonly string[], why: string): void {
-  const raw = query.get(name);
-  if (raw !== null && !accepted.includes(raw)) {
-    throw osrmError('InvalidOptions', `unsupported parameter '${name}': only ${accepted.join(' or ')} is supported (${why})`);
-  }
 }
 
 /** Refuses a repeated, unknown or unsupported parameter of `service`, naming it; returns the shared options. */
@@ -63,6 +55,5 @@ export function checkOsrmQuery(service: OsrmService, query: URLSearchParams): Sh
     if (!known.has(name)) throw osrmError('InvalidQuery', `unknown parameter ${quoted(name)} for OSRM's ${service} service`);
     if (name !== 'key' && query.getAll(name).length > 1) throw osrmError('InvalidQuery', `parameter '${name}' may only be given once`);
   }
-  osrmFlag(query, 'generate_hints', true);
-  return { skipWaypoints: osrmFlag(query, 'skip_waypoints', false) };
+  return { skipWaypoints: osrmFlag(query, 'skip_waypoints', false), generateHints: osrmFlag(query, 'generate_hints', true) };
 }

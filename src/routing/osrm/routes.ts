@@ -1,5 +1,5 @@
 /**
- * OSRM's own HTTP API beside `/directions` and `/matrix`: `/osrm/{route,table,nearest}/v1/{profile}/{coordinates}`,
+ * OSRM's own HTTP API beside `/directions`, `/matrix`, `/match` and `/optimize`: `/osrm/{route,table,nearest,match,trip}/v1/{profile}/{coordinates}`,
  * answered by the same engine tasks with OSRM's bodies and error codes. Each request is checked in
  * the gateway's `units`, so a refused one costs nothing. See docs/ROUTING.md.
  */
@@ -9,15 +9,18 @@ import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import type { RoutingTask } from '../answer/task.js';
 import { oncePerRequest, poolFor, runTask } from '../run.js';
+import { matchUnits } from '../sanitize/match.js';
 import { matrixUnits } from '../sanitize/matrix.js';
 import { OSRM_ERROR_STATUS } from './errors.js';
-import { osrmNearestRequest, osrmRouteRequest, osrmTableRequest, type OsrmRequest } from './requests.js';
+import { osrmMatchRequest, osrmNearestRequest, osrmRouteRequest, osrmTableRequest, osrmTripRequest, type OsrmRequest } from './requests.js';
 
 /** The body fields `skip_waypoints=true` leaves out, per task. */
 const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {
   directions: ['waypoints'],
   matrix: ['sources', 'destinations'],
   nearest: ['waypoints'],
+  match: ['tracepoints'],
+  trip: ['waypoints'],
   isochrone: [],
 };
 
@@ -36,6 +39,8 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const route = oncePerRequest(osrmRouteRequest);
   const table = oncePerRequest(osrmTableRequest);
   const nearest = oncePerRequest(osrmNearestRequest);
+  const match = oncePerRequest(osrmMatchRequest);
+  const trip = oncePerRequest(osrmTripRequest);
   return [
     {
       path: '/osrm/route/v1/:profile/:coords',
@@ -58,6 +63,19 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
       service: 'routing',
       units: (req: Request) => (nearest(req), 1),
       handler: (req: Request) => answerOsrm(datasets, nearest(req), { kind: 'nearest', params: nearest(req).params }),
+    },
+    {
+      path: '/osrm/match/v1/:profile/:coords',
+      service: 'routing',
+      // As /match: one unit per started 100 trace points.
+      units: (req: Request) => matchUnits(match(req).params.points.length),
+      handler: (req: Request) => answerOsrm(datasets, match(req), { kind: 'match', params: match(req).params }),
+    },
+    {
+      path: '/osrm/trip/v1/:profile/:coords',
+      service: 'routing',
+      units: (req: Request) => (trip(req), 1),
+      handler: (req: Request) => answerOsrm(datasets, trip(req), { kind: 'trip', params: trip(req).params, body: 'osrm' }),
     },
   ];
 }

@@ -1,6 +1,7 @@
 /** The OSRM v5 route service body from the legs the routing core found: routes, legs, steps and waypoints. */
 import type { RouteLeg, SnappedPoint } from '../path.js';
 import type { Overview } from '../sanitize/route-options.js';
+import { legAnnotation, type RouteAnnotation } from './annotation.js';
 import { encodeGeometry, overviewCoordinates } from './geometry.js';
 import type { DirectionsBody, OsrmLeg, OsrmRoute, OsrmWaypoint } from './osrm.js';
 import { position, tenths } from './rounding.js';
@@ -10,6 +11,8 @@ import { legSummary } from './summary.js';
 export interface DirectionsOptions extends StepOptions {
   steps: boolean;
   overview: Overview;
+  /** OSRM's route `annotations` asked (none when absent or empty). */
+  annotations?: readonly RouteAnnotation[];
 }
 
 /** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
@@ -25,10 +28,12 @@ function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: Dir
     weight: tenths(leg.duration),
     summary: legSummary(leg),
     steps: options.steps ? legSteps(leg, options, { legIndex, legCount }) : [],
+    ...(options.annotations?.length ? { annotation: legAnnotation(leg, options.annotations) } : {}),
   };
 }
 
-function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmRoute {
+/** One route of the body: its legs in order, their sum and the route's line. */
+export function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmRoute {
   const distance = legs.reduce((sum, leg) => sum + leg.distance, 0);
   const duration = legs.reduce((sum, leg) => sum + leg.duration, 0);
   const overview = overviewCoordinates(routeCoordinates(legs), options.overview);
@@ -43,7 +48,12 @@ function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmR
 }
 
 export function osrmWaypoint(point: SnappedPoint): OsrmWaypoint {
-  return { name: point.name, location: position(point.location), distance: tenths(point.distance) };
+  return {
+    ...(point.hint === undefined ? {} : { hint: point.hint }),
+    name: point.name,
+    location: position(point.location),
+    distance: tenths(point.distance),
+  };
 }
 
 /**

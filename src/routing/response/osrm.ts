@@ -60,6 +60,18 @@ export interface OsrmLeg {
   weight: number;
   summary: string;
   steps: OsrmStep[];
+  /** Present when `annotations` are asked (route service only). */
+  annotation?: OsrmAnnotation;
+}
+
+/** Per piece of a leg's polyline, what `annotations` asked (response/annotation.ts). */
+export interface OsrmAnnotation {
+  distance?: number[];
+  duration?: number[];
+  datasources?: number[];
+  weight?: number[];
+  speed?: number[];
+  metadata?: { datasource_names: string[] };
 }
 
 export interface OsrmRoute {
@@ -77,12 +89,34 @@ export interface OsrmWaypoint {
   location: [number, number];
   /** Metres between the requested position and `location`. */
   distance: number;
+  /** OSRM's hint: sent back with the same coordinate, it places the point again without a search (OSRM paths only). */
+  hint?: string;
 }
 
 export interface DirectionsBody {
   code: 'Ok';
   routes: OsrmRoute[];
   waypoints: OsrmWaypoint[];
+}
+
+/** A trip's waypoint: where the point snapped, and where the trip visits it. */
+export interface TripWaypoint extends OsrmWaypoint {
+  /** Index into `trips` of the trip visiting the point (Waymark answers one trip: always 0). */
+  trips_index: number;
+  /** Index of the point among the trip's stops (the start of leg `waypoint_index`). */
+  waypoint_index: number;
+}
+
+/** OSRM's trip service body: the trips, and the points in request order. */
+export interface TripBody {
+  code: 'Ok';
+  trips: OsrmRoute[];
+  waypoints: TripWaypoint[];
+}
+
+/** `/optimize`: the directions body of the trip (waypoints in the order visited) and, per waypoint, the index of its point in the request. */
+export interface OptimizeBody extends DirectionsBody {
+  order: number[];
 }
 
 /** OSRM's table service body: a row per source, a column per destination, null where no route. */
@@ -100,4 +134,21 @@ export interface TableBody {
 export interface NearestBody {
   code: 'Ok';
   waypoints: OsrmWaypoint[];
+}
+
+/** A trace point of OSRM's match service body: where it was matched, and in which matching. */
+export interface OsrmTracepoint extends OsrmWaypoint {
+  /** Index into `matchings`. */
+  matchings_index: number;
+  /** Index of the leg end (waypoint) the point is within its matching. */
+  waypoint_index: number;
+  /** How many other candidates of the point some likely matching still passes through. */
+  alternatives_count: number;
+}
+
+/** OSRM's match service body: one route per matched part of the trace, and per trace point its tracepoint or null (not matched). */
+export interface MatchBody {
+  code: 'Ok';
+  matchings: (OsrmRoute & { confidence: number })[];
+  tracepoints: (OsrmTracepoint | null)[];
 }

@@ -45,5 +45,9 @@ export function simplifiedIndicesOf(xs: Float64Array, ys: Float64Array, toleranc
 
 /** simplifiedIndicesOf for a line given as [x, y] points. */
 export function simplifiedIndices(points: readonly (readonly [number, number])[], tolerance: number): number[] {
-  return simplifiedIndicesOf(Float64Array.from(points, (p) => p[0]), Float64Array.from(points, (p) => p[1]), tolerance);
+  return simplifiedIndicesOf(
+    Float64Array.from(points, (p) => p[0]),
+    Float64Array.from(points, (p) => p[1]),
+    tolerance,
+  );
 }

@@ -5,6 +5,7 @@ import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { sanitizeSnapRules } from './snapping.js';
+import { sanitizeAvoid } from './avoid.js';
 import { sanitizeDestination, sanitizeOrigin, sanitizeWaypoints } from './points.js';
 import { requiredPosition } from '../../http/params/position.js';
 import {
@@ -16,7 +17,7 @@ import {
   sanitizeSteps,
 } from './route-options.js';
 
-/** The parameters of both routing endpoints; each may be given once. */
+/** The parameters of the routing endpoints (directions, isochrone, optimize); each may be given once. */
 export const ROUTING_PARAMETERS = [
   'origin',
   'destination',
@@ -35,6 +36,10 @@ export const ROUTING_PARAMETERS = [
   'radiuses',
   'snapping',
   'continue_straight',
+  'points',
+  'roundtrip',
+  'source',
+  'avoid',
 ] as const;
 
 const directions = {
@@ -49,6 +54,7 @@ const directions = {
   lang: sanitizeInstructionLanguage,
   snapRules: sanitizeSnapRules,
   continueStraight: sanitizeContinueStraight,
+  avoid: sanitizeAvoid,
 };
 const isochrone = {
   center: requiredPosition('center'),

@@ -1,6 +1,7 @@
 /**
- * The parameters of `/matrix`: `sources` and `destinations` (`lat,lng|…`, both required), `mode`
- * and `annotations` (`duration`, `distance` or both), and the element limit. Checked in the
+ * The parameters of `/matrix`: `sources` and `destinations` (`lat,lng|…`, both required), `mode`,
+ * `annotations` (`duration`, `distance` or both), where the points may snap (`source_bearings`,
+ * `source_radiuses`, `destination_bearings`, `destination_radiuses`, `snapping`), and the element limit. Checked in the
  * gateway's `units` too, so a refused request is never metered.
  */
 import { sanitize, type CleanParams } from '../../http/params/compose.js';
@@ -9,6 +10,8 @@ import { ApiError } from '../../http/errors.js';
 import { messages } from './messages.js';
 import { parsePositionList, NOWHERE, type LonLat } from '../../http/params/position.js';
 import { sanitizeMode } from './route-options.js';
+import { snapRulesOf, type SnapRule } from './snapping.js';
+import { sanitizeAvoid } from './avoid.js';
 
 /** Sources × destinations of one request at most. */
 export const MAX_MATRIX_ELEMENTS = 10_000;
@@ -18,7 +21,18 @@ export const ELEMENTS_PER_UNIT = 100;
 export const ANNOTATIONS = ['duration', 'distance'] as const;
 export type Annotation = (typeof ANNOTATIONS)[number];
 
-const MATRIX_PARAMETERS = ['sources', 'destinations', 'mode', 'annotations'] as const;
+export const MATRIX_PARAMETERS = [
+  'sources',
+  'destinations',
+  'mode',
+  'annotations',
+  'avoid',
+  'source_bearings',
+  'source_radiuses',
+  'destination_bearings',
+  'destination_radiuses',
+  'snapping',
+] as const;
 
 function positionList(name: string): Sanitizer<LonLat[]> {
   return (query) => {
@@ -40,11 +54,22 @@ export function annotationList(name: string, fallback: readonly Annotation[]): S
   };
 }
 
+/**
+ * Where each of `points` (`sources` or `destinations`) may snap: `{prefix}bearings` and
+ * `{prefix}radiuses`, one `|`-separated entry per point as in /directions, and `snapping`.
+ */
+function snapRules(prefix: string, points: string): Sanitizer<SnapRule[]> {
+  return (query) => snapRulesOf(query, (query.get(points) ?? '').split('|').length, prefix, points);
+}
+
 const matrix = {
   sources: positionList('sources'),
   destinations: positionList('destinations'),
   mode: sanitizeMode,
   annotations: annotationList('annotations', ANNOTATIONS),
+  sourceRules: snapRules('source_', 'sources'),
+  destinationRules: snapRules('destination_', 'destinations'),
+  avoid: sanitizeAvoid,
 };
 
 export type MatrixParams = CleanParams<typeof matrix>;

@@ -7,9 +7,9 @@
  * - `radiuses`: metres (a decimal ≥ 0) or `unlimited`: how far the road may be (default 2,000 m).
  * - `snapping`: `default`, or `any` to allow segments that are no start point (ferries).
  */
-import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
+import { clean, rejected, type Sanitized, type Sanitizer } from '../../http/params/sanitized.js';
 import { SNAP_RADIUS_METRES } from '../answer/task.js';
-import type { BearingFilter } from '../graph/snap.js';
+import type { Approach, BearingFilter } from '../graph/snap.js';
 import { messages } from './messages.js';
 
 /** Where one point may snap. */
@@ -18,6 +18,10 @@ export interface SnapRule {
   bearing: BearingFilter | null;
   /** `snapping=any`: ferries too. */
   anySegment: boolean;
+  /** The side of the road to stop at (OSRM's `approaches`, set by osrm/requests.ts); null: either. */
+  approach: Approach | null;
+  /** OSRM's hint for the point (set by osrm/requests.ts): snapped again from it when it matches. */
+  hint?: string;
 }
 
 /** How many points a directions request has: origin, the waypoints, destination. */
@@ -26,13 +30,12 @@ function pointCount(query: URLSearchParams): number {
   return 2 + (waypoints === null ? 0 : waypoints.split('|').length);
 }
 
-/** The entries of a per-point list, or an error when their number is not the points'. */
-function entries(query: URLSearchParams, name: string): { list: string[] | null; error?: string } {
+/** The entries of a per-point list, or an error when their number is not the points' (`which` names them). */
+function entries(query: URLSearchParams, name: string, count: number, which: string): { list: string[] | null; error?: string } {
   const raw = query.get(name);
   if (raw === null) return { list: null };
   const list = raw.split('|');
-  const count = pointCount(query);
-  if (list.length !== count) return { list, error: messages.perPointCount(name, list.length, count) };
+  if (list.length !== count) return { list, error: messages.perPointCount(name, list.length, count, which) };
   return { list };
 }
 
@@ -52,21 +55,32 @@ function parseRadius(name: string, entry: string): { value: number; error?: stri
   return /^(\d+(\.\d*)?|\.\d+)$/.test(entry) ? { value: Number(entry) } : { value: NaN, error: messages.badRadius(name, entry) };
 }
 
-/** One rule per point, in order; the defaults for every point when none of the three is given. */
-export const sanitizeSnapRules: Sanitizer<SnapRule[]> = (query) => {
+/** One rule per point of a directions request, in order; the defaults for every point when none of the three is given. */
+export const sanitizeSnapRules: Sanitizer<SnapRule[]> = (query) => snapRulesOf(query, pointCount(query));
+
+/**
+ * One rule for each of `count` points from `{prefix}bearings`, `{prefix}radiuses` (`|`-separated)
+ * and `snapping`; `which` names the points in a count error.
+ */
+export function snapRulesOf(
+  query: URLSearchParams,
+  count: number,
+  prefix = '',
+  which = 'origin, waypoints, destination',
+): Sanitized<SnapRule[]> {
   const errors: string[] = [];
-  const bearings = entries(query, 'bearings');
-  const radiuses = entries(query, 'radiuses');
+  const bearings = entries(query, `${prefix}bearings`, count, which);
+  const radiuses = entries(query, `${prefix}radiuses`, count, which);
   for (const { error } of [bearings, radiuses]) if (error) errors.push(error);
   const snapping = query.get('snapping') ?? 'default';
   if (snapping !== 'default' && snapping !== 'any') errors.push(messages.unknownValue('snapping', snapping, ['default', 'any']));
   if (errors.length > 0) return rejected([], ...errors);
   const rules: SnapRule[] = [];
-  for (let i = 0; i < pointCount(query); i++) {
-    const bearing = parseBearing('bearings', bearings.list?.[i] ?? '');
-    const radius = parseRadius('radiuses', radiuses.list?.[i] ?? '');
+  for (let i = 0; i < count; i++) {
+    const bearing = parseBearing(`${prefix}bearings`, bearings.list?.[i] ?? '');
+    const radius = parseRadius(`${prefix}radiuses`, radiuses.list?.[i] ?? '');
     for (const { error } of [bearing, radius]) if (error) errors.push(error);
-    rules.push({ radius: radius.value, bearing: bearing.value, anySegment: snapping === 'any' });
+    rules.push({ radius: radius.value, bearing: bearing.value, anySegment: snapping === 'any', approach: null });
   }
   return errors.length > 0 ? rejected([], ...errors) : clean(rules);
-};
+}

@@ -1,0 +1,52 @@
+/**
+ * Placing a requested point under its snap rule: from its OSRM hint when the hint matches this
+ * graph and coordinate, else by snapping; and the NoSegment message when no road qualifies.
+ */
+import { encodeHint, snapOfHint } from '../graph/hint.js';
+import type { RoutingGraph } from '../graph/load.js';
+import { snap, type Snap, type SnapFilter } from '../graph/snap.js';
+import type { LonLat } from '../../http/params/position.js';
+import type { SnapRule } from '../sanitize/snapping.js';
+import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
+
+/** The rule of a point no parameter narrows. */
+export const DEFAULT_SNAP_RULE: SnapRule = { radius: SNAP_RADIUS_METRES, bearing: null, anySegment: false, approach: null };
+
+export function filterOf(rule: SnapRule): SnapFilter {
+  return { bearing: rule.bearing, anySegment: rule.anySegment, approach: rule.approach };
+}
+
+/** The snap of `point` under `rule`, with its hint when `withHint`; null when no road qualifies. */
+export function placePoint(graph: RoutingGraph, [lon, lat]: LonLat, rule: SnapRule, withHint = false): Snap | null {
+  const filter = filterOf(rule);
+  const placed = (rule.hint ? snapOfHint(graph, rule.hint, lon, lat, filter) : null) ?? snap(graph, lon, lat, rule.radius, filter);
+  if (placed && withHint) placed.hint = encodeHint(graph, placed);
+  return placed;
+}
+
+/** Why `name` at (lon, lat) has no road under `rule` (OSRM's NoSegment). */
+export function noSegmentMessage(mode: string, name: string, [lon, lat]: LonLat, rule: SnapRule): string {
+  const within = Number.isFinite(rule.radius) ? ` within ${rule.radius} m` : '';
+  const heading = rule.bearing ? ` heading ${rule.bearing.value}±${rule.bearing.range}°` : '';
+  return `no road for ${mode}${heading}${within} of ${name} (${lat},${lon})`;
+}
+
+export type PlacedPoints = { ok: true; snaps: Snap[] } | { ok: false; answer: RoutingAnswer };
+
+/** Each point placed by its own rule, or the NoSegment answer naming the first without a road; `nameOf(i)` names point i (`origin`, `points[3]`). */
+export function placePoints(
+  graph: RoutingGraph,
+  points: readonly LonLat[],
+  rules: readonly SnapRule[],
+  nameOf: (index: number) => string,
+  withHints = false,
+): PlacedPoints {
+  const snaps: Snap[] = [];
+  for (const [i, point] of points.entries()) {
+    const placed = placePoint(graph, point, rules[i]!, withHints);
+    if (placed === null)
+      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), point, rules[i]!) } };
+    snaps.push(placed);
+  }
+  return { ok: true, snaps };
+}
