@@ -55,9 +55,7 @@ function legOf(roads: Road[]): RouteLeg {
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
   // The pieces (for annotations) are not read by these tests.
-  const pieceMetres = coordinates.slice(1).map(() => 0);
-  const pieceSeconds = coordinates.slice(1).map(() => 0);
-  return { distance, duration: distance / 10, coordinates, segments, pieceMetres, pieceSeconds };
+  return { distance, duration: distance / 10, coordinates, segments, spans: [] };
 }
 
 const snapped = (location: LonLat, name = ''): SnappedPoint => ({ input: offset(location, 3, 4), location, distance: 5, name });
@@ -337,7 +335,7 @@ test('every OSRM field is present with the right type', (t) => {
 });
 
 test('a degenerate leg (both points on one spot, no segments) still answers', (t) => {
-  const leg: RouteLeg = { distance: 0, duration: 0, coordinates: [START, START], segments: [], pieceMetres: [0], pieceSeconds: [0] };
+  const leg: RouteLeg = { distance: 0, duration: 0, coordinates: [START, START], segments: [], spans: [] };
   const body = directionsBody([[leg]], [snapped(START), snapped(START)], { ...OPTIONS, geometries: 'polyline', overview: 'simplified' });
   assertOsrmShape(t, body);
   t.deepEqual(

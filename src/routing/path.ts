@@ -34,11 +34,19 @@ export interface RouteLeg {
   /** Consecutive runs covering the polyline: segments[0].first = 0, each next `first` = previous `last`. */
   segments: PathSegment[];
   /**
-   * Metres and seconds of each piece of the polyline (from point k to k + 1; one fewer than the
-   * points), for OSRM's route annotations: they sum to the leg's distance and duration.
+   * Metres and seconds over stretches of the polyline, for OSRM's route annotations, which share
+   * each out over the pieces it covers (response/annotation.ts); together they are the leg's
+   * distance and duration.
    */
-  pieceMetres: number[];
-  pieceSeconds: number[];
+  spans: LegSpan[];
+}
+
+/** Metres and seconds travelled from point `first` to point `last` of a leg's polyline. */
+export interface LegSpan {
+  first: number;
+  last: number;
+  metres: number;
+  seconds: number;
 }
 
 /** A point placed on the network. */

@@ -7,7 +7,7 @@
  * Durations count the turn penalties the traveller waits (a U-turn), not the restricted-access
  * penalty, which only steers the route choice.
  */
-import type { PathSegment, RouteLeg } from '../path.js';
+import type { LegSpan, PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
@@ -28,24 +28,10 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const last = coordinates[coordinates.length - 1];
     if (!last || last[0] !== point[0] || last[1] !== point[1]) coordinates.push(point);
   };
-  const pieceMetres: number[] = [];
-  const pieceSeconds: number[] = [];
-  /** Shares out metres and seconds over the pieces from point `first` on, by their length (evenly when they have none). */
-  const spread = (first: number, metres: number, seconds: number) => {
-    const lengths: number[] = [];
-    let total = 0;
-    for (let k = first; k < coordinates.length - 1; k++) {
-      const [a, b] = [coordinates[k]!, coordinates[k + 1]!];
-      const length = Math.hypot((b[0] - a[0]) * Math.cos((a[1] * Math.PI) / 180), b[1] - a[1]);
-      lengths.push(length);
-      total += length;
-    }
-    for (const length of lengths) {
-      const share = total > 0 ? length / total : 1 / lengths.length;
-      pieceMetres.push(share * metres);
-      pieceSeconds.push(share * seconds);
-    }
-  };
+  // Kept as spans, shared out over the pieces only when annotations are asked for.
+  const spans: LegSpan[] = [];
+  let spanMetres = 0;
+  let spanSeconds = 0;
 
   const lastIndex = path.nodes.length - 1;
   // A duplicated node (a via-way restriction's) travels its original's segment.
@@ -79,7 +65,11 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     else for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k));
     if (i === lastIndex) push(to.location);
     const last = coordinates.length - 1;
-    if (last > first) spread(first, distance, duration + carried);
+    if (last > first) {
+      spans.push({ first, last, metres: distance, seconds: duration + carried });
+      spanMetres += distance;
+      spanSeconds += duration + carried;
+    }
 
     if (distance === 0 && last === first && (i < lastIndex || runs.length > 0)) {
       carried += duration;
@@ -127,17 +117,17 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     runWay = way;
   });
 
-  if (coordinates.length === 1) coordinates.push(coordinates[0]!), pieceMetres.push(0), pieceSeconds.push(0);
+  if (coordinates.length === 1) coordinates.push(coordinates[0]!);
   const lastRun = runs[runs.length - 1]!;
   lastRun.duration += carried;
   lastRun.last = coordinates.length - 1;
   let distance = 0;
   let duration = 0;
   for (const run of runs) (distance += run.distance), (duration += run.duration);
-  // What no piece took (time carried past the last one, a part without a point of its own) goes to the last piece.
-  pieceMetres[pieceMetres.length - 1]! += distance - pieceMetres.reduce((sum, metres) => sum + metres, 0);
-  pieceSeconds[pieceSeconds.length - 1]! += duration - pieceSeconds.reduce((sum, seconds) => sum + seconds, 0);
-  return { distance, duration, coordinates, segments: runs, pieceMetres, pieceSeconds };
+  // What no span took (time carried past the last one, a part without a point of its own) goes to the last piece.
+  const lastPoint = coordinates.length - 1;
+  spans.push({ first: lastPoint - 1, last: lastPoint, metres: distance - spanMetres, seconds: duration - spanSeconds });
+  return { distance, duration, coordinates, segments: runs, spans };
 }
 
 function pointOf(graph: RoutingGraph, point: number): [number, number] {

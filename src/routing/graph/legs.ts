@@ -62,8 +62,7 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
     ...first,
     coordinates: [...first.coordinates],
     segments: first.segments.map((run) => ({ ...run })),
-    pieceMetres: [...first.pieceMetres],
-    pieceSeconds: [...first.pieceSeconds],
+    spans: [...first.spans],
   };
   for (const leg of rest) {
     const end = joined.coordinates[joined.coordinates.length - 1]!;
@@ -71,10 +70,8 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
     // The via point's snap may lie on another segment at the same place: then a piece of no length joins them.
     const same = end[0] === start[0] && end[1] === start[1];
     const offset = joined.coordinates.length - (same ? 1 : 0);
-    if (!same) joined.pieceMetres.push(0), joined.pieceSeconds.push(0);
     joined.coordinates.push(...(same ? leg.coordinates.slice(1) : leg.coordinates));
-    joined.pieceMetres.push(...leg.pieceMetres);
-    joined.pieceSeconds.push(...leg.pieceSeconds);
+    for (const span of leg.spans) joined.spans.push({ ...span, first: span.first + offset, last: span.last + offset });
     const arriving = joined.segments[joined.segments.length - 1]!;
     arriving.last = offset;
     for (const [i, run] of leg.segments.entries()) {
