@@ -292,7 +292,7 @@ const ok = async (pathAndQuery: string): Promise<any> => {
 };
 const osrmCoords = (trace: LonLat[]) => trace.map(([lon, lat]) => `${lon},${lat}`).join(';');
 
-dataTest('HTTP: the OSRM match service answers what /match answers, under /api/v1 and /v1', FILES, async (t) => {
+dataTest('HTTP: the OSRM match service answers what /match answers, under /api/v1 and /v1; annotations as on route', FILES, async (t) => {
   const { trace, truth } = traceOf(routeLine(ROUTES[3]![1], ROUTES[3]![2]), 7);
   const points = trace.slice(0, 30);
   const timestamps = timestampsOf(truth.slice(0, 30));
@@ -313,6 +313,16 @@ dataTest('HTTP: the OSRM match service answers what /match answers, under /api/v
     t.true(osrm.matchings[0].confidence > 0);
   }
   t.deepEqual(await ok(`/v1/match?points=${pointsOf(points)}`), await ok(`/api/v1/match?points=${pointsOf(points)}`));
+  t.is((await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?exclude=motorway,ferry`)).code, 'Ok');
+  // Annotations as on route: each leg of each matching, one entry per piece of its line, summing to the leg.
+  const annotated = await ok(
+    `/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?annotations=distance,duration&overview=false&steps=false`,
+  );
+  for (const leg of annotated.matchings.flatMap((matching: { legs: unknown[] }) => matching.legs)) {
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    t.true(Math.abs(sum(leg.annotation.distance) - leg.distance) < 0.2, `${sum(leg.annotation.distance)} m for ${leg.distance} m`);
+    t.true(Math.abs(sum(leg.annotation.duration) - leg.duration) < 0.2, `${sum(leg.annotation.duration)} s for ${leg.duration} s`);
+  }
   // skip_waypoints leaves out the tracepoints, and nothing else.
   const { tracepoints, ...rest } = await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}.json`);
   t.deepEqual(await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?skip_waypoints=true`), rest);
@@ -338,10 +348,10 @@ dataTest('HTTP: bad requests are 400s (OSRM codes on the OSRM path); unmatchable
   await refusal(`${osrm}?timestamps=3;2;4`, 400, 'InvalidValue', /'timestamps': entry 1 is earlier/);
   await refusal(`${osrm}?waypoints=0;1`, 400, 'InvalidValue', /'waypoints'/);
   await refusal(`${osrm}?gaps=sometimes`, 400, 'InvalidValue', /'gaps'/);
-  await refusal(`${osrm}?annotations=true`, 400, 'InvalidOptions', /'annotations'/);
+  await refusal(`${osrm}?annotations=nodes`, 400, 'InvalidOptions', /'annotations': nodes/);
+  await refusal(`${osrm}?annotations=speed,speed`, 400, 'InvalidValue', /'annotations'/);
   await refusal(`${osrm}?bearings=0,20;;`, 400, 'InvalidOptions', /'bearings'/);
   await refusal(`${osrm}?exclude=highway`, 400, 'InvalidValue', /^Exclude flag combination is not supported/);
-  t.is((await ok(`${osrm}?exclude=motorway,ferry`)).code, 'Ok');
   await refusal(`${osrm}?alternatives=true`, 400, 'InvalidQuery', /'alternatives'/);
   await refusal(`${osrm}?tidy=true&tidy=false`, 400, 'InvalidQuery', /'tidy'/);
   await refusal(`/api/v1/osrm/match/v1/flying/${osrmCoords(points)}`, 400, 'InvalidUrl', /'flying'/);

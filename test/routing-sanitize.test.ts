@@ -197,6 +197,7 @@ test('optimize defaults and refusals; the trip ends as asked', (t) => {
     geometries: 'polyline',
     overview: 'simplified',
     lang: 'en',
+    avoid: 0,
     snapRules: [DEFAULT_RULE, DEFAULT_RULE, DEFAULT_RULE],
   } as never);
   t.deepEqual(sanitizeOptimize(q(`${POINTS}&roundtrip=false&destination=last`)).ends, {

@@ -387,7 +387,13 @@ dataTest('HTTP: bad inputs are 400s (OSRM codes on the OSRM path), unroutable on
     'InvalidOptions',
     /Number of elements in bearings size 1 does not match coordinate size 4/,
   );
-  await refusal(t, `${trip}?annotations=true`, 400, 'InvalidOptions', /'annotations'/);
+  await refusal(t, `${trip}?annotations=nodes`, 400, 'InvalidOptions', /'annotations': nodes/);
+  // As on route: each leg annotated, one entry per piece of its line, summing to the leg.
+  for (const leg of (await ok(`${trip}?annotations=true&overview=false&steps=false`)).trips[0].legs) {
+    t.is(leg.annotation.distance.length, leg.annotation.speed.length);
+    const sum = leg.annotation.duration.reduce((a: number, b: number) => a + b, 0);
+    t.true(Math.abs(sum - leg.duration) < 0.2, `${sum} s for ${leg.duration} s`);
+  }
   await refusal(t, `${trip}?alternatives=true`, 400, 'InvalidQuery', /'alternatives'/);
   await refusal(t, `${trip}?roundtrip=true&roundtrip=false`, 400, 'InvalidQuery', /'roundtrip'/);
   await refusal(t, `${trip}?exclude=highway`, 400, 'InvalidValue', /^Exclude flag combination is not supported/);

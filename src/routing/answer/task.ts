@@ -14,9 +14,13 @@ export interface OsrmExtras {
   generateHints?: boolean;
 }
 
-/** OSRM's route options: `annotations`, and `waypoints` (the indexes of the points that end legs; the others are passed through). */
-export interface RouteExtras extends OsrmExtras {
+/** OSRM's `annotations`, on the services whose bodies hold routes (route, match, trip). */
+export interface AnnotationExtras {
   annotations?: readonly RouteAnnotation[];
+}
+
+/** OSRM's route options: `annotations`, and `waypoints` (the indexes of the points that end legs; the others are passed through). */
+export interface RouteExtras extends OsrmExtras, AnnotationExtras {
   legEnds?: readonly number[];
 }
 
@@ -35,8 +39,8 @@ export type RoutingTask =
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams & OsrmExtras }
   | { kind: 'nearest'; params: NearestParams }
-  | { kind: 'match'; params: MatchParams }
-  | { kind: 'trip'; params: OptimizeParams & OsrmExtras; body: TripBodyKind };
+  | { kind: 'match'; params: MatchParams & AnnotationExtras }
+  | { kind: 'trip'; params: OptimizeParams & OsrmExtras & AnnotationExtras; body: TripBodyKind };
 
 /** A trip is answered with OSRM's trip body (`osrm`) or `/optimize`'s. */
 export type TripBodyKind = 'osrm' | 'optimize';

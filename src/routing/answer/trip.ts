@@ -13,7 +13,7 @@ import { optimizeBody, tripBody } from '../response/trip-body.js';
 import type { OptimizeParams } from '../sanitize/optimize.js';
 import { visitOrder } from '../trip/visit-order.js';
 import { placePoints } from './place.js';
-import type { OsrmExtras, RoutingAnswer, TripBodyKind } from './task.js';
+import type { AnnotationExtras, OsrmExtras, RoutingAnswer, TripBodyKind } from './task.js';
 
 const pointName = (index: number) => `points[${index}]`;
 
@@ -23,7 +23,11 @@ function unjoinedPair(times: Float64Array, n: number): [number, number] | null {
   return null;
 }
 
-export function answerTrip(fullGraph: RoutingGraph, params: OptimizeParams & OsrmExtras, body: TripBodyKind): RoutingAnswer {
+export function answerTrip(
+  fullGraph: RoutingGraph,
+  params: OptimizeParams & OsrmExtras & AnnotationExtras,
+  body: TripBodyKind,
+): RoutingAnswer {
   const graph = excluding(fullGraph, params.avoid);
   const placed = placePoints(graph, params.points, params.snapRules, pointName, params.generateHints);
   if (!placed.ok) return placed.answer;
@@ -56,7 +60,14 @@ export function answerTrip(fullGraph: RoutingGraph, params: OptimizeParams & Osr
     const [from, to] = [stops[found.noRouteLeg]!, stops[found.noRouteLeg + 1]!].map(pointName);
     return { ok: false, code: 'NoTrips', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
   }
-  const options = { steps: params.steps, overview: params.overview, geometries: params.geometries, lang: params.lang, mode: params.mode };
+  const options = {
+    steps: params.steps,
+    overview: params.overview,
+    geometries: params.geometries,
+    lang: params.lang,
+    mode: params.mode,
+    ...(params.annotations ? { annotations: params.annotations } : {}),
+  };
   const answer = body === 'osrm' ? tripBody(found.legs, snaps, stops, options) : optimizeBody(found.legs, snaps, stops, options);
   return { ok: true, body: JSON.stringify(answer) };
 }

@@ -7,7 +7,7 @@ import { list, quoted } from '../../http/params/messages.js';
 import { EXCLUDABLE_CLASSES, type RoadClass, type TravelMode } from '../../../core/routing/network.js';
 import { avoidWordOf } from '../sanitize/avoid.js';
 import type { Request } from '../../http/request.js';
-import type { NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
+import type { AnnotationExtras, NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
 import { ROUTE_ANNOTATIONS, type RouteAnnotation } from '../response/annotation.js';
 import { messages } from '../sanitize/messages.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
@@ -188,7 +188,7 @@ const MATCH_OPTIONS = ['steps', 'geometries', 'overview', 'gaps', 'tidy'] as con
 const MATCH_LISTS = ['timestamps', 'radiuses', 'waypoints'] as const;
 
 /** As OSRM's match service: wrong list lengths and fewer than two coordinates are InvalidOptions, too many coordinates or too large a radius TooBig. */
-export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
+export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & AnnotationExtras> {
   const { query } = req;
   const shared = checkOsrmQuery('match', query);
   const { mode, positions } = parseOsrmPath(req.params);
@@ -209,8 +209,6 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
   for (const name of ['bearings', 'approaches', 'snapping'])
     if (query.has(name))
       throw osrmError('InvalidOptions', `unsupported parameter '${name}': map matching does not take it in Waymark's engine`);
-  if ((query.get('annotations') ?? 'false') !== 'false')
-    throw osrmError('InvalidOptions', "unsupported parameter 'annotations': matchings carry no annotations in Waymark's engine");
   const match = new URLSearchParams({ mode, points: positions.join('|') });
   passExclude(query, mode, match);
   for (const name of MATCH_OPTIONS) {
@@ -221,7 +219,9 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
     const value = query.get(name);
     if (value !== null) match.set(name, value.split(';').join('|'));
   }
-  return { ...shared, params: withOsrmCode('InvalidValue', () => sanitizeMatch(match)) };
+  const annotations = routeAnnotations(query);
+  const params = withOsrmCode('InvalidValue', () => sanitizeMatch(match));
+  return { ...shared, params: { ...params, ...(annotations.length > 0 ? { annotations } : {}) } };
 }
 
 /**
@@ -229,7 +229,7 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams> {
  * unsupported one-way trip `NotImplemented`, then more than 100 coordinates `TooBig`), then
  * `/optimize`'s on the same points and options.
  */
-export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams & OsrmExtras> {
+export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams & OsrmExtras & AnnotationExtras> {
   const { query } = req;
   const shared = checkOsrmQuery('trip', query);
   const { mode, positions } = parseOsrmPath(req.params);
@@ -244,10 +244,12 @@ export function osrmTripRequest(req: Request): OsrmRequest<OptimizeParams & Osrm
       'this request is not supported: a trip that is not a round trip needs source=first or destination=last',
     );
   if (positions.length > MAX_TRIP_POINTS) throw osrmError('TooBig', `too many trip coordinates: a trip takes at most ${MAX_TRIP_POINTS}`);
-  if ((query.get('annotations') ?? 'false') !== 'false')
-    throw osrmError('InvalidOptions', "unsupported parameter 'annotations': trips carry no annotations in Waymark's engine");
   withOsrmCode('InvalidValue', () => sanitize(query, { continueStraight: sanitizeContinueStraight }, []));
   const snapRules = osrmSnapRules(query, positions.length);
   const params = withOsrmCode('InvalidValue', () => sanitizeOptimize(optimize));
-  return { ...shared, params: { ...params, snapRules, generateHints: shared.generateHints } };
+  const annotations = routeAnnotations(query);
+  return {
+    ...shared,
+    params: { ...params, snapRules, generateHints: shared.generateHints, ...(annotations.length > 0 ? { annotations } : {}) },
+  };
 }
