@@ -314,6 +314,22 @@ dataTest('HTTP: the OSRM match service answers what /match answers, under /api/v
   }
   t.deepEqual(await ok(`/v1/match?points=${pointsOf(points)}`), await ok(`/api/v1/match?points=${pointsOf(points)}`));
   t.is((await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?exclude=motorway,ferry`)).code, 'Ok');
+  // Bearings as OSRM: each point's candidates head within its bearing. Along the trace the match is the
+  // plain one (within the noise at turns); against it, it is not.
+  const headings = points.map((point, i) => {
+    const [a, b] = i + 1 < points.length ? [point, points[i + 1]!] : [points[i - 1]!, point];
+    const heading = (Math.atan2((b[0] - a[0]) * Math.cos((a[1] * Math.PI) / 180), b[1] - a[1]) * 180) / Math.PI;
+    return Math.round((heading + 360) % 360);
+  });
+  const along = `bearings=${headings.map((h) => `${h},60`).join(';')}&overview=full&geometries=geojson`;
+  const against = `bearings=${headings.map((h) => `${(h + 180) % 360},30`).join(';')}&overview=full&geometries=geojson`;
+  const plain = await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?overview=full&geometries=geojson`);
+  const matched = (body: { matchings?: { distance: number }[] } | undefined) =>
+    (body?.matchings ?? []).reduce((sum, matching) => sum + matching.distance, 0);
+  const alongBody = await ok(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?${along}`);
+  t.true(Math.abs(matched(alongBody) - matched(plain)) < 0.05 * matched(plain), `${matched(alongBody)} m against ${matched(plain)} m`);
+  const reversed = await get(`/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?${against}`);
+  t.true(reversed.status !== 200 || Math.abs(matched(reversed.body) - matched(plain)) > 0.05 * matched(plain), reversed.text.slice(0, 300));
   // Annotations as on route: each leg of each matching, one entry per piece of its line, summing to the leg.
   const annotated = await ok(
     `/api/v1/osrm/match/v1/driving/${osrmCoords(points)}?annotations=distance,duration&overview=false&steps=false`,
@@ -350,7 +366,8 @@ dataTest('HTTP: bad requests are 400s (OSRM codes on the OSRM path); unmatchable
   await refusal(`${osrm}?gaps=sometimes`, 400, 'InvalidValue', /'gaps'/);
   await refusal(`${osrm}?annotations=nodes`, 400, 'InvalidOptions', /'annotations': nodes/);
   await refusal(`${osrm}?annotations=speed,speed`, 400, 'InvalidValue', /'annotations'/);
-  await refusal(`${osrm}?bearings=0,20;;`, 400, 'InvalidOptions', /'bearings'/);
+  await refusal(`${osrm}?bearings=0,20`, 400, 'InvalidOptions', /^Number of elements in bearings size 1 does not match coordinate size 3/);
+  await refusal(`${osrm}?approaches=curb;left;`, 400, 'InvalidValue', /'approaches'/);
   await refusal(`${osrm}?exclude=highway`, 400, 'InvalidValue', /^Exclude flag combination is not supported/);
   await refusal(`${osrm}?alternatives=true`, 400, 'InvalidQuery', /'alternatives'/);
   await refusal(`${osrm}?tidy=true&tidy=false`, 400, 'InvalidQuery', /'tidy'/);

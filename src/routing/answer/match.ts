@@ -12,7 +12,7 @@ import { route } from '../graph/route.js';
 import type { RouteLeg } from '../path.js';
 import { matchBody, type Matching, type Tracepoint } from '../response/match-body.js';
 import type { MatchParams } from '../sanitize/match.js';
-import type { AnnotationExtras, RoutingAnswer } from './task.js';
+import type { MatchExtras, RoutingAnswer } from './task.js';
 import { keepAll, tidyTrace, type TidyTrace } from './tidy-trace.js';
 
 const noMatch = (message: string): RoutingAnswer => ({ ok: false, code: 'NoMatch', message });
@@ -56,7 +56,7 @@ function tracepointsOf(count: number, tidy: TidyTrace, matchings: readonly SubMa
   return tracepoints;
 }
 
-export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & AnnotationExtras): RoutingAnswer {
+export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & MatchExtras): RoutingAnswer {
   // Avoided road classes are neither candidates nor on the routes between them, as OSRM's `exclude`.
   const graph = excluding(fullGraph, params.avoid);
   const { points, timestamps, radiuses, waypoints } = params;
@@ -66,6 +66,7 @@ export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & Annot
     timestamps: timestamps === null ? null : tidy.kept.map((i) => timestamps[i]!),
     precisions: tidy.kept.map((i) => radiuses[i]!),
     splitOnGaps: params.gaps === 'split',
+    ...(params.snapFilters ? { filters: tidy.kept.map((i) => params.snapFilters![i]!) } : {}),
   };
   const candidates = traceCandidates(graph, trace);
   if (candidates.every((list) => list.length === 0))

@@ -7,6 +7,7 @@ import type { TravelMode } from '../../../core/routing/network.js';
 import type { LonLat } from '../../http/params/position.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 import type { RouteAnnotation } from '../response/annotation.js';
+import type { SnapFilter } from '../graph/snap.js';
 
 /** What only OSRM's services ask (set by osrm/requests.ts), beside Waymark's parameters. */
 export interface OsrmExtras {
@@ -17,6 +18,11 @@ export interface OsrmExtras {
 /** OSRM's `annotations`, on the services whose bodies hold routes (route, match, trip). */
 export interface AnnotationExtras {
   annotations?: readonly RouteAnnotation[];
+}
+
+/** OSRM's match options beyond `/match`'s: annotations, and per coordinate its `bearings`, `approaches` and `snapping`. */
+export interface MatchExtras extends AnnotationExtras {
+  snapFilters?: readonly SnapFilter[];
 }
 
 /** OSRM's route options: `annotations`, and `waypoints` (the indexes of the points that end legs; the others are passed through). */
@@ -39,7 +45,7 @@ export type RoutingTask =
   | { kind: 'isochrone'; params: IsochroneParams }
   | { kind: 'matrix'; params: MatrixParams & OsrmExtras }
   | { kind: 'nearest'; params: NearestParams }
-  | { kind: 'match'; params: MatchParams & AnnotationExtras }
+  | { kind: 'match'; params: MatchParams & MatchExtras }
   | { kind: 'trip'; params: OptimizeParams & OsrmExtras & AnnotationExtras; body: TripBodyKind };
 
 /** A trip is answered with OSRM's trip body (`osrm`) or `/optimize`'s. */

@@ -17,7 +17,7 @@ import type { TravelMode } from '../../../core/routing/network.js';
 import { endpointOfSnap, targetOfSnap } from './endpoint.js';
 import type { RoutingGraph } from './load.js';
 import { manyToMany } from './many-to-many.js';
-import { snapsWithin, type Snap } from './snap.js';
+import { snapsWithin, type Snap, type SnapFilter } from './snap.js';
 
 /** OSRM's DEFAULT_GPS_PRECISION (metres, the σ of the emission) and the plugin's RADIUS_MULTIPLIER (search radius = 3 σ). */
 export const DEFAULT_GPS_PRECISION = 5;
@@ -40,6 +40,8 @@ export interface Trace {
   precisions: readonly (number | null)[];
   /** `gaps=split`: split where the time between points is over ten median sample intervals. */
   splitOnGaps: boolean;
+  /** Per point, which segments and directions may be its candidates (OSRM's `bearings`, `approaches`, `snapping`); absent: any start point, either way. */
+  filters?: readonly SnapFilter[];
 }
 
 /** One matched part of the trace. */
@@ -70,13 +72,18 @@ export function traceCandidates(graph: RoutingGraph, trace: Trace): Snap[][] {
   const { points, precisions } = trace;
   return points.map(([lon, lat], i) => {
     const radius = (precisions[i] ?? DEFAULT_GPS_PRECISION) * RADIUS_MULTIPLIER;
-    const found = snapsWithin(graph, lon, lat, radius, MAX_CANDIDATES);
+    const found = snapsWithin(graph, lon, lat, radius, MAX_CANDIDATES, trace.filters?.[i]);
     if (i > 0 && i < points.length - 1) {
       const angle = angleAt(points[i - 1]!, points[i]!, points[i + 1]!);
       if (angle <= 45 || angle >= 315) return found;
     }
     const candidates: Snap[] = [];
     for (const snap of found) {
+      // A bearing or approach may have left one direction already.
+      if (snap.only) {
+        candidates.push(snap);
+        continue;
+      }
       const forward = graph.nodeWeight[2 * snap.segment] !== IMPASSABLE;
       const backward = graph.nodeWeight[2 * snap.segment + 1] !== IMPASSABLE;
       if (forward && backward) candidates.push({ ...snap, only: 'forward' }, { ...snap, only: 'backward' });

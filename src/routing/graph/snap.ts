@@ -283,19 +283,19 @@ function projectOnPiece(coordinates: Int32Array, p: number, lon: number, lat: nu
  * each once at its nearest point, nearest first, at most `limit` of them: the candidates of a map
  * matching (OSRM's NearestPhantomNodesInRange). Segments of small components are candidates too.
  */
-export function snapsWithin(graph: RoutingGraph, lon: number, lat: number, radiusMetres: number, limit: number): Snap[] {
+export function snapsWithin(
+  graph: RoutingGraph,
+  lon: number,
+  lat: number,
+  radiusMetres: number,
+  limit: number,
+  filter: SnapFilter = {},
+): Snap[] {
   const { spatial, coordinates, piecePoint } = graph;
   if (!spatial) return [];
-  const bits = pieceBitsOf(graph);
   const kx = METRES_PER_DEGREE * Math.cos((lat * Math.PI) / 180);
   const ky = METRES_PER_DEGREE;
-  const found = spatial.neighbors(
-    lon,
-    mercatorY(lat),
-    Infinity,
-    radiusMetres / metresPerIndexUnit(lat),
-    (item) => (bits[item]! & NO_START) === 0,
-  );
+  const found = spatial.neighbors(lon, mercatorY(lat), Infinity, radiusMetres / metresPerIndexUnit(lat), acceptedPiece(graph, filter));
   const nearestOfSegment = new Map<number, ReturnType<typeof projectOnPiece>>();
   for (const item of found) {
     const piece = projectOnPiece(coordinates, piecePoint[item]!, lon, lat, kx, ky);
@@ -307,7 +307,11 @@ export function snapsWithin(graph: RoutingGraph, lon: number, lat: number, radiu
   return [...nearestOfSegment]
     .sort(([, a], [, b]) => a.distance - b.distance)
     .slice(0, limit)
-    .map(([segment, piece]) => snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky));
+    .map(([segment, piece]) => {
+      const snapped = snapOnPiece(graph, lon, lat, segment, piece.point, piece.t, piece.distance, kx, ky);
+      narrowDirections(graph, snapped, filter);
+      return snapped;
+    });
 }
 
 /** Distance in index units from (x, y) to the box of the piece starting at point `p`. */

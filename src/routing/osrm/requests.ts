@@ -7,7 +7,7 @@ import { list, quoted } from '../../http/params/messages.js';
 import { EXCLUDABLE_CLASSES, type RoadClass, type TravelMode } from '../../../core/routing/network.js';
 import { avoidWordOf } from '../sanitize/avoid.js';
 import type { Request } from '../../http/request.js';
-import type { AnnotationExtras, NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
+import type { AnnotationExtras, MatchExtras, NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
 import { ROUTE_ANNOTATIONS, type RouteAnnotation } from '../response/annotation.js';
 import { messages } from '../sanitize/messages.js';
 import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
@@ -22,6 +22,7 @@ import { osrmError, withOsrmCode, type OsrmErrorCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
 import { checkOsrmQuery, type SharedOptions } from './query.js';
 import { osrmSnapRules } from './snapping.js';
+import { filterOf } from '../answer/place.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 
 export type OsrmRequest<P> = SharedOptions & { params: P };
@@ -188,7 +189,7 @@ const MATCH_OPTIONS = ['steps', 'geometries', 'overview', 'gaps', 'tidy'] as con
 const MATCH_LISTS = ['timestamps', 'radiuses', 'waypoints'] as const;
 
 /** As OSRM's match service: wrong list lengths and fewer than two coordinates are InvalidOptions, too many coordinates or too large a radius TooBig. */
-export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & AnnotationExtras> {
+export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & MatchExtras> {
   const { query } = req;
   const shared = checkOsrmQuery('match', query);
   const { mode, positions } = parseOsrmPath(req.params);
@@ -205,10 +206,7 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & Annota
   if (positions.length < 2) throw osrmError('InvalidOptions', 'a match needs at least two coordinates');
   if ((query.get('radiuses') ?? '').split(';').some((entry) => Number(entry) > MAX_MATCH_RADIUS))
     throw osrmError('TooBig', `parameter 'radiuses': a radius above ${MAX_MATCH_RADIUS} m is too large for map matching`);
-  // Shared by the other services, but the trace's candidates are found without them.
-  for (const name of ['bearings', 'approaches', 'snapping'])
-    if (query.has(name))
-      throw osrmError('InvalidOptions', `unsupported parameter '${name}': map matching does not take it in Waymark's engine`);
+  const snapFilters = osrmSnapRules(query, positions.length).map(filterOf);
   const match = new URLSearchParams({ mode, points: positions.join('|') });
   passExclude(query, mode, match);
   for (const name of MATCH_OPTIONS) {
@@ -221,7 +219,7 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & Annota
   }
   const annotations = routeAnnotations(query);
   const params = withOsrmCode('InvalidValue', () => sanitizeMatch(match));
-  return { ...shared, params: { ...params, ...(annotations.length > 0 ? { annotations } : {}) } };
+  return { ...shared, params: { ...params, snapFilters, ...(annotations.length > 0 ? { annotations } : {}) } };
 }
 
 /**
