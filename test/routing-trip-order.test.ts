@@ -7,6 +7,7 @@
 import test from 'ava';
 import { EXACT_MAX_POINTS, visitOrder, type TripEnds } from '../src/routing/trip/visit-order.js';
 import { seededRandom } from './helpers/http.js';
+import { bestOrderTime, orderTime } from './helpers/trips.js';
 
 /** The seven supported combinations (one-way with neither end fixed is OSRM's NotImplemented). */
 const ENDS: TripEnds[] = [
@@ -34,11 +35,9 @@ function roadLikeTable(n: number, random: () => number): Float64Array {
   return times;
 }
 
-/** What the trip takes: each step of the order, and back to its start for a round trip. */
+/** What the trip takes on the flat table `times` of `n` points. */
 function tripTime(times: Float64Array, n: number, order: readonly number[], roundtrip: boolean): number {
-  let total = 0;
-  for (let k = 0; k + 1 < order.length; k++) total += times[order[k]! * n + order[k + 1]!]!;
-  return roundtrip ? total + times[order.at(-1)! * n + order[0]!]! : total;
+  return orderTime((from, to) => times[from * n + to]!, order, roundtrip);
 }
 
 /** Whether the order keeps the ends asked, as OSRM writes the trip (see visitOrder). */
@@ -51,34 +50,9 @@ function keepsEnds(order: readonly number[], n: number, ends: TripEnds): boolean
   return true;
 }
 
-/**
- * The least time of every order the trip may take, by brute force. A round trip's time does not
- * depend on where it starts, so only a round trip with both ends fixed (first, …, last, back to
- * first) constrains its order; a one-way trip starts and ends where asked.
- */
+/** The least time of every order the trip may take on the flat table `times` of `n` points, by brute force. */
 function bestTime(times: Float64Array, n: number, ends: TripEnds): number {
-  const startsAtFirst = ends.fixedStart && (!ends.roundtrip || ends.fixedEnd);
-  const endsAtLast = ends.fixedEnd && (!ends.roundtrip || ends.fixedStart);
-  let best = Infinity;
-  const order: number[] = [];
-  const used = new Array<boolean>(n).fill(false);
-  const extend = () => {
-    if (order.length === n) {
-      if ((!startsAtFirst || order[0] === 0) && (!endsAtLast || order[n - 1] === n - 1))
-        best = Math.min(best, tripTime(times, n, order, ends.roundtrip));
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      if (used[i]) continue;
-      used[i] = true;
-      order.push(i);
-      extend();
-      order.pop();
-      used[i] = false;
-    }
-  };
-  extend();
-  return best;
+  return bestOrderTime(n, (from, to) => times[from * n + to]!, ends);
 }
 
 const isPermutation = (order: readonly number[], n: number) =>

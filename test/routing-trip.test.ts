@@ -19,6 +19,7 @@ import { directionsOn, haversine, latLng, type LonLat, type Parsed } from './hel
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
+import { bestOrderTime, orderTime } from './helpers/trips.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
@@ -139,37 +140,13 @@ function visitOrderOf(body: any): number[] {
 
 /** Seconds of a trip in `order` on the table (and back to its start for a round trip). */
 function tableTime(table: number[][], order: readonly number[], roundtrip: boolean): number {
-  let total = 0;
-  for (let k = 0; k + 1 < order.length; k++) total += table[order[k]!]![order[k + 1]!]!;
-  return roundtrip ? total + table[order.at(-1)!]![order[0]!]! : total;
+  return orderTime((from, to) => table[from]![to]!, order, roundtrip);
 }
 
-/** The least time of every order the trip may take, by brute force over all permutations (see routing-trip-order.test.ts). */
+/** The least time of every order the trip may take on the table, by brute force over all permutations. */
 function bestTableTime(table: number[][], combination: string): number {
   const { roundtrip, first, last } = endsOf(combination);
-  const n = table.length;
-  const startsAtFirst = first && (!roundtrip || last);
-  const endsAtLast = last && (!roundtrip || first);
-  let best = Infinity;
-  const order: number[] = [];
-  const used = new Array<boolean>(n).fill(false);
-  const extend = () => {
-    if (order.length === n) {
-      if ((!startsAtFirst || order[0] === 0) && (!endsAtLast || order[n - 1] === n - 1))
-        best = Math.min(best, tableTime(table, order, roundtrip));
-      return;
-    }
-    for (let i = 0; i < n; i++) {
-      if (used[i]) continue;
-      used[i] = true;
-      order.push(i);
-      extend();
-      order.pop();
-      used[i] = false;
-    }
-  };
-  extend();
-  return best;
+  return bestOrderTime(table.length, (from, to) => table[from]![to]!, { roundtrip, fixedStart: first, fixedEnd: last });
 }
 
 /** Seconds of the route through the points in the order given (and back to the first for a round trip), each leg the fastest on its own as a trip's. */

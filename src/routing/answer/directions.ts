@@ -7,7 +7,7 @@ import type { RoutingGraph } from '../graph/load.js';
 import { excluding } from '../graph/exclude.js';
 import { joinLegs, routeLegs } from '../graph/legs.js';
 import type { RouteLeg } from '../path.js';
-import { directionsBody } from '../response/directions-body.js';
+import { directionsBody, directionsOptionsOf } from '../response/directions-body.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
 import { placePoints } from './place.js';
 import type { RouteExtras, RoutingAnswer } from './task.js';
@@ -47,13 +47,6 @@ export function answerDirections(fullGraph: RoutingGraph, params: DirectionsPara
     for (const leg of alternatives(graph, snaps[0]!, snaps[1]!, params.alternatives)) routes.push([leg]);
   }
   const waypoints = legEnds ? legEnds.map((i) => snaps[i]!) : snaps;
-  const body = directionsBody(routes, waypoints, {
-    steps: params.steps,
-    overview: params.overview,
-    geometries: params.geometries,
-    lang: params.lang,
-    mode: params.mode,
-    ...(params.annotations ? { annotations: params.annotations } : {}),
-  });
+  const body = directionsBody(routes, waypoints, directionsOptionsOf(params));
   return { ok: true, body: JSON.stringify(body) };
 }

@@ -11,6 +11,7 @@ import { matchTrace, traceCandidates, type SubMatching, type Trace } from '../gr
 import { route } from '../graph/route.js';
 import type { RouteLeg } from '../path.js';
 import { matchBody, type Matching, type Tracepoint } from '../response/match-body.js';
+import { directionsOptionsOf } from '../response/directions-body.js';
 import type { MatchParams } from '../sanitize/match.js';
 import type { MatchExtras, RoutingAnswer } from './task.js';
 import { keepAll, tidyTrace, type TidyTrace } from './tidy-trace.js';
@@ -88,13 +89,6 @@ export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & Match
     if (legs === null) return noMatch('could not match the trace: a matched leg has no route');
     matchings.push({ legs, confidence: matching.confidence });
   }
-  const body = matchBody(matchings, tracepointsOf(points.length, tidy, found), {
-    steps: params.steps,
-    overview: params.overview,
-    geometries: params.geometries,
-    lang: params.lang,
-    mode: params.mode,
-    ...(params.annotations ? { annotations: params.annotations } : {}),
-  });
+  const body = matchBody(matchings, tracepointsOf(points.length, tidy, found), directionsOptionsOf(params));
   return { ok: true, body: JSON.stringify(body) };
 }

@@ -10,6 +10,7 @@ import { routeLegs } from '../graph/legs.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
 import { optimizeBody, tripBody } from '../response/trip-body.js';
+import { directionsOptionsOf } from '../response/directions-body.js';
 import type { OptimizeParams } from '../sanitize/optimize.js';
 import { visitOrder } from '../trip/visit-order.js';
 import { placePoints } from './place.js';
@@ -60,14 +61,7 @@ export function answerTrip(
     const [from, to] = [stops[found.noRouteLeg]!, stops[found.noRouteLeg + 1]!].map(pointName);
     return { ok: false, code: 'NoTrips', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
   }
-  const options = {
-    steps: params.steps,
-    overview: params.overview,
-    geometries: params.geometries,
-    lang: params.lang,
-    mode: params.mode,
-    ...(params.annotations ? { annotations: params.annotations } : {}),
-  };
+  const options = directionsOptionsOf(params);
   const answer = body === 'osrm' ? tripBody(found.legs, snaps, stops, options) : optimizeBody(found.legs, snaps, stops, options);
   return { ok: true, body: JSON.stringify(answer) };
 }

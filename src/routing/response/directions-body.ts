@@ -15,6 +15,12 @@ export interface DirectionsOptions extends StepOptions {
   annotations?: readonly RouteAnnotation[];
 }
 
+/** The body options of a request's parameters (directions, match, trip: they share these names). */
+export function directionsOptionsOf(params: DirectionsOptions): DirectionsOptions {
+  const { steps, overview, geometries, lang, mode, annotations } = params;
+  return { steps, overview, geometries, lang, mode, ...(annotations ? { annotations } : {}) };
+}
+
 /** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
 function routeCoordinates(legs: readonly RouteLeg[]): readonly [number, number][] {
   if (legs.length === 1) return legs[0]!.coordinates;
