@@ -101,7 +101,20 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;
       if (junctionRoads.first[junction + 1]! - junctionRoads.first[junction]! >= 3) run.junctionsPassed = (run.junctionsPassed ?? 0) + 1;
     } else {
-      const started: PathSegment = { name, ref, roundabout, travel, distance, duration: duration + carried, first, last };
+      // Every field from the start, so that all runs share one shape (runs.ts copies them field by field).
+      const started: PathSegment = {
+        name,
+        ref,
+        roundabout,
+        travel,
+        distance,
+        duration: duration + carried,
+        first,
+        last,
+        junctionRoads: undefined,
+        junctionExits: undefined,
+        junctionsPassed: undefined,
+      };
       // The junction the segment is entered at: its `to` end when travelled backwards.
       if (i > 0) {
         const junction = backwards ? graph.segmentTo[segment]! : graph.segmentFrom[segment]!;

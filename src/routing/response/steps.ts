@@ -120,6 +120,8 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
     if (step === undefined || previous === undefined) {
       drafts.push({
         type: 'depart',
+        modifier: undefined,
+        exit: undefined,
         road: run,
         toldRoad: run,
         first: run.first,
@@ -146,8 +148,9 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
       return;
     }
     drafts.push({
-      ...maneuver,
-      ...(leaves ? { exit: run.segmentCount } : {}),
+      type: maneuver.type,
+      modifier: maneuver.modifier,
+      exit: leaves ? run.segmentCount : undefined,
       road: run,
       toldRoad: leaves ? next : run,
       first: run.first,
@@ -177,7 +180,11 @@ function stepMode(travel: PathSegment['travel'], mode: TravelMode): StepMode {
   return travel === 'pushing' ? 'pushing bike' : mode;
 }
 
-/** The one intersection OSRM lists for a maneuver: the road arrived on (reversed) and the one taken. */
+/**
+ * The one intersection OSRM lists for a maneuver: the road arrived on (reversed) and the one taken.
+ * Here and in osrmStep a field that does not apply is `undefined`, which JSON leaves out: objects of
+ * one shape, without the spreads V8 copies slowly.
+ */
 function intersectionAt(location: [number, number], before: number | undefined, after: number | undefined): OsrmIntersection {
   const arrivedFrom = before === undefined ? undefined : (before + 180) % 360;
   const bearings = [arrivedFrom, after].filter((b): b is number => b !== undefined).sort((a, b) => a - b);
@@ -185,34 +192,37 @@ function intersectionAt(location: [number, number], before: number | undefined, 
     location,
     bearings,
     entry: bearings.map(() => true),
-    ...(arrivedFrom === undefined ? {} : { in: bearings.indexOf(arrivedFrom) }),
-    ...(after === undefined ? {} : { out: bearings.lastIndexOf(after) }),
+    in: arrivedFrom === undefined ? undefined : bearings.indexOf(arrivedFrom),
+    out: after === undefined ? undefined : bearings.lastIndexOf(after),
   };
 }
 
 function osrmStep(parts: StepParts, options: StepOptions, leg: LegPosition): OsrmStep {
   const location = position(parts.type === 'arrive' ? parts.coordinates.at(-1)! : parts.coordinates[0]!);
-  const maneuver = {
-    type: parts.type,
-    ...(parts.modifier === undefined ? {} : { modifier: parts.modifier }),
-    ...(parts.exit === undefined ? {} : { exit: parts.exit }),
-    location,
-    bearing_before: parts.bearingBefore ?? 0,
-    bearing_after: parts.bearingAfter ?? 0,
-  };
-  const step = {
+  const step: OsrmStep = {
     distance: tenths(parts.distance),
     duration: tenths(parts.duration),
     weight: tenths(parts.duration),
     geometry: encodeGeometry(parts.coordinates, options.geometries),
     // A roundabout step that leaves it carries the exit road's name and ref (OSRM's processRoundaboutExits: AdaptStepSignage).
     name: parts.toldRoad.name,
-    ...(parts.toldRoad.ref === '' ? {} : { ref: parts.toldRoad.ref }),
+    ref: parts.toldRoad.ref === '' ? undefined : parts.toldRoad.ref,
     mode: stepMode(parts.road.travel, options.mode),
-    driving_side: 'right' as const,
+    driving_side: 'right',
     intersections: [intersectionAt(location, parts.bearingBefore, parts.bearingAfter)],
+    maneuver: {
+      type: parts.type,
+      modifier: parts.modifier,
+      exit: parts.exit,
+      location,
+      bearing_before: parts.bearingBefore ?? 0,
+      bearing_after: parts.bearingAfter ?? 0,
+      // Told from the step as built so far.
+      instruction: '',
+    },
   };
-  return { ...step, maneuver: { ...maneuver, instruction: instructionOf(options.lang, { ...step, maneuver }, leg) } };
+  step.maneuver.instruction = instructionOf(options.lang, step, leg);
+  return step;
 }
 
 /** The steps of leg `legPosition.legIndex` of a route of `legPosition.legCount` legs, `arrive` last. */
@@ -223,9 +233,15 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
   const steps = drafts.map((draft) =>
     osrmStep(
       {
-        ...draft,
+        type: draft.type,
+        modifier: draft.modifier,
+        exit: draft.exit,
+        road: draft.road,
+        toldRoad: draft.toldRoad,
+        distance: draft.distance,
+        duration: draft.duration,
         coordinates: coordinates.slice(draft.first, draft.last + 1),
-        ...(draft.type === 'depart' ? {} : { bearingBefore: bearingInto(coordinates, draft.first) }),
+        bearingBefore: draft.type === 'depart' ? undefined : bearingInto(coordinates, draft.first),
         bearingAfter: bearingOutOf(coordinates, draft.first),
       },
       options,
@@ -240,10 +256,13 @@ export function legSteps(leg: RouteLeg, options: StepOptions, legPosition: LegPo
       type: 'arrive',
       road: lastRoad,
       toldRoad: lastRoad,
+      modifier: undefined,
+      exit: undefined,
       coordinates: [coordinates[end]!, coordinates[end]!],
       distance: 0,
       duration: 0,
       bearingBefore: bearingInto(coordinates, end),
+      bearingAfter: undefined,
     },
     options,
     legPosition,

@@ -4,7 +4,7 @@
  * drops a first or last step of at most 1 m, so the route neither departs with a turn nor arrives
  * after one. Here the pieces are the leg's runs, before they are made into steps.
  */
-import type { Run } from './runs.js';
+import { runOf, type Run } from './runs.js';
 
 /** A first or last step at most this long is dropped (OSRM's "distance <= 1"). */
 export const TRIM_METRES = 1;
@@ -14,7 +14,7 @@ export const TRIM_METRES = 1;
  * them; after a dropped last run the arrival is told on the road before it (OSRM's AdaptStepSignage).
  */
 export function trimShortRuns(runs: readonly Run[]): Run[] {
-  const kept = runs.map((run) => ({ ...run }));
+  const kept = runs.map((run) => runOf(run, run.segmentCount));
   // OSRM trims the first step only when more than depart and arrive remain, and likewise the last.
   if (kept.length >= 2 && kept[0]!.distance <= TRIM_METRES) {
     const dropped = kept.shift()!;
