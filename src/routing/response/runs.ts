@@ -49,7 +49,9 @@ export const passedIn = (piece: PathSegment) => piece.junctionsPassed ?? 0;
 export function runsOf(leg: RouteLeg): Run[] {
   if (leg.segments.length === 0) {
     const last = leg.coordinates.length - 1;
-    return [runOf({ name: '', ref: '', roundabout: false, travel: 'default', distance: leg.distance, duration: leg.duration, first: 0, last })];
+    return [
+      runOf({ name: '', ref: '', roundabout: false, travel: 'default', distance: leg.distance, duration: leg.duration, first: 0, last }),
+    ];
   }
   const runs: Run[] = [];
   for (const segment of leg.segments) {
