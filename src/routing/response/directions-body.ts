@@ -34,7 +34,7 @@ function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: Dir
     weight: tenths(leg.duration),
     summary: legSummary(leg),
     steps: options.steps ? legSteps(leg, options, { legIndex, legCount }) : [],
-    ...(options.annotations?.length ? { annotation: legAnnotation(leg, options.annotations) } : {}),
+    annotation: options.annotations?.length ? legAnnotation(leg, options.annotations) : undefined,
   };
 }
 
@@ -48,14 +48,15 @@ export function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions)
     duration: tenths(duration),
     weight: tenths(duration),
     weight_name: 'duration',
-    ...(overview === undefined ? {} : { geometry: encodeGeometry(overview, options.geometries) }),
+    geometry: overview === undefined ? undefined : encodeGeometry(overview, options.geometries),
     legs: legs.map((leg, index) => osrmLeg(leg, index, legs.length, options)),
   };
 }
 
+/** A field that does not apply is undefined, which JSON leaves out (rather than spread in: V8 copies spreads slowly). */
 export function osrmWaypoint(point: SnappedPoint): OsrmWaypoint {
   return {
-    ...(point.hint === undefined ? {} : { hint: point.hint }),
+    hint: point.hint,
     name: point.name,
     location: position(point.location),
     distance: tenths(point.distance),

@@ -44,8 +44,26 @@ function longestCommonSubstring(a: string, b: string): string {
   return a.slice(end - best, end);
 }
 
-/** Whether `a` and `b` differ only by a suffix or prefix of `suffixes` around a common part (OSRM's decompose + checkForPrefixOrSuffixChange). */
+/**
+ * isSuffixChange's answers per suffix list and pair of names. The names are the network's, so the
+ * same pairs come back route after route, and the test is the costliest of the step rules; the
+ * memo is dropped whole when it reaches MEMO_LIMIT pairs, which bounds its memory.
+ */
+const suffixChanges = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+const MEMO_LIMIT = 100_000;
+
 function isSuffixChange(a: string, b: string, suffixes: ReadonlySet<string>): boolean {
+  let memo = suffixChanges.get(suffixes);
+  if (memo === undefined || memo.size >= MEMO_LIMIT) suffixChanges.set(suffixes, (memo = new Map()));
+  // Prefixed by the first name's length, the two names make an unambiguous key.
+  const key = `${a.length}:${a}${b}`;
+  let answer = memo.get(key);
+  if (answer === undefined) memo.set(key, (answer = decomposesToSuffixes(a, b, suffixes)));
+  return answer;
+}
+
+/** Whether `a` and `b` differ only by a suffix or prefix of `suffixes` around a common part (OSRM's decompose + checkForPrefixOrSuffixChange). */
+function decomposesToSuffixes(a: string, b: string, suffixes: ReadonlySet<string>): boolean {
   const trim = (s: string) => s.toLowerCase().trim();
   const common = longestCommonSubstring(a, b);
   const parts =
