@@ -26,11 +26,12 @@ const TOLERANCE_PIXELS = 0.36;
 function mercatorPixels(coordinates: readonly LonLat[]): { xs: Float64Array; ys: Float64Array } {
   const xs = new Float64Array(coordinates.length);
   const ys = new Float64Array(coordinates.length);
-  coordinates.forEach(([lon, lat], i) => {
+  for (let i = 0; i < coordinates.length; i++) {
+    const [lon, lat] = coordinates[i]!;
     const sin = Math.sin((Math.max(-85.0511, Math.min(85.0511, lat)) * Math.PI) / 180);
     xs[i] = ((lon + 180) / 360) * TILE_PIXELS;
     ys[i] = (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * TILE_PIXELS;
-  });
+  }
   return { xs, ys };
 }
 

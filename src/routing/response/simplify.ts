@@ -1,16 +1,5 @@
 /** Douglas–Peucker simplification of a line in planar coordinates, returning the indices of the points kept. */
 
-/** Squared distance from (px, py) to the segment a–b (to a when a and b coincide). */
-function squaredDistanceToSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const dx = bx - ax;
-  const dy = by - ay;
-  const lengthSquared = dx * dx + dy * dy;
-  const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / lengthSquared));
-  const ex = px - (ax + t * dx);
-  const ey = py - (ay + t * dy);
-  return ex * ex + ey * ey;
-}
-
 /**
  * Indices, ascending, of the points (xs[i], ys[i]) that Douglas–Peucker keeps for `tolerance` (same unit as
  * the coordinates); the first and last are always kept. Iterative, so long lines cannot overflow the stack.
@@ -27,8 +16,20 @@ export function simplifiedIndicesOf(xs: Float64Array, ys: Float64Array, toleranc
     const first = stack.pop()!;
     let farthest = -1;
     let farthestDistance = toleranceSquared;
+    // The squared distance of each point between to the segment first–end (to `first` when the two
+    // coincide), with what depends only on the segment worked out once: this loop is the whole cost.
+    const ax = xs[first]!;
+    const ay = ys[first]!;
+    const dx = xs[end]! - ax;
+    const dy = ys[end]! - ay;
+    const lengthSquared = dx * dx + dy * dy;
     for (let i = first + 1; i < end; i++) {
-      const distance = squaredDistanceToSegment(xs[i]!, ys[i]!, xs[first]!, ys[first]!, xs[end]!, ys[end]!);
+      const px = xs[i]!;
+      const py = ys[i]!;
+      const t = lengthSquared === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / lengthSquared));
+      const ex = px - (ax + t * dx);
+      const ey = py - (ay + t * dy);
+      const distance = ex * ex + ey * ey;
       if (distance > farthestDistance) {
         farthest = i;
         farthestDistance = distance;
