@@ -2,6 +2,7 @@
 import test from 'ava';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { STYLES } from '../core/maps/style-catalog.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';
 import { assertError, call } from './helpers/http.js';
 import type { TestServer } from './helpers/server.js';
@@ -267,4 +268,16 @@ test('keys are refused with 400s for a missing name or unknown scopes', async (t
     assertError(t, { status: res.status, body: await res.json() }, 400);
   }
   t.is(((await (await server.dashboard(account, 'GET', '/keys')).json()) as { keys: unknown[] }).keys.length, 0);
+});
+
+test('the style list needs no session and no key, while the styles themselves still need a key', async (t) => {
+  const server = await serve(t);
+  const list = await call(`${server.url}/dashboard/api/styles`);
+  t.is(list.status, 200);
+  t.deepEqual(list.body, {
+    styles: STYLES.map(({ slug, name }) => ({ slug, name })),
+    languages: ['local', 'en', 'de'],
+  });
+  assertError(t, await call(`${server.url}/api/v1/styles`), 401);
+  assertError(t, await call(`${server.url}/api/v1/styles/light/style.json`), 401);
 });

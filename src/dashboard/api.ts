@@ -10,9 +10,18 @@ import { registerInvitations } from './api/invitations.js';
 import { registerKeys } from './api/keys.js';
 import { registerMembers } from './api/members.js';
 import type { DashboardDeps } from './api/routes.js';
+import { registerStyles } from './api/styles.js';
 import { registerUsage } from './api/usage.js';
 
 export function registerDashboardApi(router: Router, deps: DashboardDeps): void {
-  for (const register of [registerAccounts, registerInvitations, registerMembers, registerKeys, registerBilling, registerUsage])
+  for (const register of [
+    registerAccounts,
+    registerInvitations,
+    registerMembers,
+    registerKeys,
+    registerBilling,
+    registerUsage,
+    registerStyles,
+  ])
     register(router, deps);
 }
