@@ -133,7 +133,7 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
     await page.locator('.service-card').first().waitFor();
     await checkDashboardPage(check, page, '06-usage', {
       'the Refresh button': page.getByRole('button', { name: 'Refresh' }),
-      'the daily chart (it scrolls in its own box)': page.locator('#usage-chart'),
+      'the daily chart': page.locator('#usage-chart svg'),
     });
 
     await page.getByRole('link', { name: 'Billing' }).click();
@@ -155,7 +155,7 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
     await page.getByRole('link', { name: 'Map playground' }).click();
     await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
     await checkDashboardPage(check, page, '09-playground', {
-      'the key field': page.getByLabel('API key', { exact: true }),
+      'the key picker': page.getByRole('combobox', { name: 'API key', exact: true }),
       'the Style menu': page.getByLabel('Style'),
       'the Show map button': page.getByRole('button', { name: 'Show map' }),
     });

@@ -21,6 +21,23 @@ export function svg(tag, attributes = {}, ...children) {
   return node;
 }
 
+/**
+ * Puts the rows in the table's body, each cell labelled (`data-label`) with its column's heading: on a
+ * narrow screen the rows are stacked as cards, and each value carries its heading (app.css).
+ * Columns whose heading is only for screen readers (the actions) are left unlabelled.
+ */
+export function fillTable(table, rows) {
+  const labels = [...table.tHead.rows[0].cells].map((th) => (th.querySelector('.visually-hidden') ? null : th.textContent.trim()));
+  for (const row of rows) [...row.cells].forEach((cell, i) => labels[i] && cell.setAttribute('data-label', labels[i]));
+  table.tBodies[0].replaceChildren(...rows);
+}
+
+/** An email that may break after its "@" (and anywhere, if it must) rather than overflow; the full address is its title. */
+export function emailText(address) {
+  const at = address.lastIndexOf('@') + 1;
+  return el('span', { class: 'email', title: address }, address.slice(0, at), el('wbr'), address.slice(at));
+}
+
 /** A small Revoke button for a table row. */
 export function revokeButton(label, onClick) {
   const button = el('button', { type: 'button', class: 'button danger small', 'aria-label': label, text: 'Revoke' });

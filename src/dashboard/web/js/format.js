@@ -18,6 +18,9 @@ export const formatLimit = (limit) => (limit === null ? 'unlimited' : formatNumb
 /** `2026-11-15T12:03:00.000Z` → `2026-11-15 12:03` (the tables say the times are UTC). */
 export const formatTime = (iso) => (iso ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : 'Never');
 
+/** Whether an ISO instant (null: never) has passed. */
+export const isPast = (iso) => iso !== null && Date.parse(iso) <= Date.now();
+
 export const monthName = (iso) => new Date(iso).toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
 
 const pad2 = (n) => String(n).padStart(2, '0');

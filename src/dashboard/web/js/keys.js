@@ -1,8 +1,8 @@
 // The API Keys area: create, list, edit, roll and revoke keys; a new value is shown once.
 import { api } from './api.js';
-import { $, el, revokeButton, statusBadge } from './dom.js';
+import { $, el, emailText, fillTable, revokeButton, statusBadge } from './dom.js';
 import { confirmDanger, onSubmit, showBanner } from './feedback.js';
-import { formatTime, isoFromLocalInput, listFromText, localInputValue, SERVICE_LABELS, withArticle } from './format.js';
+import { formatTime, isPast, isoFromLocalInput, listFromText, localInputValue, SERVICE_LABELS, withArticle } from './format.js';
 import { clearSecretOf, showSecret } from './secrets.js';
 import { can, state } from './state.js';
 
@@ -28,8 +28,6 @@ function scopeChips(scopes) {
 export function keyStatusBadge(key) {
   return statusBadge(key.status, key.revokedAt ? `Revoked ${formatTime(key.revokedAt)} UTC` : null);
 }
-
-const isPast = (iso) => iso !== null && Date.parse(iso) <= Date.now();
 
 /** A key's origins, addresses, expiry and, after a roll, until when its previous value works. */
 function keyRestrictions(key) {
@@ -75,9 +73,7 @@ function keyActions(key) {
 
 function keyNameCell(key) {
   const maker = key.createdBy && key.createdBy !== state.session.user.id ? state.keyMakers.get(key.createdBy) : null;
-  // A narrow column breaks the email after its "@" rather than inside a word.
-  const at = maker ? maker.lastIndexOf('@') + 1 : 0;
-  const byMaker = maker ? el('span', { class: 'key-maker' }, `by ${maker.slice(0, at)}`, el('wbr'), maker.slice(at)) : '';
+  const byMaker = maker ? el('span', { class: 'key-maker' }, 'by ', emailText(maker)) : '';
   return el('td', {}, el('span', { class: 'key-name', text: key.name }), byMaker);
 }
 
@@ -98,7 +94,7 @@ function keyRow(key) {
 }
 
 function renderKeys(keys) {
-  $('#keys-table tbody').replaceChildren(...newestFirst(keys).map(keyRow));
+  fillTable($('#keys-table'), newestFirst(keys).map(keyRow));
   $('#keys-table').hidden = keys.length === 0;
   $('#keys-empty').hidden = keys.length > 0;
 }
@@ -106,6 +102,8 @@ function renderKeys(keys) {
 /** Shows a key's value once: a new key's, or (`rolled`) a rolled key's new one, with until when the old one works. */
 function showNewKey(key, value, rolled = false) {
   state.createdKeyValues.set(key.id, value);
+  // A new (or newly rolled) Maps key is the one the playground uses next.
+  if (key.scopes.includes('maps')) state.playgroundPick = key.id;
   $('#new-key-intro').textContent = rolled ? 'The new value of key' : 'Your new key';
   $('#new-key-name').textContent = key.name;
   $('#new-key-playground').hidden = !key.scopes.includes('maps');

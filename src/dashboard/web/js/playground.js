@@ -2,32 +2,85 @@
 import { api } from './api.js';
 import { $, el } from './dom.js';
 import { copySecret } from './secrets.js';
+import { isPast } from './format.js';
 import { state } from './state.js';
 
 const WORLD_VIEW = { center: [0, 20], zoom: 1.5 };
 
-/** Forgets the key values of the account that left. */
+/** The picker's choice of pasting a key that is not in the list. */
+const PASTE = 'paste';
+
+/** Forgets the key values of the account that left, and its choice of key. */
 export function forgetKeyValues() {
   state.createdKeyValues.clear();
+  state.playgroundPick = null;
   $('#playground-key').value = '';
 }
 
-/** The value of the newest active key with the Maps scope created in this tab, or ''. */
-function newestMapsKeyValue(keys) {
-  const usable = keys.filter((key) => key.status === 'active' && key.scopes.includes('maps') && state.createdKeyValues.has(key.id));
-  return usable.length ? state.createdKeyValues.get(usable.at(-1).id) : '';
-}
+/** The keys the playground can use: active, with the Maps scope, not expired; newest first (the list comes oldest first). */
+const mapsKeys = (keys) => keys.filter((key) => key.status === 'active' && key.scopes.includes('maps') && !isPast(key.expiresAt)).reverse();
 
 /**
- * Fills in the newest usable key of the current key list (never a revoked one, nor one without Maps),
- * or asks for one. A key pasted from elsewhere is left as it is: the live API will judge it.
+ * Lists the styles (they need no key) and the member's Maps keys in the picker, choosing the key picked
+ * before if it is still listed, else the newest one whose value this tab knows, else the newest one.
+ * A key pasted from elsewhere is left as it is: the live API will judge it.
  */
 export async function loadPlayground() {
-  const { keys } = await api('GET', '/keys');
-  const input = $('#playground-key');
-  const createdHere = [...state.createdKeyValues.values()].includes(input.value);
-  if (input.value === '' || createdHere) input.value = newestMapsKeyValue(keys);
+  const [{ keys }] = await Promise.all([api('GET', '/keys'), fillStyleMenu()]);
+  state.playgroundKeys = mapsKeys(keys);
+  fillKeyPicker();
+  applyKeyChoice(false);
   await useKeyInField();
+}
+
+/** The style menu, from the dashboard's public list of the styles (once: they change only with the server). */
+async function fillStyleMenu() {
+  const select = $('#playground-style');
+  if (select.options.length > 0) return;
+  const { styles } = await api('GET', '/styles');
+  select.replaceChildren(...styles.map((style) => el('option', { value: style.slug }, style.name)));
+}
+
+function fillKeyPicker() {
+  const keys = state.playgroundKeys;
+  const picker = $('#playground-key-choice');
+  picker.replaceChildren(
+    ...keys.map((key) => el('option', { value: key.id }, `${key.name} (${key.hint})`)),
+    el('option', { value: PASTE }, 'Another key: paste its value'),
+  );
+  $('#playground-key-choice-field').hidden = keys.length === 0;
+  const pick = state.playgroundPick;
+  const listed = pick === PASTE || keys.some((key) => key.id === pick);
+  picker.value = listed ? pick : ((keys.find((key) => state.createdKeyValues.has(key.id)) ?? keys[0])?.id ?? PASTE);
+}
+
+const chosenKey = () => state.playgroundKeys.find((key) => key.id === $('#playground-key-choice').value) ?? null;
+
+/**
+ * Puts the chosen key's value in the key field when this tab knows it (the field is then hidden);
+ * otherwise the field asks for the value. A value of another key created here never stays in it, nor,
+ * after a choice made `byHand`, a value pasted for the key chosen before.
+ */
+function applyKeyChoice(byHand) {
+  const input = $('#playground-key');
+  const chosen = chosenKey();
+  const known = chosen ? state.createdKeyValues.get(chosen.id) : undefined;
+  const createdHere = [...state.createdKeyValues.values()].includes(input.value);
+  if (known) input.value = known;
+  else if (byHand || createdHere) input.value = '';
+  $('#playground-key-field').hidden = known !== undefined;
+  $('#playground-key-label').textContent =
+    state.playgroundKeys.length === 0 ? 'API key' : chosen ? `Value of “${chosen.name}”` : 'Key value';
+}
+
+/** What the notice says when there is no key to show a map with, in each case. */
+function noKeyMessage() {
+  const chosen = chosenKey();
+  if (state.playgroundKeys.length === 0)
+    return 'The playground needs an API key with the Maps scope, and none of the keys listed for you on the API Keys page is an active Maps key. Create one, or paste the value of a Maps key you have into the API key field above.';
+  if (chosen)
+    return `Waymark shows a key's value only once, when the key is created or rolled, and this tab has not seen the value of “${chosen.name}”. Paste it into the field above if you saved it, or create a new key with the Maps scope: this tab remembers the values of the keys created in it until it is closed.`;
+  return 'Paste the value of a key with the Maps scope into the field above, or create a new one.';
 }
 
 function playgroundStatus(message, kind = 'info') {
@@ -36,31 +89,27 @@ function playgroundStatus(message, kind = 'info') {
   status.dataset.kind = kind;
 }
 
-/** Fills the style menu from the live API with the key, keeping the chosen style. */
-async function loadStyleMenu(key) {
-  if (key === state.styleMenuKey) return;
-  const select = $('#playground-style');
-  const chosen = select.value;
-  state.styleMenuKey = '';
-  select.replaceChildren();
+/** Asks the live maps API whether it takes the key (its refusal says why not), once per key. */
+async function checkKey(key) {
+  if (key === state.acceptedKey) return;
   const response = await fetch(`/api/v1/styles?key=${encodeURIComponent(key)}`);
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(body.message ?? `The maps API answered ${response.status}.`);
-  select.replaceChildren(...body.styles.map((style) => el('option', { value: style.slug, selected: style.slug === chosen }, style.name)));
-  state.styleMenuKey = key;
+  state.acceptedKey = key;
 }
 
-/** Fills the style menu with the key in the field; without a key that works there is no map (and without any key, a prompt for one). */
+/** Checks the key in the field; without a key that works there is no map (and without any key, the notice says what to do). */
 async function useKeyInField() {
   const key = $('#playground-key').value.trim();
   const refusal = key
-    ? await loadStyleMenu(key).then(
+    ? await checkKey(key).then(
         () => '',
         (e) => e.message,
       )
     : '';
   const usable = key !== '' && !refusal;
   $('#playground-no-key').hidden = key !== '';
+  if (!key) $('#playground-no-key-text').textContent = noKeyMessage();
   if (!usable) $('#playground-map').hidden = $('#playground-static').hidden = true;
   if (refusal) playgroundStatus(refusal, 'error');
   else if (!key || $('#playground-status').dataset.kind === 'error') playgroundStatus('');
@@ -158,7 +207,17 @@ export function setUpPlayground() {
   const staticCard = $('#playground-static');
   $('#playground-static-make').addEventListener('click', () => state.map && showStaticMap());
   $('.copy-secret', staticCard).addEventListener('click', () => copySecret(staticCard));
-  $('#playground-key').addEventListener('change', useKeyInField);
+  $('#playground-key').addEventListener('change', () => {
+    state.playgroundPick = $('#playground-key-choice').value;
+    useKeyInField();
+  });
+  // A key whose value this tab knows shows its map at once; another asks for its value.
+  $('#playground-key-choice').addEventListener('change', () => {
+    state.playgroundPick = $('#playground-key-choice').value;
+    applyKeyChoice(true);
+    if ($('#playground-key').value) showPlaygroundMap();
+    else useKeyInField();
+  });
   $('#playground-form').addEventListener('submit', (event) => {
     event.preventDefault();
     showPlaygroundMap();

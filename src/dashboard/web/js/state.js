@@ -20,8 +20,11 @@ export const state = {
   /** The playground's map, made on first use, and the style URL it shows. */
   map: null,
   shownStyleUrl: '',
-  /** The key the playground's style menu was filled with. */
-  styleMenuKey: '',
+  /** The last key the live maps API accepted in the playground. */
+  acceptedKey: '',
+  /** The playground's key picker: the member's usable Maps keys (newest first), and the key id (or 'paste') picked. */
+  playgroundKeys: [],
+  playgroundPick: null,
 };
 
 /** What the signed-in member's role allows (`plan`, `roles`, `invitations`, `allKeys`), as the server says. */

@@ -1,6 +1,6 @@
 // The Team area: the members and their roles (set by owners), and invitation links (made by admins and owners).
 import { api } from './api.js';
-import { $, el, revokeButton, statusBadge } from './dom.js';
+import { $, el, emailText, fillTable, revokeButton, statusBadge } from './dom.js';
 import { clearErrors, confirmDanger, endsSession, onSubmit, showBanner } from './feedback.js';
 import { formatTime, ROLE_LABELS, ROLES, STATUS_LABELS, withArticle } from './format.js';
 import { clearSecret, clearSecretOf, showSecret } from './secrets.js';
@@ -37,7 +37,7 @@ function fillInvitationRoles() {
 
 async function loadMembers() {
   const { members } = await api('GET', '/members');
-  $('#members-table tbody').replaceChildren(...members.map(memberRow));
+  fillTable($('#members-table'), members.map(memberRow));
 }
 
 function roleBadge(role) {
@@ -78,7 +78,7 @@ function memberRow(member) {
   return el(
     'tr',
     { 'data-member-id': member.id, 'data-role': member.role },
-    el('td', { class: 'member-email' }, member.email, you),
+    el('td', { class: 'member-email' }, emailText(member.email), you),
     el('td', { class: 'member-role' }, can('roles') ? roleSelect(member) : roleBadge(member.role)),
     el('td', { class: 'time', text: formatTime(member.createdAt) }),
   );
@@ -86,7 +86,7 @@ function memberRow(member) {
 
 async function loadInvitations() {
   const { invitations } = await api('GET', '/invitations');
-  $('#invitations-table tbody').replaceChildren(...invitations.map(invitationRow));
+  fillTable($('#invitations-table'), invitations.map(invitationRow));
   $('#invitations-table').hidden = invitations.length === 0;
   $('#invitations-empty').hidden = invitations.length > 0;
 }
@@ -105,8 +105,8 @@ function invitationRow(invitation) {
     el('td', { class: 'invitation-status' }, invitationStatusBadge(invitation)),
     el('td', { class: 'time', text: formatTime(invitation.createdAt) }),
     el('td', { class: 'time', text: formatTime(invitation.expiresAt) }),
-    el('td', { text: invitation.createdBy ?? '—' }),
-    el('td', { class: 'accepted-by', text: invitation.acceptedBy ?? '—' }),
+    el('td', { class: 'created-by' }, invitation.createdBy ? emailText(invitation.createdBy) : '—'),
+    el('td', { class: 'accepted-by' }, invitation.acceptedBy ? emailText(invitation.acceptedBy) : '—'),
     el(
       'td',
       { class: 'actions' },

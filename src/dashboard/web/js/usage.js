@@ -1,6 +1,6 @@
 // The Usage area: this month's requests per service against the quotas, per day and per key.
 import { api } from './api.js';
-import { $, el, svg } from './dom.js';
+import { $, el, fillTable, svg } from './dom.js';
 import { guarded } from './feedback.js';
 import { formatLimit, formatNumber, monthName, SERVICE_LABELS, SERVICES, tierLabel } from './format.js';
 import { keyStatusBadge } from './keys.js';
@@ -12,12 +12,26 @@ export async function loadUsage() {
   $('#usage-period').textContent =
     `${monthName(usage.period.start)} (UTC), on the ${tierLabel(usage.organization.tier)} plan. Quotas reset on ${usage.period.end.slice(0, 10)}.`;
   $('#usage-services').replaceChildren(...SERVICES.map((s) => serviceCard(s, usage.services[s])));
-  $('#usage-chart').replaceChildren(dailyChart(usage.period, usage.daily));
-  $('#key-usage-table tbody').replaceChildren(...usage.keys.map(keyUsageRow));
+  drawDailyChart(usage.period, usage.daily);
+  fillTable($('#key-usage-table'), usage.keys.map(keyUsageRow));
 }
 
 export function setUpUsage() {
   $('#refresh-usage').addEventListener('click', () => guarded(loadUsage));
+  // The chart is drawn at its box's width (its text stays legible on a phone): a new width draws it again.
+  new ResizeObserver(() => {
+    const width = $('#usage-chart').clientWidth;
+    if (shownChart && width > 0 && width !== shownChart.width) drawDailyChart(shownChart.period, shownChart.daily);
+  }).observe($('#usage-chart'));
+}
+
+/** What the chart shows and the width it was drawn at. */
+let shownChart = null;
+
+function drawDailyChart(period, daily) {
+  const width = $('#usage-chart').clientWidth;
+  shownChart = { period, daily, width };
+  $('#usage-chart').replaceChildren(dailyChart(period, daily, Math.max(width, CHART.minWidth)));
 }
 
 function serviceCard(service, { used, limit }) {
@@ -85,28 +99,29 @@ function niceCeiling(n) {
   return [1, 2, 4, 10].map((m) => m * power).find((v) => v >= n);
 }
 
-const CHART = { width: 960, height: 240, left: 56, right: 12, top: 12, bottom: 28 };
+/** The chart's frame in CSS pixels; its width is its box's (never below `minWidth`). */
+const CHART = { minWidth: 240, height: 240, left: 56, right: 12, top: 12, bottom: 28 };
 
-/** A stacked bar per day (maps, geocoding, routing) as inline SVG. */
-function dailyChart(period, daily) {
+/** A stacked bar per day (maps, geocoding, routing) as inline SVG, `width` pixels wide. */
+function dailyChart(period, daily, width) {
   const days = daysOfPeriod(period, daily);
   const total = (d) => d.maps + d.geocoding + d.routing;
   const max = niceCeiling(Math.max(0, ...days.map(total)));
-  const plotWidth = CHART.width - CHART.left - CHART.right;
+  const plotWidth = width - CHART.left - CHART.right;
   const plotHeight = CHART.height - CHART.top - CHART.bottom;
   const slot = plotWidth / days.length;
   const y = (value) => CHART.top + plotHeight - (value / max) * plotHeight;
   const sum = days.reduce((acc, d) => acc + total(d), 0);
 
   const chart = svg('svg', {
-    viewBox: `0 0 ${CHART.width} ${CHART.height}`,
+    viewBox: `0 0 ${width} ${CHART.height}`,
     role: 'img',
     'aria-label': `Daily requests in ${monthName(period.start)}: ${formatNumber(sum)} in total`,
     class: 'daily-chart',
   });
   for (const tick of [0, max / 2, max]) {
     chart.append(
-      svg('line', { x1: CHART.left, x2: CHART.width - CHART.right, y1: y(tick), y2: y(tick), class: 'grid' }),
+      svg('line', { x1: CHART.left, x2: width - CHART.right, y1: y(tick), y2: y(tick), class: 'grid' }),
       svg('text', { x: CHART.left - 8, y: y(tick) + 4, class: 'axis-label', 'text-anchor': 'end' }, formatNumber(tick)),
     );
   }
