@@ -4,14 +4,18 @@
  * the tables stack their rows so that every status and every Revoke button is on screen and works;
  * at 1280 px a 64-character email fits its cell, wrapped, whole in the text and in the title; the
  * playground lists the styles before any key, and offers the member's Maps keys in a picker whose
- * known keys show the map at once. One browser, one page per viewport.
+ * known keys show the map at once. One browser, one page per viewport. Screenshots go to
+ * test-artifacts/dashboard-fit/.
  */
 import type { ExecutionContext } from 'ava';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type Account, type TestServer } from './helpers/server.js';
 
+const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard-fit');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 const LONG_EMAIL = 'augusta.ada.king.countess.of.lovelace@analytical-engines.example';
@@ -35,6 +39,11 @@ async function newPage({ t, browser, server }: Fixture, account: Account, viewpo
 async function open(page: Page, view: string, ready: Locator): Promise<void> {
   await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', { name: view, exact: true }).click();
   await ready.first().waitFor({ state: 'attached' });
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
 }
 
 /** Neither the page nor a table's or the chart's box in it scrolls sideways (a box would hide its right-hand side). */
@@ -81,6 +90,7 @@ async function phonePages(fixture: Fixture): Promise<void> {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
     await spare.locator('.status.revoked').waitFor();
     await assertOnScreen(t, spare.locator('.status.revoked'), 'the revoked key’s status');
+    await screenshot(page, 'phone-keys');
 
     await open(page, 'Usage', page.locator('#usage-chart svg'));
     await assertNoSidewaysScroll(t, page, 'Usage');
@@ -92,6 +102,7 @@ async function phonePages(fixture: Fixture): Promise<void> {
     t.is(await chart.locator('g.day').count(), 30, 'a bar for each day of November');
     await assertOnScreen(t, chart.locator('text.axis-label').last().filter({ hasText: /^30$/ }), "the month's last day's label");
     await assertRowsOnScreen(t, page.locator('#key-usage-table'), 'requests per key');
+    await screenshot(page, 'phone-usage');
 
     await open(page, 'Billing', page.locator('.plan'));
     await assertNoSidewaysScroll(t, page, 'Billing');
@@ -107,6 +118,7 @@ async function phonePages(fixture: Fixture): Promise<void> {
     await page.getByRole('dialog').getByRole('button', { name: 'Revoke invitation' }).click();
     await invitations.locator('tbody tr[data-status="pending"]').waitFor({ state: 'detached' });
     await assertOnScreen(t, invitations.locator('.status.revoked'), 'the revoked invitation’s status');
+    await screenshot(page, 'phone-team');
 
     await open(page, 'Map playground', page.locator('#playground-style option'));
     await assertNoSidewaysScroll(t, page, 'Map playground');
@@ -125,6 +137,7 @@ async function desktopTeam(fixture: Fixture): Promise<void> {
     await page.goto(`${server.url}/dashboard/#team`);
     await page.locator('#invitations-table tbody tr').first().waitFor();
     await assertNoSidewaysScroll(t, page, 'Team at 1280 px');
+    await screenshot(page, 'desktop-team');
     for (const cell of [
       page.locator('#members-table .member-email', { hasText: LONG_EMAIL }),
       page.locator('#invitations-table .accepted-by', { hasText: LONG_EMAIL }),
@@ -198,6 +211,9 @@ async function playground(fixture: Fixture, newcomer: Account): Promise<void> {
     await page.getByLabel('Value of “Old key”').waitFor();
     t.is(await page.locator('#playground-key').inputValue(), '', 'the other key’s value is not offered for this one');
     t.regex(await notice(page).innerText(), /has not seen the value of “Old key”/);
+    await picker.selectOption({ label: 'Another key: paste its value' });
+    await page.getByLabel('Key value', { exact: true }).waitFor();
+    t.regex(await notice(page).innerText(), /^Paste the value of a key with the Maps scope into the field above/);
 
     // The test server has no dataset (its tiles and icons answer 503): the style loaded with the chosen
     // key, and MapLibre's canvas, are the map here; test/maps.browser.test.ts draws one with data.
