@@ -16,6 +16,8 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { clipPolygon, clipPolyline } from 'lineclip';
 import { PbfReader } from 'pbf';
 import { WORLD_METADATA_KEY, type WorldBackdrop } from '../../core/dataset-layout.js';
+import { ringContains } from '../../core/geo/rings.js';
+import { oceanPolygons } from '../../core/geo/sea-polygons.js';
 import type { MbtilesReader, StoredTile } from '../dataset/mbtiles.js';
 
 /** The Shortbread layers the world layer writes; the ancestor's other layers are the extracts' own. */
@@ -78,8 +80,10 @@ function clipFeature(feature: Feature, box: Box): Feature | null {
       if (ring.length >= 3) parts.push(ring);
     }
   }
-  // A polygon's first ring is an exterior: without one its holes mean nothing.
-  if (parts.length === 0 || (feature.type === 3 && ringArea(parts[0]!) <= 0)) return null;
+  if (parts.length === 0) return null;
+  // A polygon cut to nothing but its holes, or to a hole as large as its exterior (inland, the sea is
+  // the world's rectangle with the land cut out: both cover the box) has no area and is left out.
+  if (feature.type === 3 && parts.reduce((sum, ring) => sum + ringArea(ring), 0) < 1) return null;
   return { ...feature, geometry: parts };
 }
 
@@ -90,35 +94,58 @@ function ringArea(ring: readonly Point[]): number {
   return sum;
 }
 
-/** Splits a polygon's rings into polygons (each exterior with its holes), so clipping keeps them apart. */
-function polygonsOf(feature: Feature): Feature[] {
-  if (feature.type !== 3) return [feature];
-  const polygons: Point[][][] = [];
-  for (const ring of feature.geometry as Point[][]) {
-    if (ringArea(ring) > 0 || polygons.length === 0) polygons.push([ring]);
-    else polygons[polygons.length - 1]!.push(ring);
+/**
+ * Boxes that together cover `box` minus every hole. For fills they overlap each other and reach
+ * FILL_OVERLAP into the holes (so no anti-aliased hairline shows where pieces meet); for lines and
+ * points they only touch.
+ */
+function boxesOutside(box: Box, holes: readonly Box[], fill: boolean): Box[] {
+  let boxes = [box];
+  for (const hole of holes) {
+    const cut: Box = fill ? [hole[0] + FILL_OVERLAP, hole[1] + FILL_OVERLAP, hole[2] - FILL_OVERLAP, hole[3] - FILL_OVERLAP] : hole;
+    if (cut[0] >= cut[2] || cut[1] >= cut[3]) continue;
+    boxes = boxes.flatMap((part) => (overlaps(cut, part) ? boxesAround(part, cut, fill) : [part]));
   }
-  return polygons.map((rings) => ({ ...feature, geometry: rings }));
+  return boxes;
 }
 
-/** The feature cut to `box` minus every hole (pieces of it, possibly none). */
-function outside(feature: Feature, box: Box, holes: readonly Box[]): Feature[] {
-  let pieces = polygonsOf(feature)
-    .map((polygon) => clipFeature(polygon, box))
-    .filter((piece) => piece !== null);
-  for (const hole of holes) {
-    // Points and lines stop at the box's edge; fills reach a little into it, under the extract's own.
-    const cut: Box =
-      feature.type === 3 ? [hole[0] + FILL_OVERLAP, hole[1] + FILL_OVERLAP, hole[2] - FILL_OVERLAP, hole[3] - FILL_OVERLAP] : hole;
-    if (cut[0] >= cut[2] || cut[1] >= cut[3]) continue;
-    pieces = pieces.flatMap((piece) => {
-      if (!overlaps(cut, box)) return [piece];
-      return boxesAround(box, cut, feature.type === 3)
-        .map((part) => clipFeature(piece, part))
-        .filter((part) => part !== null);
-    });
+/** Whether a fill feature (even-odd over its rings) covers the point. */
+const covers = (feature: Feature, [x, y]: Point) =>
+  (feature.geometry as Point[][]).reduce((inside, ring) => (ringContains(ring, x, y) ? !inside : inside), false);
+
+/**
+ * The sea of the fill features inside `box`, as polygons whose every edge is a coast or the box's
+ * edge. Clipping a polygon's rings one by one would leave its exterior's and its holes' edges
+ * lying on each other along the box's edge, and MapLibre's anti-aliased outline draws such an
+ * edge as a sea-coloured line across the land. So the rings are read as coastlines and closed
+ * along the box's edge, as an extract's own sea is built: with y flipped to grow northwards, a
+ * vector tile's rings have the sea on their right, as an OSM coastline has.
+ */
+function seaIn(fills: readonly Feature[], box: Box): Feature[] {
+  const flip = (ring: readonly Point[]): Point[] => ring.map(([x, y]): Point => [x, -y]);
+  const coastlines: Point[][] = [];
+  for (const fill of fills) {
+    for (const ring of fill.geometry as Point[][]) {
+      const closed = ring[0]![0] === ring[ring.length - 1]![0] && ring[0]![1] === ring[ring.length - 1]![1] ? ring : [...ring, ring[0]!];
+      coastlines.push(flip(closed));
+    }
   }
-  return pieces;
+  const [x0, y0, x1, y1] = box;
+  let polygons = oceanPolygons(coastlines, [x0, -y1, x1, -y0]).map((rings) => rings.map((ring) => flip(ring as Point[])));
+  if (polygons.length === 0 && fills.some((fill) => covers(fill, [(x0 + x1) / 2, (y0 + y1) / 2]))) {
+    polygons = [
+      [
+        [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+          [x0, y0],
+        ],
+      ],
+    ];
+  }
+  return polygons.map((rings) => ({ type: 3, geometry: rings, tags: fills[0]!.tags }));
 }
 
 /** Features of a decoded layer, geometry in that tile's units. */
@@ -175,11 +202,26 @@ export class BackdropTiles {
     // The tile's buffered square in the ancestor's units, to cut there before scaling.
     const inAncestor: Box = [dx - BUFFER / scale, dy - BUFFER / scale, dx + (EXTENT + BUFFER) / scale, dy + (EXTENT + BUFFER) / scale];
     const layers: Layers = new Map();
+    // Fills are cut a buffer wider first, so the edges that cut leaves lie beyond every box below.
+    const fillsAt: Box = [
+      inAncestor[0] - BUFFER / scale,
+      inAncestor[1] - BUFFER / scale,
+      inAncestor[2] + BUFFER / scale,
+      inAncestor[3] + BUFFER / scale,
+    ];
     for (const [name, features] of ancestor) {
-      const kept = features.flatMap((feature) => {
-        const near = clipFeature(feature, inAncestor);
-        return near === null ? [] : outside(scaled(near, dx, dy, scale), tileBox, holes);
-      });
+      const near = (feature: Feature, box: Box) => {
+        const cut = clipFeature(feature, box);
+        return cut === null ? [] : [scaled(cut, dx, dy, scale)];
+      };
+      const fills = features.filter((feature) => feature.type === 3).flatMap((feature) => near(feature, fillsAt));
+      const others = features.filter((feature) => feature.type !== 3).flatMap((feature) => near(feature, inAncestor));
+      const kept = [
+        ...(fills.length > 0 ? boxesOutside(tileBox, holes, true).flatMap((box) => seaIn(fills, box)) : []),
+        ...boxesOutside(tileBox, holes, false).flatMap((box) =>
+          others.map((feature) => clipFeature(feature, box)).filter((f) => f !== null),
+        ),
+      ];
       if (kept.length > 0) layers.set(name, kept);
     }
     if (stored !== null) {
