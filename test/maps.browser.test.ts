@@ -303,6 +303,20 @@ function pixelOf([lon, lat]: [number, number], [centerLon, centerLat]: [number, 
   };
 }
 
+/** A picture of Monaco at zoom 11 centred on `center` shows the sea off the coast and the land inland in their colours, outside the extract. */
+async function expectSeaAndLand(t: ExecutionContext, png: Buffer, center: [number, number], what: string): Promise<void> {
+  const picture = await pixels(png);
+  for (const [point, colour, where] of [
+    [OPEN_SEA, SEA_COLOUR, 'open sea'],
+    [SEA_EAST, SEA_COLOUR, 'sea off Menton'],
+    [LAND_WEST, LAND_COLOUR, 'the hills above Nice'],
+  ] as const) {
+    const { x, y } = pixelOf(point, center, 11, picture.width, picture.height);
+    const share = shareOfColour(picture, x, y, colour);
+    t.true(share > 0.5, `${what}: ${where} in its colour at (${Math.round(x)}, ${Math.round(y)}): ${share}`);
+  }
+}
+
 dataTest('raster tiles and static maps outside the extract draw the sea in sea colour and the land in land colour', [MONACO], async (t) => {
   for (const [point, colour, what] of [
     [OPEN_SEA, SEA_COLOUR, 'open sea'],
@@ -322,16 +336,7 @@ dataTest('raster tiles and static maps outside the extract draw the sea in sea c
   const png = Buffer.from(await res.arrayBuffer());
   mkdirSync(ARTIFACTS, { recursive: true });
   writeFileSync(join(ARTIFACTS, 'world-backdrop-static-z11.png'), png);
-  const picture = await pixels(png);
-  for (const [point, colour, what] of [
-    [OPEN_SEA, SEA_COLOUR, 'open sea'],
-    [SEA_EAST, SEA_COLOUR, 'sea off Menton'],
-    [LAND_WEST, LAND_COLOUR, 'the hills above Nice'],
-  ] as const) {
-    const { x, y } = pixelOf(point, center, 11, picture.width, picture.height);
-    const share = shareOfColour(picture, x, y, colour);
-    t.true(share > 0.5, `static map: ${what} in its colour (${share})`);
-  }
+  await expectSeaAndLand(t, png, center, 'static map');
 });
 
 const WORLD_AT_Z11 = 'MapLibre draws the sea around Monaco at zoom 11 where the extract ends, not the land colour';
@@ -348,16 +353,7 @@ else {
       const png = await page.locator('#playground-map').screenshot();
       mkdirSync(ARTIFACTS, { recursive: true });
       writeFileSync(join(ARTIFACTS, 'world-backdrop-maplibre-z11.png'), png);
-      const picture = await pixels(png);
-      for (const [point, colour, what] of [
-        [OPEN_SEA, SEA_COLOUR, 'open sea'],
-        [SEA_EAST, SEA_COLOUR, 'sea off Menton'],
-        [LAND_WEST, LAND_COLOUR, 'the hills above Nice'],
-      ] as const) {
-        const { x, y } = pixelOf(point, center, 11, picture.width, picture.height);
-        const share = shareOfColour(picture, x, y, colour);
-        t.true(share > 0.5, `${what} in its colour at (${Math.round(x)}, ${Math.round(y)}): ${share}`);
-      }
+      await expectSeaAndLand(t, png, center, 'MapLibre');
     } finally {
       await context.close();
     }
