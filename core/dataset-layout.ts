@@ -29,6 +29,18 @@ export interface VectorLayerInfo {
   fields: Record<string, string>;
 }
 
+/**
+ * The MBTiles metadata row (JSON `WorldBackdrop`) of a dataset imported with the world layer: the
+ * layer's deepest zoom and the box of every imported extract. Beyond that zoom the server cuts the
+ * world layer's tiles for the area outside the boxes (src/maps/world-backdrop.ts).
+ */
+export const WORLD_METADATA_KEY = 'waymark_world';
+export interface WorldBackdrop {
+  maxzoom: number;
+  /** [west, south, east, north] of each extract: inside, its own tiles draw land and sea. */
+  coverage: [number, number, number, number][];
+}
+
 export interface DatasetManifest {
   formatVersion: number;
   id: string;

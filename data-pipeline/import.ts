@@ -35,7 +35,7 @@ import { osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
 import { SHORTBREAD_LAYERS } from './shortbread/index.js';
 import { MAX_ZOOM, writeTiles, type OsmSource } from './tiles/tiler.js';
-import { WORLD_ATTRIBUTION, WORLD_INPUTS, worldFeatures } from './world/index.js';
+import { WORLD_ATTRIBUTION, WORLD_INPUTS, WORLD_MAX_ZOOM, worldFeatures } from './world/index.js';
 
 /** What an import reads. OSM feeds tiles, the geocoder and routing; the rest feed the geocoder only. */
 export interface ImportOptions extends ImportInputs {
@@ -183,6 +183,7 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
       bounds: osm.bounds,
       center,
       vectorLayers: SHORTBREAD_LAYERS,
+      world: world ? { maxzoom: WORLD_MAX_ZOOM, coverage: osm.files.map((source) => source.bounds) } : undefined,
     };
     const input = { osm: osm.files, features: world ? worldFeatures(onProgress) : undefined };
     return writeTiles(input, paths.tiles(dir), { signal, memoryBytes, metadata }, onProgress);

@@ -3,7 +3,10 @@
  * dashboard's map playground with a key of the account, loads every style from the running server
  * and renders Monaco at zoom 15 and the world at zoom 2 — with no error event, every tile, glyph
  * and sprite request answered 200, and a picture that is not blank; with no position in its URL,
- * the playground opens where the dataset's TileJSON centre is. Screenshots go to test-artifacts/maps/.
+ * the playground opens where the dataset's TileJSON centre is. Beyond zoom 7 the world backdrop
+ * fills what the extract does not cover — sea, land, borders and places in vector tiles, raster
+ * tiles, static maps and MapLibre's picture — and leaves the tiles inside the extract as stored.
+ * Screenshots go to test-artifacts/maps/.
  */
 import type { ExecutionContext } from 'ava';
 import test from 'ava';
@@ -12,12 +15,14 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { TILESET_ID } from '../core/dataset-layout.js';
+import { paths, TILESET_ID } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
+import { MbtilesReader } from '../src/dataset/mbtiles.js';
 import { browserTest, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'maps');
@@ -187,3 +192,170 @@ dataTest('the style list names every style the browser tests render', [MONACO], 
     STYLES.map((s) => s.slug),
   );
 });
+
+/*
+ * The world backdrop around Monaco's extract (its box: 7.349–7.491 E, 43.71–43.77 N). The points lie
+ * outside the box, away from its edge and its corners.
+ */
+const OPEN_SEA: [number, number] = [7.42, 43.68];
+const SEA_EAST: [number, number] = [7.55, 43.72];
+const INLAND: [number, number] = [7.0, 44.3];
+const LAND_WEST: [number, number] = [7.3, 43.8];
+const INSIDE_MONACO: [number, number] = [7.42, 43.735];
+/** The light style's sea and land (its background) colours. */
+const SEA_COLOUR: [number, number, number] = [191, 217, 242];
+const LAND_COLOUR: [number, number, number] = [248, 244, 240];
+
+async function servedTile(z: number, x: number, y: number): Promise<Response> {
+  return fetch(`${server!.url}/api/v1/tiles/${TILESET_ID}/${z}/${x}/${y}.pbf?key=${key}`, { headers: { 'accept-encoding': 'gzip' } });
+}
+
+async function vectorTileAt([lon, lat]: [number, number], z: number) {
+  const at = tileAt(lon, lat, z);
+  const res = await servedTile(at.z, at.x, at.y);
+  return { at, tile: decodeTile(Buffer.from(await res.arrayBuffer())) };
+}
+
+/** Whether a fill feature of the layer covers the point (each feature on its own: the backdrop's pieces may overlap). */
+async function covered(point: [number, number], z: number, layer: string): Promise<boolean> {
+  const { at, tile } = await vectorTileAt(point, z);
+  return featuresOf(tile, layer).some((feature) => polygonsCover([feature], at.px, at.py));
+}
+
+dataTest(
+  'beyond zoom 7, vector tiles outside the extract carry the world: sea off Monaco, land, borders and places inland',
+  [MONACO],
+  async (t) => {
+    for (let z = 10; z <= 14; z++) {
+      t.true(await covered(OPEN_SEA, z, 'ocean'), `open sea south of Monaco at z${z}`);
+      t.true(await covered(SEA_EAST, z, 'ocean'), `open sea off Menton at z${z}`);
+      t.false(await covered(INLAND, z, 'ocean'), `inland France at z${z}`);
+    }
+    const { at, tile } = await vectorTileAt([7.6, 44.1], 10);
+    t.true(featuresOf(tile, 'place_labels').length > 0, 'places inland at z10');
+    // A vertex of the French–Italian border, followed down to z14.
+    const border = featuresOf(tile, 'boundaries').find((feature) => feature.properties.admin_level === 2);
+    t.truthy(border, 'the border at z10');
+    const line = border!.toGeoJSON(at.x, at.y, at.z).geometry as GeoJSON.LineString | GeoJSON.MultiLineString;
+    const vertices = (line.type === 'LineString' ? [line.coordinates] : line.coordinates).flat();
+    const vertex = vertices[Math.floor(vertices.length / 2)]! as [number, number];
+    for (let z = 11; z <= 14; z++) {
+      t.true(featuresOf((await vectorTileAt(vertex, z)).tile, 'boundaries').length > 0, `the border at ${vertex.join(', ')} at z${z}`);
+    }
+  },
+);
+
+dataTest('tiles inside the extract and up to zoom 7 are served as stored', [MONACO], async (t) => {
+  const archive = new MbtilesReader(paths.tiles(paths.current(dataDir)));
+  try {
+    for (const z of [5, 7, 14]) {
+      const { x, y } = tileAt(INSIDE_MONACO[0], INSIDE_MONACO[1], z);
+      if (z === 14) t.truthy(archive.tile(z, x, y), `a stored tile at z${z}`);
+      const stored = archive.tile(z, x, y)!;
+      const res = await servedTile(z, x, y);
+      t.is(res.headers.get('etag'), `"${stored.id}"`, `z${z}`);
+      t.deepEqual(decodeTile(Buffer.from(await res.arrayBuffer())).layers, decodeTile(stored.data).layers, `z${z}`);
+    }
+  } finally {
+    archive.close();
+  }
+});
+
+/** The RGBA pixels of a PNG. */
+async function pixels(png: Buffer): Promise<{ width: number; height: number; data: Uint8ClampedArray }> {
+  const image = await loadImage(png);
+  const canvas = createCanvas(image.width, image.height);
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  return { width: image.width, height: image.height, data: context.getImageData(0, 0, image.width, image.height).data };
+}
+
+/** Share of the 9 × 9 pixels around (x, y) within a few levels of a colour (a label may cross some). */
+function shareOfColour(
+  picture: { width: number; data: Uint8ClampedArray },
+  x: number,
+  y: number,
+  [r, g, b]: [number, number, number],
+): number {
+  let matching = 0;
+  for (let dy = -4; dy <= 4; dy++) {
+    for (let dx = -4; dx <= 4; dx++) {
+      const i = ((Math.round(y) + dy) * picture.width + Math.round(x) + dx) * 4;
+      const close =
+        Math.abs(picture.data[i]! - r) <= 6 && Math.abs(picture.data[i + 1]! - g) <= 6 && Math.abs(picture.data[i + 2]! - b) <= 6;
+      if (close) matching++;
+    }
+  }
+  return matching / 81;
+}
+
+const worldPixels = (zoom: number) => 512 * 2 ** zoom;
+const mercatorX = (lon: number) => (lon + 180) / 360;
+const mercatorY = (lat: number) => {
+  const sin = Math.sin((lat * Math.PI) / 180);
+  return 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
+};
+/** Where a point is drawn in a picture of `width` × `height` centred on `center` at `zoom` (MapLibre's zoom, 512-px world). */
+function pixelOf([lon, lat]: [number, number], [centerLon, centerLat]: [number, number], zoom: number, width: number, height: number) {
+  return {
+    x: width / 2 + (mercatorX(lon) - mercatorX(centerLon)) * worldPixels(zoom),
+    y: height / 2 + (mercatorY(lat) - mercatorY(centerLat)) * worldPixels(zoom),
+  };
+}
+
+/** A picture of Monaco at zoom 11 centred on `center` shows the sea off the coast and the land inland in their colours, outside the extract. */
+async function expectSeaAndLand(t: ExecutionContext, png: Buffer, center: [number, number], what: string): Promise<void> {
+  const picture = await pixels(png);
+  for (const [point, colour, where] of [
+    [OPEN_SEA, SEA_COLOUR, 'open sea'],
+    [SEA_EAST, SEA_COLOUR, 'sea off Menton'],
+    [LAND_WEST, LAND_COLOUR, 'the hills above Nice'],
+  ] as const) {
+    const { x, y } = pixelOf(point, center, 11, picture.width, picture.height);
+    const share = shareOfColour(picture, x, y, colour);
+    t.true(share > 0.5, `${what}: ${where} in its colour at (${Math.round(x)}, ${Math.round(y)}): ${share}`);
+  }
+}
+
+dataTest('raster tiles and static maps outside the extract draw the sea in sea colour and the land in land colour', [MONACO], async (t) => {
+  for (const [point, colour, what] of [
+    [OPEN_SEA, SEA_COLOUR, 'open sea'],
+    [INLAND, LAND_COLOUR, 'inland France'],
+  ] as const) {
+    // A 256-px raster tile z/x/y is tile z drawn at zoom z − 1.
+    const at = tileAt(point[0], point[1], 11);
+    const res = await fetch(`${server!.url}/api/v1/styles/light/tiles/11/${at.x}/${at.y}.png?key=${key}`);
+    t.is(res.status, 200);
+    const picture = await pixels(Buffer.from(await res.arrayBuffer()));
+    const share = shareOfColour(picture, (at.px / 4096) * 256, (at.py / 4096) * 256, colour);
+    t.true(share > 0.5, `raster tile: ${what} in its colour (${share})`);
+  }
+  const center: [number, number] = [7.4246, 43.7384];
+  const res = await fetch(`${server!.url}/api/v1/staticmap?key=${key}&style=light&center=${center[1]},${center[0]}&zoom=11&size=800x600`);
+  t.is(res.status, 200);
+  const png = Buffer.from(await res.arrayBuffer());
+  mkdirSync(ARTIFACTS, { recursive: true });
+  writeFileSync(join(ARTIFACTS, 'world-backdrop-static-z11.png'), png);
+  await expectSeaAndLand(t, png, center, 'static map');
+});
+
+const WORLD_AT_Z11 = 'MapLibre draws the sea around Monaco at zoom 11 where the extract ends, not the land colour';
+if (!existsSync(MONACO)) dataTest(WORLD_AT_Z11, [MONACO], () => {});
+else {
+  browserTest(WORLD_AT_Z11, async (t, browser) => {
+    t.timeout(240_000);
+    const center: [number, number] = [7.4246, 43.7384];
+    const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1280, height: 900 } });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${server!.url}/dashboard/#playground&map=11/${center[1]}/${center[0]}`);
+      t.regex(await showMap(page, 'light'), /^Showing/);
+      const png = await page.locator('#playground-map').screenshot();
+      mkdirSync(ARTIFACTS, { recursive: true });
+      writeFileSync(join(ARTIFACTS, 'world-backdrop-maplibre-z11.png'), png);
+      await expectSeaAndLand(t, png, center, 'MapLibre');
+    } finally {
+      await context.close();
+    }
+  });
+}

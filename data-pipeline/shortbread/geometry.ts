@@ -7,22 +7,12 @@ export const MERCATOR_CIRCUMFERENCE = 40075016.68;
 const EARTH_RADIUS = MERCATOR_CIRCUMFERENCE / (2 * Math.PI);
 const DEG = Math.PI / 180;
 
-export type Ring = Position[];
-export type PolygonRings = Ring[];
+import { ringContains, signedRingArea, type PolygonRings, type Ring } from '../../core/geo/rings.js';
+
+export { ringContains, signedRingArea, type PolygonRings, type Ring } from '../../core/geo/rings.js';
 
 function mercatorY(lat: number): number {
   return EARTH_RADIUS * Math.log(Math.tan(Math.PI / 4 + (lat * DEG) / 2));
-}
-
-/** Signed area in degrees² (positive = counter-clockwise); enough to tell a ring's orientation. */
-export function signedRingArea(ring: Ring): number {
-  let sum = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const a = ring[j]!;
-    const b = ring[i]!;
-    sum += (a[0]! - b[0]!) * (a[1]! + b[1]!);
-  }
-  return sum / 2;
 }
 
 /** Unsigned area of a ring in square Web Mercator metres. */
@@ -64,19 +54,6 @@ export function isClosed(line: Position[]): boolean {
   const a = line[0];
   const b = line[line.length - 1];
   return line.length >= 4 && a![0] === b![0] && a![1] === b![1];
-}
-
-/** Even-odd test: is (x, y) inside the ring? */
-export function ringContains(ring: Ring, x: number, y: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const xi = ring[i]![0]!;
-    const yi = ring[i]![1]!;
-    const xj = ring[j]![0]!;
-    const yj = ring[j]![1]!;
-    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
-  }
-  return inside;
 }
 
 /** Is (x, y) inside the polygon (inside the outer ring and outside every hole)? */

@@ -12,7 +12,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import type { Position } from 'geojson';
 import type { Piscina } from 'piscina';
 import { throwIfAborted } from '../abort.js';
-import type { VectorLayerInfo } from '../../core/dataset-layout.js';
+import { type VectorLayerInfo, WORLD_METADATA_KEY, type WorldBackdrop } from '../../core/dataset-layout.js';
 import type { ProgressReporter } from '../progress.js';
 import type { TileFeature } from '../features.js';
 import { unreadableOsm } from '../import-errors.js';
@@ -64,6 +64,8 @@ export interface TilesetMetadata {
   center: [number, number, number];
   /** The `vector_layers` to publish; derived from the features written when not given. */
   vectorLayers?: VectorLayerInfo[];
+  /** With the world layer: its deepest zoom and the extracts' boxes, for the server's backdrop beyond it. */
+  world?: WorldBackdrop;
 }
 
 export interface TilerOptions {
@@ -291,6 +293,7 @@ export async function writeTiles(
       maxzoom: String(maxzoom),
       attribution: metadata.attribution,
       json: JSON.stringify({ vector_layers: vectorLayers }),
+      ...(metadata.world ? { [WORLD_METADATA_KEY]: JSON.stringify(metadata.world) } : {}),
     });
     return {
       tiles: writer.tiles,

@@ -3,7 +3,8 @@
  * are when the client accepts gzip (else inflated); ETag is the tile's id, so If-None-Match gives a
  * 304. A coordinate inside the pyramid with no stored tile is an empty tile: 200 with an empty
  * body, which MapLibre reads as a tile without layers. Answers, their headers encoded once, are
- * kept in the data folder's tile cache (tile-cache.ts), the empty ones too.
+ * kept in the data folder's tile cache (tile-cache.ts), the empty ones too. Beyond the world layer's
+ * zooms, a tile outside the imported extracts gets the world backdrop (world-backdrop.ts).
  */
 import { gunzipSync } from 'node:zlib';
 import { TILESET_ID } from '../../core/dataset-layout.js';
@@ -14,6 +15,7 @@ import { presetHeaders, type PresetHeaders, type Reply } from '../http/reply.js'
 import type { Request } from '../http/request.js';
 import { assetCacheControl, notModified } from './http-caching.js';
 import { datasetTileCache, type TileCache } from './tile-cache.js';
+import { backdropTiles } from './world-backdrop.js';
 
 /** The deepest zoom stored; clients overzoom beyond it. */
 export const TILE_MAX_ZOOM = 14;
@@ -71,11 +73,11 @@ const answerFor = (tile: StoredTile | null): TileAnswer => (tile ? tileAnswer(ti
 
 /** The answer for z/x/y of the current dataset: from the tile cache when it holds it, else read from the MBTiles (and cached). */
 function readTile(dataset: Dataset, cache: TileCache<TileAnswer> | null, z: number, x: number, y: number): TileAnswer {
-  if (cache === null) return answerFor(dataset.tiles.tile(z, x, y));
+  if (cache === null) return answerFor(backdropTiles(dataset.tiles).tile(z, x, y));
   const key = `${dataset.id}/${TILESET_ID}/${z}/${x}/${y}`;
   let answer = cache.get(key);
   if (answer === undefined) {
-    answer = answerFor(dataset.tiles.tile(z, x, y));
+    answer = answerFor(backdropTiles(dataset.tiles).tile(z, x, y));
     cache.set(key, answer, answer.data.length);
   }
   return answer;

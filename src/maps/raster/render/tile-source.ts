@@ -1,7 +1,7 @@
 /**
  * The vector tiles under a viewport: which archive tiles cover it (zoom floor(style zoom), at most
- * the archive's 14: deeper zooms draw part of a z14 tile scaled), read from the dataset's MBTiles and
- * decoded, each with where its extent lies on the canvas.
+ * the archive's 14: deeper zooms draw part of a z14 tile scaled), read from the dataset's MBTiles
+ * (with the world backdrop beyond the world layer's zooms, as the vector tiles are served) and decoded, each with where its extent lies on the canvas.
  */
 import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
@@ -10,6 +10,7 @@ import type { MbtilesReader } from '../../../dataset/mbtiles.js';
 import { FeatureSignatures } from './feature-signatures.js';
 import type { CompiledLayer } from './style-layers.js';
 import type { Viewport } from './viewport.js';
+import { backdropTiles } from '../../world-backdrop.js';
 
 export const ARCHIVE_MAX_ZOOM = 14;
 /** The vector tile geometry types. */
@@ -95,6 +96,7 @@ export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTi
   const size = viewport.worldSize / count;
   const placed: PlacedTile[] = [];
   const signatures = new FeatureSignatures(viewport.zoom);
+  const backdrop = backdropTiles(archive);
   const firstY = Math.max(0, Math.floor(viewport.top / size));
   const lastY = Math.min(count - 1, Math.floor((viewport.top + viewport.height) / size));
   const firstX = Math.floor(viewport.left / size);
@@ -102,7 +104,7 @@ export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTi
   for (let y = firstY; y <= lastY; y++) {
     for (let column = firstX; column <= lastX; column++) {
       const x = ((column % count) + count) % count;
-      const stored = archive.tile(z, x, y);
+      const stored = backdrop.tile(z, x, y);
       if (stored === null) continue;
       const tile = new VectorTile(new PbfReader(gunzipSync(stored.data)));
       placed.push(new PlacedTile(tile, column * size - viewport.left, y * size - viewport.top, size, signatures));
