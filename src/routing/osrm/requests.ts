@@ -213,7 +213,10 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & MatchE
   }
   const annotations = routeAnnotations(query);
   const params = withOsrmCode('InvalidValue', () => sanitizeMatch(match));
-  return { ...shared, params: { ...params, snapFilters, ...(annotations.length > 0 ? { annotations } : {}) } };
+  return {
+    ...shared,
+    params: { ...params, snapFilters, generateHints: shared.generateHints, ...(annotations.length > 0 ? { annotations } : {}) },
+  };
 }
 
 /**
