@@ -25,8 +25,8 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
   /** Seconds of pieces too short to show (e.g. the rest of a segment the start snapped to the end of). */
   let carried = 0;
   // The OSM node id of each coordinate (OSRM's annotation `nodes`): a point of the graph gives its
-  // own, also to a snapped end lying exactly on it; a snapped start or end inside a piece gives the
-  // id of the piece's end behind or ahead of it, as OSRM.
+  // own, also to a snapped start or end lying exactly on it; a snapped start or end inside a piece
+  // gives the id of the piece's end behind or ahead of it, as OSRM.
   const nodes: number[] = [];
   const push = (point: [number, number], nodeId: number, isGraphPoint: boolean) => {
     const last = coordinates[coordinates.length - 1];
