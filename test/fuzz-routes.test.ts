@@ -161,6 +161,14 @@ const tile = (random: Random) => {
 
 /** `count` OSRM coordinates (`lon,lat;…`) in Monaco. */
 const osrmCoords = (random: Random, count: number) => Array.from({ length: count }, () => `${lon(random)},${lat(random)}`).join(';');
+/** `count` OSRM coordinates of a short drive in Monaco: consecutive points 30 to 60 m apart, so that most traces match. */
+const osrmTrace = (random: Random, count: number) => {
+  let [la, lo] = [Number(lat(random)), Number(lon(random))];
+  return Array.from({ length: count }, () => {
+    (la += (random() - 0.5) * 0.0008), (lo += (random() - 0.5) * 0.0008);
+    return `${lo.toFixed(6)},${la.toFixed(6)}`;
+  }).join(';');
+};
 /** OSRM's per-coordinate options with one entry per coordinate, each entry valid or empty. */
 const osrmPlacement = (count: number): Record<string, Generate> => {
   const entries = (values: readonly string[]) => (random: Random) => Array.from({ length: count }, () => pick(random, values)).join(';');
@@ -173,6 +181,9 @@ const osrmPlacement = (count: number): Record<string, Generate> => {
     generate_hints: oneOf(['true', 'false']),
   };
 };
+
+/** OSRM's route `annotations` (route, match, trip), `nodes` among them, and some it refuses. */
+const osrmAnnotations = oneOf(['true', 'false', 'duration,distance', 'speed,weight,datasources', 'nodes', 'duration,nodes', 'nodes,nodes']);
 
 const geocodingFilters = {
   size: whole(1, 40),
@@ -383,11 +394,34 @@ const ROUTES: FuzzRoute[] = [
       ...osrmPlacement(3),
       alternatives: oneOf(['true', 'false', '2']),
       steps: oneOf(['true', 'false']),
-      annotations: oneOf(['true', 'false', 'duration,distance', 'speed,weight,datasources']),
+      annotations: osrmAnnotations,
       waypoints: oneOf(['0;2', '0;1;2']),
       continue_straight: oneOf(['default', 'true', 'false']),
       overview: oneOf(['simplified', 'full', 'false']),
     },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/match/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmTrace(random, 3) }),
+    query: {
+      ...osrmPlacement(3),
+      // Match takes radiuses up to 100 m.
+      radiuses: oneOf(['10;10;10', ';25;', '5;;50']),
+      annotations: osrmAnnotations,
+      tidy: oneOf(['true', 'false']),
+      overview: oneOf(['simplified', 'full', 'false']),
+    },
+  },
+  {
+    method: 'GET',
+    path: '/osrm/trip/v1/{profile}/{coords}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => ({ profile: pick(random, TRAVEL_MODES), coords: osrmCoords(random, 3) }),
+    query: { ...osrmPlacement(3), annotations: osrmAnnotations, roundtrip: oneOf(['true', 'false']), source: oneOf(['any', 'first']) },
   },
   {
     method: 'GET',

@@ -1,8 +1,9 @@
 // OSRM's request options on route, table and nearest, through a real server on real Monaco data:
 // approaches (curb: arrive and depart with the point on the right-hand side), bearings, radiuses and
 // snapping on table and nearest as on route, route annotations (one entry per piece of the leg's
-// line, summing to the leg), hints (returned per waypoint, a round trip gives the same answer, a
-// foreign or stale one is ignored), nearest `number`, and route `waypoints` (via points).
+// line, summing to the leg, and an OSM node id per point), hints (returned per waypoint, a round
+// trip gives the same answer, a foreign or stale one is ignored), nearest `number`, and route
+// `waypoints` (via points).
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { call, type Answer } from './helpers/http.js';
@@ -131,9 +132,12 @@ dataTest('annotations: one entry per piece of each leg, summing to the leg', FIL
   let pieces = 0;
   for (const leg of best.legs) {
     const { annotation } = leg;
-    t.deepEqual(Object.keys(annotation).sort(), ['datasources', 'distance', 'duration', 'metadata', 'speed', 'weight']);
+    t.deepEqual(Object.keys(annotation).sort(), ['datasources', 'distance', 'duration', 'metadata', 'nodes', 'speed', 'weight']);
     const count = annotation.distance.length;
     for (const name of ['duration', 'speed', 'weight', 'datasources']) t.is(annotation[name].length, count, name);
+    // One OSM node id per point of the leg's line, every point of an OSM import having one.
+    t.is(annotation.nodes.length, count + 1);
+    t.true(annotation.nodes.every((id: number) => Number.isInteger(id) && id > 0));
     const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
     // Each entry to the thousandth, the leg to the tenth.
     t.true(Math.abs(sum(annotation.distance) - leg.distance) <= 0.05 + 0.0005 * count, `${sum(annotation.distance)} vs ${leg.distance}`);

@@ -16,7 +16,7 @@ import { writeRoutingGraph, type RoutingGraphOptions } from '../data-pipeline/ro
 import { RoadNetworkBuilder } from '../data-pipeline/routing/road-network-builder.js';
 import type { RouteLeg } from '../src/routing/path.js';
 import { alternatives } from '../src/routing/graph/alternatives.js';
-import { IMPASSABLE } from '../core/routing/graph-format.js';
+import { IMPASSABLE, ROUTING_GRAPH_VERSION } from '../core/routing/graph-format.js';
 import { metresBetween } from '../core/geo/distance.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
 import { reach } from '../src/routing/graph/reach.js';
@@ -72,6 +72,8 @@ function network(
       Int32Array.from(points.flat(), (degrees) => Math.round(degrees * 1e7)),
       0,
       points.length - 1,
+      // Junction j is OSM node 2^40 + j; via points have no node id.
+      (p) => (p === 0 ? 2 ** 40 + from : p === points.length - 1 ? 2 ** 40 + to : 0),
     );
   }
   for (const { kind, fromWay, via, toWay } of restrictions) builder.addRestriction(kind, fromWay, via, toWay);
@@ -450,6 +452,8 @@ test('the file round trip keeps every section, and a wrong magic or version is r
   t.is(graph.coordinates.buffer, loaded.shared);
   t.deepEqual(graph.segmentPointFirst, segments.pointFirst);
   t.deepEqual(graph.coordinates, segments.coordinates);
+  t.deepEqual(graph.pointNodeId, segments.nodeId);
+  t.is(graph.pointNodeId[graph.segmentPointFirst[1]!], 2 ** 40 + net.segments.from[1]!);
   for (let s = 0; s < segments.count; s++) {
     t.is(graph.strings[graph.segmentName[s]!], net.strings[segments.name[s]!]);
     t.is(graph.segmentWay[s], segments.wayId[s]);
@@ -462,6 +466,13 @@ test('the file round trip keeps every section, and a wrong magic or version is r
   const shared = new SharedArrayBuffer(wrongVersion.length);
   new Uint8Array(shared).set(wrongVersion);
   t.throws(() => openRoutingGraph(shared), { message: /version 99/ });
+  // A file of the format before this one (no OSM node ids) tells the operator to import again.
+  const previous = Buffer.from(bytes);
+  previous.writeUInt32LE(ROUTING_GRAPH_VERSION - 1, 4);
+  writeFileSync(join(dir, 'previous.graph'), previous);
+  t.throws(() => loadRoutingGraph(join(dir, 'previous.graph')), {
+    message: `Routing graph format version ${ROUTING_GRAPH_VERSION - 1} is not supported (this version of Waymark reads version ${ROUTING_GRAPH_VERSION}); rebuild it with waymark import.`,
+  });
   const wrongMagic = Buffer.from(bytes);
   wrongMagic[0] = 0;
   writeFileSync(join(dir, 'magic.graph'), wrongMagic);

@@ -55,7 +55,7 @@ function legOf(roads: Road[]): RouteLeg {
   }
   const distance = segments.reduce((sum, s) => sum + s.distance, 0);
   // The pieces (for annotations) are not read by these tests.
-  return { distance, duration: distance / 10, coordinates, segments, spans: [] };
+  return { distance, duration: distance / 10, coordinates, nodes: coordinates.map(() => 0), segments, spans: [] };
 }
 
 const snapped = (location: LonLat, name = ''): SnappedPoint => ({ input: offset(location, 3, 4), location, distance: 5, name });
@@ -348,7 +348,7 @@ test('every OSRM field is present with the right type', (t) => {
 });
 
 test('a degenerate leg (both points on one spot, no segments) still answers', (t) => {
-  const leg: RouteLeg = { distance: 0, duration: 0, coordinates: [START, START], segments: [], spans: [] };
+  const leg: RouteLeg = { distance: 0, duration: 0, coordinates: [START, START], nodes: [0, 0], segments: [], spans: [] };
   const body = directionsBody([[leg]], [snapped(START), snapped(START)], { ...OPTIONS, geometries: 'polyline', overview: 'simplified' });
   assertOsrmShape(t, body);
   t.deepEqual(

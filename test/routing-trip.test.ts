@@ -364,7 +364,7 @@ dataTest('HTTP: bad inputs are 400s (OSRM codes on the OSRM path), unroutable on
     'InvalidOptions',
     /Number of elements in bearings size 1 does not match coordinate size 4/,
   );
-  await refusal(t, `${trip}?annotations=nodes`, 400, 'InvalidOptions', /'annotations': nodes/);
+  await refusal(t, `${trip}?annotations=node`, 400, 'InvalidValue', /'annotations': 'node'/);
   // As on route: each leg annotated, one entry per piece of its line, summing to the leg.
   for (const leg of (await ok(`${trip}?annotations=true&overview=false&steps=false`)).trips[0].legs) {
     t.is(leg.annotation.distance.length, leg.annotation.speed.length);

@@ -84,7 +84,12 @@ export interface RoadSegments {
   pointFirst: Uint32Array;
   /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */
   coordinates: Int32Array;
+  /** The OSM node id of every point (as `coordinates`); UNKNOWN_NODE_ID where the point has none (a network not read from OSM). */
+  nodeId: Float64Array;
 }
+
+/** The node id of a point whose OSM node is not known: OSM ids start at 1, and OSRM's nearest writes 0 where it has no node. */
+export const UNKNOWN_NODE_ID = 0;
 
 export const RESTRICTED_FORWARD = 1;
 export const RESTRICTED_BACKWARD = 2;

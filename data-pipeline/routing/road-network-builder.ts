@@ -3,6 +3,7 @@ import {
   RESTRICTED_BACKWARD,
   RESTRICTED_FORWARD,
   CLASS_BITS,
+  UNKNOWN_NODE_ID,
   TRAVEL_KINDS,
   type RoadNetwork,
   type TravelKind,
@@ -55,6 +56,7 @@ export class RoadNetworkBuilder {
   private readonly classes = new Growable(uint8);
   private readonly pointFirst = new Growable(uint32);
   private readonly coordinates = new Growable((n) => new Int32Array(n));
+  private readonly nodeId = new Growable(float64);
   private readonly restrictionOnly = new Growable(uint8);
   private readonly restrictionFrom = new Growable(float64);
   private readonly restrictionVia = new Growable(uint32);
@@ -83,8 +85,17 @@ export class RoadNetworkBuilder {
     return this.junctionCount++;
   }
 
-  /** A segment whose polyline is points first..last (inclusive) of `coordinates` (lon, lat × 10⁷ pairs). */
-  addSegment(segment: SegmentFields, coordinates: ArrayLike<number>, first: number, last: number): void {
+  /**
+   * A segment whose polyline is points first..last (inclusive) of `coordinates` (lon, lat × 10⁷
+   * pairs); `nodeIdOf(p)` is the OSM node id of point p (UNKNOWN_NODE_ID for every point without it).
+   */
+  addSegment(
+    segment: SegmentFields,
+    coordinates: ArrayLike<number>,
+    first: number,
+    last: number,
+    nodeIdOf: (point: number) => number = () => UNKNOWN_NODE_ID,
+  ): void {
     this.from.push(segment.from);
     this.to.push(segment.to);
     this.forwardSeconds.push(segment.forwardSeconds ?? NaN);
@@ -101,6 +112,7 @@ export class RoadNetworkBuilder {
     );
     this.classes.push((segment.forwardClasses ?? 0) | ((segment.backwardClasses ?? 0) << CLASS_BITS));
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
+    for (let p = first; p <= last; p++) this.nodeId.push(nodeIdOf(p));
     this.pointFirst.push(this.coordinates.length / 2);
   }
 
@@ -140,6 +152,7 @@ export class RoadNetworkBuilder {
         classes: this.classes.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),
+        nodeId: this.nodeId.take(),
       },
       restrictions: {
         count: this.restrictionOnly.length,

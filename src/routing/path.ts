@@ -31,6 +31,11 @@ export interface RouteLeg {
   duration: number;
   /** The leg's polyline, snapped start to snapped end: [lon, lat] pairs (at least 2). */
   coordinates: [number, number][];
+  /**
+   * The OSM node id of each coordinate (UNKNOWN_NODE_ID where not known), for OSRM's annotation
+   * `nodes`: a snapped start or end inside a piece has the id of the piece's end behind or ahead of it.
+   */
+  nodes: number[];
   /** Consecutive runs covering the polyline: segments[0].first = 0, each next `first` = previous `last`. */
   segments: PathSegment[];
   /**

@@ -154,6 +154,7 @@ function writeHierarchyAndSegments(
     segmentClasses: segments.classes,
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
+    pointNodeId: segments.nodeId,
     duplicateOf: edgeBased.duplicateOf,
     nodeWeight: edgeBased.nodeWeight,
     upFirst: hierarchy.up.first(),

@@ -18,6 +18,11 @@ export class IdIndex {
     return this.sorted.length;
   }
 
+  /** The ids by number (ascending); not to be changed. */
+  get ids(): Float64Array {
+    return this.sorted;
+  }
+
   /** The id's number (0 ≤ n < size), or -1 when it is not in the set. */
   indexOf(id: number): number {
     const { sorted } = this;

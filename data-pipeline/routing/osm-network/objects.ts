@@ -70,6 +70,8 @@ export interface RoutingWays {
   travels: readonly (WayTravel | undefined)[];
   strings: string[];
   nodeCount: number;
+  /** By node number: its OSM id. */
+  nodeId: Float64Array;
   /** By node number: 2 bits per profile m (at bit 2m), NODE_BLOCKED or NODE_RESTRICTED, 0 when the node does nothing to its mode. */
   nodePassage: Uint8Array;
   /** By node number: 1 for a designated turning place (see TURNING_PLACES), where every mode may turn round. */
@@ -262,6 +264,7 @@ export class RoutingObjects {
       travels: this.travels.values,
       strings: this.strings.values,
       nodeCount: nodes.size,
+      nodeId: nodes.ids,
       nodePassage,
       turningPlace,
       restrictions: {

@@ -48,6 +48,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   }
 
   const network = new RoadNetworkBuilder(ways.profiles[modeIndex]!.mode, ways.strings);
+  const nodeIdOf = (point: number) => ways.nodeId[pointNode[point]!]!;
   const junctionOfNode = new Int32Array(ways.nodeCount).fill(-1);
   const junctionAt = (point: number): number => {
     const node = pointNode[point]!;
@@ -105,6 +106,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
         coordinates,
         start,
         p,
+        nodeIdOf,
       );
       // Past a barrier the next segment starts at a junction of its own.
       from = isBarrier(node) ? junctionAt(p) : to;

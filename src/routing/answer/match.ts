@@ -5,6 +5,7 @@
  * names them) and shaped as a directions route with its confidence, and a tracepoint per point.
  */
 import { excluding } from '../graph/exclude.js';
+import { encodeHint } from '../graph/hint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { joinLegs } from '../graph/legs.js';
 import { matchTrace, traceCandidates, type SubMatching, type Trace } from '../graph/map-matching.js';
@@ -35,8 +36,13 @@ function matchedLegs(graph: RoutingGraph, matching: SubMatching, waypoints: read
   return joined;
 }
 
-/** The tracepoint of each original point: null where tidied away or not matched. */
-function tracepointsOf(count: number, tidy: TidyTrace, matchings: readonly SubMatching[]): (Tracepoint | null)[] {
+/** The tracepoint of each original point: null where tidied away or not matched; `hintsOn`: each with its hint on that graph (OSRM's `generate_hints`). */
+function tracepointsOf(
+  count: number,
+  tidy: TidyTrace,
+  matchings: readonly SubMatching[],
+  hintsOn: RoutingGraph | null,
+): (Tracepoint | null)[] {
   const tracepoints = new Array<Tracepoint | null>(count).fill(null);
   const originalWaypoints = new Set(tidy.waypoints?.map((index) => tidy.kept[index]!));
   let waypointCount = 0;
@@ -46,6 +52,7 @@ function tracepointsOf(count: number, tidy: TidyTrace, matchings: readonly SubMa
       // With `waypoints`, each waypoint numbered in order and every other point 0, as OSRM.
       const waypointIndex = tidy.waypoints === null ? i : originalWaypoints.has(original) ? waypointCount++ : 0;
       const snap = matching.snaps[i]!;
+      if (hintsOn) snap.hint = encodeHint(hintsOn, snap);
       tracepoints[original] = {
         point: snap,
         matchingIndex,
@@ -89,6 +96,10 @@ export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & Match
     if (legs === null) return noMatch('could not match the trace: a matched leg has no route');
     matchings.push({ legs, confidence: matching.confidence });
   }
-  const body = matchBody(matchings, tracepointsOf(points.length, tidy, found), directionsOptionsOf(params));
+  const body = matchBody(
+    matchings,
+    tracepointsOf(points.length, tidy, found, params.generateHints ? graph : null),
+    directionsOptionsOf(params),
+  );
   return { ok: true, body: JSON.stringify(body) };
 }

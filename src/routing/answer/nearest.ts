@@ -1,6 +1,7 @@
 /** OSRM's nearest service on a loaded graph: the point snapped to the nearest road of the mode, or the `number` nearest roads. */
 import { encodeHint } from '../graph/hint.js';
 import type { RoutingGraph } from '../graph/load.js';
+import { nearestNodeIds } from '../graph/osm-nodes.js';
 import { nearestSegments } from '../graph/snap.js';
 import { osrmWaypoint } from '../response/directions-body.js';
 import type { NearestBody } from '../response/osrm.js';
@@ -20,6 +21,9 @@ export function answerNearest(graph: RoutingGraph, params: NearestParams): Routi
   if (snaps.length === 0)
     return { ok: false, code: 'NoSegment', message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule) };
   if (withHints && count > 1) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);
-  const body: NearestBody = { code: 'Ok', waypoints: snaps.map(osrmWaypoint) };
+  const body: NearestBody = {
+    code: 'Ok',
+    waypoints: snaps.map((snapped) => ({ ...osrmWaypoint(snapped), nodes: nearestNodeIds(graph, snapped) })),
+  };
   return { ok: true, body: JSON.stringify(body) };
 }

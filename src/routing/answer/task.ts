@@ -11,7 +11,7 @@ import type { SnapFilter } from '../graph/snap.js';
 
 /** What only OSRM's services ask (set by osrm/requests.ts), beside Waymark's parameters. */
 export interface OsrmExtras {
-  /** OSRM's `generate_hints`: each waypoint carries its hint. */
+  /** OSRM's `generate_hints`: each waypoint (and match tracepoint) carries its hint. */
   generateHints?: boolean;
 }
 
@@ -20,8 +20,8 @@ export interface AnnotationExtras {
   annotations?: readonly RouteAnnotation[];
 }
 
-/** OSRM's match options beyond `/match`'s: annotations, and per coordinate its `bearings`, `approaches` and `snapping`. */
-export interface MatchExtras extends AnnotationExtras {
+/** OSRM's match options beyond `/match`'s: hints, annotations, and per coordinate its `bearings`, `approaches` and `snapping`. */
+export interface MatchExtras extends OsrmExtras, AnnotationExtras {
   snapFilters?: readonly SnapFilter[];
 }
 

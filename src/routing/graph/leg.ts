@@ -24,9 +24,14 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
   let runWay = NaN;
   /** Seconds of pieces too short to show (e.g. the rest of a segment the start snapped to the end of). */
   let carried = 0;
-  const push = (point: [number, number]) => {
+  // The OSM node id of each coordinate (OSRM's annotation `nodes`): a point of the graph gives its
+  // own, also to a snapped start or end lying exactly on it; a snapped start or end inside a piece
+  // gives the id of the piece's end behind or ahead of it, as OSRM.
+  const nodes: number[] = [];
+  const push = (point: [number, number], nodeId: number, isGraphPoint: boolean) => {
     const last = coordinates[coordinates.length - 1];
-    if (!last || last[0] !== point[0] || last[1] !== point[1]) coordinates.push(point);
+    if (!last || last[0] !== point[0] || last[1] !== point[1]) coordinates.push(point), nodes.push(nodeId);
+    else if (isGraphPoint) nodes[nodes.length - 1] = nodeId;
   };
   // Kept as spans, shared out over the pieces only when annotations are asked for.
   const spans: LegSpan[] = [];
@@ -55,15 +60,16 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     }
 
     const first = Math.max(0, coordinates.length - 1);
-    if (i === 0) push(from.location);
     const pointFirst = graph.segmentPointFirst[segment]!;
     const pointCount = graph.segmentPointFirst[segment + 1]! - pointFirst;
+    const { pointNodeId } = graph;
+    if (i === 0) push(from.location, pointNodeId[pointFirst + from.piece + (backwards ? 1 : 0)]!, false);
     // Points strictly inside the travelled part, in travel order (piece k lies between points k and k+1).
     const enter = i === 0 ? (backwards ? from.piece : from.piece + 1) : backwards ? pointCount - 1 : 0;
     const leave = i === lastIndex ? (backwards ? to.piece + 1 : to.piece) : backwards ? 0 : pointCount - 1;
-    if (backwards) for (let k = enter; k >= leave; k--) push(pointOf(graph, pointFirst + k));
-    else for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k));
-    if (i === lastIndex) push(to.location);
+    if (backwards) for (let k = enter; k >= leave; k--) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true);
+    else for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true);
+    if (i === lastIndex) push(to.location, pointNodeId[pointFirst + to.piece + (backwards ? 0 : 1)]!, false);
     const last = coordinates.length - 1;
     if (last > first) {
       spans.push({ first, last, metres: distance, seconds: duration + carried });
@@ -130,7 +136,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     runWay = way;
   });
 
-  if (coordinates.length === 1) coordinates.push(coordinates[0]!);
+  if (coordinates.length === 1) coordinates.push(coordinates[0]!), nodes.push(nodes[0]!);
   const lastRun = runs[runs.length - 1]!;
   lastRun.duration += carried;
   lastRun.last = coordinates.length - 1;
@@ -140,7 +146,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
   // What no span took (time carried past the last one, a part without a point of its own) goes to the last piece.
   const lastPoint = coordinates.length - 1;
   spans.push({ first: lastPoint - 1, last: lastPoint, metres: distance - spanMetres, seconds: duration - spanSeconds });
-  return { distance, duration, coordinates, segments: runs, spans };
+  return { distance, duration, coordinates, nodes, segments: runs, spans };
 }
 
 function pointOf(graph: RoutingGraph, point: number): [number, number] {

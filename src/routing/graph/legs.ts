@@ -61,6 +61,7 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
   const joined: RouteLeg = {
     ...first,
     coordinates: [...first.coordinates],
+    nodes: [...first.nodes],
     segments: first.segments.map((run) => ({ ...run })),
     spans: [...first.spans],
   };
@@ -71,6 +72,8 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
     const same = end[0] === start[0] && end[1] === start[1];
     const offset = joined.coordinates.length - (same ? 1 : 0);
     joined.coordinates.push(...(same ? leg.coordinates.slice(1) : leg.coordinates));
+    // At the via point the arriving leg's node id stays (the one ahead of it when it lies inside a piece).
+    joined.nodes.push(...(same ? leg.nodes.slice(1) : leg.nodes));
     for (const span of leg.spans) joined.spans.push({ ...span, first: span.first + offset, last: span.last + offset });
     const arriving = joined.segments[joined.segments.length - 1]!;
     arriving.last = offset;

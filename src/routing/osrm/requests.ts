@@ -51,18 +51,12 @@ function copyOptions(query: URLSearchParams, into: URLSearchParams, names: reado
   }
 }
 
-/** OSRM's route `annotations`: `true` (all Waymark has), `false`, or a comma list; `nodes` is refused (no OSM node ids in the graph). */
+/** OSRM's route `annotations`: `true` (all of them), `false`, or a comma list. */
 function routeAnnotations(query: URLSearchParams): RouteAnnotation[] {
   const raw = query.get('annotations');
   if (raw === null || raw === 'false') return [];
   if (raw === 'true') return [...ROUTE_ANNOTATIONS];
   const words = raw.split(',');
-  if (words.includes('nodes')) {
-    throw osrmError(
-      'InvalidOptions',
-      `unsupported parameter 'annotations': nodes (OSM node ids) are not kept in Waymark's routing graph; ask for ${ROUTE_ANNOTATIONS.join(', ')}`,
-    );
-  }
   const unknown = words.find((word) => !(ROUTE_ANNOTATIONS as readonly string[]).includes(word));
   if (unknown !== undefined)
     throw osrmError('InvalidValue', messages.unknownValue('annotations', unknown, ['true', 'false', ...ROUTE_ANNOTATIONS]));
@@ -219,7 +213,10 @@ export function osrmMatchRequest(req: Request): OsrmRequest<MatchParams & MatchE
   }
   const annotations = routeAnnotations(query);
   const params = withOsrmCode('InvalidValue', () => sanitizeMatch(match));
-  return { ...shared, params: { ...params, snapFilters, ...(annotations.length > 0 ? { annotations } : {}) } };
+  return {
+    ...shared,
+    params: { ...params, snapFilters, generateHints: shared.generateHints, ...(annotations.length > 0 ? { annotations } : {}) },
+  };
 }
 
 /**

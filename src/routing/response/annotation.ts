@@ -1,12 +1,12 @@
 /**
  * OSRM's route `annotations`: per leg, one entry per piece of the leg's polyline (from point k to
- * k + 1) for each annotation asked. `nodes` (OSM node ids) is not among them: the routing graph
- * keeps no OSM node ids (docs/ROUTING.md, "OSRM request options").
+ * k + 1) for each annotation asked, and for `nodes` one OSM node id per point (docs/ROUTING.md,
+ * "OSRM request options").
  */
 import type { RouteLeg } from '../path.js';
 import type { OsrmAnnotation } from './osrm.js';
 
-export const ROUTE_ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources'] as const;
+export const ROUTE_ANNOTATIONS = ['duration', 'distance', 'speed', 'weight', 'datasources', 'nodes'] as const;
 export type RouteAnnotation = (typeof ROUTE_ANNOTATIONS)[number];
 
 /** The one data source of every duration: the profile (OSRM's name for it without traffic updates). */
@@ -61,6 +61,7 @@ export function legAnnotation(leg: RouteLeg, asked: readonly RouteAnnotation[]):
       return previous;
     });
   }
+  if (has('nodes')) annotation.nodes = leg.nodes;
   if (has('datasources')) annotation.metadata = { datasource_names: DATASOURCE_NAMES };
   return annotation;
 }

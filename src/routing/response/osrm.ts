@@ -71,6 +71,8 @@ export interface OsrmAnnotation {
   datasources?: number[];
   weight?: number[];
   speed?: number[];
+  /** The OSM node id of each point of the leg's polyline (one more than the pieces), 0 where not known. */
+  nodes?: number[];
   metadata?: { datasource_names: string[] };
 }
 
@@ -130,10 +132,15 @@ export interface TableBody {
   destinations: OsrmWaypoint[];
 }
 
-/** OSRM's nearest service body: the nearest road position (Waymark answers the one nearest). */
+/** A waypoint of OSRM's nearest: the OSM node ids of the snapped piece's ends, in OSRM's order (graph/osm-nodes.ts), 0 where not known. */
+export interface NearestWaypoint extends OsrmWaypoint {
+  nodes: [number, number];
+}
+
+/** OSRM's nearest service body: the nearest road position, or the `number` nearest roads. */
 export interface NearestBody {
   code: 'Ok';
-  waypoints: OsrmWaypoint[];
+  waypoints: NearestWaypoint[];
 }
 
 /** A trace point of OSRM's match service body: where it was matched, and in which matching. */
