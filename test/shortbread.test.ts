@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { Point, Polygon, Position } from 'geojson';
 import type { TileFeature } from '../data-pipeline/features.js';
 import { osmFeatures } from '../data-pipeline/osm/index.js';
-import { polygonContains, signedRingArea } from '../data-pipeline/shortbread/geometry.js';
-import { oceanPolygons } from '../data-pipeline/shortbread/ocean.js';
+import { signedRingArea } from '../core/geo/rings.js';
+import { polygonContains } from '../data-pipeline/shortbread/geometry.js';
+import { oceanPolygons } from '../core/geo/sea-polygons.js';
 import { SHORTBREAD_LAYERS } from '../data-pipeline/shortbread/index.js';
 
 const fixture = (name: string) => join(process.cwd(), 'test', 'fixtures', 'osm', name);

@@ -2,7 +2,8 @@
 // (names, bridge/tunnel flags, zoom levels from sizes), as the Shortbread reference defines them.
 import type { Geometry, Position } from 'geojson';
 import type { FeatureValue, TileFeature } from '../features.js';
-import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE, type PolygonRings } from './geometry.js';
+import type { PolygonRings } from '../../core/geo/rings.js';
+import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE } from './geometry.js';
 
 export type Tags = Record<string, string>;
 

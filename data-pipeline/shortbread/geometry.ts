@@ -9,8 +9,6 @@ const DEG = Math.PI / 180;
 
 import { ringContains, signedRingArea, type PolygonRings, type Ring } from '../../core/geo/rings.js';
 
-export { ringContains, signedRingArea, type PolygonRings, type Ring } from '../../core/geo/rings.js';
-
 function mercatorY(lat: number): number {
   return EARTH_RADIUS * Math.log(Math.tan(Math.PI / 4 + (lat * DEG) / 2));
 }

@@ -5,7 +5,8 @@ import type { TileFeature } from '../features.js';
 import { boundaryAreas, boundaryLines } from './boundaries.js';
 import { collector, MAX_ZOOM, type OsmElement } from './element.js';
 import { landAreas } from './land.js';
-import { OCEAN_MINZOOM, oceanPolygons, type BBox } from './ocean.js';
+import { oceanPolygons, type BBox } from '../../core/geo/sea-polygons.js';
+import { OCEAN_MINZOOM } from './ocean.js';
 import { placeLabels } from './places.js';
 import { poisAndAddresses, publicTransport } from './pois.js';
 import { motorwayJunctions, streetAreas, streetLines, transportLines } from './streets.js';
@@ -13,7 +14,7 @@ import { waterAreas, waterLines } from './water.js';
 
 export type { OsmElement } from './element.js';
 export { SHORTBREAD_LAYERS } from './layers.js';
-export type { BBox } from './ocean.js';
+export type { BBox } from '../../core/geo/sea-polygons.js';
 
 export class ShortbreadMapper {
   /** Every coastline way's nodes: the only OSM data held until the end (the sea needs all of it). */

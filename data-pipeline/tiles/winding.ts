@@ -4,7 +4,7 @@
  * requires (exteriors clockwise). geojson-vt keeps the winding it is given, so the tiler fixes it here.
  */
 import type { Geometry, Position } from 'geojson';
-import { signedRingArea } from '../shortbread/geometry.js';
+import { signedRingArea } from '../../core/geo/rings.js';
 
 function orientPolygon(rings: Position[][]): void {
   for (let i = 0; i < rings.length; i++) {

@@ -8,7 +8,8 @@
  */
 import type { MultiPolygon } from 'geojson';
 import type { OsmElement, Tags } from '../../shortbread/element.js';
-import { polygonContains, type PolygonRings } from '../../shortbread/geometry.js';
+import type { PolygonRings } from '../../../core/geo/rings.js';
+import { polygonContains } from '../../shortbread/geometry.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { countryByCode, type Country } from '../../../core/geocoding/countries.js';
 import { isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';

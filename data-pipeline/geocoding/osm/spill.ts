@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import type { PolygonRings } from '../../shortbread/geometry.js';
+import type { PolygonRings } from '../../../core/geo/rings.js';
 import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { BulkWrites, scratchDatabase } from '../index/scratch-database.js';
 import type { BBox } from './geometry.js';
