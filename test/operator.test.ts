@@ -8,7 +8,8 @@ import type { ImportStatus } from '../data-pipeline/queue/job.js';
 import { silentLogging } from '../src/observability/logger.js';
 import type { OperatorOptions } from '../src/operator/index.js';
 import { startWaymark, type Waymark } from '../src/serve.js';
-import { corruptPbf, deleteKeys, eventually, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 
@@ -43,7 +44,7 @@ async function operatorServer(
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
   const finished = (id: string) =>
-    eventually(async () => {
+    within(`import ${id} finishes`, async () => {
       const { body } = await call('GET', `/operator/imports/${id}`);
       return body.status === 'completed' || body.status === 'failed' ? (body as ImportStatus) : undefined;
     });
