@@ -27,7 +27,7 @@ import { routingRoutes } from './routing/index.js';
 import { routingPoolSource } from './routing/source.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
-import type { OperatorApi } from './operator/index.js';
+import { operatorOffMessage, type OperatorApi } from './operator/index.js';
 import { usageReport } from './usage/report.js';
 
 export interface AppDeps {
@@ -70,8 +70,10 @@ const PREFLIGHT_HEADERS = {
 const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
 
-/** A 404's message: where the API is, unless the path already is there. */
-function notFoundMessage(req: Request, isApi: boolean): string {
+/** A 404's message: where the API is, unless the path already is there; how to turn on the operator API when it is off. */
+function notFoundMessage(req: Request, isApi: boolean, operatorOn: boolean): string {
+  const operatorOff = operatorOn ? undefined : operatorOffMessage(req.method, req.path);
+  if (operatorOff !== undefined) return operatorOff;
   const asked = `no route ${req.method} ${req.path}`;
   if (isApi) return `${asked}: there is no such endpoint in the API; docs/API.md lists the routes`;
   return `${asked}; the API is served under /api/v1 and the dashboard at /dashboard/`;
@@ -177,7 +179,7 @@ export function createApp(deps: AppDeps): {
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
       const isApi = API_PATH.test(req.path);
-      return finish(req, started, isApi, errorReply(404, notFoundMessage(req, isApi)));
+      return finish(req, started, isApi, errorReply(404, notFoundMessage(req, isApi, deps.operator?.enabled ?? false)));
     }
     if (match.kind === 'wrong-method') {
       if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, PREFLIGHT_HEADERS));

@@ -21,13 +21,13 @@ import {
   ownRedis,
   signUp,
   usedUnits,
-  within,
   type ApiNode,
   type Child,
   type Cluster,
 } from './helpers/cluster.js';
 import { errorBodyFault, rateLimit } from './helpers/http.js';
 import { deleteKeys, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
@@ -236,18 +236,18 @@ dataTest(
     const clients = Array.from({ length: 4 }, client);
     const everyNode = (status: number) => () => Promise.resolve(seen[phase].every((statuses) => statuses.has(status)) || undefined);
     try {
-      await within(5_000, 'every node serves', everyNode(200));
+      await within('every node serves', everyNode(200));
 
       await redis.stop();
       phase = 'down';
-      await within(5_000, 'every node answers 503', everyNode(503));
+      await within('every node answers 503', everyNode(503));
       for (const node of nodes) t.is((await fetch(`${node.url}/healthz`)).status, 200, `${node.url}/healthz while Redis is down`);
 
       await redis.start();
       phase = 'back';
       const restarted = Date.now();
-      // Recovery takes about 300 ms on a quiet machine (the log line below); the bound is for a loaded one.
-      await within(30_000, 'every node serves again', everyNode(200));
+      // Recovery takes about 300 ms on a quiet machine (the log line below).
+      await within('every node serves again', everyNode(200));
       t.log(`every node served again within ${Date.now() - restarted} ms of Redis being back`);
     } finally {
       running = false;
@@ -304,22 +304,21 @@ dataTest(
 
     const started = new RegExp(`"jobId":"${jobId}".*"msg":"import started"`);
     const startedIn = (worker: Child) => worker.lines.some((line) => started.test(line));
-    const taker = await within(10_000, 'a worker takes the job', async () => workers.find(startedIn));
+    const taker = await within('a worker takes the job', async () => workers.find(startedIn));
     await taker.kill('SIGKILL');
     const other = workers.find((worker) => worker !== taker)!;
-    await within(60_000, 'the other worker takes the job over', async () => startedIn(other) || undefined);
+    await within('the other worker takes the job over', async () => startedIn(other) || undefined);
 
-    const done = await within(60_000, 'the job finishes', async () => {
+    const done = await within('the job finishes', async () => {
       const { body } = await operator(nodes[1]!, 'GET', `/imports/${jobId}`);
       return body.status === 'completed' || body.status === 'failed' ? body : undefined;
     });
     t.is(done.status, 'completed', done.failedReason ?? '');
     const completed = new RegExp(`"jobId":"${jobId}".*"msg":"import completed"`);
-    await within(5_000, 'the other worker logs the completion', async () => other.lines.some((line) => completed.test(line)) || undefined);
+    await within('the other worker logs the completion', async () => other.lines.some((line) => completed.test(line)) || undefined);
     const datasetId = done.result.datasetId as string;
     t.not(datasetId, before);
     await within(
-      5_000,
       'every node serves the new dataset',
       async () => (await Promise.all(nodes.map(servedDataset))).every((id) => id === datasetId) || undefined,
     );

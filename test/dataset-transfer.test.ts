@@ -20,7 +20,8 @@ import { startDatasetOffers } from '../src/dataset/offer.js';
 import { offerKey, type DatasetOffer } from '../src/dataset/transfer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { writeTestDataset } from './helpers/dataset.js';
-import { deleteKeys, eventually, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT, type QueueFixture } from './helpers/queue.js';
+import { deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT, type QueueFixture } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 const quiet = silentLogging().logger;
@@ -68,7 +69,7 @@ async function offering(fixture: QueueFixture): Promise<{ url: string; offer: Da
   const url = `http://127.0.0.1:${await freePort()}`;
   const offers = await startDatasetOffers(fixture.redis, workerDir, { url, host: '127.0.0.1', token: TOKEN }, quiet);
   fixture.onEnd(() => offers.close());
-  return { url, offer: await eventually(() => readOffer(fixture.redis)) };
+  return { url, offer: await within('the dataset is offered', () => readOffer(fixture.redis)) };
 }
 
 /** Follows the offers into `dataDir`; `switched` resolves on the first switch, `errors` collects the logged errors (`msg: err.message`). */
@@ -127,7 +128,7 @@ test('a download that does not match the offered SHA-256 is refused and the node
   const { offer } = await offering(fixture);
   await writeOffer(fixture.redis, { ...offer, sha256: '0'.repeat(64) });
   const node = await following(fixture, nodeDir);
-  await eventually(async () => (node.errors.length > 0 ? true : undefined));
+  await within('the node logs the corrupt download', async () => (node.errors.length > 0 ? true : undefined));
   t.is(node.errors.length, 1);
   t.regex(node.errors[0]!, /^cannot fetch the offered dataset; still serving the previous one: the download of dataset \S+ is corrupt/);
   t.is(currentOf(nodeDir), join('datasets', 'old-dataset'));

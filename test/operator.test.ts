@@ -8,7 +8,8 @@ import type { ImportStatus } from '../data-pipeline/queue/job.js';
 import { silentLogging } from '../src/observability/logger.js';
 import type { OperatorOptions } from '../src/operator/index.js';
 import { startWaymark, type Waymark } from '../src/serve.js';
-import { corruptPbf, deleteKeys, eventually, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 
 const TOKEN = 'operator-token-for-tests-0123456789';
 
@@ -43,7 +44,7 @@ async function operatorServer(
     return { status: res.status, headers: res.headers, body: await res.json() };
   };
   const finished = (id: string) =>
-    eventually(async () => {
+    within(`import ${id} finishes`, async () => {
       const { body } = await call('GET', `/operator/imports/${id}`);
       return body.status === 'completed' || body.status === 'failed' ? (body as ImportStatus) : undefined;
     });
@@ -56,17 +57,33 @@ test.after.always('no Redis key is left behind', async (t) => {
   t.is(await deleteKeys(`${TEST_PREFIX_ROOT}-*`), 0);
 });
 
-test('without a configured token the operator API does not exist (404)', async (t) => {
+test('without a configured token every /operator/* path is 404, saying that WAYMARK_OPERATOR_TOKEN turns the API on', async (t) => {
   const server = await operatorServer(t, { token: undefined, redis: null });
   for (const [method, path] of [
     ['POST', '/operator/imports'],
     ['GET', '/operator/imports'],
     ['GET', '/operator/imports/x'],
+    ['GET', '/operator'],
+    ['DELETE', '/operator/anything/else'],
   ] as const) {
     const res = await server.call(method, path, { body: method === 'POST' ? { osm: [SMALL_OSM] } : undefined });
     t.is(res.status, 404);
-    t.like(res.body, { statusCode: 404, error: 'Not Found' });
+    t.deepEqual(res.body, {
+      statusCode: 404,
+      error: 'Not Found',
+      message: `no route ${method} ${path}: the operator API is off on this server; set WAYMARK_OPERATOR_TOKEN to turn it on (docs/OPERATIONS.md, "The operator API")`,
+    });
   }
+  const elsewhere = await server.call('GET', '/operatorx');
+  t.is(elsewhere.status, 404);
+  t.notRegex(elsewhere.body.message, /WAYMARK_OPERATOR_TOKEN/, 'only the operator paths mention it');
+});
+
+test('with a token, an unknown /operator/* path is the plain 404', async (t) => {
+  const server = await operatorServer(t, embedded);
+  const res = await server.call('GET', '/operator/nothing-here');
+  t.is(res.status, 404);
+  t.notRegex(res.body.message, /WAYMARK_OPERATOR_TOKEN|off/);
 });
 
 test('a missing or wrong token is 401, whatever the request', async (t) => {

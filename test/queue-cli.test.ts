@@ -7,6 +7,7 @@ import { createInterface } from 'node:readline';
 import { enqueueAndFollow } from '../data-pipeline/queue/client.js';
 import { spawnWaymark, waymark } from './helpers/cli.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 
@@ -53,13 +54,11 @@ test('waymark worker runs queued imports, writes JSON lines, and stops on SIGTER
     return exited;
   });
   const lines: string[] = [];
-  const ready = new Promise<void>((resolve) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      lines.push(line);
-      if (line.includes('worker waiting for import jobs')) resolve();
-    });
-  });
-  await ready;
+  createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  await within(
+    'the worker prints "worker waiting for import jobs"',
+    async () => lines.some((line) => line.includes('worker waiting for import jobs')) || undefined,
+  );
 
   const outcome = await enqueueAndFollow(
     redis,

@@ -12,7 +12,8 @@ import { FolderLock } from '../data-pipeline/queue/folder-lock.js';
 import type { ImportProgress } from '../data-pipeline/queue/job.js';
 import type { RedisSettings } from '../core/redis.js';
 import { IMPORT_QUEUE_NAME, redisConnection } from '../data-pipeline/queue/settings.js';
-import { corruptPbf, deleteKeys, eventually, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
 import { startTestServer } from './helpers/server.js';
 
 const quiet = { onEnqueued: () => {}, onProgress: () => {} };
@@ -79,7 +80,7 @@ const waitsForTheLock = test.macro(async (t, holdLock: HoldLock) => {
       { dataDir, osm: [SMALL_OSM], world: false },
       { onEnqueued: (jobId) => void (id = jobId), onProgress: () => {} },
     );
-    delayed = await eventually(async () => {
+    delayed = await within('the job is delayed while the lock is held', async () => {
       const job = id === undefined ? undefined : await queue.getJob(id);
       return job && (await job.getState()) === 'delayed' ? job : undefined;
     });

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { commandConnection, subscriberConnection } from '../src/control-plane/redis/connection.js';
 import { RedisDirectory } from '../src/control-plane/redis/directory.js';
 import { controlKeys } from '../src/control-plane/redis/keys.js';
-import { within } from './helpers/cluster.js';
+import { within } from './helpers/waits.js';
 
 const REDIS_URL = process.env.WAYMARK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -24,9 +24,9 @@ test('a subscriber back before the command connection: the reload that failed is
   // The command connection stays down while the subscriber reconnects: its reload fails.
   client.disconnect();
   subscriber.disconnect(true);
-  await within(60_000, 'the subscriber is back', async () => (directory.unavailable()?.startsWith('reloading') ? true : undefined));
+  await within('the subscriber is back', async () => (directory.unavailable()?.startsWith('reloading') ? true : undefined));
 
   await client.connect();
-  await within(60_000, 'the directory loads again', async () => (directory.unavailable() === null ? true : undefined));
+  await within('the directory loads again', async () => (directory.unavailable() === null ? true : undefined));
   t.pass();
 });

@@ -3,8 +3,8 @@
  *   POST /operator/imports        {"osm", "world", "wof", "oa", "geonames"} → 202 and the import's status
  *   GET  /operator/imports/{id}   one import's status
  *   GET  /operator/imports        the recent imports
- * Authenticated by the operator token; without `WAYMARK_OPERATOR_TOKEN` the routes do not exist
- * (404). Imports go to the BullMQ queue when Redis is configured, else to a child process. Not
+ * Authenticated by the operator token; without `WAYMARK_OPERATOR_TOKEN` the routes do not exist:
+ * every `/operator/*` path answers 404 saying that the token turns the API on. Imports go to the BullMQ queue when Redis is configured, else to a child process. Not
  * metered, no CORS.
  */
 import { setting } from '../../core/config.js';
@@ -30,6 +30,8 @@ export function operatorOptionsFromEnv(): OperatorOptions {
 }
 
 export interface OperatorApi {
+  /** False without an operator token: no route is registered. */
+  enabled: boolean;
   register(router: Router): void;
   /** Closes the queue connection, or aborts a running child-process import. */
   close(): Promise<void>;
@@ -37,11 +39,20 @@ export interface OperatorApi {
 
 const NO_STORE = { 'Cache-Control': 'no-store' };
 
+const OPERATOR_PATH = /^\/operator(?:\/|$)/;
+
+/** Why a path of the operator API is not found on a server without the API, or undefined for other paths. */
+export function operatorOffMessage(method: string, path: string): string | undefined {
+  if (!OPERATOR_PATH.test(path)) return undefined;
+  return `no route ${method} ${path}: the operator API is off on this server; set WAYMARK_OPERATOR_TOKEN to turn it on (docs/OPERATIONS.md, "The operator API")`;
+}
+
 export function createOperatorApi(dataDir: string, options: OperatorOptions, logger: Logger): OperatorApi {
-  if (options.token === undefined) return { register: () => {}, close: async () => {} };
+  if (options.token === undefined) return { enabled: false, register: () => {}, close: async () => {} };
   const authorize = operatorAuth(options.token);
   const runner = options.redis ? new QueuedImports(options.redis, dataDir, logger) : new ChildProcessImports(dataDir, logger);
   return {
+    enabled: true,
     register(router) {
       router.add(
         'POST',

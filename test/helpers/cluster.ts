@@ -14,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
 import { spawnWaymark, waymark, type Run } from './cli.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './queue.js';
+import { patientTest, WAIT_CEILING_MS } from './waits.js';
 
 export const OPERATOR_TOKEN = 'operator-token-for-cluster-tests-0123456789';
 
@@ -23,8 +24,7 @@ export interface Child {
   lines: string[];
   /**
    * Resolves with the first stdout line matching `pattern`; rejects (with stderr) if the child exits
-   * first, or if none comes within `ms`: a backstop for a hung child, under ava's 2-minute timeout,
-   * long enough that a start on a loaded machine (20 s and more seen with 8 test files on 2 busy cores) still counts.
+   * first, or if none comes within `ms` (WAIT_CEILING_MS): a backstop for a hung child.
    */
   line(pattern: RegExp, ms?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -53,7 +53,7 @@ function track(t: ExecutionContext, process: ChildProcess): Child {
     process,
     lines,
     kill,
-    line(pattern, ms = 100_000) {
+    line(pattern, ms = WAIT_CEILING_MS) {
       const seen = lines.find((line) => pattern.test(line));
       if (seen !== undefined) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
@@ -85,6 +85,7 @@ export interface OwnRedis {
 }
 
 export async function ownRedis(t: ExecutionContext, dir: string): Promise<OwnRedis> {
+  patientTest(t);
   const port = await freePort();
   let current: Child | undefined;
   const redis: OwnRedis = {
@@ -136,6 +137,7 @@ let counter = 0;
 
 /** A cluster on a data folder; nodes and workers are started by the test. */
 export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_URL): Cluster {
+  patientTest(t);
   const prefix = `${TEST_PREFIX_ROOT}-cluster-${++counter}`;
   const env = {
     WAYMARK_REDIS_URL: redisUrl,
@@ -196,17 +198,6 @@ export function largestTile(dataDir: string): { path: string; bytes: Buffer } {
     return { path: `/api/v1/tiles/shortbread/${row.z}/${row.x}/${y}.pbf`, bytes: gunzipSync(row.data) };
   } finally {
     db.close();
-  }
-}
-
-/** Polls `probe` every 100 ms until it returns a value other than undefined; throws once `ms` have passed. */
-export async function within<T>(ms: number, what: string, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -13,6 +13,7 @@ import type { RedisSettings } from '../../core/redis.js';
 import { startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { silentLogging } from '../../src/observability/logger.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
+import { patientTest } from './waits.js';
 
 export const REDIS_URL = process.env.WAYMARK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** Every test prefix starts with this, so a last check can find anything left behind. */
@@ -49,6 +50,7 @@ export async function deleteKeys(pattern: string): Promise<number> {
 }
 
 export function queueFixture(t: ExecutionContext): QueueFixture {
+  patientTest(t);
   const redis = { url: REDIS_URL, prefix: `${TEST_PREFIX_ROOT}-${++counter}-${randomBytes(3).toString('hex')}` };
   const closers: (() => Promise<unknown> | void)[] = [];
   const workers: ReturnType<typeof startImportWorker>[] = [];
@@ -80,13 +82,4 @@ export function corruptPbf(t: ExecutionContext): string {
   const file = join(tempDir(t, 'corrupt'), 'broken.osm.pbf');
   writeFileSync(file, Buffer.concat([Buffer.from([0, 0, 0, 13]), randomBytes(4096)]));
   return file;
-}
-
-/** Polls `probe` until it returns a value other than undefined (the test's timeout bounds the wait). */
-export async function eventually<T>(probe: () => Promise<T | undefined>): Promise<T> {
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

@@ -2,18 +2,8 @@
  * A place's importance, 0..1.8, independent of any query: how likely a person means it when its name
  * matches. Larger admin areas first, then population (log scale).
  */
-import type { PlaceLayer, PlaceRecord } from '../../../core/geocoding/place-record.js';
-
-const LAYER_IMPORTANCE: Record<PlaceLayer, number> = {
-  country: 1,
-  region: 0.8,
-  locality: 0.5,
-  postalcode: 0.4,
-  neighbourhood: 0.35,
-  venue: 0.2,
-  street: 0.15,
-  address: 0.1,
-};
+import { LAYER_IMPORTANCE } from '../../../core/geocoding/layer-importance.js';
+import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 
 /** log10 of a world city's population (10 million) is 7: the scale the population share saturates at. */
 const POPULATION_SCALE = 7;

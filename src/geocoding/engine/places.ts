@@ -1,7 +1,7 @@
 /** Shared pieces of the endpoints: filters from parameters, rows to records, distances, accuracy, de-duplication. */
 import { layerBit, sourceBit } from '../../../core/geocoding/index-schema.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
-import type { GeocodeRecord, Layer, Source } from '../../../core/geocoding/indexed-record.js';
+import { ADMIN_LAYERS, type GeocodeRecord, type Layer, type Source } from '../../../core/geocoding/indexed-record.js';
 import type { Filters, PlaceRow } from './index-file.js';
 
 export function filtersOf(layers: readonly Layer[], sources: readonly Source[], country: { alpha3: string } | undefined): Filters {
@@ -29,21 +29,73 @@ const SAME_PLACE_KM: Record<string, number> = {
   country: 2000,
 };
 
-/** Keeps the first of each group of results that name the same place (the list is best first). */
-export function withoutDuplicates<T extends { row: PlaceRow; record: GeocodeRecord }>(ranked: readonly T[], size: number): T[] {
-  const kept: T[] = [];
-  for (const result of ranked) {
-    const name = result.row.name_text.split('|')[0];
-    const radius = SAME_PLACE_KM[result.row.layer] ?? 1;
-    const duplicate = kept.some(
-      (other) =>
-        other.row.layer === result.row.layer &&
-        other.row.name_text.split('|')[0] === name &&
-        other.record.housenumber === result.record.housenumber &&
-        kilometresBetween(other.row.lon, other.row.lat, result.row.lon, result.row.lat) <= radius,
-    );
-    if (!duplicate) kept.push(result);
-    if (kept.length === size) break;
+/**
+ * Admin layers that may hold one place twice, the more useful first: Who's On First has Monte-Carlo
+ * both as a neighbourhood and as a locality. Pelias' dedupe treats such layers as synonyms and keeps
+ * the locality.
+ */
+const SYNONYMOUS_LAYERS: readonly string[] = ['locality', 'neighbourhood'];
+
+type Ranked = { row: PlaceRow; record: GeocodeRecord };
+
+const firstName = (result: Ranked) => result.row.name_text.split('|')[0]!;
+
+/**
+ * No admin area from the country down to `coarser` (inclusive) that both records name differs, as
+ * Pelias compares parents: a neighbourhood inside a locality of its own name is that locality.
+ */
+function hierarchiesAgree(a: GeocodeRecord, b: GeocodeRecord, coarser: (typeof ADMIN_LAYERS)[number]): boolean {
+  for (const layer of ADMIN_LAYERS.slice(0, ADMIN_LAYERS.indexOf(coarser) + 1)) {
+    const gidA = a[`${layer}_gid`];
+    const gidB = b[`${layer}_gid`];
+    if (gidA !== undefined && gidB !== undefined && gidA !== gidB) return false;
   }
-  return kept;
+  return true;
+}
+
+/** The two results of one name name one place: one house number, close, of one layer or of synonymous layers in one hierarchy. */
+function samePlace(a: Ranked, b: Ranked): boolean {
+  if (a.record.housenumber !== b.record.housenumber) return false;
+  const km = kilometresBetween(a.row.lon, a.row.lat, b.row.lon, b.row.lat);
+  if (a.row.layer === b.row.layer) return km <= (SAME_PLACE_KM[a.row.layer] ?? 1);
+  const rankA = SYNONYMOUS_LAYERS.indexOf(a.row.layer);
+  const rankB = SYNONYMOUS_LAYERS.indexOf(b.row.layer);
+  if (rankA < 0 || rankB < 0) return false;
+  const coarser = (rankA < rankB ? a : b).record.layer as (typeof ADMIN_LAYERS)[number];
+  return km <= SAME_PLACE_KM[coarser]! && hierarchiesAgree(a.record, b.record, coarser);
+}
+
+/** Of two results naming one place, `candidate` is of the more useful layer. */
+const preferred = (candidate: Ranked, kept: Ranked) =>
+  candidate.row.layer !== kept.row.layer && SYNONYMOUS_LAYERS.indexOf(candidate.row.layer) < SYNONYMOUS_LAYERS.indexOf(kept.row.layer);
+
+export interface Deduplicated<T> {
+  /** The result kept for a place: of its most useful layer. */
+  kept: T;
+  /** The best-ranked result naming that place, whose rank the kept one takes. */
+  lead: T;
+}
+
+/**
+ * One result per place, at most `size` (the list is best first): each group of results that name
+ * the same place is kept at its first one's rank, as its most useful layer (as Pelias' dedupe).
+ */
+export function withoutDuplicates<T extends Ranked>(ranked: readonly T[], size: number): Deduplicated<T>[] {
+  const places: Deduplicated<T>[] = [];
+  /** The places kept so far by their first name: only results of one name can be one place. */
+  const byName = new Map<string, Deduplicated<T>[]>();
+  for (const result of ranked) {
+    const name = firstName(result);
+    const named = byName.get(name);
+    const place = named?.find(({ kept }) => samePlace(kept, result));
+    if (place !== undefined) {
+      if (preferred(result, place.kept)) place.kept = result;
+    } else if (places.length < size) {
+      const added = { kept: result, lead: result };
+      places.push(added);
+      if (named === undefined) byName.set(name, [added]);
+      else named.push(added);
+    }
+  }
+  return places;
 }

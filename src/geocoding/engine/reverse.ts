@@ -76,7 +76,7 @@ export function reverse(index: GeocoderIndex, params: ReverseParams): GeocodeFea
   const areas = enclosing(index, lon, lat, params);
   const areaGids = new Set(areas.map((area) => area.row.gid));
   const points = nearest(index, lon, lat, filters, params.size).filter((place) => !areaGids.has(place.row.gid));
-  return withoutDuplicates([...points, ...areas], params.size).map((place) =>
+  return withoutDuplicates([...points, ...areas], params.size).map(({ kept: place }) =>
     toFeature(place.record, {
       confidence: confidenceAt(place.km),
       match_type: 'exact',

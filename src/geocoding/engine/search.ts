@@ -6,7 +6,8 @@
  * interpolated along its street; the best `size`, one per place.
  */
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
-import type { GeocodeRecord } from '../../../core/geocoding/indexed-record.js';
+import type { GeocodeRecord, Layer } from '../../../core/geocoding/indexed-record.js';
+import { LAYER_IMPORTANCE } from '../../../core/geocoding/layer-importance.js';
 import type { SearchOptions, SearchParams } from '../sanitize/endpoints.js';
 import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
@@ -20,6 +21,8 @@ import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-
 import { streetKey } from '../../../core/geocoding/street-lines.js';
 import { interpolateHouseNumber } from './interpolation.js';
 
+/** Points per unit of a place's importance. */
+const IMPORTANCE_POINTS = 0.6;
 /** Candidates read per retrieval, in importance order. */
 const CANDIDATES = 250;
 /** Half the side of the box around the focus point searched besides, in degrees (about 50 km). */
@@ -111,7 +114,7 @@ function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrie
 function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchOptions): Scored | undefined {
   const match = matchText(retrieval.tokens, row.name_text, row.admin_text);
   if (match.nameHits === 0) return undefined;
-  let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + 0.6 * row.importance;
+  let points = 3 * (0.5 * match.queryCoverage + 0.5 * match.nameCoverage) + IMPORTANCE_POINTS * row.importance;
   let confidence = 0.25 + 0.75 * match.answered * match.nameCoverage - (match.corrected ? 0.1 : 0);
   let isFallback = retrieval.fallback;
   const sameNumber =
@@ -209,6 +212,26 @@ function focusBox(params: SearchOptions): Box | undefined {
   };
 }
 
+/**
+ * The best `size` results, one per place (places.ts). A place kept as a coarser layer than its
+ * best-ranked result (Monte-Carlo: a WOF neighbourhood with a population, and a locality without)
+ * ranks as that result would at the kept layer's importance.
+ */
+function onePerPlace(ranked: readonly Scored[], size: number): Scored[] {
+  const places = withoutDuplicates(ranked, ranked.length).map(({ kept, lead }) =>
+    kept === lead
+      ? kept
+      : {
+          ...kept,
+          score: Math.max(
+            kept.score,
+            lead.score + IMPORTANCE_POINTS * (LAYER_IMPORTANCE[kept.row.layer as Layer] - LAYER_IMPORTANCE[lead.row.layer as Layer]),
+          ),
+        },
+  );
+  return places.sort((a, b) => b.score - a.score).slice(0, size);
+}
+
 export function search(index: GeocoderIndex, params: SearchParams, autocomplete: boolean): SearchAnswer {
   return searchQuery(index, analyzeQuery(params.text, index.vocabulary, autocomplete), params);
 }
@@ -237,7 +260,7 @@ export function searchQuery(index: GeocoderIndex, query: QueryText, params: Sear
     const below = address === undefined ? -1 : scored.findIndex((result) => result.score < address.score);
     if (address !== undefined) scored.splice(below === -1 ? scored.length : below, 0, address);
   }
-  const features = withoutDuplicates(scored, params.size).map((result) =>
+  const features = onePerPlace(scored, params.size).map((result) =>
     toFeature(result.record, {
       confidence: result.confidence,
       match_type: result.interpolated ? 'interpolated' : result.fallback ? 'fallback' : 'exact',
