@@ -70,6 +70,17 @@ apt_install "${missing_build[@]}"
 apt_install "${missing_other[@]}" &
 apt_job=$!
 
+# Runs a command, saying every 15 s how long it has been running, so that a long step never looks hung.
+with_heartbeat() {
+  local what=$1 started=$SECONDS
+  shift
+  (while sleep 15; do echo "setup: still $what, $((SECONDS - started)) s so far"; done) &
+  local beat=$! status=0
+  "$@" || status=$?
+  kill "$beat" 2>/dev/null || true
+  return "$status"
+}
+
 # node_modules holds what package-lock.json locks once node_modules/.waymark-lock.sha256 holds the
 # lock's hash, written after an install that succeeded: a changed lock (a pull, a branch) installs
 # again, an unchanged one costs nothing. `npm install` installs the locked versions; unlike `npm ci`
@@ -79,13 +90,13 @@ npm_install_in() {
   local stamp=$1/node_modules/.waymark-lock.sha256 lock_hash started=$SECONDS
   lock_hash=$(sha256sum "$1/package-lock.json" | cut -d ' ' -f 1)
   if [[ -f $stamp && $(<"$stamp") == "$lock_hash" ]]; then return 0; fi
-  echo "setup: installing the npm dependencies of $1 (on a first start, or after package-lock.json changed; about $2)…"
-  (cd "$1" && npm install --no-audit --no-fund)
+  echo "setup: installing the npm dependencies of $1 (on a first start, or after package-lock.json changed; $2)…"
+  (cd "$1" && with_heartbeat 'installing npm dependencies' npm install --no-audit --no-fund)
   echo "$lock_hash" >"$stamp"
   echo "setup: npm dependencies installed in $((SECONDS - started)) s"
 }
-npm_install_in . '2 minutes, most of it compiling better-sqlite3'
-if [[ $with_bench == true ]]; then npm_install_in bench/tools 'a minute, compiling sqlite3'; fi
+npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 2 to 4 minutes'
+if [[ $with_bench == true ]]; then npm_install_in bench/tools 'sqlite3 to compile: a minute or two'; fi
 
 # The build (tsc → dist/) runs only when a source may have changed since the last one that
 # succeeded: dist/.build-stamp lists the files that build compiled, and its time is when it
@@ -100,12 +111,12 @@ build_if_changed() {
     echo "setup: the build is up to date (no source changed since it was made)"
     return 0
   fi
-  echo "setup: building (TypeScript → dist/, about 30 s)…"
+  echo "setup: building (TypeScript → dist/: 15 s on an idle machine, up to a minute on a busy one)…"
   mkdir -p dist
   local next
   next=$(mktemp dist/.build-stamp.XXXXXX)
   echo "$sources" >"$next" # written now: its time is the build's start
-  npm run --silent build || { rm -f "$next" && return 1; }
+  with_heartbeat building npm run --silent build || { rm -f "$next" && return 1; }
   mv "$next" "$stamp"
   echo "setup: built in $((SECONDS - started)) s"
 }
