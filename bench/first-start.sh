@@ -11,6 +11,7 @@
 # The clone sits in a temporary folder beside a link to this checkout's ../shared, so the first
 # start imports the shared data's Monaco demo as it does next to the checkout; the server listens
 # on a free port. Everything is removed at the end; the output of both starts is printed on failure.
+# The report (the starts' own lines, then the times) is also written to bench/results/.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 node_modules=
@@ -82,8 +83,16 @@ wait_for /dashboard/
 restart=$(since "$t1")
 stop_server
 
-grep -E '^(setup|start|import):' "$work/start.log" || true
-echo "load average at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
 how=${node_modules:+node_modules linked from $node_modules}
-echo "first start (${how:-npm install from the registry}): dashboard after ${dashboard} s, demo dataset served after ${dataset} s"
-echo "second start, nothing changed: dashboard after ${restart} s"
+report=$here/bench/results/first-start-$(date +%Y-%m-%d).md
+mkdir -p "$here/bench/results"
+{
+  echo '```'
+  grep -E '^(setup|start|import):' "$work/start.log" || true
+  echo '```'
+  echo
+  echo "- load average at the end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+  echo "- first start (${how:-npm install from the registry}): dashboard after ${dashboard} s, demo dataset served after ${dataset} s"
+  echo "- second start, nothing changed: dashboard after ${restart} s"
+} | tee "$report"
+echo "(written to $report)"

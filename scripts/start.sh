@@ -21,7 +21,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   esac
 done
 
-demo=$root/../shared/data
+demo=$(dirname "$root")/shared/data
 demo_wof=()
 if [[ -z ${WAYMARK_OSM+set} && -f $demo/osm/monaco.osm.pbf ]]; then
   WAYMARK_OSM=$demo/osm/monaco.osm.pbf
