@@ -111,7 +111,7 @@ build_if_changed() {
     echo "setup: the build is up to date (no source changed since it was made)"
     return 0
   fi
-  echo "setup: building (TypeScript → dist/: 15 s on an idle machine, up to a minute on a busy one)…"
+  echo "setup: building (TypeScript → dist/: 10 to 15 s on an idle machine, a minute or more on a busy one)…"
   mkdir -p dist
   local next
   next=$(mktemp dist/.build-stamp.XXXXXX)
