@@ -95,7 +95,7 @@ npm_install_in() {
   echo "$lock_hash" >"$stamp"
   echo "setup: npm dependencies installed in $((SECONDS - started)) s"
 }
-npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 2 to 4 minutes'
+npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 1 to 4 minutes'
 if [[ $with_bench == true ]]; then npm_install_in bench/tools 'sqlite3 to compile: a minute or two'; fi
 
 # The build (tsc → dist/) runs only when a source may have changed since the last one that

@@ -36,7 +36,7 @@ if [[ ! -e $data/current ]]; then
     extract=${extract%"${extract##*[![:space:]]}"}
     if [[ -n $extract ]]; then import+=(--osm "$extract"); fi
   done
-  echo "start: $data has no dataset yet; importing one in the background (15 s to a minute; its progress comes as \"import:\" lines): waymark ${import[*]}"
+  echo "start: $data has no dataset yet; importing one in the background (10 s to a minute; its progress comes as \"import:\" lines): waymark ${import[*]}"
   echo "start: the dashboard answers meanwhile; maps, geocoding and routing answer once the import is done"
   # A child of this shell, and so of the server that replaces it below: Ctrl-C stops both, and the
   # import deletes its half-built dataset. Through a pipe, its progress is plain lines (a phase's
