@@ -97,6 +97,14 @@ export const VARIABLES = {
       return raw;
     },
   ),
+  logFormat: variable<'text' | 'json' | undefined>(
+    'WAYMARK_LOG_FORMAT',
+    () => undefined,
+    (raw) => {
+      if (raw !== 'text' && raw !== 'json') throw new Error(`WAYMARK_LOG_FORMAT must be text or json, not ${JSON.stringify(raw)}`);
+      return raw;
+    },
+  ),
   threads: whole('WAYMARK_THREADS', () => availableParallelism(), 1, MAX_THREADS),
   tileCacheMb: whole('WAYMARK_TILE_CACHE_MB', () => DEFAULT_TILE_CACHE_MB, 0, 1024 * 1024),
   renderTimeoutMs: whole('WAYMARK_RENDER_TIMEOUT_MS', () => DEFAULT_RENDER_TIMEOUT_MS, 1000, 3_600_000),

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepares a Debian 12 machine to build and run Waymark: system packages, npm dependencies and the
-# compiled program. Run as root or with sudo. Safe to run again: it installs only what is missing
-# and reinstalls npm dependencies only when a lock file changed.
+# compiled program. Run as root or with sudo. Safe to run again: it installs only what is missing,
+# reinstalls npm dependencies only when a lock file changed and builds only when a source changed;
+# it says what it does before each step that takes a while.
 #
 #   scripts/setup.sh            what running Waymark needs (npm start)
 #   scripts/setup.sh --test     also chromium, for the browser tests (npm test)
@@ -69,17 +70,55 @@ apt_install "${missing_build[@]}"
 apt_install "${missing_other[@]}" &
 apt_job=$!
 
-# npm writes node_modules/.package-lock.json on every install: missing, or older than the lock file,
-# means (re)install. `npm install` installs the locked versions; unlike `npm ci` it tolerates a lock
-# without the optional native binaries of other platforms, which a registry mirror may not carry.
-npm_install_in() {
-  local installed=$1/node_modules/.package-lock.json
-  if [[ ! -f $installed || $1/package-lock.json -nt $installed || ! -f $1/package-lock.json ]]; then
-    (cd "$1" && npm install --no-audit --no-fund)
-  fi
+# Runs a command, saying every 15 s how long it has been running, so that a long step never looks hung.
+with_heartbeat() {
+  local what=$1 started=$SECONDS
+  shift
+  (while sleep 15; do echo "setup: still $what, $((SECONDS - started)) s so far"; done) &
+  local beat=$! status=0
+  "$@" || status=$?
+  kill "$beat" 2>/dev/null || true
+  return "$status"
 }
-npm_install_in .
-if [[ $with_bench == true ]]; then npm_install_in bench/tools; fi
 
-npm run --silent build
+# node_modules holds what package-lock.json locks once node_modules/.waymark-lock.sha256 holds the
+# lock's hash, written after an install that succeeded: a changed lock (a pull, a branch) installs
+# again, an unchanged one costs nothing. `npm install` installs the locked versions; unlike `npm ci`
+# it tolerates a lock without the optional native binaries of other platforms, which a registry
+# mirror may not carry.
+npm_install_in() {
+  local stamp=$1/node_modules/.waymark-lock.sha256 lock_hash started=$SECONDS
+  lock_hash=$(sha256sum "$1/package-lock.json" | cut -d ' ' -f 1)
+  if [[ -f $stamp && $(<"$stamp") == "$lock_hash" ]]; then return 0; fi
+  echo "setup: installing the npm dependencies of $1 (on a first start, or after package-lock.json changed; $2)…"
+  (cd "$1" && with_heartbeat 'installing npm dependencies' npm install --no-audit --no-fund)
+  echo "$lock_hash" >"$stamp"
+  echo "setup: npm dependencies installed in $((SECONDS - started)) s"
+}
+npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 1 to 4 minutes'
+if [[ $with_bench == true ]]; then npm_install_in bench/tools 'sqlite3 to compile: a minute or two'; fi
+
+# The build (tsc → dist/) runs only when a source may have changed since the last one that
+# succeeded: dist/.build-stamp lists the files that build compiled, and its time is when it
+# started; a file added, removed, or modified after that (a checkout, an edit), or a changed
+# tsconfig.json or package-lock.json (the types of the dependencies), builds again. Checking takes
+# milliseconds; `tsc --incremental` takes seconds to find that nothing changed.
+build_if_changed() {
+  local stamp=dist/.build-stamp sources started=$SECONDS
+  sources=$(find core src test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -print | LC_ALL=C sort)
+  if [[ -f $stamp && $(<"$stamp") == "$sources" && ! tsconfig.json -nt $stamp && ! package-lock.json -nt $stamp ]] &&
+    [[ -z $(find core src test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -newer "$stamp" -print -quit) ]]; then
+    echo "setup: the build is up to date (no source changed since it was made)"
+    return 0
+  fi
+  echo "setup: building (TypeScript → dist/: 10 to 15 s on an idle machine, a minute or more on a busy one)…"
+  mkdir -p dist
+  local next
+  next=$(mktemp dist/.build-stamp.XXXXXX)
+  echo "$sources" >"$next" # written now: its time is the build's start
+  with_heartbeat building npm run --silent build || { rm -f "$next" && return 1; }
+  mv "$next" "$stamp"
+  echo "setup: built in $((SECONDS - started)) s"
+}
+build_if_changed
 wait "$apt_job"

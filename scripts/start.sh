@@ -21,7 +21,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
   esac
 done
 
-demo=$root/../shared/data
+demo=$(dirname "$root")/shared/data
 demo_wof=()
 if [[ -z ${WAYMARK_OSM+set} && -f $demo/osm/monaco.osm.pbf ]]; then
   WAYMARK_OSM=$demo/osm/monaco.osm.pbf
@@ -36,11 +36,13 @@ if [[ ! -e $data/current ]]; then
     extract=${extract%"${extract##*[![:space:]]}"}
     if [[ -n $extract ]]; then import+=(--osm "$extract"); fi
   done
-  echo "start: $data has no dataset yet; building it in the background: waymark ${import[*]}"
+  echo "start: $data has no dataset yet; importing one in the background (10 s to a minute; its progress comes as \"import:\" lines): waymark ${import[*]}"
   echo "start: the dashboard answers meanwhile; maps, geocoding and routing answer once the import is done"
   # A child of this shell, and so of the server that replaces it below: Ctrl-C stops both, and the
-  # import deletes its half-built dataset.
-  node "$root/bin/waymark.js" "${import[@]}" &
+  # import deletes its half-built dataset. Through a pipe, its progress is plain lines (a phase's
+  # share done and time left, every few seconds) rather than a bar the server's lines would break.
+  node "$root/bin/waymark.js" "${import[@]}" 2>&1 | sed -u 's/^/import: /' &
 fi
 
+echo "start: starting the server…"
 exec node "$root/bin/waymark.js" serve "$@"

@@ -6,11 +6,11 @@ import test, { type ExecutionContext } from 'ava';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { waymarkCommand } from '../src/cli/invocation.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
-import { BASE_ENV, BIN, spawnWaymark, waymark, type Run } from './helpers/cli.js';
+import { BASE_ENV, BIN, spawnWaymark, WORK_DIR, waymark, type Run } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
 
 const PASSWORD = 'correct horse battery';
@@ -584,10 +584,18 @@ test('serve prints its URLs and how to get a key, serves CLI-made keys, and exit
   // The hints, run as printed from where the server was started, work.
   const hints = output.slice(output.indexOf('To get an API key, sign up in the dashboard, or run:') + 1, -1).map((line) => line.trim());
   t.is(hints.length, 2, output.join('\n'));
-  t.regex(hints[0]!, new RegExp(`^node ${BIN} user create --email \\S+ --password .+ --org ORG --data \\S+$`));
-  t.regex(hints[1]!, new RegExp(`^node ${BIN} key create --org ORG --name \\S+ --data \\S+$`));
+  // `node <the script>`, relative or absolute depending on where the checkout lies (in a clone
+  // under the temporary folder it may be either), but naming this checkout's script from there.
+  for (const [hint, rest] of [
+    [hints[0]!, / user create --email \S+ --password .+ --org ORG --data \S+$/],
+    [hints[1]!, / key create --org ORG --name \S+ --data \S+$/],
+  ] as const) {
+    const script = /^node (\S+)/.exec(hint)?.[1];
+    t.is(script && resolve(WORK_DIR, script), BIN, hint);
+    t.regex(hint.slice(`node ${script}`.length), rest);
+  }
   for (const hint of hints) {
-    const run = spawnSync('sh', ['-c', hint], { cwd: tmpdir(), env: BASE_ENV, encoding: 'utf8' });
+    const run = spawnSync('sh', ['-c', hint], { cwd: WORK_DIR, env: BASE_ENV, encoding: 'utf8' });
     t.is(run.status, 0, `${hint}: ${run.stderr}`);
   }
 

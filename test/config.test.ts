@@ -83,6 +83,7 @@ test('a bad value is one line naming its variable; several bad values, one line 
     WAYMARK_REDIS_URL: /^WAYMARK_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
     WAYMARK_OPERATOR_TOKEN: /^WAYMARK_OPERATOR_TOKEN must be at least 16 characters/,
     WAYMARK_LOG_LEVEL: /^WAYMARK_LOG_LEVEL must be one of/,
+    WAYMARK_LOG_FORMAT: /^WAYMARK_LOG_FORMAT must be text or json, not "pretty"$/,
     WAYMARK_JOB_LOCK_MS: /^WAYMARK_JOB_LOCK_MS must be a whole number from 1000/,
   };
   const values: Record<string, string> = {
@@ -95,6 +96,7 @@ test('a bad value is one line naming its variable; several bad values, one line 
     WAYMARK_REDIS_URL: 'localhost:6379',
     WAYMARK_OPERATOR_TOKEN: 'short',
     WAYMARK_LOG_LEVEL: 'loud',
+    WAYMARK_LOG_FORMAT: 'pretty',
     WAYMARK_JOB_LOCK_MS: '5',
   };
   const error = t.throws(() => readSettings(values), { instanceOf: ConfigError });
@@ -116,6 +118,7 @@ const VARIABLE_KEY: Record<string, Parameters<typeof setting>[0]> = {
   WAYMARK_REDIS_URL: 'redisUrl',
   WAYMARK_OPERATOR_TOKEN: 'operatorToken',
   WAYMARK_LOG_LEVEL: 'logLevel',
+  WAYMARK_LOG_FORMAT: 'logFormat',
   WAYMARK_JOB_LOCK_MS: 'jobLockMs',
 };
 

@@ -12,6 +12,13 @@ export function redisConnection(settings: RedisSettings): ConnectionOptions {
   return { url: settings.url, maxRetriesPerRequest: null };
 }
 
+/**
+ * A worker holds a job's lock for this long and renews it halfway; a job whose lock lapses is taken
+ * as stalled and run again by another worker. Generous by default, so a CPU-heavy stretch of an
+ * import never looks like a crash; WAYMARK_JOB_LOCK_MS shortens it (see src/cli/worker.ts).
+ */
+export const DEFAULT_JOB_LOCK_MS = 120_000;
+
 /** Jobs that finished are kept for inspection (`GET /operator/imports`), up to this many of each outcome. */
 export const KEEP_FINISHED_JOBS = 100;
 

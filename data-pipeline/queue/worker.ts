@@ -11,17 +11,11 @@ import { isBadInput, isLockTaken, runImport } from '../index.js';
 import { FolderLock } from './folder-lock.js';
 import type { ImportJob, ImportJobData, ImportProgress, ImportResult } from './job.js';
 import type { RedisSettings } from '../../core/redis.js';
-import { IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
+import { DEFAULT_JOB_LOCK_MS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
 import { throttleProgress } from './throttle.js';
 
 /** How long a job waits before it tries again a data folder another import holds. */
 export const LOCKED_RETRY_MS = 15_000;
-/**
- * A worker holds a job's lock for this long and renews it halfway; a job whose lock lapses is taken
- * as stalled and run again by another worker. Generous by default, so a CPU-heavy stretch of an
- * import never looks like a crash; WAYMARK_JOB_LOCK_MS shortens it (see src/cli/worker.ts).
- */
-export const DEFAULT_JOB_LOCK_MS = 120_000;
 /** BullMQ's default interval of the check for stalled jobs; shorter job locks check more often. */
 const MAX_STALLED_CHECK_MS = 30_000;
 

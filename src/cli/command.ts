@@ -31,8 +31,12 @@ export interface Command {
   repeatable?: readonly string[];
   /** Flags without a value (e.g. `--world`). */
   switches?: readonly string[];
-  run(input: CommandInput): Promise<Outcome>;
+  /** The module that runs the command, imported when it runs (src/cli/commands.ts). */
+  load(): Promise<{ run: CommandRun }>;
 }
+
+/** What a command does with its parsed input. */
+export type CommandRun = (input: CommandInput) => Promise<Outcome>;
 
 /** A failure reported as one line; exit status 1 unless given. */
 export class CliError extends Error {

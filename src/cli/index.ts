@@ -2,40 +2,9 @@
 import { ConfigError, readSettings } from '../../core/config.js';
 import { asksForHelp, parseCommandArgs } from './args.js';
 import { CliError, UsageError, type Command } from './command.js';
-import { importCommand } from './import.js';
-import { keyCreate } from './key-create.js';
-import { keyList } from './key-list.js';
-import { keyRevoke } from './key-revoke.js';
-import { keyRoll } from './key-roll.js';
-import { keyUpdate } from './key-update.js';
-import { migrate } from './migrate.js';
-import { orgMembers } from './org-members.js';
-import { orgSetRole } from './org-set-role.js';
-import { orgSetTier } from './org-set-tier.js';
+import { COMMANDS } from './commands.js';
 import { printError, printOutcome } from './output.js';
-import { serve } from './serve.js';
-import { status } from './status.js';
-import { usage } from './usage.js';
-import { userCreate } from './user-create.js';
-import { worker } from './worker.js';
 
-const COMMANDS: readonly Command[] = [
-  serve,
-  userCreate,
-  orgMembers,
-  orgSetRole,
-  orgSetTier,
-  keyCreate,
-  keyList,
-  keyUpdate,
-  keyRoll,
-  keyRevoke,
-  usage,
-  importCommand,
-  worker,
-  status,
-  migrate,
-];
 const COMMON_FLAGS = '[--data DIR] [--json]';
 
 /** `name synopsis extra`, without doubled spaces where a part is empty. */
@@ -146,7 +115,8 @@ export async function main(args: string[]): Promise<number> {
   try {
     checkSettings();
     const input = parseCommandArgs(command, rest);
-    printOutcome(await command.run(input), input.json);
+    const { run } = await command.load();
+    printOutcome(await run(input), input.json);
     return 0;
   } catch (error) {
     return fail(error);

@@ -1,34 +1,26 @@
 /** `waymark key roll`: a key's new value, printed this once; the old one works on through a grace period. */
 import { keyView, rollKey } from '../control-plane/accounts.js';
-import { CliError, type Command } from './command.js';
+import { CliError, type CommandRun } from './command.js';
 import { formatInstant } from './output.js';
 import { findOrg, withStore } from './store.js';
 
-export const keyRoll: Command = {
-  name: 'key roll',
-  summary:
-    'Gives an active key a new value and prints it (it is not stored and never shown again). The old value keeps working for the grace period ' +
-    '(default 24h; 0 stops it at once; e.g. 90s, 30m, 7d), so the clients using it can be moved over.',
-  synopsis: '--org NAME --id ID [--grace DURATION]',
-  flags: ['org', 'id', 'grace'],
-  run: (input) =>
-    withStore(input.dataDir, async (store) => {
-      const org = await findOrg(store, input.required('org'));
-      const id = input.required('id');
-      const rolled = await rollKey(store, org.id, id, input.flag('grace'), Date.now());
-      if (!rolled) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
-      const { key, value } = rolled;
-      const old =
-        key.previousHashExpiresAt === null
-          ? 'The old value no longer works.'
-          : `The old value works until ${formatInstant(key.previousHashExpiresAt)}.`;
-      return {
-        text: [
-          `Rolled key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}; its new value:`,
-          value,
-          `Copy it now: it cannot be shown again. ${old}`,
-        ].join('\n'),
-        json: { ...keyView(key), value },
-      };
-    }),
-};
+export const run: CommandRun = (input) =>
+  withStore(input.dataDir, async (store) => {
+    const org = await findOrg(store, input.required('org'));
+    const id = input.required('id');
+    const rolled = await rollKey(store, org.id, id, input.flag('grace'), Date.now());
+    if (!rolled) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
+    const { key, value } = rolled;
+    const old =
+      key.previousHashExpiresAt === null
+        ? 'The old value no longer works.'
+        : `The old value works until ${formatInstant(key.previousHashExpiresAt)}.`;
+    return {
+      text: [
+        `Rolled key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}; its new value:`,
+        value,
+        `Copy it now: it cannot be shown again. ${old}`,
+      ].join('\n'),
+      json: { ...keyView(key), value },
+    };
+  });

@@ -1,37 +1,29 @@
 /** `waymark key update`: a key's name, scopes and restrictions, applied by running servers from their next request. */
 import { keyChanges, keyView } from '../control-plane/accounts.js';
-import { CliError, UsageError, type Command } from './command.js';
-import { clearable, keyRestrictionsText, RESTRICTION_FLAGS } from './key-restrictions.js';
+import { CliError, UsageError, type CommandRun } from './command.js';
+import { clearable, keyRestrictionsText } from './key-restrictions.js';
 import { findOrg, withStore } from './store.js';
 
-export const keyUpdate: Command = {
-  name: 'key update',
-  summary:
-    'Changes an active key: its name, scopes, allowed origins, allowed client addresses (CIDRs) or expiry; "none" lifts a restriction. ' +
-    'Flags left out stay as they are; running servers apply the change from their next request.',
-  synopsis: '--org NAME --id ID [--name N] [--scopes LIST] [--allowed-origins LIST|none] [--allowed-ips LIST|none] [--expires ISO|none]',
-  flags: ['org', 'id', 'name', 'scopes', ...RESTRICTION_FLAGS],
-  run: (input) =>
-    withStore(input.dataDir, async (store) => {
-      const org = await findOrg(store, input.required('org'));
-      const id = input.required('id');
-      const changes = keyChanges(
-        {
-          name: input.flag('name'),
-          scopes: input.flag('scopes'),
-          allowedOrigins: clearable(input.flag('allowed-origins')),
-          allowedIps: clearable(input.flag('allowed-ips')),
-          expiresAt: clearable(input.flag('expires')),
-        },
-        Date.now(),
-      );
-      if (Object.keys(changes).length === 0)
-        throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips or --expires');
-      const key = await store.updateKey(org.id, id, changes);
-      if (!key) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
-      return {
-        text: `Updated key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}: scopes ${key.scopes.join(', ')}; ${keyRestrictionsText(key)}.`,
-        json: keyView(key),
-      };
-    }),
-};
+export const run: CommandRun = (input) =>
+  withStore(input.dataDir, async (store) => {
+    const org = await findOrg(store, input.required('org'));
+    const id = input.required('id');
+    const changes = keyChanges(
+      {
+        name: input.flag('name'),
+        scopes: input.flag('scopes'),
+        allowedOrigins: clearable(input.flag('allowed-origins')),
+        allowedIps: clearable(input.flag('allowed-ips')),
+        expiresAt: clearable(input.flag('expires')),
+      },
+      Date.now(),
+    );
+    if (Object.keys(changes).length === 0)
+      throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips or --expires');
+    const key = await store.updateKey(org.id, id, changes);
+    if (!key) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
+    return {
+      text: `Updated key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}: scopes ${key.scopes.join(', ')}; ${keyRestrictionsText(key)}.`,
+      json: keyView(key),
+    };
+  });

@@ -5,43 +5,32 @@ import { probeRedis, redactedUrl } from '../../core/redis.js';
 import { databaseFile } from '../../core/config.js';
 import { copySqliteToRedis, holdsControlPlane } from '../control-plane/redis/from-sqlite.js';
 import { controlKeys } from '../control-plane/redis/keys.js';
-import { CliError, UsageError, type Command } from './command.js';
+import { CliError, UsageError, type CommandRun } from './command.js';
 import { requireRedis } from './queue-redis.js';
 
-export const migrate: Command = {
-  name: 'migrate',
-  summary:
-    'With --to-redis, copies the control plane of the --data folder (organizations, users, API keys including revoked ones, ' +
-    'invitations, unexpired sessions and all recorded usage) into the Redis of WAYMARK_REDIS_URL under WAYMARK_REDIS_PREFIX. ' +
-    'It refuses when that prefix already holds a control plane; choose another prefix or delete its ":cp:" keys first. ' +
-    'Stop the server first: usage it counts during the copy is not carried over. The SQLite file is left as it was.',
-  synopsis: '--to-redis',
-  flags: [],
-  switches: ['to-redis'],
-  async run(input) {
-    if (!input.isSet('to-redis')) throw new UsageError('migrate needs --to-redis (the only migration there is)');
-    const file = databaseFile(input.dataDir);
-    if (!existsSync(file)) throw new CliError(`no Waymark database in ${input.dataDir}; pass the --data folder the server uses`);
-    const settings = requireRedis('waymark migrate --to-redis');
-    await probeRedis(settings);
-    const client = new Redis(settings.url, { maxRetriesPerRequest: 1 });
-    try {
-      const names = controlKeys(settings.prefix);
-      if (await holdsControlPlane(client, names)) {
-        throw new CliError(
-          `Redis at ${redactedUrl(settings.url)} already holds a control plane under the prefix ${JSON.stringify(settings.prefix)}; nothing was copied`,
-        );
-      }
-      const counts = await copySqliteToRedis(file, client, names, new Date().toISOString());
-      const target = `${redactedUrl(settings.url)} (prefix ${settings.prefix})`;
-      return {
-        text:
-          `Copied to ${target}: ${counts.organizations} organizations, ${counts.users} users, ${counts.keys} API keys, ` +
-          `${counts.invitations} invitations, ${counts.sessions} sessions, ${counts.usageRows} usage rows.`,
-        json: { redis: { url: redactedUrl(settings.url), prefix: settings.prefix }, copied: counts },
-      };
-    } finally {
-      client.disconnect();
+export const run: CommandRun = async (input) => {
+  if (!input.isSet('to-redis')) throw new UsageError('migrate needs --to-redis (the only migration there is)');
+  const file = databaseFile(input.dataDir);
+  if (!existsSync(file)) throw new CliError(`no Waymark database in ${input.dataDir}; pass the --data folder the server uses`);
+  const settings = requireRedis('waymark migrate --to-redis');
+  await probeRedis(settings);
+  const client = new Redis(settings.url, { maxRetriesPerRequest: 1 });
+  try {
+    const names = controlKeys(settings.prefix);
+    if (await holdsControlPlane(client, names)) {
+      throw new CliError(
+        `Redis at ${redactedUrl(settings.url)} already holds a control plane under the prefix ${JSON.stringify(settings.prefix)}; nothing was copied`,
+      );
     }
-  },
+    const counts = await copySqliteToRedis(file, client, names, new Date().toISOString());
+    const target = `${redactedUrl(settings.url)} (prefix ${settings.prefix})`;
+    return {
+      text:
+        `Copied to ${target}: ${counts.organizations} organizations, ${counts.users} users, ${counts.keys} API keys, ` +
+        `${counts.invitations} invitations, ${counts.sessions} sessions, ${counts.usageRows} usage rows.`,
+      json: { redis: { url: redactedUrl(settings.url), prefix: settings.prefix }, copied: counts },
+    };
+  } finally {
+    client.disconnect();
+  }
 };

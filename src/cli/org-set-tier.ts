@@ -3,7 +3,7 @@ import { parseTier } from '../control-plane/accounts.js';
 import { quotasOf, TIER_LABELS } from '../control-plane/tiers.js';
 import { SERVICES, type Service } from '../control-plane/types.js';
 import { wholeNumber } from './args.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type CommandRun } from './command.js';
 import { formatCount } from './output.js';
 import { findOrg, organizationJson, withStore } from './store.js';
 
@@ -21,28 +21,19 @@ function parseQuotas(text: string): Partial<Record<Service, number>> {
   return quotas;
 }
 
-export const orgSetTier: Command = {
-  name: 'org set-tier',
-  summary:
-    'Sets the tier of an organization; it applies at once, also in a running server, and usage already counted stays. ' +
-    'Only Enterprise takes --quota (monthly limits per service; a service left out, or no --quota, is unlimited). ' +
-    'Setting a tier replaces any custom quotas set before.',
-  synopsis: '--org NAME --tier free|pro|enterprise [--quota maps=N,geocoding=N,routing=N]',
-  flags: ['org', 'tier', 'quota'],
-  run: (input) =>
-    withStore(input.dataDir, async (store) => {
-      const org = await findOrg(store, input.required('org'));
-      const tier = parseTier(input.required('tier'));
-      const quota = input.flag('quota');
-      if (quota !== undefined && tier !== 'enterprise') {
-        throw new UsageError(`--quota is only for the enterprise tier; ${tier} has the fixed quotas of its tier`);
-      }
-      const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota));
-      const quotas = quotasOf(updated);
-      const limits = SERVICES.map((service) => `${service} ${formatCount(quotas[service])}`).join(', ');
-      return {
-        text: `${updated.name} is now on the ${TIER_LABELS[tier]} tier; monthly quotas: ${limits}.`,
-        json: { organization: organizationJson(updated) },
-      };
-    }),
-};
+export const run: CommandRun = (input) =>
+  withStore(input.dataDir, async (store) => {
+    const org = await findOrg(store, input.required('org'));
+    const tier = parseTier(input.required('tier'));
+    const quota = input.flag('quota');
+    if (quota !== undefined && tier !== 'enterprise') {
+      throw new UsageError(`--quota is only for the enterprise tier; ${tier} has the fixed quotas of its tier`);
+    }
+    const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota));
+    const quotas = quotasOf(updated);
+    const limits = SERVICES.map((service) => `${service} ${formatCount(quotas[service])}`).join(', ');
+    return {
+      text: `${updated.name} is now on the ${TIER_LABELS[tier]} tier; monthly quotas: ${limits}.`,
+      json: { organization: organizationJson(updated) },
+    };
+  });

@@ -1,8 +1,8 @@
 /** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
 import { MAX_THREADS, readSettings, setting, type Settings } from '../../core/config.js';
 import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
-import type { Waymark } from '../serve.js';
-import type { Command, CommandInput } from './command.js';
+import { startWaymark, type Waymark } from '../serve.js';
+import type { CommandInput, CommandRun } from './command.js';
 import { shellWord, waymarkCommand } from './invocation.js';
 import { printError, type Outcome } from './output.js';
 
@@ -65,28 +65,16 @@ function banner(waymark: Waymark, config: ServeConfig): Outcome {
   };
 }
 
-export const serve: Command = {
-  name: 'serve',
-  summary:
-    'Runs the API and the dashboard on the dataset and database in the data folder, until SIGINT or SIGTERM ' +
-    '(which write buffered usage, then exit 0). Also reads WAYMARK_HOST, WAYMARK_PORT, WAYMARK_PUBLIC_URL, ' +
-    'WAYMARK_USAGE_FLUSH_MS and WAYMARK_THREADS; flags override them. WAYMARK_NODE_URL is the address `waymark status` ' +
-    "shows for the node (default: its listening address, with 0.0.0.0 replaced by the machine's name).",
-  synopsis: '[--port 8080] [--host 127.0.0.1] [--threads N]',
-  flags: ['port', 'host', 'threads'],
-  async run(input) {
-    const config = serveConfig(input);
-    // Loaded here so that the other commands do not load the HTTP server, which adds to their start-up.
-    const { startWaymark } = await import('../serve.js');
-    const waymark = await startWaymark({
-      dataDir: config.dataDir,
-      host: config.host,
-      port: config.port,
-      publicUrl: config.publicUrl,
-      usageFlushMs: config.usageFlushMs,
-      threads: config.threads,
-    });
-    stopOnSignals(waymark, input.json);
-    return banner(waymark, config);
-  },
+export const run: CommandRun = async (input) => {
+  const config = serveConfig(input);
+  const waymark = await startWaymark({
+    dataDir: config.dataDir,
+    host: config.host,
+    port: config.port,
+    publicUrl: config.publicUrl,
+    usageFlushMs: config.usageFlushMs,
+    threads: config.threads,
+  });
+  stopOnSignals(waymark, input.json);
+  return banner(waymark, config);
 };

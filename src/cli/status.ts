@@ -5,7 +5,7 @@ import { probeRedis, redactedUrl, type RedisSettings } from '../../core/redis.js
 import { IMPORT_QUEUE_NAME, redisConnection } from '../../data-pipeline/queue/settings.js';
 import { listNodes, type ListedNode } from '../cluster/registry.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
-import type { Command } from './command.js';
+import type { CommandRun } from './command.js';
 import { formatInstant, formatTable } from './output.js';
 import { requireRedis } from './queue-redis.js';
 
@@ -88,17 +88,9 @@ function statusText(status: ClusterStatus): string {
   return lines.join('\n');
 }
 
-export const status: Command = {
-  name: 'status',
-  summary:
-    'Shows the cluster on WAYMARK_REDIS_URL: Redis (version, round trip, memory, durability settings), the API nodes ' +
-    '(up, or silent for over 15 s), the connected import workers and the import queue.',
-  synopsis: '',
-  flags: [],
-  async run() {
-    const settings = requireRedis('waymark status');
-    await probeRedis(settings);
-    const found = await clusterStatus(settings);
-    return { text: statusText(found), json: found };
-  },
+export const run: CommandRun = async () => {
+  const settings = requireRedis('waymark status');
+  await probeRedis(settings);
+  const found = await clusterStatus(settings);
+  return { text: statusText(found), json: found };
 };

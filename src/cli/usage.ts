@@ -4,7 +4,7 @@ import { TIER_LABELS } from '../control-plane/tiers.js';
 import { SERVICES, type Tier } from '../control-plane/types.js';
 import { PeriodTracker } from '../gateway/rate-limit.js';
 import { lastDay, usageReport, type UsageReport } from '../usage/report.js';
-import type { Command } from './command.js';
+import type { CommandRun } from './command.js';
 import { formatCount, formatInstant, formatTable } from './output.js';
 import { findOrg, withStore } from './store.js';
 
@@ -27,18 +27,10 @@ function usageText(report: UsageReport, lastDayOfMonth: string): string {
   return [heading, '', serviceTable, '', keyTable].join('\n');
 }
 
-export const usage: Command = {
-  name: 'usage',
-  summary:
-    "Shows an organization's usage this month (UTC): per service used, limit and remaining, and per key. " +
-    'A running server writes its counts every WAYMARK_USAGE_FLUSH_MS (default 1 s), so they show up that late here.',
-  synopsis: '--org NAME',
-  flags: ['org'],
-  run: (input) =>
-    withStore(input.dataDir, async (store) => {
-      const org = await findOrg(store, input.required('org'));
-      const period = new PeriodTracker(systemClock).now();
-      const report = await usageReport(store, org, period);
-      return { text: usageText(report, lastDay(period)), json: report };
-    }),
-};
+export const run: CommandRun = (input) =>
+  withStore(input.dataDir, async (store) => {
+    const org = await findOrg(store, input.required('org'));
+    const period = new PeriodTracker(systemClock).now();
+    const report = await usageReport(store, org, period);
+    return { text: usageText(report, lastDay(period)), json: report };
+  });

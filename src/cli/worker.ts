@@ -5,11 +5,12 @@
  * WAYMARK_WORKER_URL it also serves its datasets to nodes without a shared folder (src/dataset/offer.ts).
  */
 import { probeRedis, redactedUrl } from '../../core/redis.js';
-import { DEFAULT_JOB_LOCK_MS, startImportWorker } from '../../data-pipeline/queue/worker.js';
+import { DEFAULT_JOB_LOCK_MS } from '../../data-pipeline/queue/settings.js';
+import { startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { startDatasetOffers, type OfferSettings } from '../dataset/offer.js';
 import { createLogging } from '../observability/logger.js';
 import { readSettings, setting } from '../../core/config.js';
-import { UsageError, type Command } from './command.js';
+import { UsageError, type CommandRun } from './command.js';
 import { requireRedis } from './queue-redis.js';
 
 /** Where this worker offers its datasets (WAYMARK_WORKER_URL, WAYMARK_WORKER_HOST), or null when it does not. */
@@ -21,50 +22,38 @@ function offerSettings(): OfferSettings | null {
   return { url, host, token };
 }
 
-export const worker: Command = {
-  name: 'worker',
-  summary:
-    'Runs import jobs from the BullMQ queue on WAYMARK_REDIS_URL (key prefix WAYMARK_REDIS_PREFIX, default "waymark"), one at a ' +
-    'time, into the data folder; jobs for another data folder fail. Stops on SIGINT/SIGTERM once the running import ' +
-    'has finished (a second signal aborts it; the job is tried again later), then exits 0. With WAYMARK_WORKER_URL ' +
-    '(and WAYMARK_OPERATOR_TOKEN) it serves the datasets it builds to nodes without a shared folder. A job whose worker ' +
-    `died is run again by another worker once its lock lapses: WAYMARK_JOB_LOCK_MS (ms, default ${DEFAULT_JOB_LOCK_MS}; ` +
-    'the lock is renewed halfway, so keep it well above the longest pause of an import).',
-  synopsis: '',
-  flags: [],
-  async run(input) {
-    const settings = requireRedis('waymark worker');
-    const offering = offerSettings();
-    // WAYMARK_JOB_LOCK_MS: how long a job's lock outlives a worker that stopped renewing it (a crash).
-    const jobLockMs = setting('jobLockMs') ?? DEFAULT_JOB_LOCK_MS;
-    await probeRedis(settings);
-    const { logger } = createLogging();
-    const offers = offering && (await startDatasetOffers(settings, input.dataDir, offering, logger));
-    const importWorker = startImportWorker(settings, input.dataDir, logger, { jobLockMs });
-    if (offers) importWorker.on('completed', (_job, result) => void offers.offerDataset(result.datasetId));
-    logger.info(
-      { dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs },
-      'worker waiting for import jobs',
-    );
-    await new Promise<void>((resolve) => {
-      let signals = 0;
-      const stop = (signal: NodeJS.Signals) => {
-        if (++signals === 1) {
-          logger.info({ signal }, 'stopping: no new jobs; a running import finishes first (send the signal again to abort it)');
-          importWorker
-            .close()
-            .then(() => offers?.close())
-            .then(resolve, resolve);
-        } else {
-          logger.warn({ signal }, 'aborting the running import');
-          importWorker.cancelAllJobs('the worker was stopped');
-        }
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    // Its stdout is JSON lines (the logs), so the outcome is one as well.
-    const stopped = { stopped: true, dataDir: input.dataDir };
-    return { text: JSON.stringify(stopped), json: stopped };
-  },
+export const run: CommandRun = async (input) => {
+  const settings = requireRedis('waymark worker');
+  const offering = offerSettings();
+  // WAYMARK_JOB_LOCK_MS: how long a job's lock outlives a worker that stopped renewing it (a crash).
+  const jobLockMs = setting('jobLockMs') ?? DEFAULT_JOB_LOCK_MS;
+  await probeRedis(settings);
+  const { logger } = createLogging();
+  const offers = offering && (await startDatasetOffers(settings, input.dataDir, offering, logger));
+  const importWorker = startImportWorker(settings, input.dataDir, logger, { jobLockMs });
+  if (offers) importWorker.on('completed', (_job, result) => void offers.offerDataset(result.datasetId));
+  logger.info(
+    { dataDir: input.dataDir, redis: redactedUrl(settings.url), prefix: settings.prefix, jobLockMs },
+    'worker waiting for import jobs',
+  );
+  await new Promise<void>((resolve) => {
+    let signals = 0;
+    const stop = (signal: NodeJS.Signals) => {
+      if (++signals === 1) {
+        logger.info({ signal }, 'stopping: no new jobs; a running import finishes first (send the signal again to abort it)');
+        importWorker
+          .close()
+          .then(() => offers?.close())
+          .then(resolve, resolve);
+      } else {
+        logger.warn({ signal }, 'aborting the running import');
+        importWorker.cancelAllJobs('the worker was stopped');
+      }
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  // Its stdout is JSON lines (the logs), so the outcome is one as well.
+  const stopped = { stopped: true, dataDir: input.dataDir };
+  return { text: JSON.stringify(stopped), json: stopped };
 };

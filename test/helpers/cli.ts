@@ -16,11 +16,8 @@ export interface Run {
   stderr: string;
 }
 
-/**
- * The working folder of the commands: an empty folder of its own, so `./data` is never the repo's,
- * and the checkout is never below it (in a clone under /tmp, the hints would name a relative path).
- */
-const WORK_DIR = mkdtempSync(join(tmpdir(), 'waymark-cwd-'));
+/** The working folder of the commands: an empty folder of its own, so `./data` is never the repo's. */
+export const WORK_DIR = mkdtempSync(join(tmpdir(), 'waymark-cwd-'));
 process.on('exit', () => rmSync(WORK_DIR, { recursive: true, force: true }));
 
 /** Runs `waymark ARGS` to its end (in the empty working folder). */
