@@ -1,7 +1,8 @@
 /**
  * Scale benchmark (issue 10): how `waymark import` grows with its input. Inputs are N copies of a
  * dense extract laid side by side (grid-extract.ts; Monaco by default), ×1, ×4, ×16 by default
- * (`--sizes 1,4,16,64,256`). Each size is imported once by `waymark import --osm` (tiles, geocoder,
+ * (`--sizes 1,4,16,64,256`), each as a connected grid (neighbouring copies joined by a road, one road
+ * network as a real region is) and as separate copies (`--grids joined,separate`, both by default). Each size is imported once by `waymark import --osm` (tiles, geocoder,
  * three routing graphs) and by tilemaker (tiles only, its OpenMapTiles example config, as in
  * bench:maps), each on a quiet machine, with wall time, CPU time and the process tree's peak memory;
  * Waymark's import is split into steps from its progress lines, each with its wall time, CPU time
@@ -11,7 +12,7 @@
  * single copy are served and measured: start time, bare route p50, search p50 (serving.ts); the
  * data folders are deleted at the end.
  *
- *   npm run bench:scale [-- --sizes 1,4,16 --base ../shared/data/osm/monaco.osm.pbf --serve-duration 10]
+ *   npm run bench:scale [-- --sizes 1,4,16 --grids joined,separate --base ../shared/data/osm/monaco.osm.pbf --serve-duration 10]
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, statSync } from 'node:fs';
@@ -24,15 +25,19 @@ import { prepareTilemaker, tilemakerArgs } from '../maps/tilemaker.js';
 import { importArgs } from '../maps/waymark.js';
 import { copyOffsets, gridExtract } from './grid-extract.js';
 import { makeWorkload, serveDataset, servingSection, type ServedDataset, type ServingFigures } from './serving.js';
-import { StepRecorder, stepsTable, type StepFigures } from './steps.js';
+import { modesTable, StepRecorder, stepsTable, type ModeSpan, type StepFigures } from './steps.js';
 
 /** OSRM 6.0's time per profile (extract + contract) as a multiple of tilemaker's, measured on the ×64 file (issue 10). */
 const OSRM_MULTIPLES = { car: 1.72, bicycle: 5.17, foot: 5.25 };
 /** OSRM's largest peak (its extract) as a multiple of tilemaker's peak, on the same file. */
 const OSRM_PEAK_MULTIPLE = 1.75;
 
+/** A grid of copies joined into one road network, or left as separate networks. */
+type Grid = 'joined' | 'separate';
+
 interface Options {
   sizes: number[];
+  grids: Grid[];
   base: string;
   /** Seconds of each timed search run (wrk) and engine baseline when serving. */
   serveDuration: number;
@@ -41,15 +46,21 @@ interface Options {
 function parseOptions(argv: string[]): Options {
   const options: Options = {
     sizes: [1, 4, 16],
+    grids: ['joined', 'separate'],
     base: resolve(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'monaco.osm.pbf'),
     serveDuration: 10,
   };
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--sizes' && value && /^\d+(,\d+)*$/.test(value)) options.sizes = value.split(',').map(Number);
+    else if (flag === '--grids' && value && /^(joined|separate)(,(joined|separate))?$/.test(value))
+      options.grids = value.split(',') as Grid[];
     else if (flag === '--base' && value) options.base = resolve(value);
     else if (flag === '--serve-duration' && value && Number(value) > 0) options.serveDuration = Number(value);
-    else throw new Error(`unknown or incomplete option ${flag}; use --sizes 1,4,16, --base FILE.osm.pbf and --serve-duration 10`);
+    else
+      throw new Error(
+        `unknown or incomplete option ${flag}; use --sizes 1,4,16, --grids joined,separate, --base FILE.osm.pbf and --serve-duration 10`,
+      );
   }
   return options;
 }
@@ -61,10 +72,14 @@ function nodeCount(file: string): number {
 
 interface SizeResult {
   copies: number;
+  grid: Grid;
+  /** The input's name in the tables: ×N, and "joined" for a connected grid of more than one copy. */
+  label: string;
   inputBytes: number;
   nodes: number;
   waymark: CommandMeasurement;
   steps: StepFigures[];
+  modes: ModeSpan[];
   tilemaker: CommandMeasurement;
   /** The imported data folder, when kept for serving. */
   dataDir: string | null;
@@ -78,32 +93,36 @@ async function measure(label: string, command: string, args: string[], logPrefix
   return m;
 }
 
+const labelOf = (copies: number, grid: Grid) => (copies > 1 && grid === 'joined' ? `×${copies} joined` : `×${copies}`);
+
 /** The grid input of `copies` copies (made once, cached in bench/results/scale/inputs/). */
-async function inputOf(copies: number, options: Options): Promise<string> {
-  const input = join(RESULTS_DIR, 'scale', 'inputs', `${basename(options.base, '.osm.pbf')}-x${copies}.osm.pbf`);
+async function inputOf(copies: number, grid: Grid, options: Options): Promise<string> {
+  const suffix = copies > 1 && grid === 'joined' ? '-joined' : '';
+  const input = join(RESULTS_DIR, 'scale', 'inputs', `${basename(options.base, '.osm.pbf')}-x${copies}${suffix}.osm.pbf`);
   mkdirSync(join(RESULTS_DIR, 'scale', 'inputs'), { recursive: true });
-  console.error(`×${copies}: making the input…`);
-  await gridExtract(options.base, copies, input);
+  console.error(`${labelOf(copies, grid)}: making the input…`);
+  await gridExtract(options.base, copies, input, grid === 'joined');
   return input;
 }
 
 /** A fresh work folder for one size. */
-function workFolder(dir: string, copies: number): string {
-  const work = join(dir, `x${copies}`);
+function workFolder(dir: string, copies: number, grid: Grid = 'separate'): string {
+  const work = join(dir, `x${copies}${grid === 'joined' ? '-joined' : ''}`);
   rmSync(work, { recursive: true, force: true });
   mkdirSync(work, { recursive: true });
   return work;
 }
 
 /** Imports and measures one size; its data folder is kept when `keepData` (for serving), else deleted. */
-async function runSize(copies: number, options: Options, dir: string, keepData: boolean): Promise<SizeResult> {
-  const input = await inputOf(copies, options);
-  const work = workFolder(dir, copies);
+async function runSize(copies: number, grid: Grid, options: Options, dir: string, keepData: boolean): Promise<SizeResult> {
+  const input = await inputOf(copies, grid, options);
+  const work = workFolder(dir, copies, grid);
+  const label = labelOf(copies, grid);
   const dataDir = join(work, 'data');
   const steps = new StepRecorder();
-  const waymark = await measure(`×${copies}: waymark import`, process.execPath, importArgs(input, dataDir), join(work, 'waymark'), steps);
+  const waymark = await measure(`${label}: waymark import`, process.execPath, importArgs(input, dataDir), join(work, 'waymark'), steps);
   const tilemaker = await measure(
-    `×${copies}: tilemaker`,
+    `${label}: tilemaker`,
     'tilemaker',
     tilemakerArgs(prepareTilemaker(work), input, join(work, 'tilemaker.mbtiles')),
     join(work, 'tilemaker'),
@@ -114,10 +133,13 @@ async function runSize(copies: number, options: Options, dir: string, keepData: 
   const stepFigures = steps.figures(waymark.wallS, waymark.cpuS);
   return {
     copies,
+    grid,
+    label,
     inputBytes: statSync(input).size,
     nodes: nodeCount(input),
     waymark,
     steps: stepFigures,
+    modes: steps.modeSpans(),
     tilemaker,
     dataDir: keepData ? dataDir : null,
   };
@@ -125,7 +147,7 @@ async function runSize(copies: number, options: Options, dir: string, keepData: 
 
 /** The single copy's data folder for serving when ×1 was not among the sizes: imported, not measured. */
 async function importSingle(options: Options, dir: string): Promise<string> {
-  const input = await inputOf(1, options);
+  const input = await inputOf(1, 'separate', options);
   const dataDir = join(workFolder(dir, 1), 'data');
   console.error('×1: waymark import, for serving only…');
   const run = spawnSync(process.execPath, importArgs(input, dataDir), {
@@ -145,7 +167,7 @@ function sizesTable(results: SizeResult[]): string[] {
   const rows = results.map((r) => {
     const stackS = r.tilemaker.wallS + osrmSeconds(r.tilemaker.wallS);
     return [
-      `×${r.copies}`,
+      r.label,
       fmtMiB(r.inputBytes),
       r.nodes.toLocaleString('en-US'),
       fmtSeconds(r.waymark.wallS),
@@ -187,12 +209,43 @@ function sizesTable(results: SizeResult[]): string[] {
   ];
 }
 
+/** A connected grid against the separate copies of the same size: what one road network costs. */
+function joinedTable(results: SizeResult[]): string[] {
+  const rows = results.flatMap((joined) => {
+    const separate = results.find((r) => r.copies === joined.copies && r.grid === 'separate');
+    if (joined.grid !== 'joined' || joined.copies === 1 || !separate) return [];
+    const routing = (r: SizeResult) => r.steps.find((f) => f.step === 'routing');
+    const ratio = (a: number | null | undefined, b: number | null | undefined) => (a && b ? `${(a / b).toFixed(2)}×` : '–');
+    return [
+      [
+        `×${joined.copies}`,
+        ratio(joined.waymark.wallS, separate.waymark.wallS),
+        ratio(peak(joined.waymark), peak(separate.waymark)),
+        ratio(routing(joined)?.wallS, routing(separate)?.wallS),
+        ratio(routing(joined)?.peakRssBytes, routing(separate)?.peakRssBytes),
+      ],
+    ];
+  });
+  if (rows.length === 0) return [];
+  return [
+    '## One road network against separate copies',
+    '',
+    markdownTable(['input', 'import time', 'import peak', 'routing step time', 'routing step peak'], rows, ['l', 'r', 'r', 'r', 'r']),
+    '',
+    'Joined divided by separate, same size, same run.',
+  ];
+}
+
 function growthTable(results: SizeResult[]): string[] {
-  const rows = results.slice(1).map((r, i) => {
-    const before = results[i]!;
+  // Consecutive sizes of the same grid (the single copy starts both).
+  const pairs = results.flatMap((r) => {
+    const before = results.filter((b) => b.copies < r.copies && (b.copies === 1 || b.grid === r.grid)).at(-1);
+    return before ? [[before, r] as const] : [];
+  });
+  const rows = pairs.map(([before, r]) => {
     const size = r.nodes / before.nodes;
     return [
-      `×${before.copies} → ×${r.copies}`,
+      `${before.label} → ${r.label}`,
       `${size.toFixed(2)}×`,
       `${(r.waymark.wallS / before.waymark.wallS).toFixed(2)}×`,
       `${(peak(r.waymark) / peak(before.waymark)).toFixed(2)}×`,
@@ -223,18 +276,24 @@ async function main(): Promise<void> {
   const kept: string[] = [];
   try {
     for (const copies of options.sizes) {
-      const result = await runSize(copies, options, dir, copies === 1 || copies === largest);
-      results.push(result);
-      if (result.dataDir) kept.push(result.dataDir);
+      // One copy is one network either way; the largest size is served as its first grid.
+      for (const grid of copies === 1 ? options.grids.slice(0, 1) : options.grids) {
+        const keep = copies === 1 || (copies === largest && grid === options.grids[0]);
+        const result = await runSize(copies, grid, options, dir, keep);
+        results.push(result);
+        if (result.dataDir) kept.push(result.dataDir);
+      }
     }
     const serving = await serveLargest(results, largest, options, dir, kept);
     publishReport(
       'scale',
       'Scale benchmark: waymark import against tilemaker (and OSRM, estimated)',
       source,
-      [sizesTable(results), growthTable(results), stepsTable(results), serving],
+      [sizesTable(results), joinedTable(results), growthTable(results), stepsTable(results), modesTable(results), serving],
       [
-        `Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); one run per size and tool.`,
+        `Inputs: ${basename(options.base)} laid side by side N times, ids renumbered dense (bench/scale/grid-extract.ts); ` +
+          '"joined": each pair of neighbouring copies joined by one highway=primary road, so the grid is one road network; ' +
+          'one run per size, grid and tool.',
       ],
     );
   } finally {

@@ -39,6 +39,13 @@ export function stepOf(line: string): string | null {
   return /\(\d+%/.test(figures) ? phase : null;
 }
 
+/** One travel mode's graph build: from its first progress line to its last, in seconds since the start. */
+export interface ModeSpan {
+  mode: string;
+  fromS: number;
+  toS: number;
+}
+
 export interface StepFigures {
   step: string;
   wallS: number;
@@ -62,12 +69,24 @@ function peakIn(samples: TreeSample[], from: number, to: number): number | null 
 /** Records the last progress line of each step and the tree's samples while an import runs. */
 export class StepRecorder {
   private readonly ends = new Map<string, number>();
+  private readonly modes = new Map<string, ModeSpan>();
   private readonly samples: TreeSample[] = [];
 
   readonly onLine = (line: string, elapsedS: number): void => {
     const step = stepOf(line);
     if (step) this.ends.set(step, elapsedS);
+    const mode = /^(\S+) graph: /.exec(line.trim())?.[1];
+    if (mode) {
+      const span = this.modes.get(mode) ?? { mode, fromS: elapsedS, toS: elapsedS };
+      span.toS = elapsedS;
+      this.modes.set(mode, span);
+    }
   };
+
+  /** The travel modes' graph builds, in the order they started. */
+  modeSpans(): ModeSpan[] {
+    return [...this.modes.values()].sort((a, b) => a.fromS - b.fromS);
+  }
 
   readonly onSample = (sample: TreeSample): void => {
     this.samples.push(sample);
@@ -98,7 +117,7 @@ export class StepRecorder {
 }
 
 /** One row per step (in the order they ended at the largest size), wall, CPU and peak per size. */
-export function stepsTable(sizes: { copies: number; steps: StepFigures[] }[]): string[] {
+export function stepsTable(sizes: { label: string; steps: StepFigures[] }[]): string[] {
   const names = [...new Set([...sizes].reverse().flatMap((s) => s.steps.map((f) => f.step)))];
   names.sort((a, b) => Number(a === AFTER_LAST_LINE) - Number(b === AFTER_LAST_LINE));
   const cells = (f: StepFigures | undefined) =>
@@ -106,7 +125,7 @@ export function stepsTable(sizes: { copies: number; steps: StepFigures[] }[]): s
       ? [fmtSeconds(f.wallS), f.cpuS === null ? '–' : fmtSeconds(f.cpuS), f.peakRssBytes === null ? '–' : fmtMiB(f.peakRssBytes)]
       : ['', '', ''];
   const rows = names.map((name) => [name, ...sizes.flatMap((s) => cells(s.steps.find((f) => f.step === name)))]);
-  const header = ['step', ...sizes.flatMap(({ copies }) => [`×${copies} wall`, `×${copies} CPU`, `×${copies} peak`])];
+  const header = ['step', ...sizes.flatMap(({ label }) => [`${label} wall`, `${label} CPU`, `${label} peak`])];
   return [
     "## Waymark's import steps (from its progress lines)",
     '',
@@ -117,5 +136,27 @@ export function stepsTable(sizes: { copies: number; steps: StepFigures[] }[]): s
       'among the /proc samples (every 100 ms) in that interval; CPU: user + system time of the tree over it, from /proc ' +
       '(utime + stime of the live processes plus cutime + cstime, i.e. helpers that ended, of each; GNU time for the last row). ' +
       '– : no sample fell in the step.',
+  ];
+}
+
+/**
+ * The routing step per travel mode: when each mode's graph was done, in seconds after the first
+ * progress line of any mode's graph (the import prints progress lines sparingly, so a short
+ * build's first line may be its last: its end is what the lines tell reliably).
+ */
+export function modesTable(sizes: { label: string; modes: ModeSpan[] }[]): string[] {
+  const modes = [...new Set(sizes.flatMap((s) => s.modes.map((m) => m.mode)))];
+  if (modes.length === 0) return [];
+  const rows = sizes.map(({ label, modes: spans }) => {
+    const first = Math.min(...spans.map((m) => m.fromS));
+    return [label, ...modes.map((mode) => spans.find((m) => m.mode === mode)).map((span) => (span ? fmtSeconds(span.toS - first) : '–'))];
+  });
+  return [
+    '## Routing graphs per travel mode',
+    '',
+    markdownTable(['input', ...modes.map((mode) => `${mode} graph done`)], rows, ['l', ...modes.map(() => 'r' as const)]),
+    '',
+    "Seconds from the first progress line of any mode's graph to the last of this mode's (the modes are built side by side " +
+      'in worker threads, as many at once as the threads and the memory budget allow).',
   ];
 }

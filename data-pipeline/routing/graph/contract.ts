@@ -21,7 +21,6 @@
  * (src/routing/graph/exclude.ts). See docs/ROUTING-ENGINE.md, "Excluding road classes".
  */
 import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
-import { SearchSpace } from '../../../core/routing/search-space.js';
 import { NodeHeap } from '../../../core/routing/heap.js';
 import type { ProgressReporter } from '../../progress.js';
 import { DynamicGraph } from './dynamic-graph.js';
@@ -49,8 +48,40 @@ export interface Hierarchy {
   core: number;
 }
 
+/**
+ * A witness search's working memory: distances and a heap, reset through the list of nodes it
+ * touched. Lighter than the queries' SearchSpace (no parents: a witness's length is all that
+ * counts), which keeps the memory each of the millions of searches writes small.
+ */
+class WitnessSpace {
+  readonly distance: Float64Array;
+  readonly heap: NodeHeap;
+  private readonly touched: Int32Array;
+  private touchedCount = 0;
+
+  constructor(nodeCount: number) {
+    this.distance = new Float64Array(nodeCount).fill(Infinity);
+    this.heap = new NodeHeap(nodeCount);
+    this.touched = new Int32Array(nodeCount);
+  }
+
+  relax(node: number, distance: number): void {
+    const known = this.distance[node]!;
+    if (distance >= known) return;
+    if (known === Infinity) this.touched[this.touchedCount++] = node;
+    this.distance[node] = distance;
+    this.heap.set(node, distance);
+  }
+
+  reset(): void {
+    for (let i = 0; i < this.touchedCount; i++) this.distance[this.touched[i]!] = Infinity;
+    this.touchedCount = 0;
+    this.heap.clear();
+  }
+}
+
 class Contractor {
-  private readonly witness: SearchSpace;
+  private readonly witness: WitnessSpace;
   readonly depth: Int32Array;
   /** Shortcuts, and the original turns they stand for, found by the last `shortcutsThrough`. */
   private added = 0;
@@ -69,7 +100,7 @@ class Contractor {
     private readonly graph: DynamicGraph,
     nodeCount: number,
   ) {
-    this.witness = new SearchSpace(nodeCount);
+    this.witness = new WitnessSpace(nodeCount);
     this.depth = new Int32Array(nodeCount);
     this.targetMark = new Int32Array(nodeCount).fill(-1);
   }
@@ -136,7 +167,7 @@ class Contractor {
     // Done once every out-neighbour of `avoid` is settled (unless the source is one: its cycle needs the bounds).
     let targetsLeft = targetMark[source] === mark ? Infinity : this.targetCount;
     let cycle = Infinity;
-    witness.relax(source, 0, -1, -1);
+    witness.relax(source, 0);
     for (let settled = 0; witness.heap.size > 0 && settled < settleLimit; settled++) {
       const distance = witness.heap.minKey();
       if (distance > maxWeight) break;
@@ -148,7 +179,7 @@ class Contractor {
         if (to === avoid) continue;
         const next = distance + out.weight[e]!;
         if (to === source) cycle = Math.min(cycle, next);
-        else witness.relax(to, next, node, e);
+        else witness.relax(to, next);
       }
     }
     return cycle;
