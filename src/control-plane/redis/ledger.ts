@@ -78,7 +78,12 @@ export class RedisLedger implements QuotaLedger {
       // The plan changed: blocks granted under the old limit go back first, and the next comes under the new one.
       pool.retireAll();
       pool.limit = limit;
-      return this.report(false).then(() => this.grantThenTake(pool, request), this.storeError);
+      return this.report(false).then(
+        () => this.grantThenTake(pool, request),
+        (error: unknown) => {
+          throw this.storeError(error);
+        },
+      );
     }
     const lease = pool.usable(units);
     return lease ? this.takeFrom(pool, lease, request) : this.grantThenTake(pool, request);
