@@ -187,16 +187,13 @@ dataTest(
 
     t.deepEqual(tally.wrong, []);
     t.true(tally.count(429) > 0, 'the quota ran out during the load');
-    // A unit is counted when it is reserved, before the tile is sent: a request in flight on the
-    // killed node may have been counted and never answered. So Redis counts the 200s the clients
-    // got, plus at most the requests that failed after being sent before the kill (≤ one a client).
-    const used = await usedUnits(c, org);
-    t.is(used, 300, 'the quota is used up exactly');
+    // Quota leases: the killed node's open blocks stay counted against the quota (as lost once they
+    // lapse), so the cluster never serves more than the quota; usage counts what the live nodes and
+    // the killed one reported, so the killed node's last unreported tiles are missing from it.
+    t.true(tally.count(200) <= 300, `${tally.count(200)} tiles served on a quota of 300`);
     t.true(lostInFlight <= CLIENTS);
-    t.true(
-      used >= tally.count(200) && used <= tally.count(200) + lostInFlight,
-      `used ${used}, 200s ${tally.count(200)}, lost in flight ${lostInFlight}`,
-    );
+    const used = await usedUnits(c, org);
+    t.true(used <= tally.count(200), `used ${used}, 200s ${tally.count(200)}`);
   },
   true,
 );
