@@ -41,6 +41,8 @@ export class LeasePool {
   readonly leases: HeldLease[] = [];
   /** The grant in flight, shared by the reservations waiting for it. */
   acquiring: Promise<unknown> | null = null;
+  /** Reservations waiting for a block (ledger.ts); the pool is kept while there are any. */
+  waiting = 0;
   /** Redis granted less than asked: the quota is running out, and blocks are not asked for ahead. */
   shrinking = false;
   private windowStartMs = 0;

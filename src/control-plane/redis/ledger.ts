@@ -74,19 +74,32 @@ export class RedisLedger implements QuotaLedger {
     const id = `${org.id}|${service}|${month}`;
     let pool = this.pools.get(id);
     if (!pool) this.pools.set(id, (pool = new LeasePool(org.id, service, month, limit)));
-    if (pool.limit !== limit) {
+    const reserving = pool;
+    if (reserving.limit !== limit) {
       // The plan changed: blocks granted under the old limit go back first, and the next comes under the new one.
-      pool.retireAll();
-      pool.limit = limit;
-      return this.report(false).then(
-        () => this.grantThenTake(pool, request),
-        (error: unknown) => {
-          throw this.storeError(error);
-        },
+      reserving.retireAll();
+      reserving.limit = limit;
+      return this.waitingOn(reserving, () =>
+        this.report(false).then(
+          () => this.grantThenTake(reserving, request),
+          (error: unknown) => {
+            throw this.storeError(error);
+          },
+        ),
       );
     }
-    const lease = pool.usable(units);
-    return lease ? this.takeFrom(pool, lease, request) : this.grantThenTake(pool, request);
+    const lease = reserving.usable(units);
+    return lease ? this.takeFrom(reserving, lease, request) : this.waitingOn(reserving, () => this.grantThenTake(reserving, request));
+  }
+
+  /** Runs `wait` with the pool marked as waited on, so that a report does not drop it meanwhile (a block granted to a dropped pool would never be reported). */
+  private async waitingOn<T>(pool: LeasePool, wait: () => Promise<T>): Promise<T> {
+    pool.waiting++;
+    try {
+      return await wait();
+    } finally {
+      pool.waiting--;
+    }
   }
 
   private takeFrom(pool: LeasePool, lease: HeldLease, request: ReserveRequest): LeaseReservation {
@@ -101,9 +114,11 @@ export class RedisLedger implements QuotaLedger {
   /** Asks for a block; waiting reservations share it through `pool.acquiring` until it is answered. */
   private startGrant(pool: LeasePool, request: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
     const asked = this.grant(pool, request, want, atLeast);
-    const shared = asked.catch(() => null).finally(() => {
-      if (pool.acquiring === shared) pool.acquiring = null;
-    });
+    const shared = asked
+      .catch(() => null)
+      .finally(() => {
+        if (pool.acquiring === shared) pool.acquiring = null;
+      });
     pool.acquiring = shared;
     return asked;
   }
@@ -148,7 +163,13 @@ export class RedisLedger implements QuotaLedger {
     let reply: [number, number, number, number, number];
     try {
       reply = (await this.scripts.acquireLease(
-        [this.names.key(key.hash), this.names.org(org.id), this.names.monthUsage(org.id, month), this.names.leases, this.names.leasePrefix + id],
+        [
+          this.names.key(key.hash),
+          this.names.org(org.id),
+          this.names.monthUsage(org.id, month),
+          this.names.leases,
+          this.names.leasePrefix + id,
+        ],
         [service, want, atLeast, limit ?? -1, this.knownVersion(key.id), id, this.leaseTtlMs, this.names.leasePrefix],
       )) as [number, number, number, number, number];
     } catch (error) {
@@ -198,7 +219,7 @@ export class RedisLedger implements QuotaLedger {
     const now = Date.now();
     const reports: Promise<void>[] = [];
     for (const [id, pool] of this.pools) {
-      if (pool.leases.length === 0 && pool.acquiring === null) {
+      if (pool.leases.length === 0 && pool.acquiring === null && pool.waiting === 0) {
         this.pools.delete(id);
         continue;
       }
