@@ -376,7 +376,10 @@ contract('concurrent reservations grant exactly the quota', async (t, backend) =
   const { key } = await createKey(a, org.id, { name: 'k' }, NOW);
   const stores = backend.sharedLedger ? [a, b] : [a];
   const outcomes = await Promise.all(
-    Array.from({ length: 200 }, async (_, i) => ({ store: stores[i % stores.length]!, reservation: await reserve(stores[i % stores.length]!, org, key, 1, 'geocoding') })),
+    Array.from({ length: 200 }, async (_, i) => ({
+      store: stores[i % stores.length]!,
+      reservation: await reserve(stores[i % stores.length]!, org, key, 1, 'geocoding'),
+    })),
   );
   t.is(outcomes.filter((o) => o.reservation.granted).length, 50);
   t.is(await a.ledger.used(org.id, 'geocoding', MONTH), 0, 'reserved units are not used until committed');

@@ -52,7 +52,11 @@ interface Setup {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '48' }, 'max-nodes': { type: 'string', default: '3' } },
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '48' },
+      'max-nodes': { type: 'string', default: '3' },
+    },
   });
   const durationS = Number(values.duration);
   const connections = Number(values.connections);
@@ -88,7 +92,9 @@ async function main(): Promise<void> {
 
     const setups: Setup[] = [
       { label: 'embedded SQLite, 1 node', env: {}, nodes: 1 },
-      ...[1, 2, 3].filter((nodes) => nodes <= maxNodes).map((nodes) => ({ label: `Redis, ${nodes} node${nodes > 1 ? 's' : ''}`, env: redisEnv, nodes })),
+      ...[1, 2, 3]
+        .filter((nodes) => nodes <= maxNodes)
+        .map((nodes) => ({ label: `Redis, ${nodes} node${nodes > 1 ? 's' : ''}`, env: redisEnv, nodes })),
     ];
     const rows: string[][] = [];
     const single: Record<string, WrkResult> = {};

@@ -393,11 +393,12 @@ export class RedisStore implements ControlStore {
 
   /** The day-usage hashes of the range, oldest first; this node's served units are reported first (other nodes' lag by up to a second). */
   private usageDays(orgId: string, fromDay: string, toDay: string): Promise<{ day: string; usage: Hash }[]> {
-    return this.guarded(async () =>
-      (await this.ledger.flush(), Promise.all(
+    return this.guarded(async () => {
+      await this.ledger.flush();
+      return Promise.all(
         daysBetween(fromDay, toDay).map(async (day) => ({ day, usage: await this.client.hgetall(this.names.dayUsage(orgId, day)) })),
-      )),
-    );
+      );
+    });
   }
 
   async usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]> {
