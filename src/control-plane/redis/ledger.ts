@@ -235,8 +235,10 @@ export class RedisLedger implements QuotaLedger {
   /**
    * One lease's report: served units, and a retired lease's units not taken given back (closed in
    * Redis and here once nothing is in flight). On failure its counts are kept for the next report,
-   * under a new sequence number: a report that arrived but whose reply was lost is counted twice
-   * (over-counted, never under). A repeated delivery of one report is counted once.
+   * under a new sequence number: a report that arrived but whose reply was lost has its served units
+   * counted twice (over-counted, never under); what it gave back is given once, for the report
+   * carries the units the node still holds, not the difference. A repeated delivery of one report
+   * is counted once.
    */
   private async reportLease(pool: LeasePool, lease: HeldLease): Promise<void> {
     const served = lease.unreported;
@@ -256,7 +258,7 @@ export class RedisLedger implements QuotaLedger {
     try {
       const open = await this.scripts.reportLease(
         [this.names.leasePrefix + lease.id, this.names.leases, this.names.monthUsage(pool.orgId, pool.month)],
-        [lease.id, this.leaseTtlMs, pool.service, total, givenBack, lease.reports, ...days],
+        [lease.id, this.leaseTtlMs, pool.service, total, lease.granted, lease.reports, ...days],
       );
       // Redis settled the lease (it lapsed while this node could not report): take no more from it.
       if (open === 0) lease.retired = true;

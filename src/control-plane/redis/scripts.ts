@@ -246,14 +246,14 @@ return {1, used, limit, stale, granted}`,
   },
   /**
    * Reports the units served from a lease. KEYS lease, leases, month usage; ARGV lease id, TTL in
-   * ms, service, units served since the last report, units the node gives back unserved, the
-   * report's sequence number (1, 2, …), then
-   * triples of day-usage key, field, units. The served units count as used and in the days'
-   * usage. A lease whose units are all served or given back is closed; another is renewed (its TTL
-   * starts again). A report whose number was seen already (a retry of one whose reply was lost) changes
-   * nothing. Answers 1, or 0 when the lease had expired and was settled: its unreported units
-   * were counted as lost, and those served now move from lost to used, so the month's total does
-   * not change.
+   * ms, service, units served since the last report, the units the node still holds on the lease
+   * (what it was granted less what it gives back unserved: a total, so that a report sent again
+   * gives nothing back twice), the report's sequence number (1, 2, …), then triples of day-usage
+   * key, field, units. The served units count as used and in the days' usage. A lease whose units
+   * are all served or given back is closed; another is renewed (its TTL starts again). A report
+   * whose number was seen already (a repeated delivery) changes nothing. Answers 1, or 0 when the
+   * lease had expired and was settled: its unreported units were counted as lost, and those served
+   * or given back now leave lost (served ones for used), so the month's total does not grow.
    */
   reportLease: {
     keys: 3,
@@ -266,17 +266,23 @@ if closed == 'returned' then return 1 end
 if open and tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') >= tonumber(ARGV[6]) then return closed and 0 or 1 end
 for i = 7, #ARGV, 3 do redis.call('HINCRBY', ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
 redis.call('HINCRBY', KEYS[3], service, served)
+local given_back = 0
+local granted = 0
+if open then
+  granted = tonumber(redis.call('HGET', KEYS[1], 'granted'))
+  given_back = math.max(0, granted - tonumber(ARGV[5]))
+  granted = granted - given_back
+  redis.call('HSET', KEYS[1], 'seq', ARGV[6], 'granted', granted)
+end
 if closed or not open then
   local lost = tonumber(redis.call('HGET', KEYS[3], 'lost:' .. service) or '0')
-  redis.call('HINCRBY', KEYS[3], 'lost:' .. service, 0 - math.min(lost, served))
-  if open then redis.call('HSET', KEYS[1], 'seq', ARGV[6]) end
+  redis.call('HINCRBY', KEYS[3], 'lost:' .. service, 0 - math.min(lost, served + given_back))
   return 0
 end
-redis.call('HSET', KEYS[1], 'seq', ARGV[6])
 local reported = redis.call('HINCRBY', KEYS[1], 'reported', served)
-local given_back = tonumber(ARGV[5])
-redis.call('HINCRBY', KEYS[3], 'leased:' .. service, 0 - served - given_back)
-local granted = redis.call('HINCRBY', KEYS[1], 'granted', 0 - given_back)
+-- Units leave leased as far as the lease had them out: a report counted twice takes no more.
+local out = granted + given_back - (reported - served)
+redis.call('HINCRBY', KEYS[3], 'leased:' .. service, 0 - math.max(0, math.min(served + given_back, out)))
 if granted <= reported then
   close_lease(KEYS[1], 'returned')
   redis.call('ZREM', KEYS[2], ARGV[1])
