@@ -375,9 +375,17 @@ contract('concurrent reservations grant exactly the quota', async (t, backend) =
   const org = await a.setTier(signedUp.id, 'enterprise', { geocoding: 50 });
   const { key } = await createKey(a, org.id, { name: 'k' }, NOW);
   const stores = backend.sharedLedger ? [a, b] : [a];
-  const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => reserve(stores[i % stores.length]!, org, key, 1, 'geocoding')));
-  t.is(outcomes.filter((r) => r.granted).length, 50);
-  t.is(await a.ledger.used(org.id, 'geocoding', MONTH), backend.sharedLedger ? 50 : 0);
+  const outcomes = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => ({
+      store: stores[i % stores.length]!,
+      reservation: await reserve(stores[i % stores.length]!, org, key, 1, 'geocoding'),
+    })),
+  );
+  t.is(outcomes.filter((o) => o.reservation.granted).length, 50);
+  t.is(await a.ledger.used(org.id, 'geocoding', MONTH), 0, 'reserved units are not used until committed');
+  for (const { store, reservation } of outcomes) if (reservation.granted) store.ledger.commit(reservation);
+  await Promise.all(stores.map((store) => store.flush()));
+  t.is(await a.ledger.used(org.id, 'geocoding', MONTH), 50);
 });
 
 contract('a reservation of several units fits whole or not at all; a release gives them back', async (t, backend) => {

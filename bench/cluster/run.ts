@@ -10,7 +10,9 @@
  * Nothing is pinned: the nodes, wrk and Redis share the machine's cores, so on a 2-core machine
  * more nodes cannot add throughput (the report says so); the per-request costs still compare.
  *
- *   npm run bench:cluster [-- --duration 10 --connections 48]
+ *   npm run bench:cluster [-- --duration 10 --connections 48 --max-nodes 3]
+ *
+ * `--max-nodes 1` runs only the embedded store and one node on Redis (the per-node comparison).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,10 +52,15 @@ interface Setup {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '10' }, connections: { type: 'string', default: '48' } },
+    options: {
+      duration: { type: 'string', default: '10' },
+      connections: { type: 'string', default: '48' },
+      'max-nodes': { type: 'string', default: '3' },
+    },
   });
   const durationS = Number(values.duration);
   const connections = Number(values.connections);
+  const maxNodes = Number(values['max-nodes']);
   const source = describeSource();
   const workDir = mkdtempSync(join(tmpdir(), 'waymark-bench-cluster-'));
   const dataDir = join(workDir, 'data');
@@ -85,7 +92,9 @@ async function main(): Promise<void> {
 
     const setups: Setup[] = [
       { label: 'embedded SQLite, 1 node', env: {}, nodes: 1 },
-      ...[1, 2, 3].map((nodes) => ({ label: `Redis, ${nodes} node${nodes > 1 ? 's' : ''}`, env: redisEnv, nodes })),
+      ...[1, 2, 3]
+        .filter((nodes) => nodes <= maxNodes)
+        .map((nodes) => ({ label: `Redis, ${nodes} node${nodes > 1 ? 's' : ''}`, env: redisEnv, nodes })),
     ];
     const rows: string[][] = [];
     const single: Record<string, WrkResult> = {};

@@ -6,12 +6,14 @@
  */
 import type { ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
+import { Redis } from 'ioredis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
+import { controlKeys } from '../../src/control-plane/redis/keys.js';
 import { spawnWaymark, waymark, type Run } from './cli.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './queue.js';
 import { patientTest, WAIT_CEILING_MS } from './waits.js';
@@ -124,7 +126,8 @@ export interface Cluster {
   prefix: string;
   /** The WAYMARK_* environment of every process of the cluster. */
   env: Record<string, string>;
-  startNode(): Promise<ApiNode>;
+  /** A node; `env` adds to (or overrides) the cluster's environment. */
+  startNode(env?: Record<string, string>): Promise<ApiNode>;
   /** A worker logging at info level ("import started", "import completed"). */
   startWorker(env?: Record<string, string>): Promise<Child>;
   /** `waymark ARGS --data DIR` against the cluster's Redis. */
@@ -153,8 +156,8 @@ export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_U
     prefix,
     env,
     cli,
-    async startNode() {
-      const node = track(t, spawnWaymark(['serve', '--port', '0', '--data', dataDir], env));
+    async startNode(extra = {}) {
+      const node = track(t, spawnWaymark(['serve', '--port', '0', '--data', dataDir], { ...env, ...extra }));
       const banner = await node.line(/^Waymark is listening on /);
       return { ...node, url: /listening on (http:\/\/\S+)/.exec(banner)![1]! };
     },
@@ -172,17 +175,42 @@ export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_U
 }
 
 /** An organization with a key, made with the CLI; Enterprise with `maps=N` quotas when given. */
-export async function cliCustomer(cluster: Cluster, quota?: string): Promise<{ org: string; key: string }> {
+export async function cliCustomer(cluster: Cluster, quota?: string): Promise<{ org: string; key: string; keyId: string }> {
   const org = `org-${cluster.prefix}-${++counter}`;
   await cluster.cliJson(['user', 'create', '--email', `${org}@example.com`, '--password', 'correct horse battery', '--org', org]);
   if (quota) await cluster.cliJson(['org', 'set-tier', '--org', org, '--tier', 'enterprise', '--quota', quota]);
   const key = await cluster.cliJson(['key', 'create', '--org', org, '--name', 'load', '--scopes', 'maps']);
-  return { org, key: key.value as string };
+  return { org, key: key.value as string, keyId: key.id as string };
 }
 
 /** `waymark usage` of a service: the units counted this month. */
 export async function usedUnits(cluster: Cluster, org: string, service = 'maps'): Promise<number> {
   return (await cluster.cliJson(['usage', '--org', org])).services[service].used;
+}
+
+/** The Redis key of an organization's quota counters this month. */
+export async function monthUsageKey(cluster: Cluster, org: string): Promise<string> {
+  const { organization, period } = await cluster.cliJson(['usage', '--org', org]);
+  return controlKeys(cluster.prefix).monthUsage(organization.id, period.start.slice(0, 7));
+}
+
+/**
+ * The quota counters of a service this month as Redis holds them (scripts.ts): units served and
+ * reported, units out on the nodes' leases, and units of lapsed leases never reported (lost).
+ */
+export async function monthCounters(
+  cluster: Cluster,
+  usageKey: string,
+  service = 'maps',
+): Promise<{ served: number; leased: number; lost: number }> {
+  const client = new Redis(cluster.redisUrl);
+  try {
+    const usage = await client.hgetall(usageKey);
+    const count = (field: string) => Number(usage[field] ?? 0);
+    return { served: count(service), leased: count(`leased:${service}`), lost: count(`lost:${service}`) };
+  } finally {
+    client.disconnect();
+  }
 }
 
 /** The largest stored tile of the served dataset: its XYZ path and its bytes as a client gets them (inflated). */

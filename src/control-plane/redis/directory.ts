@@ -4,8 +4,11 @@
  * and every node's subscriber re-reads that record. A subscriber that was disconnected may have
  * missed messages, so keys are not served again until a full reload after the reconnect. The two
  * connections reconnect each on its own; a reload that fails (the command connection not back yet)
- * is tried again until it succeeds or the subscriber drops again.
+ * is tried again until it succeeds or the subscriber drops again. A writer waits for every node to
+ * acknowledge its change (`announce`), so a revocation or plan change holds on every node's next
+ * request.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { KeyIndex } from '../key-index.js';
 import type { Directory } from '../store.js';
@@ -13,10 +16,34 @@ import type { ApiKeyRecord, Organization } from '../types.js';
 import type { ControlKeys } from './keys.js';
 import { isPresent, toKey, toOrg, type Hash } from './records.js';
 
-/** A change message: which record to re-read. */
+/** A change: which record to re-read. */
 export type Change = `key ${string}` | `org ${string}`;
 
 const RELOAD_RETRY_MS = 250;
+/** How long a writer waits for every node to acknowledge its change; a node that does not answer by then is passed over. */
+const ACK_WAIT_MS = 1000;
+const ACK_POLL_MS = 2;
+/** Acknowledgement lists outlive any wait. */
+const ACK_TTL_MS = 60_000;
+
+function acknowledge(client: Redis, list: string): Promise<unknown> {
+  return client.multi().rpush(list, '1').pexpire(list, ACK_TTL_MS).exec();
+}
+
+/**
+ * Publishes a change and waits until every subscribed node has applied it (or ACK_WAIT_MS has
+ * passed), so that once a write has answered, the next request on any node sees it: nodes check
+ * keys and serve quota from memory, without asking Redis per request.
+ */
+export async function announce(client: Redis, names: ControlKeys, change: Change): Promise<void> {
+  const token = randomBytes(9).toString('base64url');
+  const receivers = await client.publish(names.changes, `${change} ${token}`);
+  const list = names.changeAcks(token);
+  const deadline = Date.now() + ACK_WAIT_MS;
+  while (receivers > 0 && (await client.llen(list)) < receivers && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, ACK_POLL_MS));
+  }
+}
 
 export class RedisDirectory implements Directory {
   private keys = new KeyIndex();
@@ -39,7 +66,7 @@ export class RedisDirectory implements Directory {
   /** Subscribes to the changes channel, then loads everything; again after each reconnect. */
   async listen(subscriber: Redis): Promise<void> {
     subscriber.on('message', (channel: string, message: string) => {
-      if (channel === this.names.changes) void this.apply(message as Change).catch(() => this.sync());
+      if (channel === this.names.changes) void this.apply(message).catch(() => this.sync());
     });
     subscriber.on('close', () => {
       this.subscribed = false;
@@ -130,10 +157,13 @@ export class RedisDirectory implements Directory {
     if (this.reloading) this.changedDuringReload.push(change);
   }
 
-  /** Re-reads the record a change message names. */
-  private async apply(change: Change): Promise<void> {
-    this.noteChange(change);
-    const [kind, id] = change.split(' ') as ['key' | 'org', string];
+  /**
+   * Re-reads the record a change message names; then, when the message carries the writer's token
+   * (`key <hash> <token>`), acknowledges it, for the writer waits for every node before it answers.
+   */
+  private async apply(message: string): Promise<void> {
+    const [kind, id, token] = message.split(' ') as ['key' | 'org', string, string?];
+    this.noteChange(`${kind} ${id}`);
     if (kind === 'key') {
       const hash = await this.client.hgetall(this.names.key(id));
       if (isPresent(hash)) this.putHash(hash);
@@ -141,6 +171,7 @@ export class RedisDirectory implements Directory {
       const hash = await this.client.hgetall(this.names.org(id));
       if (isPresent(hash)) this.orgs.set(id, toOrg(hash));
     }
+    if (token) await acknowledge(this.client, this.names.changeAcks(token));
   }
 
   /** Loads every key and organization; concurrent calls share one load. */

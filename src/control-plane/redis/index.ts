@@ -5,6 +5,7 @@
  * in memory, kept current through a changes channel (directory.ts).
  */
 import type { Redis } from 'ioredis';
+import { setting } from '../../../core/config.js';
 import type { RedisSettings } from '../../../core/redis.js';
 import { newId } from '../ids.js';
 import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
@@ -24,7 +25,7 @@ import {
   type UserWithPassword,
 } from '../types.js';
 import { commandConnection, storeError, subscriberConnection } from './connection.js';
-import { RedisDirectory, type Change } from './directory.js';
+import { announce, RedisDirectory, type Change } from './directory.js';
 import { controlKeys, type ControlKeys } from './keys.js';
 import { RedisLedger } from './ledger.js';
 import { RedisSignIns } from './sign-ins.js';
@@ -82,6 +83,7 @@ export class RedisStore implements ControlStore {
       this.names,
       (error) => storeError(error, settings),
       (keyId) => this.directory.versionOf(keyId),
+      setting('quotaLeaseTtlMs'),
     );
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
   }
@@ -119,9 +121,9 @@ export class RedisStore implements ControlStore {
     }
   }
 
-  /** Tells every node's directory to re-read a record this node wrote. */
-  private announce(change: Change): Promise<unknown> {
-    return this.client.publish(this.names.changes, change);
+  /** Tells every node's directory to re-read a record this node wrote, and waits until they have. */
+  private announce(change: Change): Promise<void> {
+    return announce(this.client, this.names, change);
   }
 
   private newUser(email: string, passwordHash: string, orgId: string, role: Role, createdAt: string): UserWithPassword {
@@ -389,13 +391,14 @@ export class RedisStore implements ControlStore {
     });
   }
 
-  /** The day-usage hashes of the range, oldest first. */
+  /** The day-usage hashes of the range, oldest first; this node's served units are reported first (other nodes' lag by up to a second). */
   private usageDays(orgId: string, fromDay: string, toDay: string): Promise<{ day: string; usage: Hash }[]> {
-    return this.guarded(() =>
-      Promise.all(
+    return this.guarded(async () => {
+      await this.ledger.flush();
+      return Promise.all(
         daysBetween(fromDay, toDay).map(async (day) => ({ day, usage: await this.client.hgetall(this.names.dayUsage(orgId, day)) })),
-      ),
-    );
+      );
+    });
   }
 
   async usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]> {
@@ -431,7 +434,7 @@ export class RedisStore implements ControlStore {
 
   async close(): Promise<void> {
     try {
-      await this.flush();
+      await this.ledger.close();
     } finally {
       this.subscriber.disconnect();
       // QUIT lets commands in flight (a release) finish first.

@@ -11,6 +11,8 @@ export function controlKeys(prefix: string) {
     all: `${base}*`,
     /** Pub/sub channel of key and organization writes: `key <hash>` or `org <id>`. */
     changes: `${base}changes`,
+    /** List the nodes push to once they have applied the change of that token (directory.ts). */
+    changeAcks: (token: string) => `${base}change-acks:${token}`,
 
     org: (id: string) => `${base}org:${id}`,
     /** Set of every organization id. */
@@ -45,8 +47,12 @@ export function controlKeys(prefix: string) {
     /** Expires with the session (PEXPIREAT). */
     session: (hash: string) => `${base}session:${hash}`,
 
-    /** Hash of a month's units per service: the quota counters. */
+    /** Hash of a month's units per service (served, `leased:` and `lost:`; scripts.ts): the quota counters. */
     monthUsage: (orgId: string, month: string) => `${base}used:${orgId}:${month}`,
+    /** Sorted set of open quota leases' ids, scored by when they expire (ms). */
+    leases: `${base}leases`,
+    /** Prefix of a quota lease's hash, followed by its id. */
+    leasePrefix: `${base}lease:`,
     /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
     dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
 

@@ -1,86 +1,279 @@
 /**
- * The quota ledger over Redis: exact across nodes, nothing buffered. A reservation is one script
- * call that checks the key is active, reads the organization's current limit and, if the units
- * fit, counts them at once in the month counter and the day's usage. So `commit` has nothing left
- * to do and `release` gives the units back. A release that fails (Redis unreachable) is logged
- * and lost, leaving those units over-counted.
+ * The quota ledger over Redis, on quota leases (leases.ts): a node reserves blocks of units per
+ * organization, service and month from Redis (one script call per block, not per request) and
+ * serves from them in memory, so a reservation is a map look-up as on the embedded store. Across
+ * nodes the quota stays exact: Redis grants a block only within the limit, counting every unit
+ * out on a lease. Served units are reported every REPORT_MS (usage reports lag by that much), and
+ * a lease that is idle, or whose limit changed, is returned with its unserved units. Each report
+ * renews the lease's TTL; a node that dies holds its open leases until it lapses, when Redis counts
+ * their unreported units as lost (a dead node may have served them): the most a node's death costs
+ * an organization is its open blocks, at most two per service of at most MAX_BLOCK units each.
  */
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaLedger, Reservation, ReserveRequest } from '../store.js';
 import type { Service } from '../types.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
+import { LeasePool, newLease, type HeldLease } from './leases.js';
 import type { Scripts } from './scripts.js';
 
-/** What a release needs to undo a granted reservation. */
-interface RedisReservation extends Reservation {
-  orgId: string;
-  service: Service;
-  month: string;
-  day: string;
-  keyId: string;
+/** What settling a reservation needs: the lease it was taken from. */
+interface LeaseReservation extends Reservation {
+  pool: LeasePool;
+  lease: HeldLease;
   units: number;
+  keyId: string;
+  day: string;
+}
+
+/** What a grant script answered, and for which request. */
+interface Grant {
+  outcome: number;
+  used: number;
+  limit: number | null;
+  stale: boolean;
+  keyId: string;
+  /** The fewest units it would take. */
+  atLeast: number;
 }
 
 const GRANTED = 1;
 const KEY_NOT_ACTIVE = 2;
+/** How often served units are reported and leases renewed. */
+export const REPORT_MS = 1000;
+/** A lease not taken from for this long is returned. */
+const IDLE_MS = 2000;
 
 export class RedisLedger implements QuotaLedger {
   /** Last-use times by key id, written by the next flush. */
   private pendingKeyUse = new Map<string, number>();
+  private readonly pools = new Map<string, LeasePool>();
+  /** Lease ids are this node's random prefix and a counter. */
+  private readonly node = randomBytes(6).toString('hex');
+  private leaseCount = 0;
+  private readonly timer: NodeJS.Timeout;
+  private reporting: Promise<void> | null = null;
 
   constructor(
     private readonly client: Redis,
     private readonly scripts: Scripts,
     private readonly names: ControlKeys,
     private readonly storeError: (error: unknown) => Error,
-    /** The version of a key's record the directory holds, for the reservation to compare. */
+    /** The version of a key's record the directory holds, for the grant to compare. */
     private readonly knownVersion: (keyId: string) => string,
-  ) {}
+    private readonly leaseTtlMs: number,
+  ) {
+    this.timer = setInterval(() => {
+      if (this.reporting === null) this.report(false).catch(() => {});
+    }, REPORT_MS);
+    this.timer.unref();
+  }
 
-  async reserve({ org, key, service, month, day, limit, units }: ReserveRequest): Promise<RedisReservation> {
-    let reply: [number, number, number, number];
+  reserve(request: ReserveRequest): LeaseReservation | Promise<LeaseReservation> {
+    const { org, service, month, limit, units } = request;
+    const id = `${org.id}|${service}|${month}`;
+    let pool = this.pools.get(id);
+    if (!pool) this.pools.set(id, (pool = new LeasePool(org.id, service, month, limit)));
+    const reserving = pool;
+    if (reserving.limit !== limit) {
+      // The plan changed: blocks granted under the old limit go back first, and the next comes under the new one.
+      reserving.retireAll();
+      reserving.limit = limit;
+      return this.waitingOn(reserving, () =>
+        this.report(false).then(
+          () => this.grantThenTake(reserving, request),
+          (error: unknown) => {
+            throw this.storeError(error);
+          },
+        ),
+      );
+    }
+    const lease = reserving.usable(units);
+    return lease ? this.takeFrom(reserving, lease, request) : this.waitingOn(reserving, () => this.grantThenTake(reserving, request));
+  }
+
+  /** Runs `wait` with the pool marked as waited on, so that a report does not drop it meanwhile (a block granted to a dropped pool would never be reported). */
+  private async waitingOn<T>(pool: LeasePool, wait: () => Promise<T>): Promise<T> {
+    pool.waiting++;
     try {
-      reply = (await this.scripts.reserve(
-        [this.names.key(key.hash), this.names.org(org.id), this.names.monthUsage(org.id, month), this.names.dayUsage(org.id, day)],
-        [service, units, dayUsageField(service, key.id), limit ?? -1, this.knownVersion(key.id)],
-      )) as [number, number, number, number];
+      return await wait();
+    } finally {
+      pool.waiting--;
+    }
+  }
+
+  private takeFrom(pool: LeasePool, lease: HeldLease, request: ReserveRequest): LeaseReservation {
+    const { key, limit, units, day } = request;
+    const used = lease.usedBefore + lease.taken;
+    pool.take(lease, units, Date.now());
+    // The next block is asked for ahead, so that requests rarely wait for one.
+    if (pool.wantsRefill()) this.startGrant(pool, request, pool.blockSize(1), 1).catch(() => {});
+    return { granted: true, used, limit, pool, lease, units, keyId: key.id, day };
+  }
+
+  /** Asks for a block; waiting reservations share it through `pool.acquiring` until it is answered. */
+  private startGrant(pool: LeasePool, request: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
+    const asked = this.grant(pool, request, want, atLeast);
+    const shared = asked
+      .catch(() => null)
+      .finally(() => {
+        if (pool.acquiring === shared) pool.acquiring = null;
+      });
+    pool.acquiring = shared;
+    return asked;
+  }
+
+  /** Waits for a block (the one asked for already, or a new one) and takes from it; refuses when Redis refuses. */
+  private async grantThenTake(pool: LeasePool, request: ReserveRequest): Promise<LeaseReservation> {
+    const { key, units } = request;
+    for (;;) {
+      const asked = pool.acquiring as Promise<Grant | null> | null;
+      const grant = asked ? await asked : await this.startGrant(pool, request, pool.blockSize(units), units);
+      const lease = pool.usable(units);
+      if (lease) {
+        const reservation = this.takeFrom(pool, lease, request);
+        if (grant?.stale && grant.keyId === key.id) reservation.stale = true;
+        return reservation;
+      }
+      if (grant === null) continue;
+      if (grant.outcome === KEY_NOT_ACTIVE) {
+        if (grant.keyId === key.id) return this.refusal(pool, request, grant, true);
+      } else if (grant.outcome !== GRANTED && grant.atLeast <= units) return this.refusal(pool, request, grant, false);
+    }
+  }
+
+  private refusal(pool: LeasePool, { key, units, day }: ReserveRequest, grant: Grant, revoked: boolean): LeaseReservation {
+    const refused: LeaseReservation = {
+      granted: false,
+      used: grant.used,
+      limit: grant.limit,
+      pool,
+      lease: newLease('', 0, 0, 0),
+      units,
+      keyId: key.id,
+      day,
+    };
+    if (revoked) refused.revoked = true;
+    return refused;
+  }
+
+  /** Asks Redis for a block of `want` units (at least `atLeast`) for the pool; a granted lease joins it. */
+  private async grant(pool: LeasePool, { org, key, service, month, limit }: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
+    const id = `${this.node}-${++this.leaseCount}`;
+    let reply: [number, number, number, number, number];
+    try {
+      reply = (await this.scripts.acquireLease(
+        [
+          this.names.key(key.hash),
+          this.names.org(org.id),
+          this.names.monthUsage(org.id, month),
+          this.names.leases,
+          this.names.leasePrefix + id,
+        ],
+        [service, want, atLeast, limit ?? -1, this.knownVersion(key.id), id, this.leaseTtlMs, this.names.leasePrefix],
+      )) as [number, number, number, number, number];
     } catch (error) {
       throw this.storeError(error);
     }
-    const [outcome, used, limitInForce, stale] = reply;
-    const reservation: RedisReservation = {
-      granted: outcome === GRANTED,
-      used,
-      limit: limitInForce < 0 ? null : limitInForce,
-      orgId: org.id,
-      service,
-      month,
-      day,
-      keyId: key.id,
-      units,
-    };
-    if (outcome === KEY_NOT_ACTIVE) reservation.revoked = true;
-    if (stale === 1) reservation.stale = true;
-    return reservation;
+    const [outcome, used, limitInForce, stale, granted] = reply;
+    if (outcome === GRANTED) {
+      pool.leases.push(newLease(id, granted, used, Date.now()));
+      pool.shrinking = granted < want;
+    }
+    return { outcome, used, limit: limitInForce < 0 ? null : limitInForce, stale: stale === 1, keyId: key.id, atLeast };
   }
 
-  /** The units were counted when reserved. */
-  commit(): void {}
+  commit(reservation: Reservation): void {
+    const { lease, units, keyId, day } = reservation as LeaseReservation;
+    lease.inFlight--;
+    const id = `${day} ${keyId}`;
+    lease.unreported.set(id, (lease.unreported.get(id) ?? 0) + units);
+    lease.unreportedTotal += units;
+  }
 
+  /** The units go back to their block. */
   release(reservation: Reservation): void {
-    const { granted, orgId, service, month, day, keyId, units } = reservation as RedisReservation;
+    const { granted, lease, units } = reservation as LeaseReservation;
     if (!granted) return;
-    this.client
-      .multi()
-      .hincrby(this.names.monthUsage(orgId, month), service, -units)
-      .hincrby(this.names.dayUsage(orgId, day), dayUsageField(service, keyId), -units)
-      .exec()
-      .catch((error: Error) =>
-        console.error(`waymark: could not release ${units} ${service} units of ${orgId} (they stay counted): ${error.message}`),
-      );
+    lease.inFlight--;
+    lease.taken -= units;
   }
 
+  /**
+   * Reports every lease's served units and renews it. A lease idle for IDLE_MS, used up, or every
+   * lease when `returnAll`, is retired first: its units not taken go back to Redis, and once
+   * nothing is in flight it is closed. A call made while one runs runs after it.
+   */
+  private report(returnAll: boolean): Promise<void> {
+    const run = (this.reporting ?? Promise.resolve()).then(() => this.reportAll(returnAll));
+    const shared: Promise<void> = run
+      .catch(() => {})
+      .finally(() => {
+        if (this.reporting === shared) this.reporting = null;
+      });
+    this.reporting = shared;
+    return run;
+  }
+
+  private async reportAll(returnAll: boolean): Promise<void> {
+    const now = Date.now();
+    const reports: Promise<void>[] = [];
+    for (const [id, pool] of this.pools) {
+      if (pool.leases.length === 0 && pool.acquiring === null && pool.waiting === 0) {
+        this.pools.delete(id);
+        continue;
+      }
+      for (const lease of [...pool.leases]) {
+        if (returnAll || now - lease.lastTakenMs > IDLE_MS || lease.taken === lease.granted) lease.retired = true;
+        reports.push(this.reportLease(pool, lease));
+      }
+    }
+    const failures = (await Promise.allSettled(reports)).filter((r) => r.status === 'rejected');
+    if (failures.length > 0) throw this.storeError((failures[0] as PromiseRejectedResult).reason);
+  }
+
+  /**
+   * One lease's report: served units, and a retired lease's units not taken given back (closed in
+   * Redis and here once nothing is in flight). On failure its counts are kept for the next report,
+   * under a new sequence number: a report that arrived but whose reply was lost has its served units
+   * counted twice (over-counted, never under); what it gave back is given once, for the report
+   * carries the units the node still holds, not the difference. A repeated delivery of one report
+   * is counted once.
+   */
+  private async reportLease(pool: LeasePool, lease: HeldLease): Promise<void> {
+    const served = lease.unreported;
+    const total = lease.unreportedTotal;
+    const givenBack = lease.retired ? lease.granted - lease.taken : 0;
+    const closing = lease.retired && lease.inFlight === 0;
+    lease.unreported = new Map();
+    lease.unreportedTotal = 0;
+    lease.granted -= givenBack;
+    lease.reports++;
+    if (closing) pool.remove(lease);
+    const days: (string | number)[] = [];
+    for (const [id, units] of served) {
+      const [day, keyId] = id.split(' ') as [string, string];
+      days.push(this.names.dayUsage(pool.orgId, day), dayUsageField(pool.service, keyId), units);
+    }
+    try {
+      const open = await this.scripts.reportLease(
+        [this.names.leasePrefix + lease.id, this.names.leases, this.names.monthUsage(pool.orgId, pool.month)],
+        [lease.id, this.leaseTtlMs, pool.service, total, lease.granted, lease.reports, ...days],
+      );
+      // Redis settled the lease (it lapsed while this node could not report): take no more from it.
+      if (open === 0) lease.retired = true;
+    } catch (error) {
+      lease.granted += givenBack;
+      for (const [id, units] of served) lease.unreported.set(id, (lease.unreported.get(id) ?? 0) + units);
+      lease.unreportedTotal += total;
+      if (closing) pool.leases.push(lease);
+      throw error;
+    }
+  }
+
+  /** Units served this month; this node's are reported first, other nodes' may lag by up to REPORT_MS. */
   async used(orgId: string, service: Service, month: string): Promise<number> {
+    await this.report(false);
     try {
       return Number((await this.client.hget(this.names.monthUsage(orgId, month), service)) ?? 0);
     } catch (error) {
@@ -97,8 +290,20 @@ export class RedisLedger implements QuotaLedger {
     return this.pendingKeyUse;
   }
 
-  /** Writes the buffered last-use times; on failure they are kept for the next flush (newer ones win). */
+  /** Reports served units and writes the buffered last-use times; on failure they are kept for the next flush (newer times win). */
   async flush(): Promise<void> {
+    await this.report(false);
+    await this.writeKeyUse();
+  }
+
+  /** At shutdown: every lease is reported and returned, and the timer stops. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.report(true);
+    await this.writeKeyUse();
+  }
+
+  private async writeKeyUse(): Promise<void> {
     const keyUse = this.pendingKeyUse;
     if (keyUse.size === 0) return;
     this.pendingKeyUse = new Map();

@@ -43,6 +43,44 @@ end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 `;
 
+/**
+ * Quota leases (ledger.ts). A month-usage hash holds per service the units served (`<service>`),
+ * the units out on leases (`leased:<service>`) and the units of expired leases never reported
+ * (`lost:<service>`: a dead node may have served them, so they stay counted). The quota compares
+ * the sum of the three. A lease is a hash (its month-usage key, service, units granted and
+ * reported) and a member of the leases sorted set, scored by when it expires (Redis' clock).
+ */
+// Negations are written `0 - x`: Lua's -0 would reach HINCRBY as "-0", which it refuses.
+const LEASE_HELPERS = `
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+local function month_total(usage, service)
+  local counts = redis.call('HMGET', usage, service, 'leased:' .. service, 'lost:' .. service)
+  return tonumber(counts[1] or '0') + tonumber(counts[2] or '0') + tonumber(counts[3] or '0')
+end
+-- A settled lease's hash stays a day, marked, so that a late or repeated report is recognized.
+local function close_lease(lease, how)
+  redis.call('HSET', lease, 'closed', how)
+  redis.call('PEXPIRE', lease, 86400000)
+end
+local function settle_expired(leases, prefix, now)
+  local expired = redis.call('ZRANGEBYSCORE', leases, '-inf', now, 'LIMIT', 0, 50)
+  for _, id in ipairs(expired) do
+    local lease = redis.call('HMGET', prefix .. id, 'usage', 'service', 'granted', 'reported')
+    if lease[1] then
+      local unreported = tonumber(lease[3]) - tonumber(lease[4])
+      redis.call('HINCRBY', lease[1], 'leased:' .. lease[2], 0 - unreported)
+      redis.call('HINCRBY', lease[1], 'lost:' .. lease[2], unreported)
+      close_lease(prefix .. id, 'expired')
+    end
+    redis.call('ZREM', leases, id)
+  end
+  return #expired
+end
+`;
+
 const SCRIPTS = {
   /** KEYS emails, orgNames, orgs, org, user, orgUsers, orgOwners; ARGV email, lower-cased name, org id, user id, org JSON, user JSON. */
   createUserWithOrg: {
@@ -174,26 +212,90 @@ hset_json(KEYS[1], ARGV[2])
 return 'ok'`,
   },
   /**
-   * KEYS key, org, month usage, day usage; ARGV service, units, day field, the caller's limit (-1:
-   * unlimited; used when the organization has no record), the key's version the caller knows.
-   * Answers {outcome, used, limit, stale}: outcome 1 granted (and counted), 0 over the limit, 2 the
-   * key is not active; stale 1 when the key was written since the caller's version (edited, or
-   * rolled to a new hash, which leaves no record under the old one): the caller re-reads it and
-   * checks again before it serves, so an edit applies on every node from the next request.
+   * Grants a quota lease. KEYS key, org, month usage, leases (sorted set), the new lease; ARGV
+   * service, units wanted, units at least, the caller's limit (-1: unlimited; used when the
+   * organization has no record), the key's version the caller knows, the lease id, the lease TTL
+   * in ms, the prefix of lease keys. Settles expired leases first (see LEASE_HELPERS). Grants
+   * min(wanted, max(at least, a quarter of what remains)), so blocks shrink to single units as
+   * the quota runs out, or nothing when fewer than `at least` remain. Answers {outcome, used,
+   * limit, stale, granted}: outcome 1 granted, 0 over the limit, 2 the key is not active; used
+   * is the month's total (served, leased and lost) before the grant; stale as the key's version
+   * differs from the caller's (it re-reads the key and checks again before it serves).
    */
-  reserve: {
-    keys: 4,
-    lua: `
-local used = tonumber(redis.call('HGET', KEYS[3], ARGV[1]) or '0')
-local limit = tonumber(redis.call('HGET', KEYS[2], 'quota:' .. ARGV[1]) or ARGV[4])
+  acquireLease: {
+    keys: 5,
+    lua: `${LEASE_HELPERS}
+local now = now_ms()
+settle_expired(KEYS[4], ARGV[8], now)
+local service = ARGV[1]
+local used = month_total(KEYS[3], service)
+local limit = tonumber(redis.call('HGET', KEYS[2], 'quota:' .. service) or ARGV[4])
 local status = redis.call('HGET', KEYS[1], 'status')
-if status and status ~= 'active' then return {2, used, limit, 0} end
+if status and status ~= 'active' then return {2, used, limit, 0, 0} end
 local stale = (not status or (redis.call('HGET', KEYS[1], 'version') or '0') ~= ARGV[5]) and 1 or 0
-local units = tonumber(ARGV[2])
-if limit >= 0 and used + units > limit then return {0, used, limit, stale} end
-redis.call('HINCRBY', KEYS[3], ARGV[1], units)
-redis.call('HINCRBY', KEYS[4], ARGV[3], units)
-return {1, used, limit, stale}`,
+local granted = tonumber(ARGV[2])
+if limit >= 0 then
+  local remaining = limit - used
+  granted = math.min(granted, math.max(tonumber(ARGV[3]), math.floor(remaining / 4)))
+  if granted > remaining then return {0, used, limit, stale, 0} end
+end
+redis.call('HINCRBY', KEYS[3], 'leased:' .. service, granted)
+redis.call('HSET', KEYS[5], 'usage', KEYS[3], 'service', service, 'granted', granted, 'reported', 0)
+redis.call('ZADD', KEYS[4], now + tonumber(ARGV[7]), ARGV[6])
+return {1, used, limit, stale, granted}`,
+  },
+  /**
+   * Reports the units served from a lease. KEYS lease, leases, month usage; ARGV lease id, TTL in
+   * ms, service, units served since the last report, the units the node still holds on the lease
+   * (what it was granted less what it gives back unserved: a total, so that a report sent again
+   * gives nothing back twice), the report's sequence number (1, 2, …), then triples of day-usage
+   * key, field, units. The served units count as used and in the days' usage. A lease whose units
+   * are all served or given back is closed; another is renewed (its TTL starts again). A report
+   * whose number was seen already (a repeated delivery) changes nothing. Answers 1, or 0 when the
+   * lease had expired and was settled: its unreported units were counted as lost, and those served
+   * or given back now leave lost (served ones for used), so the month's total does not grow.
+   */
+  reportLease: {
+    keys: 3,
+    lua: `${LEASE_HELPERS}
+local service = ARGV[3]
+local served = tonumber(ARGV[4])
+local open = redis.call('EXISTS', KEYS[1]) == 1
+local closed = redis.call('HGET', KEYS[1], 'closed')
+if closed == 'returned' then return 1 end
+if open and tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') >= tonumber(ARGV[6]) then return closed and 0 or 1 end
+for i = 7, #ARGV, 3 do redis.call('HINCRBY', ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
+redis.call('HINCRBY', KEYS[3], service, served)
+local given_back = 0
+local granted = 0
+if open then
+  granted = tonumber(redis.call('HGET', KEYS[1], 'granted'))
+  given_back = math.max(0, granted - tonumber(ARGV[5]))
+  granted = granted - given_back
+  redis.call('HSET', KEYS[1], 'seq', ARGV[6], 'granted', granted)
+end
+if closed or not open then
+  local lost = tonumber(redis.call('HGET', KEYS[3], 'lost:' .. service) or '0')
+  redis.call('HINCRBY', KEYS[3], 'lost:' .. service, 0 - math.min(lost, served + given_back))
+  return 0
+end
+local reported = redis.call('HINCRBY', KEYS[1], 'reported', served)
+-- Units leave leased as far as the lease had them out: a report counted twice takes no more.
+local out = granted + given_back - (reported - served)
+redis.call('HINCRBY', KEYS[3], 'leased:' .. service, 0 - math.max(0, math.min(served + given_back, out)))
+if granted <= reported then
+  close_lease(KEYS[1], 'returned')
+  redis.call('ZREM', KEYS[2], ARGV[1])
+else
+  redis.call('ZADD', KEYS[2], 'XX', now_ms() + tonumber(ARGV[2]), ARGV[1])
+end
+return 1`,
+  },
+  /** Settles expired leases: KEYS leases; ARGV the prefix of lease keys. Answers how many. */
+  settleExpiredLeases: {
+    keys: 1,
+    lua: `${LEASE_HELPERS}
+return settle_expired(KEYS[1], ARGV[1], now_ms())`,
   },
 } as const;
 

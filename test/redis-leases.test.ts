@@ -1,0 +1,88 @@
+/**
+ * The quota-lease scripts (src/control-plane/redis/scripts.ts) on the real Redis: what a grant
+ * takes from the quota, a report sent again after a lost reply, and a lease that lapses. The
+ * month's total (served + leased + lost) is what the quota is checked against.
+ */
+import test, { type ExecutionContext } from 'ava';
+import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { controlKeys } from '../src/control-plane/redis/keys.js';
+import { defineScripts } from '../src/control-plane/redis/scripts.js';
+import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { within } from './helpers/waits.js';
+
+const GRANTED = 1;
+const REFUSED = 0;
+
+function leases(t: ExecutionContext) {
+  const prefix = `${TEST_PREFIX_ROOT}-leases-${randomBytes(3).toString('hex')}`;
+  const client = new Redis(REDIS_URL);
+  t.teardown(async () => {
+    client.disconnect();
+    await deleteKeys(`${prefix}:*`);
+  });
+  const names = controlKeys(prefix);
+  const scripts = defineScripts(client);
+  const usage = names.monthUsage('org', '2026-11');
+  let count = 0;
+  return {
+    /** Asks for `want` units (at least `atLeast`) under `limit`; answers [outcome, used before, granted] and the lease's id. */
+    async acquire(want: number, atLeast: number, limit: number, ttlMs = 60_000) {
+      const id = `node-${++count}`;
+      const reply = (await scripts.acquireLease(
+        [names.key('hash'), names.org('org'), usage, names.leases, names.leasePrefix + id],
+        ['maps', want, atLeast, limit, '0', id, ttlMs, names.leasePrefix],
+      )) as [number, number, number, number, number];
+      return { outcome: reply[0], used: reply[1], granted: reply[4], id };
+    },
+    /** Reports `served` units of the lease, the node still holding `holds` of it, as report number `seq`. */
+    report: (id: string, served: number, holds: number, seq: number) =>
+      scripts.reportLease(
+        [names.leasePrefix + id, names.leases, usage],
+        [id, 60_000, 'maps', served, holds, seq, names.dayUsage('org', '2026-11-26'), 'maps|key', served],
+      ),
+    settle: () => scripts.settleExpiredLeases([names.leases], [names.leasePrefix]) as Promise<number>,
+    async counters() {
+      const hash = await client.hgetall(usage);
+      const count = (field: string) => Number(hash[field] ?? 0);
+      return { served: count('maps'), leased: count('leased:maps'), lost: count('lost:maps') };
+    },
+  };
+}
+
+test('grants shrink to a quarter of what remains, down to single units, and never past the limit', async (t) => {
+  const l = leases(t);
+  t.like(await l.acquire(50, 1, 100), { outcome: GRANTED, granted: 25, used: 0 });
+  t.like(await l.acquire(50, 1, 100), { outcome: GRANTED, granted: 18, used: 25 });
+  const rest: number[] = [];
+  for (let grant = await l.acquire(50, 1, 100); grant.outcome === GRANTED; grant = await l.acquire(50, 1, 100)) rest.push(grant.granted);
+  t.is(
+    rest.reduce((a, b) => a + b, 0),
+    57,
+  );
+  t.deepEqual(rest.slice(-3), [1, 1, 1]);
+  t.like(await l.acquire(1, 1, 100), { outcome: REFUSED, used: 100 });
+  t.deepEqual(await l.counters(), { served: 0, leased: 100, lost: 0 });
+});
+
+test('a report sent again after a lost reply over-counts served units but gives back once, and leased never goes below zero', async (t) => {
+  const l = leases(t);
+  const { id } = await l.acquire(10, 1, 1000);
+  // 3 served, 5 given back: the node holds 5, 3 of them served and 2 in flight.
+  t.is(await l.report(id, 3, 5, 1), 1);
+  t.is(await l.report(id, 3, 5, 1), 1, 'the same delivery twice changes nothing');
+  t.deepEqual(await l.counters(), { served: 3, leased: 2, lost: 0 });
+  t.is(await l.report(id, 3, 5, 2), 1, 'the node did not see the reply and sends the units again');
+  t.deepEqual(await l.counters(), { served: 6, leased: 0, lost: 0 }, 'served over-counted, the 5 given back once');
+});
+
+test('a lapsed lease is settled as lost; a late report moves what it served and gives back out of lost', async (t) => {
+  const l = leases(t);
+  const { id } = await l.acquire(10, 1, 1000, 1);
+  await within('the lease lapses and is settled', async () => ((await l.settle()) > 0 ? true : undefined));
+  t.deepEqual(await l.counters(), { served: 0, leased: 0, lost: 10 }, 'the whole block stays counted');
+  // The node was only slow: it served 3 and gives back the 7 it never took.
+  t.is(await l.report(id, 3, 3, 1), 0, 'the node learns that the lease was settled');
+  t.deepEqual(await l.counters(), { served: 3, leased: 0, lost: 0 });
+  t.like(await l.acquire(1000, 1, 1000), { outcome: GRANTED, used: 3, granted: 249 });
+});
