@@ -337,6 +337,18 @@ dataTest('raster tiles and static maps outside the extract draw the sea in sea c
   mkdirSync(ARTIFACTS, { recursive: true });
   writeFileSync(join(ARTIFACTS, 'world-backdrop-static-z11.png'), png);
   await expectSeaAndLand(t, png, center, 'static map');
+
+  // At zoom 10 the world's sea meets the extract's box in open sea: the pieces around the box and
+  // the extract's own sea must fill as one sea (they once cancelled out where two pieces of opposite
+  // winding overlapped, leaving a land-coloured block south-east of the box).
+  const z10 = await fetch(`${server!.url}/api/v1/staticmap?key=${key}&style=light&center=43.70,7.42&zoom=10&size=600x400`);
+  t.is(z10.status, 200);
+  const picture = await pixels(Buffer.from(await z10.arrayBuffer()));
+  t.true(shareOfColour(picture, 500, 300, SEA_COLOUR) > 0.5, 'zoom 10: the sea south-east of the box is sea');
+  // The box's south edge crosses the open sea around y = 180 between x = 245 and 400.
+  for (let x = 260; x <= 380; x += 10) {
+    for (const y of [172, 180, 188]) t.is(shareOfColour(picture, x, y, SEA_COLOUR), 1, `zoom 10: no seam along the box at (${x}, ${y})`);
+  }
 });
 
 const WORLD_AT_Z11 = 'MapLibre draws the sea around Monaco at zoom 11 where the extract ends, not the land colour';

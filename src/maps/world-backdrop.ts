@@ -16,7 +16,7 @@ import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { clipPolygon, clipPolyline } from 'lineclip';
 import { PbfReader } from 'pbf';
 import { WORLD_METADATA_KEY, type WorldBackdrop } from '../../core/dataset-layout.js';
-import { ringContains } from '../../core/geo/rings.js';
+import { ringContains, signedRingArea } from '../../core/geo/rings.js';
 import { oceanPolygons } from '../../core/geo/sea-polygons.js';
 import type { MbtilesReader, StoredTile } from '../dataset/mbtiles.js';
 
@@ -28,7 +28,7 @@ const BUFFER = 64;
 /**
  * How far the world's sea reaches into an extract's box, in tile units: where it meets the
  * extract's own sea at the box's edge the two fills overlap instead of abutting, which would leave
- * an anti-aliased hairline.
+ * an anti-aliased hairline. Overlapping fills need the same winding (inTileWinding).
  */
 const FILL_OVERLAP = 8;
 /** Decoded zoom-7 ancestors kept per archive (a view asks for the same few over and over). */
@@ -145,7 +145,17 @@ function seaIn(fills: readonly Feature[], box: Box): Feature[] {
       ],
     ];
   }
-  return polygons.map((rings) => ({ type: 3, geometry: rings, tags: fills[0]!.tags }));
+  return polygons.map((rings) => ({ type: 3, geometry: rings.map(inTileWinding), tags: fills[0]!.tags }));
+}
+
+/**
+ * A polygon's ring in the winding of the vector tile spec (exterior clockwise on the screen, holes
+ * anticlockwise), as the import's own polygons are: the raster renderer fills a layer's polygons as
+ * one path by the nonzero rule, where two overlapping pieces of opposite winding cancel out.
+ */
+function inTileWinding(ring: Point[], index: number): Point[] {
+  const clockwise = signedRingArea(ring) > 0;
+  return clockwise === (index === 0) ? ring : [...ring].reverse();
 }
 
 /** Features of a decoded layer, geometry in that tile's units. */
