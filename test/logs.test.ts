@@ -17,13 +17,15 @@ const quoted = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`;
 /**
  * Runs `waymark serve` with its stdout on a pseudo-terminal (`terminal`) or a pipe, asks it for
  * /healthz and resolves with the line that logged the request (a readiness signal: nothing is
- * waited for by time). Stopped with Ctrl-C through the terminal, or SIGINT.
+ * waited for by time). Stopped with Ctrl-C through the terminal, or SIGINT. Under `script` the command
+ * replaces the shell (`exec`): a shell that stayed in between would take the Ctrl-C itself and die of it
+ * (status 130), whichever shell SHELL names.
  */
 async function loggedRequest(t: ExecutionContext, terminal: boolean, env: Record<string, string> = {}): Promise<string> {
   const data = mkdtempSync(join(tmpdir(), 'waymark-logs-'));
   const serve = [process.execPath, BIN, 'serve', '--port', '0', '--data', data];
   const child = terminal
-    ? spawn('script', ['-qfec', serve.map(quoted).join(' '), '/dev/null'], { cwd: WORK_DIR, env: { ...BASE_ENV, ...env } })
+    ? spawn('script', ['-qfec', `exec ${serve.map(quoted).join(' ')}`, '/dev/null'], { cwd: WORK_DIR, env: { ...BASE_ENV, ...env } })
     : spawn(serve[0]!, serve.slice(1), { cwd: WORK_DIR, env: { ...BASE_ENV, ...env } });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   t.teardown(async () => {
