@@ -164,11 +164,12 @@ function checkLeg(t: import('ava').ExecutionContext, leg: RouteLeg, from: Snap, 
 for (const [title, options] of [
   ['', {}],
   [', with a large uncontracted core', { maxContractedDegree: 6 }],
+  [', cell by cell first (cells of 16 nodes)', { cellNodes: 16 }],
 ] as const) {
   test(`the hierarchy answers what Dijkstra on the edge-based graph answers, for random pairs on a grid with oneways${title}`, (t) => {
     const random = seededRandom(5);
     const net = grid(12, random);
-    const graph = build(net, `grid${title ? '-core' : ''}`, options);
+    const graph = build(net, `grid${title.length}`, options);
     const bounds = 11 * SPACING;
     let routed = 0;
     for (let i = 0; i < 300; i++) {

@@ -2,7 +2,10 @@
  * Contraction hierarchies over the edge-based graph, one weakly connected component after the
  * other (weak-components.ts). A component's nodes are contracted one by one in order of
  * priority (OSRM's: shortcuts added per edge removed, original turns they stand for per turn
- * removed, and depth in the hierarchy so far; re-evaluated lazily when a node comes up).
+ * removed, and depth in the hierarchy so far; re-evaluated lazily when a node comes up). A big
+ * component (a region's road network) first contracts the cheap interior nodes of its cells, patches
+ * of the map, each in a small graph of its own (contractCellInteriors), then what remains in one
+ * queue.
  * Contracting a node adds a shortcut u → w for each pair of its neighbours whose path through it
  * no bounded witness search can beat. A shortcut remembers the contracted
  * node in its middle so queries can unpack it. Self-loop shortcuts (u → u) are kept: a route that
@@ -23,8 +26,9 @@
 import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import { NodeHeap } from '../../../core/routing/heap.js';
 import type { ProgressReporter } from '../../progress.js';
-import { DynamicGraph } from './dynamic-graph.js';
+import { DynamicGraph, type PartlyContracted } from './dynamic-graph.js';
 import type { TurnGraph } from './edge-based.js';
+import { Growable } from '../growable.js';
 import { HierarchyEdges } from './hierarchy-edges.js';
 import { componentTurns, weakComponents } from './weak-components.js';
 
@@ -38,6 +42,15 @@ const CONTRACT_SETTLE_LIMIT = 100;
  * Dijkstra inside it.
  */
 export const MAX_CONTRACTED_DEGREE = 64;
+/**
+ * Nodes per cell of a big component's first round (contractCellInteriors), and the priority up to
+ * which a cell contracts its interior nodes; the rest wait for the whole component's queue. Chosen on
+ * 64 joined copies of Monaco (docs/ROUTING-ENGINE.md, "A connected region"): cells of 4,096–32,768
+ * nodes and a stop at 12–45 all did about as well; much lower stops leave the cells' savings unused,
+ * no stop at all leaves each cell's boundary a dense clique (a core of 26 k nodes in cycling).
+ */
+export const CELL_NODES = 16_384;
+const CELL_STOP_PRIORITY = 30;
 
 export interface Hierarchy {
   up: HierarchyEdges;
@@ -82,7 +95,6 @@ class WitnessSpace {
 
 class Contractor {
   private readonly witness: WitnessSpace;
-  readonly depth: Int32Array;
   /** Shortcuts, and the original turns they stand for, found by the last `shortcutsThrough`. */
   private added = 0;
   private addedHops = 0;
@@ -96,12 +108,14 @@ class Contractor {
    */
   waiting: Uint8Array | null = null;
 
+  /** `ids`: each node's id in the whole graph, the middle of the shortcuts it makes; `depth`: its depth in the hierarchy so far. */
   constructor(
     private readonly graph: DynamicGraph,
-    nodeCount: number,
+    private readonly ids: Uint32Array,
+    readonly depth: Int32Array,
   ) {
+    const nodeCount = ids.length;
     this.witness = new WitnessSpace(nodeCount);
-    this.depth = new Int32Array(nodeCount);
     this.targetMark = new Int32Array(nodeCount).fill(-1);
   }
 
@@ -151,7 +165,7 @@ class Contractor {
         const hops = inHops + graph.out.hops[o]!;
         this.added++;
         this.addedHops += hops;
-        if (add) graph.addEdge(from, to, via, node, hops);
+        if (add) graph.addEdge(from, to, via, this.ids[node]!, hops);
       }
       this.witness.reset();
     }
@@ -186,17 +200,21 @@ class Contractor {
   }
 }
 
-/** `excludable`: 1 for each node of a road class a query may exclude (contracted last, see above); none when absent. */
-export function contractHierarchy(
-  graph: TurnGraph,
-  onProgress?: ProgressReporter,
-  maxContractedDegree = MAX_CONTRACTED_DEGREE,
-  excludable?: Uint8Array,
-): Hierarchy {
+export interface ContractionOptions {
+  /** See MAX_CONTRACTED_DEGREE. */
+  maxContractedDegree?: number;
+  /** 1 for each node of a road class a query may exclude (contracted last, see above); none when absent. */
+  excludable?: Uint8Array;
+  /** A key per node that orders nodes near each other in space next to each other (cells.ts); without it, no cells. */
+  spatialKey?: Uint32Array;
+  /** Nodes per cell (CELL_NODES by default); components smaller than two cells are contracted in one queue. */
+  cellNodes?: number;
+}
+
+export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporter, options: ContractionOptions = {}): Hierarchy {
   const { nodeCount } = graph;
-  const up = new HierarchyEdges(nodeCount);
-  const down = new HierarchyEdges(nodeCount);
-  const overlay = new HierarchyEdges(nodeCount);
+  const { spatialKey, excludable, maxContractedDegree = MAX_CONTRACTED_DEGREE, cellNodes = CELL_NODES } = options;
+  const edges = { up: new HierarchyEdges(nodeCount), down: new HierarchyEdges(nodeCount), overlay: new HierarchyEdges(nodeCount) };
   const components = weakComponents(graph);
   const local = new Uint32Array(nodeCount);
   const progressEvery = Math.max(1, Math.floor(nodeCount / 100));
@@ -206,44 +224,74 @@ export function contractHierarchy(
   };
   let core = 0;
   for (let c = 0; c < components.count; c++) {
-    const members = components.nodes.subarray(components.first[c]!, components.first[c + 1]!);
-    const edges = { up, down, overlay };
-    core += contractComponent(componentTurns(graph, members, local), members, edges, maxContractedDegree, contracted, excludable);
+    let members = components.nodes.subarray(components.first[c]!, components.first[c + 1]!);
+    const inCells = spatialKey !== undefined && members.length >= 2 * cellNodes;
+    if (inCells) members = inSpatialOrder(members, spatialKey);
+    const turns = componentTurns(graph, members, local);
+    const late = excludable ? Uint8Array.from(members, (node) => excludable[node]!) : undefined;
+    const rest = inCells ? contractCellInteriors(turns, members, late, cellNodes, edges, contracted) : whole(turns, members, late);
+    core += contractRest(rest, edges, maxContractedDegree, contracted);
   }
   onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
-
-  return { up, down, overlay, core };
+  return { ...edges, core };
 }
 
+/** Nodes of a component not contracted yet: their edges, ids in the whole graph, depths so far, and which are excludable. */
+interface Remaining {
+  graph: TurnGraph | PartlyContracted;
+  ids: Uint32Array;
+  depth: Int32Array;
+  late: Uint8Array | undefined;
+}
+
+const whole = (turns: TurnGraph, ids: Uint32Array, late: Uint8Array | undefined): Remaining => ({
+  graph: turns,
+  ids,
+  depth: new Int32Array(ids.length),
+  late,
+});
+
 /**
- * Contracts one component (its turns numbered 0.. by position in `members`, the nodes' ids in the
- * graph) into `up` and `down` under those ids; calls `contracted` per node contracted. Returns how
- * many of its nodes it left in the core.
+ * The node's remaining edges all lead to higher nodes, so they are its final edges: into `up` (out)
+ * and `down` (in), under the nodes' ids; its neighbours end up at least one level deeper. Then it
+ * leaves the graph.
  */
-function contractComponent(
-  turns: TurnGraph,
-  members: Uint32Array,
-  { up, down, overlay }: Pick<Hierarchy, 'up' | 'down' | 'overlay'>,
-  maxContractedDegree: number,
-  contracted: () => void,
-  excludable: Uint8Array | undefined,
-): number {
-  const { nodeCount } = turns;
-  const dynamic = new DynamicGraph(turns);
-  const contractor = new Contractor(dynamic, nodeCount);
-  const queue = new NodeHeap(nodeCount);
-  const id = (node: number) => members[node]!;
-  const middleId = (middle: number) => (middle === NO_MIDDLE ? NO_MIDDLE : members[middle]!);
-  // Excludable nodes wait at an infinite priority until every other node is contracted.
-  const late: number[] = [];
-  for (let node = 0; node < nodeCount; node++) if (excludable?.[id(node)] === 1) late.push(node);
-  if (late.length > 0) {
-    contractor.waiting = new Uint8Array(nodeCount);
-    for (const node of late) contractor.waiting[node] = 1;
+function contractNode(node: number, dynamic: DynamicGraph, contractor: Contractor, ids: Uint32Array, { up, down }: HierarchyOutput): void {
+  contractor.shortcutsThrough(node, CONTRACT_SETTLE_LIMIT, true);
+  const { out, in: inn } = dynamic;
+  const depth = contractor.depth[node]! + 1;
+  for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+    const to = out.other[e]!;
+    up.push(ids[node]!, ids[to]!, out.weight[e]!, out.middle[e]!);
+    if (to !== node) contractor.depth[to] = Math.max(contractor.depth[to]!, depth);
   }
+  for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
+    const from = inn.other[e]!;
+    if (from === node) continue;
+    down.push(ids[node]!, ids[from]!, inn.weight[e]!, inn.middle[e]!);
+    contractor.depth[from] = Math.max(contractor.depth[from]!, depth);
+  }
+  dynamic.detach(node);
+}
+
+type HierarchyOutput = Pick<Hierarchy, 'up' | 'down' | 'overlay'>;
+
+/**
+ * Contracts the remaining nodes of one component in one queue of priorities, the excludable ones
+ * last; returns how many it left in the core.
+ */
+function contractRest(rest: Remaining, edges: HierarchyOutput, maxContractedDegree: number, contracted: () => void): number {
+  const { ids, late } = rest;
+  const { nodeCount } = rest.graph;
+  const dynamic = new DynamicGraph(rest.graph);
+  const contractor = new Contractor(dynamic, ids, rest.depth);
+  const queue = new NodeHeap(nodeCount);
+  const lateNodes: number[] = [];
+  if (late) for (let node = 0; node < nodeCount; node++) if (late[node] === 1) lateNodes.push(node);
+  // Excludable nodes wait at an infinite priority until every other node is contracted.
+  if (lateNodes.length > 0) contractor.waiting = late!;
   for (let node = 0; node < nodeCount; node++) queue.set(node, contractor.waiting?.[node] === 1 ? Infinity : contractor.priority(node));
-  let overlaid = late.length === 0;
-  const isLate = contractor.waiting;
+  let overlaid = lateNodes.length === 0;
   // Only edges from or to an excludable node: the queries' view searches the rest of a core in the hierarchy's lists.
   const keepOverlay = (nodes: Iterable<number>) => {
     overlaid = true;
@@ -252,15 +300,15 @@ function contractComponent(
     for (const node of nodes) {
       for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
         const to = out.other[e]!;
-        if (isLate?.[node] === 1 || isLate?.[to] === 1) overlay.push(id(node), id(to), out.weight[e]!, middleId(out.middle[e]!));
+        if (late?.[node] === 1 || late?.[to] === 1) edges.overlay.push(ids[node]!, ids[to]!, out.weight[e]!, out.middle[e]!);
       }
     }
   };
 
   while (queue.size > 0) {
     if (!overlaid && queue.minKey() === Infinity) {
-      keepOverlay(late);
-      for (const node of late) queue.set(node, contractor.priority(node));
+      keepOverlay(lateNodes);
+      for (const node of lateNodes) queue.set(node, contractor.priority(node));
     }
     const node = queue.pop();
     // Priorities go stale as neighbours are contracted: check the node's before contracting it.
@@ -276,23 +324,7 @@ function contractComponent(
       break;
     }
     contracted();
-    contractor.shortcutsThrough(node, CONTRACT_SETTLE_LIMIT, true);
-
-    // The node's remaining edges all lead to higher nodes: they are its final edges.
-    const { out, in: inn } = dynamic;
-    const depth = contractor.depth[node]! + 1;
-    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
-      const to = out.other[e]!;
-      up.push(id(node), id(to), out.weight[e]!, middleId(out.middle[e]!));
-      if (to !== node) contractor.depth[to] = Math.max(contractor.depth[to]!, depth);
-    }
-    for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
-      const from = inn.other[e]!;
-      if (from === node) continue;
-      down.push(id(node), id(from), inn.weight[e]!, middleId(inn.middle[e]!));
-      contractor.depth[from] = Math.max(contractor.depth[from]!, depth);
-    }
-    dynamic.detach(node);
+    contractNode(node, dynamic, contractor, ids, edges);
   }
   // The core: every remaining edge goes into the up list of its tail and the down list of its head.
   const core = queue.size;
@@ -300,13 +332,156 @@ function contractComponent(
   while (queue.size > 0) remaining.push(queue.pop());
   // A core left before the excludable nodes came up: the overlay is all of it.
   if (!overlaid) keepOverlay(remaining);
+  const { out, in: inn } = dynamic;
   for (const node of remaining) {
-    const { out, in: inn } = dynamic;
     for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++)
-      up.push(id(node), id(out.other[e]!), out.weight[e]!, middleId(out.middle[e]!));
+      edges.up.push(ids[node]!, ids[out.other[e]!]!, out.weight[e]!, out.middle[e]!);
     for (let e = inn.start[node]!, end = e + inn.length[node]!; e < end; e++) {
-      if (inn.other[e] !== node) down.push(id(node), id(inn.other[e]!), inn.weight[e]!, middleId(inn.middle[e]!));
+      if (inn.other[e] !== node) edges.down.push(ids[node]!, ids[inn.other[e]!]!, inn.weight[e]!, inn.middle[e]!);
     }
   }
   return core;
+}
+
+/**
+ * The first round of a big component, cell by cell: the component's nodes in spatial order are cut
+ * into cells of `cellNodes` consecutive nodes, and each cell's interior nodes (no turn to or from
+ * another cell, not excludable) are contracted in the cell's own small graph, cheapest first, as
+ * long as they stay cheap (CELL_STOP_PRIORITY). Contracting an interior node only joins nodes of its
+ * cell, so cells do not depend on each other, and a cell's working memory stays in the CPU's caches
+ * (one queue over a whole region takes each next node from anywhere in it). A witness search stays
+ * in the cell, so it finds no witness outside it: at worst a shortcut more, never a wrong one.
+ * Returns the nodes left (boundaries, expensive interiors) with their edges for `contractRest`.
+ */
+function contractCellInteriors(
+  turns: TurnGraph,
+  members: Uint32Array,
+  late: Uint8Array | undefined,
+  cellNodes: number,
+  edges: HierarchyOutput,
+  contracted: () => void,
+): Remaining {
+  const { nodeCount, turnFirst, turnTarget, turnWeight } = turns;
+  const cellOf = (node: number) => Math.floor(node / cellNodes);
+  // 1: stays for the rest (touches another cell, or is excludable); then also those the cells left.
+  const stays = late ? Uint8Array.from(late) : new Uint8Array(nodeCount);
+  for (let node = 0; node < nodeCount; node++) {
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) {
+      const target = turnTarget[e]!;
+      if (cellOf(target) !== cellOf(node)) stays[node] = stays[target] = 1;
+    }
+  }
+  const left = new EdgeColumns();
+  const depth = new Int32Array(nodeCount);
+  for (let first = 0; first < nodeCount; first += cellNodes) {
+    const size = Math.min(cellNodes, nodeCount - first);
+    const cell = cellTurns(turns, first, size);
+    const ids = members.subarray(first, first + size);
+    const dynamic = new DynamicGraph(cell);
+    const contractor = new Contractor(dynamic, ids, new Int32Array(size));
+    if (late) contractor.waiting = late.subarray(first, first + size);
+    const queue = new NodeHeap(size);
+    for (let node = 0; node < size; node++) if (stays[first + node] === 0) queue.set(node, contractor.priority(node));
+    while (queue.size > 0 && queue.minKey() <= CELL_STOP_PRIORITY) {
+      const node = queue.pop();
+      const priority = contractor.priority(node);
+      if (priority > Math.min(queue.minKey(), CELL_STOP_PRIORITY)) {
+        queue.set(node, priority);
+        continue;
+      }
+      contracted();
+      contractNode(node, dynamic, contractor, ids, edges);
+    }
+    // What the cell left: the interiors still queued, the boundary, and the edges among them.
+    while (queue.size > 0) stays[first + queue.pop()] = 1;
+    const { out } = dynamic;
+    for (let node = 0; node < size; node++) {
+      if (stays[first + node] === 0) continue;
+      depth[first + node] = contractor.depth[node]!;
+      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
+        left.push(first + node, first + out.other[e]!, out.weight[e]!, out.middle[e]!, out.hops[e]!);
+      }
+    }
+  }
+  // The turns between cells, untouched by the cells' contraction.
+  for (let node = 0; node < nodeCount; node++) {
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) {
+      if (cellOf(turnTarget[e]!) !== cellOf(node)) left.push(node, turnTarget[e]!, turnWeight[e]!, NO_MIDDLE, 1);
+    }
+  }
+  return left.remaining(stays, members, depth, late);
+}
+
+/** The turns among the nodes first..first + size - 1 of `turns`, numbered from 0. */
+function cellTurns({ turnFirst, turnTarget, turnWeight }: TurnGraph, first: number, size: number): TurnGraph {
+  const end = first + size;
+  const starts = new Uint32Array(size + 1);
+  for (let node = first; node < end; node++) {
+    let inside = 0;
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) if (turnTarget[e]! >= first && turnTarget[e]! < end) inside++;
+    starts[node - first + 1] = starts[node - first]! + inside;
+  }
+  const target = new Uint32Array(starts[size]!);
+  const weight = new Uint32Array(starts[size]!);
+  for (let node = first, at = 0; node < end; node++) {
+    for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) {
+      if (turnTarget[e]! < first || turnTarget[e]! >= end) continue;
+      target[at] = turnTarget[e]! - first;
+      weight[at++] = turnWeight[e]!;
+    }
+  }
+  return { nodeCount: size, turnFirst: starts, turnTarget: target, turnWeight: weight };
+}
+
+/** Edges collected one at a time (from, to, weight, middle, hops), then laid out for the nodes that remain. */
+class EdgeColumns {
+  private readonly from = new Growable((n) => new Uint32Array(n));
+  private readonly to = new Growable((n) => new Uint32Array(n));
+  private readonly weight = new Growable((n) => new Uint32Array(n));
+  private readonly middle = new Growable((n) => new Int32Array(n));
+  private readonly hops = new Growable((n) => new Uint32Array(n));
+
+  push(from: number, to: number, weight: number, middle: number, hops: number): void {
+    this.from.push(from);
+    this.to.push(to);
+    this.weight.push(weight);
+    this.middle.push(middle);
+    this.hops.push(hops);
+  }
+
+  /** The nodes flagged in `stays`, renumbered in order, with these edges (all between such nodes) as CSR. */
+  remaining(stays: Uint8Array, members: Uint32Array, depth: Int32Array, late: Uint8Array | undefined): Remaining {
+    const position = new Int32Array(stays.length).fill(-1);
+    let nodeCount = 0;
+    for (let node = 0; node < stays.length; node++) if (stays[node] === 1) position[node] = nodeCount++;
+    const kept = new Uint32Array(nodeCount);
+    for (let node = 0; node < stays.length; node++) if (stays[node] === 1) kept[position[node]!] = node;
+    const count = this.from.length;
+    const turnFirst = new Uint32Array(nodeCount + 1);
+    for (let e = 0; e < count; e++) turnFirst[position[this.from.at(e)]! + 1]!++;
+    for (let node = 0; node < nodeCount; node++) turnFirst[node + 1]! += turnFirst[node]!;
+    const fill = turnFirst.slice(0, nodeCount);
+    const turnTarget = new Uint32Array(count);
+    const turnWeight = new Uint32Array(count);
+    const turnMiddle = new Int32Array(count);
+    const turnHops = new Uint32Array(count);
+    for (let e = 0; e < count; e++) {
+      const at = fill[position[this.from.at(e)]!]!++;
+      turnTarget[at] = position[this.to.at(e)]!;
+      turnWeight[at] = this.weight.at(e);
+      turnMiddle[at] = this.middle.at(e);
+      turnHops[at] = this.hops.at(e);
+    }
+    return {
+      graph: { nodeCount, turnFirst, turnTarget, turnWeight, turnMiddle, turnHops },
+      ids: kept.map((node) => members[node]!),
+      depth: Int32Array.from(kept, (node) => depth[node]!),
+      late: late ? Uint8Array.from(kept, (node) => late[node]!) : undefined,
+    };
+  }
+}
+
+/** The component's nodes sorted by their spatial key. */
+function inSpatialOrder(members: Uint32Array, spatialKey: Uint32Array): Uint32Array {
+  return Uint32Array.from(members).sort((a, b) => spatialKey[a]! - spatialKey[b]!);
 }

@@ -8,6 +8,12 @@
  */
 import type { TurnGraph } from './edge-based.js';
 
+/** Edges left among the nodes not yet contracted (turns and shortcuts), CSR as a TurnGraph, with each edge's middle and hops. */
+export interface PartlyContracted extends TurnGraph {
+  turnMiddle: Int32Array;
+  turnHops: Uint32Array;
+}
+
 /**
  * The pool starts this much bigger than the turns (room for the shortcuts to come); when full, it
  * is compacted if at most COMPACT_WHEN_LIVE of it is live, else it grows by POOL_GROWTH. Walking
@@ -158,9 +164,11 @@ export class DynamicGraph {
   readonly out: EdgeLists;
   readonly in: EdgeLists;
 
-  /** A graph of the turns of the edge-based graph (middle -1, 1 hop each). */
-  constructor(graph: TurnGraph) {
+  /** A graph of the turns of the edge-based graph (middle -1, 1 hop each), or of the edges of a partly contracted one. */
+  constructor(graph: TurnGraph | PartlyContracted) {
     const { nodeCount, turnFirst, turnTarget, turnWeight } = graph;
+    const middle = 'turnMiddle' in graph ? graph.turnMiddle : null;
+    const hops = 'turnHops' in graph ? graph.turnHops : null;
     const outDegree = new Uint32Array(nodeCount);
     const inDegree = new Uint32Array(nodeCount);
     for (let node = 0; node < nodeCount; node++) outDegree[node] = turnFirst[node + 1]! - turnFirst[node]!;
@@ -168,7 +176,9 @@ export class DynamicGraph {
     this.out = new EdgeLists(outDegree);
     this.in = new EdgeLists(inDegree);
     for (let node = 0; node < nodeCount; node++) {
-      for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) this.addEdge(node, turnTarget[e]!, turnWeight[e]!, -1, 1);
+      for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) {
+        this.addEdge(node, turnTarget[e]!, turnWeight[e]!, middle?.[e] ?? -1, hops?.[e] ?? 1);
+      }
     }
   }
 

@@ -20,7 +20,8 @@ import {
 import type { ProgressReporter } from '../../progress.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
-import { contractHierarchy } from './contract.js';
+import { spatialKeys } from './cells.js';
+import { contractHierarchy, type ContractionOptions } from './contract.js';
 import { buildEdgeBasedGraph, type EdgeBasedGraph } from './edge-based.js';
 import { buildSpatialIndex, countPieces } from './spatial.js';
 
@@ -62,10 +63,8 @@ function usedStrings(network: RoadNetwork): { fileIndex: Uint32Array; encoded: B
   return { fileIndex, encoded };
 }
 
-export interface RoutingGraphOptions {
-  /** Nodes with more edges than this when their turn comes stay in the uncontracted core (default MAX_CONTRACTED_DEGREE). */
-  maxContractedDegree?: number;
-}
+/** Nodes with more edges than this when their turn comes stay in the uncontracted core (default MAX_CONTRACTED_DEGREE); cells of this many nodes (default CELL_NODES). */
+export type RoutingGraphOptions = Pick<ContractionOptions, 'maxContractedDegree' | 'cellNodes'>;
 
 export function writeRoutingGraph(
   network: RoadNetwork,
@@ -109,7 +108,7 @@ function writeHierarchyAndSegments(
   for (const size of componentSize) largest = Math.max(largest, size);
   const smallBelow = largest < SMALL_COMPONENT_SIZE ? 0 : SMALL_COMPONENT_SIZE;
   const excludable = excludableNodes(network, edgeBased);
-  const hierarchy = contractHierarchy(edgeBased, onProgress, options.maxContractedDegree, excludable);
+  const hierarchy = contractHierarchy(edgeBased, onProgress, { ...options, excludable, spatialKey: spatialKeys(network, edgeBased) });
   const strings = usedStrings(network);
 
   const counts: RoutingGraphCounts = {
