@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { CidrError, normalizeCidr } from './cidr.js';
 import { parseMemorySize } from './memory-size.js';
+import { isSentinelUrl, parseSentinelUrl, redactedUrl, SENTINEL_SCHEME } from './redis-url.js';
 import { parseWholeNumber } from './whole-number.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -113,8 +114,17 @@ export const VARIABLES = {
     'WAYMARK_REDIS_URL',
     () => undefined,
     (raw) => {
-      if (!/^rediss?:\/\/[^/]/.test(raw))
-        throw new Error(`WAYMARK_REDIS_URL must be a redis:// or rediss:// URL, not ${JSON.stringify(raw)}`);
+      if (isSentinelUrl(raw)) {
+        try {
+          parseSentinelUrl(raw);
+        } catch (error) {
+          throw new Error(`WAYMARK_REDIS_URL: ${(error as Error).message}`);
+        }
+      } else if (!/^rediss?:\/\/[^/]/.test(raw)) {
+        throw new Error(
+          `WAYMARK_REDIS_URL must be a redis://, rediss:// or ${SENTINEL_SCHEME} URL, not ${JSON.stringify(redactedUrl(raw))}`,
+        );
+      }
       return raw;
     },
   ),

@@ -1,13 +1,16 @@
 /**
  * The process's Redis, whoever uses it (the control-plane store, the cluster, dataset offers, the
- * import queue): its URL and key prefix (from `WAYMARK_REDIS_URL` and `WAYMARK_REDIS_PREFIX`), a
- * one-shot reachability probe, the URL as logs may show it, and a time limit for Redis calls.
+ * import queue): its URL and key prefix (from `WAYMARK_REDIS_URL` and `WAYMARK_REDIS_PREFIX`), the
+ * clients of it — one Redis, or the primary Sentinel names (redis-url.ts, redis-sentinel.ts) —, a
+ * one-shot reachability probe, and a time limit for Redis calls.
  */
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { setting } from './config.js';
+import { sentinelOptions, type SentinelOptions } from './redis-sentinel.js';
+import { isSentinelUrl, parseSentinelUrl, redactedUrl } from './redis-url.js';
 
 export interface RedisSettings {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` */
+  /** `redis://[user:password@]host:port[/db]`, `rediss://…` or `redis+sentinel://…` (redis-url.ts) */
   url: string;
   /** Prefix of every key (BullMQ's `prefix` for the queue); lets several deployments share one Redis. */
   prefix: string;
@@ -19,9 +22,15 @@ export function redisSettingsFromEnv(): RedisSettings | null {
   return url === undefined ? null : { url, prefix: setting('redisPrefix') };
 }
 
-/** The URL without its password, for messages and logs. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/([^:@/]*):[^@/]*@/, '//$1:***@');
+/** Where the settings' Redis is, for a client that takes a URL or ioredis options (BullMQ): the redis(s):// URL as given, or Sentinel's options. */
+export function redisTarget(settings: RedisSettings): { url: string } | SentinelOptions {
+  return isSentinelUrl(settings.url) ? sentinelOptions(parseSentinelUrl(settings.url)) : { url: settings.url };
+}
+
+/** A client of the settings' Redis with `options` (timeouts, retries…); not connected yet unless ioredis connects at once. */
+export function redisClient(settings: RedisSettings, options: RedisOptions = {}): Redis {
+  const target = redisTarget(settings);
+  return 'url' in target ? new Redis(target.url, options) : new Redis({ ...target, ...options });
 }
 
 /** Settles like `work`, or rejects with `message` once `ms` have passed (Redis calls otherwise wait while it is away). */
@@ -44,11 +53,13 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * reached. Run it before creating BullMQ clients, which would otherwise wait (and retry) forever.
  */
 export async function probeRedis(settings: RedisSettings): Promise<void> {
-  const client = new Redis(settings.url, {
+  const client = redisClient(settings, {
     lazyConnect: true,
     connectTimeout: CONNECT_TIMEOUT_MS,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    // Once round the Sentinels: when none names a primary, that is the answer.
+    sentinelRetryStrategy: () => null,
   });
   let cause: Error | undefined; // The socket's error (ECONNREFUSED…); connect() only says the connection closed.
   client.on('error', (error: Error) => void (cause ??= error));

@@ -5,7 +5,8 @@
 # it says what it does before each step that takes a while.
 #
 #   scripts/setup.sh            what running Waymark needs (npm start)
-#   scripts/setup.sh --test     also chromium, for the browser tests (npm test)
+#   scripts/setup.sh --test     also chromium, for the browser tests, and redis-server and redis-sentinel,
+#                               for the cluster and Sentinel tests (npm test)
 #   scripts/setup.sh --bench    also the benchmarks' baselines: wrk and tilemaker (Debian), and
 #                               tileserver-gl-light (npm, into bench/tools; it compiles sqlite3)
 set -euo pipefail
@@ -27,8 +28,10 @@ for arg in "$@"; do
   case $arg in
     --test)
       extra+=("${TEST_PACKAGES[@]}")
-      # The cluster tests start a redis-server of their own (beside the machine's Redis, untouched).
+      # The cluster tests start a redis-server of their own (beside the machine's Redis, untouched);
+      # the Sentinel test its own redis-sentinel processes as well.
       command -v redis-server >/dev/null || extra+=(redis-server)
+      command -v redis-sentinel >/dev/null || extra+=(redis-sentinel)
       ;;
     --bench) extra+=("${BENCH_PACKAGES[@]}") && with_bench=true ;;
     *) echo "setup: unknown option $arg; use --test and/or --bench" >&2 && exit 2 ;;

@@ -80,7 +80,7 @@ test('a bad value is one line naming its variable; several bad values, one line 
     WAYMARK_IMPORT_MEMORY: /^WAYMARK_IMPORT_MEMORY: "lots" is no amount of memory/,
     WAYMARK_PUBLIC_URL: /^WAYMARK_PUBLIC_URL must be an http\(s\) URL/,
     WAYMARK_TRUSTED_PROXIES: /^WAYMARK_TRUSTED_PROXIES must be a comma-separated list/,
-    WAYMARK_REDIS_URL: /^WAYMARK_REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    WAYMARK_REDIS_URL: /^WAYMARK_REDIS_URL must be a redis:\/\/, rediss:\/\/ or redis\+sentinel:\/\/ URL, not "localhost:6379"$/,
     WAYMARK_OPERATOR_TOKEN: /^WAYMARK_OPERATOR_TOKEN must be at least 16 characters/,
     WAYMARK_LOG_LEVEL: /^WAYMARK_LOG_LEVEL must be one of/,
     WAYMARK_LOG_FORMAT: /^WAYMARK_LOG_FORMAT must be text or json, not "pretty"$/,

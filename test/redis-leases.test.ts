@@ -1,7 +1,8 @@
 /**
  * The quota-lease scripts (src/control-plane/redis/scripts.ts) on the real Redis: what a grant
- * takes from the quota, a report sent again after a lost reply, and a lease that lapses. The
- * month's total (served + leased + lost) is what the quota is checked against.
+ * takes from the quota, reports sent again or lost (they carry totals), a lease that lapses, and
+ * one Redis has no record of. The month's total (served + leased + lost) is what the quota is
+ * checked against.
  */
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
@@ -35,12 +36,14 @@ function leases(t: ExecutionContext) {
       )) as [number, number, number, number, number];
       return { outcome: reply[0], used: reply[1], granted: reply[4], id };
     },
-    /** Reports `served` units of the lease, the node still holding `holds` of it, as report number `seq`. */
-    report: (id: string, served: number, holds: number, seq: number) =>
+    /** Reports that `served` units of the lease were served so far (all on one day with one key), the node still holding `holds` of it. */
+    report: (id: string, served: number, holds: number) =>
       scripts.reportLease(
         [names.leasePrefix + id, names.leases, usage],
-        [id, 60_000, 'maps', served, holds, seq, names.dayUsage('org', '2026-11-26'), 'maps|key', served],
+        [id, 60_000, 'maps', served, holds, names.dayUsage('org', '2026-11-26'), 'maps|key', served],
       ),
+    /** The units the day's usage counts for the key. */
+    dayCount: async () => Number((await client.hget(names.dayUsage('org', '2026-11-26'), 'maps|key')) ?? 0),
     settle: () => scripts.settleExpiredLeases([names.leases], [names.leasePrefix]) as Promise<number>,
     async counters() {
       const hash = await client.hgetall(usage);
@@ -65,15 +68,29 @@ test('grants shrink to a quarter of what remains, down to single units, and neve
   t.deepEqual(await l.counters(), { served: 0, leased: 100, lost: 0 });
 });
 
-test('a report sent again after a lost reply over-counts served units but gives back once, and leased never goes below zero', async (t) => {
+test('reports carry totals: one sent again is counted once and gives back once; one lost is made good by the next', async (t) => {
   const l = leases(t);
   const { id } = await l.acquire(10, 1, 1000);
   // 3 served, 5 given back: the node holds 5, 3 of them served and 2 in flight.
-  t.is(await l.report(id, 3, 5, 1), 1);
-  t.is(await l.report(id, 3, 5, 1), 1, 'the same delivery twice changes nothing');
+  t.is(await l.report(id, 3, 5), 1);
+  t.is(await l.report(id, 3, 5), 1, 'the node did not see the reply and sends the report again');
   t.deepEqual(await l.counters(), { served: 3, leased: 2, lost: 0 });
-  t.is(await l.report(id, 3, 5, 2), 1, 'the node did not see the reply and sends the units again');
-  t.deepEqual(await l.counters(), { served: 6, leased: 0, lost: 0 }, 'served over-counted, the 5 given back once');
+  t.is(await l.dayCount(), 3);
+  // A report of 4 served was lost (a failover before the replica had it); the next says 5 in all.
+  t.is(await l.report(id, 5, 5), 1);
+  t.deepEqual(await l.counters(), { served: 5, leased: 0, lost: 0 }, 'every unit served counted once, the lease closed');
+  t.is(await l.dayCount(), 5);
+  t.is(await l.report(id, 5, 5), 1, 'the closing report sent again');
+  t.deepEqual(await l.counters(), { served: 5, leased: 0, lost: 0 });
+});
+
+test('a lease Redis has no record of (its grant lost in a failover): what it served counts as used, once', async (t) => {
+  const l = leases(t);
+  t.is(await l.report('never-granted', 4, 10), 0, 'the node learns that the lease is settled');
+  t.is(await l.report('never-granted', 4, 10), 0);
+  t.is(await l.report('never-granted', 6, 6), 0, 'the node served 2 more in flight, then closes it');
+  t.deepEqual(await l.counters(), { served: 6, leased: 0, lost: 0 });
+  t.is(await l.dayCount(), 6);
 });
 
 test('a lapsed lease is settled as lost; a late report moves what it served and gives back out of lost', async (t) => {
@@ -82,7 +99,9 @@ test('a lapsed lease is settled as lost; a late report moves what it served and 
   await within('the lease lapses and is settled', async () => ((await l.settle()) > 0 ? true : undefined));
   t.deepEqual(await l.counters(), { served: 0, leased: 0, lost: 10 }, 'the whole block stays counted');
   // The node was only slow: it served 3 and gives back the 7 it never took.
-  t.is(await l.report(id, 3, 3, 1), 0, 'the node learns that the lease was settled');
+  t.is(await l.report(id, 3, 3), 0, 'the node learns that the lease was settled');
+  t.deepEqual(await l.counters(), { served: 3, leased: 0, lost: 0 });
+  t.is(await l.report(id, 3, 3), 0, 'the late report sent again');
   t.deepEqual(await l.counters(), { served: 3, leased: 0, lost: 0 });
   t.like(await l.acquire(1000, 1, 1000), { outcome: GRANTED, used: 3, granted: 249 });
 });

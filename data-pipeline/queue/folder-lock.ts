@@ -5,8 +5,8 @@
  * need this lock as well.
  */
 import { createHash } from 'node:crypto';
-import { Redis } from 'ioredis';
-import type { RedisSettings } from '../../core/redis.js';
+import type { Redis } from 'ioredis';
+import { redisClient, type RedisSettings } from '../../core/redis.js';
 import { IMPORT_QUEUE_NAME } from './settings.js';
 
 /** The lock lapses this long after its holder stops renewing it (a crashed worker). */
@@ -22,7 +22,7 @@ export class FolderLock {
   private readonly key: string;
 
   constructor(settings: RedisSettings, dataDir: string) {
-    this.client = new Redis(settings.url, { maxRetriesPerRequest: null });
+    this.client = redisClient(settings, { maxRetriesPerRequest: null });
     this.client.on('error', () => {}); // The worker's own connection reports Redis trouble.
     this.key = `${settings.prefix}:${IMPORT_QUEUE_NAME}:folder-lock:${createHash('sha256').update(dataDir).digest('hex').slice(0, 32)}`;
   }

@@ -3,13 +3,13 @@
  * retention. Where Redis is (the URL and key prefix) is the process's setting: core/redis.ts.
  */
 import type { ConnectionOptions, DefaultJobOptions } from 'bullmq';
-import type { RedisSettings } from '../../core/redis.js';
+import { redisTarget, type RedisSettings } from '../../core/redis.js';
 
 export const IMPORT_QUEUE_NAME = 'waymark-import';
 
 /** ioredis options for BullMQ, which requires `maxRetriesPerRequest: null` (its blocking commands wait indefinitely). */
 export function redisConnection(settings: RedisSettings): ConnectionOptions {
-  return { url: settings.url, maxRetriesPerRequest: null };
+  return { ...redisTarget(settings), maxRetriesPerRequest: null };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** `waymark migrate --to-redis`: moves the control plane of a data folder into the Redis of WAYMARK_REDIS_URL. */
 import { existsSync } from 'node:fs';
-import { Redis } from 'ioredis';
-import { probeRedis, redactedUrl } from '../../core/redis.js';
+import { probeRedis, redisClient } from '../../core/redis.js';
+import { redactedUrl } from '../../core/redis-url.js';
 import { databaseFile } from '../../core/config.js';
 import { copySqliteToRedis, holdsControlPlane } from '../control-plane/redis/from-sqlite.js';
 import { controlKeys } from '../control-plane/redis/keys.js';
@@ -14,7 +14,7 @@ export const run: CommandRun = async (input) => {
   if (!existsSync(file)) throw new CliError(`no Waymark database in ${input.dataDir}; pass the --data folder the server uses`);
   const settings = requireRedis('waymark migrate --to-redis');
   await probeRedis(settings);
-  const client = new Redis(settings.url, { maxRetriesPerRequest: 1 });
+  const client = redisClient(settings, { maxRetriesPerRequest: 1 });
   try {
     const names = controlKeys(settings.prefix);
     if (await holdsControlPlane(client, names)) {

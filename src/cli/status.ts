@@ -1,7 +1,7 @@
 /** `waymark status`: the cluster on WAYMARK_REDIS_URL — Redis health, the API nodes, the import workers and the queue. */
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import { probeRedis, redactedUrl, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, redisClient, type RedisSettings } from '../../core/redis.js';
+import { redactedUrl } from '../../core/redis-url.js';
 import { IMPORT_QUEUE_NAME, redisConnection } from '../../data-pipeline/queue/settings.js';
 import { listNodes, type ListedNode } from '../cluster/registry.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
@@ -12,7 +12,17 @@ import { requireRedis } from './queue-redis.js';
 const JOB_STATES = ['active', 'waiting', 'delayed', 'completed', 'failed'] as const;
 
 interface ClusterStatus {
-  redis: { url: string; version: string; pingMs: number; usedMemory: string; warnings: string[] };
+  redis: {
+    url: string;
+    /** The server the commands went to (host:port): with Sentinel, the primary it names now. */
+    primary: string;
+    /** Replicas connected to it: none, and there is nothing to fail over to. */
+    replicas: number;
+    version: string;
+    pingMs: number;
+    usedMemory: string;
+    warnings: string[];
+  };
   nodes: ListedNode[];
   workers: { name: string; address: string }[];
   queue: Record<(typeof JOB_STATES)[number], number>;
@@ -22,15 +32,16 @@ interface ClusterStatus {
 const infoField = (info: string, field: string) => new RegExp(`^${field}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? '?';
 
 async function clusterStatus(settings: RedisSettings): Promise<ClusterStatus> {
-  const redis = new Redis(settings.url, { maxRetriesPerRequest: 1 });
+  const redis = redisClient(settings, { maxRetriesPerRequest: 1 });
   const queue = new Queue(IMPORT_QUEUE_NAME, { connection: redisConnection(settings), prefix: settings.prefix });
   try {
     const started = performance.now();
     await redis.ping();
     const pingMs = performance.now() - started;
-    const [server, memory, warnings, nodes, workers, counts] = await Promise.all([
+    const [server, memory, replication, warnings, nodes, workers, counts] = await Promise.all([
       redis.info('server'),
       redis.info('memory'),
+      redis.info('replication'),
       checkRedisDurability(redis),
       listNodes(redis, settings.prefix),
       queue.getWorkers(),
@@ -39,6 +50,8 @@ async function clusterStatus(settings: RedisSettings): Promise<ClusterStatus> {
     return {
       redis: {
         url: redactedUrl(settings.url),
+        primary: `${redis.stream.remoteAddress}:${redis.stream.remotePort}`,
+        replicas: Number(infoField(replication, 'connected_slaves')),
         version: infoField(server, 'redis_version'),
         pingMs,
         usedMemory: infoField(memory, 'used_memory_human'),
@@ -57,7 +70,8 @@ async function clusterStatus(settings: RedisSettings): Promise<ClusterStatus> {
 function statusText(status: ClusterStatus): string {
   const { redis, nodes, workers, queue } = status;
   const lines = [
-    `Redis ${redis.url}: version ${redis.version}, ping ${redis.pingMs.toFixed(1)} ms, ${redis.usedMemory} used`,
+    `Redis ${redis.url}: primary ${redis.primary} with ${redis.replicas} ${redis.replicas === 1 ? 'replica' : 'replicas'}, ` +
+      `version ${redis.version}, ping ${redis.pingMs.toFixed(1)} ms, ${redis.usedMemory} used`,
     ...redis.warnings.map((warning) => `  warning: ${warning}`),
     '',
     nodes.length === 0

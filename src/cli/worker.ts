@@ -4,7 +4,8 @@
  * lets a running import finish, a second one aborts it (the job is retried later). With
  * WAYMARK_WORKER_URL it also serves its datasets to nodes without a shared folder (src/dataset/offer.ts).
  */
-import { probeRedis, redactedUrl } from '../../core/redis.js';
+import { probeRedis } from '../../core/redis.js';
+import { redactedUrl } from '../../core/redis-url.js';
 import { DEFAULT_JOB_LOCK_MS } from '../../data-pipeline/queue/settings.js';
 import { startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { startDatasetOffers, type OfferSettings } from '../dataset/offer.js';

@@ -10,10 +10,9 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:f
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Redis } from 'ioredis';
 import { currentDatasetId, paths, switchCurrent, type DatasetManifest } from '../../core/dataset-layout.js';
 import { formatBytes } from '../../core/format-bytes.js';
-import type { RedisSettings } from '../../core/redis.js';
+import { redisClient, type RedisSettings } from '../../core/redis.js';
 import type { Logger } from '../observability/logger.js';
 import { offerChannel, offerKey, parseOffer, unpackDataset, type DatasetOffer } from './transfer.js';
 
@@ -111,8 +110,8 @@ async function fetchDataset(dataDir: string, offer: DatasetOffer, token: string,
 
 export async function followDatasetOffers(settings: RedisSettings, dataDir: string, options: FollowOptions): Promise<DatasetFollower> {
   const { token, logger, onSwitched } = options;
-  const reader = new Redis(settings.url, { maxRetriesPerRequest: 3 });
-  const subscriber = new Redis(settings.url);
+  const reader = redisClient(settings, { maxRetriesPerRequest: 3 });
+  const subscriber = redisClient(settings);
   for (const client of [reader, subscriber])
     client.on('error', (error: Error) => logger.warn({ err: error }, 'dataset offers: Redis connection error; retrying'));
   const aborter = new AbortController();

@@ -9,9 +9,8 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
-import { Redis } from 'ioredis';
 import { currentDatasetId, paths } from '../../core/dataset-layout.js';
-import type { RedisSettings } from '../../core/redis.js';
+import { redisClient, type RedisSettings } from '../../core/redis.js';
 import { ApiError, errorBody, notFound } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { operatorTokenCheck } from '../operator/auth.js';
@@ -65,7 +64,7 @@ export async function startDatasetOffers(
   const server = serveDatasets(dataDir, settings.token, digests, logger);
   server.listen(Number(baseUrl.port || 80), settings.host);
   await once(server, 'listening');
-  const client = new Redis(redis.url, { maxRetriesPerRequest: 3 });
+  const client = redisClient(redis, { maxRetriesPerRequest: 3 });
   client.on('error', (error: Error) => logger.warn({ err: error }, 'dataset offers: Redis connection error; retrying'));
   let queue = Promise.resolve();
 

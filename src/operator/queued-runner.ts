@@ -5,7 +5,8 @@
  */
 import { ImportQueue } from '../../data-pipeline/queue/client.js';
 import { statusOfJob, type ImportStatus } from '../../data-pipeline/queue/job.js';
-import { probeRedis, redactedUrl, withTimeout, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, withTimeout, type RedisSettings } from '../../core/redis.js';
+import { redactedUrl } from '../../core/redis-url.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { ImportRequest } from './import-request.js';

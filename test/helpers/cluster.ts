@@ -6,13 +6,13 @@
  */
 import type { ExecutionContext } from 'ava';
 import Database from 'better-sqlite3';
-import { Redis } from 'ioredis';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { gunzipSync } from 'node:zlib';
+import { redisClient } from '../../core/redis.js';
 import { controlKeys } from '../../src/control-plane/redis/keys.js';
 import { spawnWaymark, waymark, type Run } from './cli.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './queue.js';
@@ -32,7 +32,8 @@ export interface Child {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-function track(t: ExecutionContext, process: ChildProcess): Child {
+/** Follows a child's stdout, and SIGKILLs it when the test ends (if it still runs). */
+export function track(t: ExecutionContext, process: ChildProcess): Child {
   const lines: string[] = [];
   const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const exited = once(process, 'exit').then(() => undefined);
@@ -203,7 +204,7 @@ export async function monthCounters(
   usageKey: string,
   service = 'maps',
 ): Promise<{ served: number; leased: number; lost: number }> {
-  const client = new Redis(cluster.redisUrl);
+  const client = redisClient({ url: cluster.redisUrl, prefix: cluster.prefix });
   try {
     const usage = await client.hgetall(usageKey);
     const count = (field: string) => Number(usage[field] ?? 0);

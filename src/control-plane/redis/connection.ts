@@ -1,7 +1,8 @@
 /** Connections to the control plane's Redis, and how their failures surface. */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
-import { redactedUrl, type RedisSettings } from '../../../core/redis.js';
+import { redisClient, type RedisSettings } from '../../../core/redis.js';
+import { redactedUrl } from '../../../core/redis-url.js';
 import { StoreUnavailable } from '../store.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
@@ -15,7 +16,7 @@ const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNEC
  */
 export function commandConnection(settings: RedisSettings): Redis {
   return withQuietErrors(
-    new Redis(settings.url, {
+    redisClient(settings, {
       lazyConnect: true,
       enableAutoPipelining: true,
       enableOfflineQueue: false,
@@ -31,7 +32,7 @@ export function commandConnection(settings: RedisSettings): Redis {
 /** The connection that listens for changes; ioredis subscribes it again after a reconnect. */
 export function subscriberConnection(settings: RedisSettings): Redis {
   return withQuietErrors(
-    new Redis(settings.url, {
+    redisClient(settings, {
       lazyConnect: true,
       connectTimeout: CONNECT_TIMEOUT_MS,
       retryStrategy: reconnectDelay,
@@ -45,8 +46,12 @@ function withQuietErrors(client: Redis): Redis {
   return client;
 }
 
-/** Replies that mean the server cannot serve right now rather than that a command is wrong. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY)\b/;
+/**
+ * Replies that mean the server cannot serve right now rather than that a command is wrong: among
+ * them a demoted primary's READONLY during a Sentinel failover, and NOREPLICAS from a primary set
+ * to refuse writes without enough replicas (`min-replicas-to-write`).
+ */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY|NOREPLICAS)\b/;
 
 /** A Redis failure as the store reports it: StoreUnavailable unless it is a command's own error (a bug). */
 export function storeError(error: unknown, settings: RedisSettings): Error {

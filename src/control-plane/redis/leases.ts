@@ -1,7 +1,7 @@
 /**
  * A node's quota leases of one organization, service and month: blocks of units granted by Redis
  * (scripts.ts, acquireLease) that reservations take from in memory. Units a request did not use go
- * back to their block; served units are reported to Redis on the ledger's timer, and a lease is
+ * back to their block; served units are reported to Redis on the ledger's timer (as totals), and a lease is
  * returned (its unserved units given back) once retired or idle. Block sizes follow the pool's
  * rate: about BLOCK_SECONDS of its traffic, between one unit and MAX_BLOCK; Redis shrinks them
  * further as the quota runs out.
@@ -25,16 +25,18 @@ export interface HeldLease {
   taken: number;
   /** Reservations taken and not yet settled. */
   inFlight: number;
-  /** Served units not yet reported, by `<day> <keyId>`. */
-  unreported: Map<string, number>;
-  unreportedTotal: number;
+  /**
+   * Units served from the lease, by `<day> <keyId>`, and in all: reports carry these totals rather
+   * than what is new since the last one, so that a report sent again is counted once, and one that
+   * Redis acknowledged but lost (a failover) is made good by the next.
+   */
+  served: Map<string, number>;
+  servedTotal: number;
   /** The month's total in Redis when the lease was granted, for the rate-limit headers. */
   usedBefore: number;
   /** No longer taken from (the limit changed, or Redis settled it); returned once nothing is in flight. */
   retired: boolean;
   lastTakenMs: number;
-  /** Reports sent so far: the sequence number that lets Redis ignore a repeated one. */
-  reports: number;
 }
 
 export class LeasePool {
@@ -108,11 +110,53 @@ export function newLease(id: string, granted: number, usedBefore: number, nowMs:
     granted,
     taken: 0,
     inFlight: 0,
-    unreported: new Map(),
-    unreportedTotal: 0,
+    served: new Map(),
+    servedTotal: 0,
     usedBefore,
     retired: false,
     lastTakenMs: nowMs,
-    reports: 0,
   };
+}
+
+/** A lease's report as sent: the reportLease script's keys and arguments. */
+export interface LeaseReport {
+  keys: string[];
+  args: (string | number)[];
+}
+
+/**
+ * How long a closed lease's final report is kept to be sent again if the connection drops: longer
+ * than a replica lags behind its primary, and than a switchover leaves a node on the old primary.
+ */
+const CLOSED_KEPT_MS = 10_000;
+
+/**
+ * The final reports of the leases this node closed lately, sent again on the next connection to
+ * Redis when the one they went over closes: the primary that acknowledged one may have been
+ * replaced by a replica that never had it (a Sentinel failover: replication is asynchronous, and in
+ * a switchover the old primary takes writes until Sentinel announces the new one). Reports carry
+ * totals, so one sent again is counted once. A report is dropped once it is CLOSED_KEPT_MS old and
+ * has reached the server of the current connection.
+ */
+export class ClosedLeases {
+  /** Counts the connections: a report is kept while the one it reached is not the current one. */
+  private connection = 0;
+  private kept: { report: LeaseReport; closedAtMs: number; deliveredOn: number }[] = [];
+
+  /** The connection to Redis closed (ioredis' 'close'): every report kept is to be sent again on the next one. */
+  disconnected(): void {
+    this.connection++;
+  }
+
+  closed(report: LeaseReport, nowMs: number): void {
+    this.kept.push({ report, closedAtMs: nowMs, deliveredOn: this.connection });
+  }
+
+  /** The reports to send again, each with what to call once Redis has answered it. */
+  toResend(nowMs: number): { report: LeaseReport; delivered: () => void }[] {
+    this.kept = this.kept.filter((entry) => entry.deliveredOn !== this.connection || nowMs - entry.closedAtMs <= CLOSED_KEPT_MS);
+    return this.kept
+      .filter((entry) => entry.deliveredOn !== this.connection)
+      .map((entry) => ({ report: entry.report, delivered: () => void (entry.deliveredOn = this.connection) }));
+  }
 }

@@ -14,7 +14,7 @@ import type { Redis } from 'ioredis';
 import type { QuotaLedger, Reservation, ReserveRequest } from '../store.js';
 import type { Service } from '../types.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
-import { LeasePool, newLease, type HeldLease } from './leases.js';
+import { ClosedLeases, LeasePool, newLease, type HeldLease, type LeaseReport } from './leases.js';
 import type { Scripts } from './scripts.js';
 
 /** What settling a reservation needs: the lease it was taken from. */
@@ -53,6 +53,7 @@ export class RedisLedger implements QuotaLedger {
   private leaseCount = 0;
   private readonly timer: NodeJS.Timeout;
   private reporting: Promise<void> | null = null;
+  private readonly closedLeases = new ClosedLeases();
 
   constructor(
     private readonly client: Redis,
@@ -67,6 +68,7 @@ export class RedisLedger implements QuotaLedger {
       if (this.reporting === null) this.report(false).catch(() => {});
     }, REPORT_MS);
     this.timer.unref();
+    client.on('close', () => this.closedLeases.disconnected());
   }
 
   reserve(request: ReserveRequest): LeaseReservation | Promise<LeaseReservation> {
@@ -187,8 +189,8 @@ export class RedisLedger implements QuotaLedger {
     const { lease, units, keyId, day } = reservation as LeaseReservation;
     lease.inFlight--;
     const id = `${day} ${keyId}`;
-    lease.unreported.set(id, (lease.unreported.get(id) ?? 0) + units);
-    lease.unreportedTotal += units;
+    lease.served.set(id, (lease.served.get(id) ?? 0) + units);
+    lease.servedTotal += units;
   }
 
   /** The units go back to their block. */
@@ -228,46 +230,41 @@ export class RedisLedger implements QuotaLedger {
         reports.push(this.reportLease(pool, lease));
       }
     }
+    for (const { report, delivered } of this.closedLeases.toResend(now)) {
+      reports.push(this.scripts.reportLease(report.keys, report.args).then(delivered));
+    }
     const failures = (await Promise.allSettled(reports)).filter((r) => r.status === 'rejected');
     if (failures.length > 0) throw this.storeError((failures[0] as PromiseRejectedResult).reason);
   }
 
   /**
-   * One lease's report: served units, and a retired lease's units not taken given back (closed in
-   * Redis and here once nothing is in flight). On failure its counts are kept for the next report,
-   * under a new sequence number: a report that arrived but whose reply was lost has its served units
-   * counted twice (over-counted, never under); what it gave back is given once, for the report
-   * carries the units the node still holds, not the difference. A repeated delivery of one report
-   * is counted once.
+   * One lease's report: the units served from it so far (in all, and by day and key), and the units
+   * the node still holds of it — for a retired lease, those taken; it is closed in Redis and here
+   * once nothing is in flight. Totals, not differences: Redis counts what it has not counted yet,
+   * so a report sent again (its reply lost, Redis timing out or failing over) adds nothing, gives
+   * nothing back twice, and one lost after Redis acknowledged it (a failover before the replica had
+   * it) is made good by the next — for a closed lease, by the same report sent again on the next
+   * connection (ClosedLeases). A failed report changes nothing here; the next one carries all.
    */
   private async reportLease(pool: LeasePool, lease: HeldLease): Promise<void> {
-    const served = lease.unreported;
-    const total = lease.unreportedTotal;
-    const givenBack = lease.retired ? lease.granted - lease.taken : 0;
+    const held = lease.retired ? lease.taken : lease.granted;
     const closing = lease.retired && lease.inFlight === 0;
-    lease.unreported = new Map();
-    lease.unreportedTotal = 0;
-    lease.granted -= givenBack;
-    lease.reports++;
-    if (closing) pool.remove(lease);
     const days: (string | number)[] = [];
-    for (const [id, units] of served) {
+    for (const [id, units] of lease.served) {
       const [day, keyId] = id.split(' ') as [string, string];
       days.push(this.names.dayUsage(pool.orgId, day), dayUsageField(pool.service, keyId), units);
     }
-    try {
-      const open = await this.scripts.reportLease(
-        [this.names.leasePrefix + lease.id, this.names.leases, this.names.monthUsage(pool.orgId, pool.month)],
-        [lease.id, this.leaseTtlMs, pool.service, total, lease.granted, lease.reports, ...days],
-      );
+    const report: LeaseReport = {
+      keys: [this.names.leasePrefix + lease.id, this.names.leases, this.names.monthUsage(pool.orgId, pool.month)],
+      args: [lease.id, this.leaseTtlMs, pool.service, lease.servedTotal, held, ...days],
+    };
+    const open = await this.scripts.reportLease(report.keys, report.args);
+    if (closing) {
+      pool.remove(lease);
+      this.closedLeases.closed(report, Date.now());
+    } else if (open === 0) {
       // Redis settled the lease (it lapsed while this node could not report): take no more from it.
-      if (open === 0) lease.retired = true;
-    } catch (error) {
-      lease.granted += givenBack;
-      for (const [id, units] of served) lease.unreported.set(id, (lease.unreported.get(id) ?? 0) + units);
-      lease.unreportedTotal += total;
-      if (closing) pool.leases.push(lease);
-      throw error;
+      lease.retired = true;
     }
   }
 

@@ -246,45 +246,62 @@ return {1, used, limit, stale, granted}`,
   },
   /**
    * Reports the units served from a lease. KEYS lease, leases, month usage; ARGV lease id, TTL in
-   * ms, service, units served since the last report, the units the node still holds on the lease
-   * (what it was granted less what it gives back unserved: a total, so that a report sent again
-   * gives nothing back twice), the report's sequence number (1, 2, …), then triples of day-usage
-   * key, field, units. The served units count as used and in the days' usage. A lease whose units
-   * are all served or given back is closed; another is renewed (its TTL starts again). A report
-   * whose number was seen already (a repeated delivery) changes nothing. Answers 1, or 0 when the
-   * lease had expired and was settled: its unreported units were counted as lost, and those served
-   * or given back now leave lost (served ones for used), so the month's total does not grow.
+   * ms, service, units served from the lease so far, the units the node still holds of it (what it
+   * was granted less what it gives back unserved), then triples of day-usage key, field, units
+   * served so far from the lease on that day with that key. Totals, not differences: the lease's
+   * hash keeps what it has counted (`reported`, and per day and key), and only what is beyond it is
+   * counted, so a report sent again changes nothing and one lost in a failover is made good by the
+   * next. A lease whose units are all served or given back is closed; another is renewed (its TTL
+   * starts again). Answers 1, or 0 when the lease is settled: it had lapsed, and its unreported
+   * units were counted as lost, so those served or given back now leave lost (served ones for
+   * used) and the month's total does not grow; or Redis has no record of it — its grant was lost
+   * when a primary failed before its replica had it — so what it served is counted as used, never
+   * having been counted as leased.
    */
   reportLease: {
     keys: 3,
     lua: `${LEASE_HELPERS}
+local lease = KEYS[1]
 local service = ARGV[3]
-local served = tonumber(ARGV[4])
-local open = redis.call('EXISTS', KEYS[1]) == 1
-local closed = redis.call('HGET', KEYS[1], 'closed')
-if closed == 'returned' then return 1 end
-if open and tonumber(redis.call('HGET', KEYS[1], 'seq') or '0') >= tonumber(ARGV[6]) then return closed and 0 or 1 end
-for i = 7, #ARGV, 3 do redis.call('HINCRBY', ARGV[i], ARGV[i + 1], ARGV[i + 2]) end
-redis.call('HINCRBY', KEYS[3], service, served)
-local given_back = 0
-local granted = 0
-if open then
-  granted = tonumber(redis.call('HGET', KEYS[1], 'granted'))
-  given_back = math.max(0, granted - tonumber(ARGV[5]))
-  granted = granted - given_back
-  redis.call('HSET', KEYS[1], 'seq', ARGV[6], 'granted', granted)
+local total = tonumber(ARGV[4])
+local state = redis.call('HMGET', lease, 'granted', 'reported', 'closed')
+if not state[1] then
+  state = {'0', '0', 'unknown'}
+  redis.call('HSET', lease, 'granted', 0, 'reported', 0, 'closed', 'unknown')
+  redis.call('PEXPIRE', lease, 86400000)
 end
-if closed or not open then
-  local lost = tonumber(redis.call('HGET', KEYS[3], 'lost:' .. service) or '0')
-  redis.call('HINCRBY', KEYS[3], 'lost:' .. service, 0 - math.min(lost, served + given_back))
+local closed = state[3]
+if closed == 'returned' then return 1 end
+for i = 6, #ARGV, 3 do
+  local field = 'day ' .. ARGV[i] .. ' ' .. ARGV[i + 1]
+  local counted = tonumber(redis.call('HGET', lease, field) or '0')
+  local units = tonumber(ARGV[i + 2])
+  if units > counted then
+    redis.call('HINCRBY', ARGV[i], ARGV[i + 1], units - counted)
+    redis.call('HSET', lease, field, units)
+  end
+end
+local served = math.max(0, total - tonumber(state[2]))
+if served > 0 then
+  redis.call('HINCRBY', KEYS[3], service, served)
+  redis.call('HSET', lease, 'reported', total)
+end
+local granted = tonumber(state[1])
+local given_back = math.max(0, granted - tonumber(ARGV[5]))
+if given_back > 0 then
+  granted = granted - given_back
+  redis.call('HSET', lease, 'granted', granted)
+end
+if closed then
+  if closed == 'expired' then
+    local lost = tonumber(redis.call('HGET', KEYS[3], 'lost:' .. service) or '0')
+    redis.call('HINCRBY', KEYS[3], 'lost:' .. service, 0 - math.min(lost, served + given_back))
+  end
   return 0
 end
-local reported = redis.call('HINCRBY', KEYS[1], 'reported', served)
--- Units leave leased as far as the lease had them out: a report counted twice takes no more.
-local out = granted + given_back - (reported - served)
-redis.call('HINCRBY', KEYS[3], 'leased:' .. service, 0 - math.max(0, math.min(served + given_back, out)))
-if granted <= reported then
-  close_lease(KEYS[1], 'returned')
+redis.call('HINCRBY', KEYS[3], 'leased:' .. service, 0 - (served + given_back))
+if granted <= math.max(total, tonumber(state[2])) then
+  close_lease(lease, 'returned')
   redis.call('ZREM', KEYS[2], ARGV[1])
 else
   redis.call('ZADD', KEYS[2], 'XX', now_ms() + tonumber(ARGV[2]), ARGV[1])
