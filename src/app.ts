@@ -25,6 +25,7 @@ import { mapsRoutes } from './maps/index.js';
 import { ProtobufBodies } from './protobuf/index.js';
 import { routingRoutes } from './routing/index.js';
 import { routingPoolSource } from './routing/source.js';
+import { elevationSource } from './terrain/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { operatorOffMessage, type OperatorApi } from './operator/index.js';
@@ -47,10 +48,11 @@ export interface AppDeps {
 
 /**
  * What the products open per dataset, in this order, with each dataset the DatasetHolder swaps in:
- * geocoding its index, routing its pool of threads over the graphs. (Maps reads the dataset's tiles
- * and files as they are, and starts its raster pool at the first raster request: src/maps/raster/pool.ts.)
+ * geocoding its index, routing its pool of threads over the graphs, terrain its elevation store.
+ * (Maps reads the dataset's tiles and files as they are, and starts its raster pool at the first
+ * raster request: src/maps/raster/pool.ts.)
  */
-export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource];
+export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource, elevationSource];
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
