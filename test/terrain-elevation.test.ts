@@ -178,11 +178,14 @@ dataTest("outside the tiles there is no elevation; grids of samples are the poin
     [0, 0],
   ] as [number, number][]) {
     t.is(store.elevationAt(lon, lat), null, `${lon},${lat}`);
-    t.is(store.resolutionAt(lon, lat), null, `${lon},${lat}`);
+    t.is(store.sampleAt(lon, lat), null, `${lon},${lat}`);
   }
   t.is(store.elevationAt(Number.NaN, 43.5), null);
-  // SRTM 3″ at Monaco: 2.25 × 1.67 m of arc… the cell's diagonal: about 115 m.
-  t.true(Math.abs(store.resolutionAt(7.42, 43.73)! - 114.8) < 0.5, String(store.resolutionAt(7.42, 43.73)));
+  // SRTM 3″ at Monaco: the cell's diagonal, 1/1200° (92.66 m) north-south and 1/1200° × cos(latitude) east-west.
+  const sample = store.sampleAt(7.42, 43.73)!;
+  const north = (6371008.8 * Math.PI) / 180 / 1200;
+  t.is(sample.elevation, store.elevationAt(7.42, 43.73)!);
+  t.true(Math.abs(sample.resolution - Math.hypot(north * Math.cos((43.73 * Math.PI) / 180), north)) < 1e-6, String(sample.resolution));
 
   for (const { lons, lats } of [tileAxes(12, 2132, 1493, 64, 2), tileAxes(9, 266, 186, 32), bboxAxes(7.9, 43.9, 8.1, 44.1, 40, 30)]) {
     const grid = store.sampleGrid(lons, lats);

@@ -2,12 +2,12 @@
  * Reads a dataset's elevation store (elevation-file.ts): elevations at points, bilinear between
  * the four samples around each, and grids of them for tiles. The directory is read when the store
  * is opened; blocks are read from the file as they are first needed and kept in a bounded cache
- * (least recently used out first), so memory does not grow with the store. A block in the cache
- * answers a point in well under a microsecond; one read from the file (the OS's page cache, mostly)
- * costs one read of 113 KiB.
+ * (about the least recently used out first), so memory does not grow with the store. A block in
+ * the cache answers a point in well under a microsecond; one not in it costs a read of 113 KiB
+ * (from the OS's page cache, mostly).
  *
  * Where grids of several resolutions overlap, the finest answers; where it lacks one of the four
- * samples a point needs (its edge, a gap), the next finer one that has them does. Outside every
+ * samples a point needs (its edge, a gap), the next coarser one that has them does. Outside every
  * grid there is no elevation: null, or NaN in a grid of samples.
  *
  * Synchronous, like the server's other dataset reads (MBTiles, the geocoder index), and usable in
@@ -39,6 +39,12 @@ export interface ElevationGridInfo {
   bounds: [number, number, number, number];
 }
 
+/** An elevation and the spacing of the samples it comes from, in metres. */
+export interface ElevationSample {
+  elevation: number;
+  resolution: number;
+}
+
 /** Blocks the cache keeps unless told otherwise: 256 × 113 KiB ≈ 28 MiB. */
 const DEFAULT_CACHE_BLOCKS = 256;
 
@@ -58,6 +64,8 @@ interface Grid {
 interface CachedBlock {
   /** Its key in its grid. */
   key: number;
+  /** Used since the eviction sweep last passed it (the sweep's second chance). */
+  used: boolean;
   base: number;
   unit: number;
   q: Int16Array;
@@ -72,7 +80,7 @@ export class ElevationStore {
   /** [west, south, east, north] of every grid's samples together. */
   readonly bounds: [number, number, number, number];
   private readonly parts: Grid[];
-  /** Least recently used first. */
+  /** In the order read, or last given a second chance: the sweep evicts from the front. */
   private readonly cache = new Map<number, CachedBlock>();
   /** The block used last: runs of look-ups in one block skip the cache's bookkeeping. */
   private recentKey = -1;
@@ -113,13 +121,14 @@ export class ElevationStore {
   }
 
   /**
-   * The distance in metres between the farthest two of the samples `elevationAt` interpolates
-   * between at this point (the diagonal of the grid's cell there); null where it has no elevation.
+   * The elevation at a point and its resolution: the distance in metres between the farthest two
+   * of the samples it is interpolated between (the diagonal of the grid's cell there, as Google's
+   * Elevation API reports it); null where there is no elevation.
    */
-  resolutionAt(lon: number, lat: number): number | null {
+  sampleAt(lon: number, lat: number): ElevationSample | null {
     this.answer(lon, lat);
     const grid = this.answerGrid;
-    return grid === null ? null : cellDiagonalMetres([grid.stepLon, grid.stepLat], lat);
+    return grid === null ? null : { elevation: this.answerValue, resolution: cellDiagonalMetres([grid.stepLon, grid.stepLat], lat) };
   }
 
   /** Finds the grid answering at a point and its value there (fields, not an object: no allocation per look-up). */
@@ -211,16 +220,28 @@ export class ElevationStore {
     const cacheKey = grid.cacheOffset + key;
     if (cacheKey === this.recentKey) return this.recent;
     let block = this.cache.get(cacheKey);
-    if (block !== undefined) {
-      this.cache.delete(cacheKey); // to the end: used most recently
-      this.cache.set(cacheKey, block);
-    } else {
+    if (block !== undefined) block.used = true;
+    else {
       block = this.readBlock(grid, key, cacheKey) ?? undefined;
       if (block === undefined) return null;
     }
     this.recentKey = cacheKey;
     this.recent = block;
     return block;
+  }
+
+  /**
+   * Drops one block: the first, from the front, not used since the sweep last passed it; a used one
+   * is moved to the back, unmarked (the "second chance" approximation of least recently used: a
+   * hit only sets a flag, it never reorders the cache).
+   */
+  private evictOne(): void {
+    for (const [key, block] of this.cache) {
+      this.cache.delete(key);
+      if (!block.used) return;
+      block.used = false;
+      this.cache.set(key, block);
+    }
   }
 
   /** Reads the block of `key` from the file into the cache; null when the grid has none there. */
@@ -232,11 +253,12 @@ export class ElevationStore {
     readFully(this.fd, bytes, slot * BLOCK_BYTES);
     const block: CachedBlock = {
       key,
+      used: false,
       base: bytes.readInt32LE(0),
       unit: bytes.readUInt16LE(4),
       q: new Int16Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER_BYTES, BLOCK_SAMPLES),
     };
-    if (this.cache.size >= this.cacheBlocks) this.cache.delete(this.cache.keys().next().value!);
+    if (this.cache.size >= this.cacheBlocks) this.evictOne();
     this.cache.set(cacheKey, block);
     return block;
   }

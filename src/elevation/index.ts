@@ -20,8 +20,8 @@ const NO_ELEVATION = 'the served dataset has no elevation data: the operator mus
 
 const centimetres = (metres: number) => Math.round(metres * 100) / 100;
 
-export interface ElevationResult {
-  /** Metres above sea level (the DEM's datum: EGM96 for SRTM); null outside the coverage. */
+interface ElevationResult {
+  /** Metres above sea level (the DEM's datum: EGM96 for SRTM), to the centimetre; null outside the coverage. */
   elevation: number | null;
   location: { lat: number; lng: number };
   /** Metres between the farthest two samples interpolated between; null with the elevation. */
@@ -30,12 +30,11 @@ export interface ElevationResult {
 
 function results(store: ElevationStore, points: readonly (readonly [number, number])[]): ElevationResult[] {
   return points.map(([lng, lat]) => {
-    const elevation = store.elevationAt(lng, lat);
-    const resolution = elevation === null ? null : store.resolutionAt(lng, lat);
+    const sample = store.sampleAt(lng, lat);
     return {
-      elevation: elevation === null ? null : centimetres(elevation),
+      elevation: sample && centimetres(sample.elevation),
       location: { lat, lng },
-      resolution: resolution === null ? null : centimetres(resolution),
+      resolution: sample && centimetres(sample.resolution),
     };
   });
 }

@@ -5,7 +5,7 @@
  * (routing) read it through `datasetElevation`:
  *
  *   elevation.elevationAt(lon, lat)            metres, bilinear between the 4 samples around; null outside coverage
- *   elevation.resolutionAt(lon, lat)           metres between the farthest two of those samples; null outside
+ *   elevation.sampleAt(lon, lat)               {elevation, resolution: metres between the farthest two of those samples}; null outside
  *   elevation.sampleGrid(lons, lats, out?)     a grid of elevations (Float32Array, row after row, NaN outside)
  *   tileAxes(z, x, y, size, buffer)            the pixel centres of a web-mercator tile, for sampleGrid
  *   bboxAxes(west, south, east, north, w, h)   the pixel centres of a longitude/latitude box, for sampleGrid
@@ -19,7 +19,7 @@ import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { openedBy, type Dataset } from '../dataset/index.js';
 import type { DatasetSource } from '../dataset/source.js';
 
-export { ElevationStore, type ElevationGridInfo } from '../../core/terrain/elevation-store.js';
+export { ElevationStore, type ElevationGridInfo, type ElevationSample } from '../../core/terrain/elevation-store.js';
 export { bboxAxes, tileAxes, type SampleAxes } from '../../core/terrain/sample-axes.js';
 
 export const elevationSource: DatasetSource<ElevationStore> = {
