@@ -10,6 +10,7 @@
  *     geocoder.sqlite              geocoder index (core/geocoding/index-schema.ts)
  *     routing/<mode>.graph         contracted road graph of driving, walking, cycling
  *                                  (core/routing/graph-format.ts); only when OSM was imported
+ *     elevation.dem                elevation grids (core/terrain/elevation-file.ts); only with --dem
  *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import
@@ -41,6 +42,25 @@ export interface WorldBackdrop {
   coverage: [number, number, number, number][];
 }
 
+/** What a dataset's elevation store covers (`manifest.elevation`). */
+export interface ElevationCoverage {
+  /** [west, south, east, north] of every grid's samples. */
+  bounds: [number, number, number, number];
+  /** The finest grid's sample spacing in arc-seconds, [longitude, latitude]: [3, 3] for SRTM 3″. */
+  resolution: [number, number];
+  /** Finest first. */
+  grids: {
+    /** [longitude, latitude] spacing in degrees. */
+    step: [number, number];
+    /** The same in arc-seconds. */
+    resolution: [number, number];
+    bounds: [number, number, number, number];
+    /** Input files and stored blocks (256 × 256 cells each) of the grid. */
+    files: number;
+    blocks: number;
+  }[];
+}
+
 export interface DatasetManifest {
   formatVersion: number;
   id: string;
@@ -60,6 +80,8 @@ export interface DatasetManifest {
   sprites: string[];
   /** Travel modes with a routing graph (none without OSM input). */
   routingModes?: string[];
+  /** The elevation store's coverage; absent without DEM input. */
+  elevation?: ElevationCoverage;
 }
 
 export const paths = {
@@ -73,6 +95,7 @@ export const paths = {
   geocoder: (datasetDir: string) => join(datasetDir, 'geocoder.sqlite'),
   routing: (datasetDir: string) => join(datasetDir, 'routing'),
   routingGraph: (datasetDir: string, mode: string) => join(datasetDir, 'routing', `${mode}.graph`),
+  elevation: (datasetDir: string) => join(datasetDir, 'elevation.dem'),
   glyphs: (datasetDir: string) => join(datasetDir, 'glyphs'),
   sprites: (datasetDir: string) => join(datasetDir, 'sprites'),
 };

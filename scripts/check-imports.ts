@@ -2,7 +2,7 @@
  * The import graph between folders (`npm run check:imports`, run by scripts/test.sh): every import
  * that crosses a top-level folder, or goes from one product in src/ to another, counted in a table;
  * exit status 1, with each offending import named, when one runs a forbidden way:
- *   - the products (src/maps, src/geocoding, src/routing) import each other;
+ *   - the products (src/maps, src/geocoding, src/routing, src/elevation) import each other;
  *   - core/ imports anything outside core/;
  *   - data-pipeline/ imports src/;
  *   - src/ imports data-pipeline/ anywhere but the CLI (src/cli/) and the operator API (src/operator/).
@@ -14,7 +14,7 @@ import ts from 'typescript';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 
 const FOLDERS = ['core', 'src', 'data-pipeline', 'scripts', 'bench', 'test'];
-const PRODUCTS = new Set(['src/maps', 'src/geocoding', 'src/routing']);
+const PRODUCTS = new Set(['src/maps', 'src/geocoding', 'src/routing', 'src/elevation']);
 const STARTS_IMPORTS = new Set(['src/cli', 'src/operator']);
 
 /** A file's place in the table: its top-level folder; in src/, a product, the CLI or the operator API by itself. */

@@ -5,8 +5,8 @@
 # it says what it does before each step that takes a while.
 #
 #   scripts/setup.sh            what running Waymark needs (npm start)
-#   scripts/setup.sh --test     also chromium, for the browser tests, and redis-server and redis-sentinel,
-#                               for the cluster and Sentinel tests (npm test)
+#   scripts/setup.sh --test     also chromium, for the browser tests, redis-server and redis-sentinel,
+#                               for the cluster and Sentinel tests, and gdal-bin (npm test)
 #   scripts/setup.sh --bench    also the benchmarks' baselines: wrk and tilemaker (Debian), and
 #                               tileserver-gl-light (npm, into bench/tools; it compiles sqlite3)
 set -euo pipefail
@@ -19,7 +19,8 @@ NODE_MAJOR=20
 # python3, make and g++ build better-sqlite3 (no prebuilt binary can be fetched); osmium-tool reads OSM.
 BUILD_PACKAGES=(python3 make g++)
 RUN_PACKAGES=(osmium-tool)
-TEST_PACKAGES=(chromium)
+# gdal-bin: the terrain tests compare elevations with GDAL's reading of the same DEM files.
+TEST_PACKAGES=(chromium gdal-bin)
 BENCH_PACKAGES=(wrk tilemaker)
 
 with_bench=false

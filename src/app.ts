@@ -19,12 +19,14 @@ import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router, type Handler } from './http/router.js';
+import { elevationRoutes } from './elevation/index.js';
 import { geocodingRoutes } from './geocoding/index.js';
 import { geocoderIndexSource } from './geocoding/source.js';
 import { mapsRoutes } from './maps/index.js';
 import { ProtobufBodies } from './protobuf/index.js';
 import { routingRoutes } from './routing/index.js';
 import { routingPoolSource } from './routing/source.js';
+import { elevationSource } from './terrain/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { operatorOffMessage, type OperatorApi } from './operator/index.js';
@@ -47,10 +49,11 @@ export interface AppDeps {
 
 /**
  * What the products open per dataset, in this order, with each dataset the DatasetHolder swaps in:
- * geocoding its index, routing its pool of threads over the graphs. (Maps reads the dataset's tiles
- * and files as they are, and starts its raster pool at the first raster request: src/maps/raster/pool.ts.)
+ * geocoding its index, routing its pool of threads over the graphs, terrain its elevation store.
+ * (Maps reads the dataset's tiles and files as they are, and starts its raster pool at the first
+ * raster request: src/maps/raster/pool.ts.)
  */
-export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource];
+export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource, elevationSource];
 
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
@@ -60,12 +63,13 @@ const CORS_PRESET = presetHeaders(CORS_HEADERS);
 const CORS_ONLY = [CORS_PRESET];
 const withCors = (preset: Reply['preset']) =>
   preset === undefined ? CORS_ONLY : preset.at(-1) === CORS_PRESET ? preset : [...preset, CORS_PRESET];
-const PREFLIGHT_HEADERS = {
+/** A preflight's answer: the methods the path takes (GET; POST too where a body can carry the query). */
+const preflightHeaders = (allowed: readonly string[]) => ({
   ...CORS_HEADERS,
-  'Access-Control-Allow-Methods': 'GET, OPTIONS',
+  'Access-Control-Allow-Methods': [...allowed, 'OPTIONS'].join(', '),
   'Access-Control-Allow-Headers': 'Authorization, X-API-Key, Content-Type, If-None-Match, X-Request-Id',
   'Access-Control-Max-Age': '86400',
-};
+});
 /** Paths under the public API prefixes: even their 404s carry CORS headers, so browsers can read them. */
 const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
@@ -84,6 +88,8 @@ export function createApp(deps: AppDeps): {
   gateway: Gateway;
   /** The client's address, through trusted proxies' X-Forwarded-For (http/client-address.ts). */
   clientAddressOf: (req: Request) => string;
+  /** Paths that accept a longer URL than the server's limit, and how long (for `listen`). */
+  longUrlPaths: ReadonlyMap<string, number>;
 } {
   const { store, clock, logging, metrics } = deps;
   const { logger } = logging;
@@ -94,9 +100,10 @@ export function createApp(deps: AppDeps): {
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
   const router = new Router();
 
-  const publicRoute = (path: string, handler: Handler) => {
-    router.add('GET', `/api/v1${path}`, handler, { public: true });
-    router.add('GET', `/v1${path}`, handler, { public: true });
+  const longUrlPaths = new Map<string, number>();
+  const publicRoute = (path: string, handler: Handler, method = 'GET') => {
+    router.add(method, `/api/v1${path}`, handler, { public: true });
+    router.add(method, `/v1${path}`, handler, { public: true });
   };
 
   // Liveness: the process answers (cheap, never touches the store or the dataset). Readiness: it
@@ -144,11 +151,24 @@ export function createApp(deps: AppDeps): {
     ...mapsRoutes(deps.datasets, deps.publicUrl),
     ...geocodingRoutes(deps.datasets, deps.publicUrl),
     ...routingRoutes(deps.datasets),
+    ...elevationRoutes(deps.datasets),
     ...(deps.services ?? []),
   ]) {
     const handler = protobufBodies.wrap(route.path, route.handler);
     const guarded = route.metered === false ? gateway.scoped(route.service, handler) : gateway.meter(route.service, handler, route.units);
     publicRoute(route.path, guarded);
+    const { bodyAsQuery, maxUrlLength } = route;
+    // The body joins the query before the key is looked for: a POST is the GET it stands for.
+    if (bodyAsQuery)
+      publicRoute(
+        route.path,
+        (req) => {
+          req.appendQuery(bodyAsQuery(req));
+          return guarded(req);
+        },
+        'POST',
+      );
+    if (maxUrlLength) for (const prefix of ['/api/v1', '/v1']) longUrlPaths.set(`${prefix}${route.path}`, maxUrlLength);
   }
   for (const route of protobufBodies.schemaRoutes()) publicRoute(route.path, route.handler);
 
@@ -182,7 +202,7 @@ export function createApp(deps: AppDeps): {
       return finish(req, started, isApi, errorReply(404, notFoundMessage(req, isApi, deps.operator?.enabled ?? false)));
     }
     if (match.kind === 'wrong-method') {
-      if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, PREFLIGHT_HEADERS));
+      if (req.method === 'OPTIONS' && match.public) return finish(req, started, false, empty(204, preflightHeaders(match.allowed)));
       const allow = match.allowed.join(', ');
       return finish(req, started, match.public, errorReply(405, `${req.method} is not allowed here; use ${allow}`, { Allow: allow }));
     }
@@ -204,5 +224,5 @@ export function createApp(deps: AppDeps): {
     return finish(req, started, route.public, result);
   };
 
-  return { handle, gateway, clientAddressOf };
+  return { handle, gateway, clientAddressOf, longUrlPaths };
 }

@@ -93,7 +93,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
     started.push(() => datasets.stop());
     const operator = createOperatorApi(options.dataDir, operatorOptions, logger);
     started.push(() => operator.close());
-    const { handle } = createApp({
+    const { handle, longUrlPaths } = createApp({
       datasets,
       store,
       clock,
@@ -104,7 +104,7 @@ export async function startWaymark(options: StartOptions): Promise<Waymark> {
       operator,
       trustedProxies,
     });
-    const server = await listen(handle, { host, port: options.port ?? 8080 });
+    const server = await listen(handle, { host, port: options.port ?? 8080, longUrlPaths });
     started.push(() => server.close());
     started.push(store.serve());
     const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { dataTest, SHARED_DATA } from './helpers/shared-data.js';
 
 const DOCS = join(process.cwd(), 'docs');
-const INPUT_OPTIONS = new Set(['--osm', '--wof', '--oa']);
+const INPUT_OPTIONS = new Set(['--osm', '--wof', '--oa', '--dem']);
 
 /** Each `waymark import` command of the fenced code blocks of a Markdown text, its continuation lines joined. */
 function importCommands(markdown: string): string[] {

@@ -46,6 +46,7 @@ import { tileAt } from './helpers/vector-tiles.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const WOF_MONACO = sharedFile('wof', 'mc');
+const MONACO_DEM = sharedFile('dem', 'N43E007.hgt.zip');
 const SEED = Number(process.env.FUZZ_SEED ?? 20261115);
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 12_000);
 const IN_FLIGHT = 16;
@@ -277,6 +278,28 @@ const ROUTES: FuzzRoute[] = [
       markers: (random) => `color:${pick(random, ['red', 'blue', '0x00ff00'])}|label:${pick(random, ['A', '1'])}|${latLng(random)}`,
       path: (random) => `color:0xff0000cc|width:${whole(1, 8)(random)}|${latLng(random)}|${latLng(random)}`,
     },
+  },
+  // Elevation: points, a path's samples, and the same as a POST body (JSON here; the key in the URL)
+  {
+    method: 'GET',
+    path: '/elevation',
+    api: true,
+    credentials: 'key',
+    query: { locations: (random) => Array.from({ length: 1 + Math.floor(random() * 8) }, () => latLng(random)).join('|') },
+  },
+  {
+    method: 'GET',
+    path: '/elevation',
+    api: true,
+    credentials: 'key',
+    query: { path: (random) => `${latLng(random)}|${latLng(random)}`, samples: whole(1, 512), format: oneOf(['json', 'pbf']) },
+  },
+  {
+    method: 'POST',
+    path: '/elevation',
+    api: true,
+    credentials: 'key',
+    body: () => ({ path: (random) => `${latLng(random)}|${latLng(random)}`, samples: (random) => 1 + Math.floor(random() * 512) }),
   },
   // Geocoding
   { method: 'GET', path: '/geocoding/search', api: true, credentials: 'key', query: { text: placeText, ...focus, ...geocodingFilters } },
@@ -728,7 +751,7 @@ function describe(number: number, route: FuzzRoute, request: FuzzRequest, outcom
 
 async function makeWorld(t: ExecutionContext): Promise<{ server: TestServer; world: World }> {
   const dataDir = tempDataDir(t);
-  await runImport({ dataDir, osm: [MONACO], wof: [WOF_MONACO], world: false }, () => {});
+  await runImport({ dataDir, osm: [MONACO], wof: [WOF_MONACO], dem: [MONACO_DEM], world: false }, () => {});
   // The server reads its operator API settings from the environment.
   process.env.WAYMARK_OPERATOR_TOKEN = OPERATOR_TOKEN;
   const server = await serve(t, { dataDir });
@@ -760,7 +783,7 @@ async function makeWorld(t: ExecutionContext): Promise<{ server: TestServer; wor
 
 dataTest(
   `fuzz: ${REQUESTS} generated requests over every route and parameter, never a 5xx, every error the uniform body`,
-  [MONACO, WOF_MONACO],
+  [MONACO, WOF_MONACO, MONACO_DEM],
   async (t) => {
     const { server, world } = await makeWorld(t);
     const statuses = new Map<string, Map<number, number>>();

@@ -1,7 +1,8 @@
 /**
  * Every input of an import is checked before any work: a bad one — missing, a folder or a pipe,
  * not OSM data, an OpenAddresses CSV without its columns, a folder that is not Who's On First, a
- * URL that does not answer — fails the import before anything but "checking inputs" has been
+ * file that is no DEM Waymark reads (a wrong size or name, a broken zip, a GeoTIFF in another
+ * coordinate system or of image bands), a URL that does not answer — fails the import before anything but "checking inputs" has been
  * reported, and a failed import leaves the data folder as it found it (a fresh one is not there).
  */
 import test, { type ExecutionContext } from 'ava';
@@ -10,8 +11,11 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { zipSync } from 'fflate';
 import { isBadInput, runImport, type ImportInputs } from '../data-pipeline/index.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
+import { MONACO_DEM, writeGeoTiff, type GeoTiffSpec } from './helpers/dem.js';
+import { dataTest } from './helpers/shared-data.js';
 
 const TOWN = join(PACKAGE_ROOT, 'test', 'fixtures', 'osm', 'town.osm');
 
@@ -48,7 +52,7 @@ function scratch(t: ExecutionContext): string {
   return dir;
 }
 
-function write(dir: string, name: string, content: string): string {
+function write(dir: string, name: string, content: string | Uint8Array): string {
   writeFileSync(join(dir, name), content);
   return join(dir, name);
 }
@@ -161,6 +165,89 @@ test('a file corrupt after its header fails in the scan before the tiles; the da
   await t.throwsAsync(runImport({ dataDir: existing, osm: [truncated], world: false }, () => {}));
   t.deepEqual(readdirSync(existing), [], 'an existing data folder is left empty');
 });
+
+/** A small GeoTIFF of one band of float32 metres in EPSG:4326, unless `spec` says otherwise. */
+const geoTiff = (dir: string, name: string, spec: Partial<GeoTiffSpec> = {}) =>
+  writeGeoTiff(join(dir, name), { width: 4, height: 3, west: 7.0005, north: 43.9995, step: [0.001, 0.001], value: () => 12, ...spec });
+
+dataTest('files that are no DEM Waymark reads are bad input, named with the reason', [MONACO_DEM], async (t) => {
+  const dir = scratch(t);
+  const srtm = readFileSync(MONACO_DEM);
+  const tile = new Uint8Array(1201 * 1201 * 2);
+  const noDem = join(dir, 'no-dem');
+  mkdirSync(noDem);
+  write(noDem, 'readme.txt', 'elevation comes later');
+  const badInside = join(dir, 'tiles');
+  mkdirSync(join(badInside, 'north'), { recursive: true });
+  write(badInside, 'N43E007.hgt', tile);
+  write(join(badInside, 'north'), 'N44E007.hgt', new Uint8Array(1000));
+  const sizes = '2,884,802 bytes (1201 × 1201) or 25,934,402 bytes (3601 × 3601)';
+  const checks: [string, string | RegExp][] = [
+    ['/nowhere/N43E007.hgt', 'cannot read /nowhere/N43E007.hgt: no such file'],
+    [
+      write(dir, 'N43E007.hgt', new Uint8Array(1000)),
+      /^cannot read .*N43E007\.hgt: 1,000 bytes is not the size of an SRTM tile: 2,884,802 bytes \(1201 × 1201\) or 25,934,402 bytes \(3601 × 3601\)$/,
+    ],
+    [
+      write(dir, 'tile.hgt', tile),
+      /^cannot read .*tile\.hgt: its name does not give the tile's south-west corner, as SRTM names them \(e\.g\. N43E007\.hgt\)$/,
+    ],
+    [write(dir, 'N91E007.hgt', tile), /N91E007\.hgt: its name does not give the tile's south-west corner/],
+    [
+      write(dir, 'S01W180.hgt.zip', 'a page saying the file moved'),
+      /^cannot read .*S01W180\.hgt\.zip: not a zip archive \(no end of central directory; truncated or another format\)$/,
+    ],
+    [
+      write(dir, 'N43E008.hgt.zip', srtm.subarray(0, srtm.length >> 1)),
+      /N43E008\.hgt\.zip: not a zip archive \(no end of central directory; truncated/,
+    ],
+    [write(dir, 'N43E009.hgt.zip', zipSync({ 'readme.txt': new Uint8Array(10) })), /N43E009\.hgt\.zip: the zip holds no \.hgt file$/],
+    [
+      write(dir, 'N43E010.hgt.zip', zipSync({ 'N43E010.hgt': new Uint8Array(100) })),
+      new RegExp(`N43E010.hgt.zip: 100 bytes is not the size of an SRTM tile: ${sizes.replace(/[()×]/g, '.')}$`),
+    ],
+    [
+      write(dir, 'dem.png', 'not a DEM'),
+      /dem\.png: not a DEM: Waymark reads SRTM tiles \(\.hgt, \.hgt\.zip\) and GeoTIFF elevation rasters \(\.tif, \.tiff\)$/,
+    ],
+    [write(dir, 'picture.tif', 'GIF89a, not a TIFF'), /picture\.tif: not a TIFF file \(/],
+    [
+      geoTiff(dir, 'utm.tif', { crs: { epsg: 32632, projected: true }, west: 500000, north: 4800000, step: [30, 30] }),
+      /utm\.tif: it is in EPSG:32632; elevation rasters must be in EPSG:4326 \(longitude\/latitude\); reproject it first, e\.g\. gdalwarp -t_srs EPSG:4326 in\.tif out\.tif$/,
+    ],
+    [geoTiff(dir, 'nad83.tif', { crs: { epsg: 4269 } }), /nad83\.tif: it is in EPSG:4269; elevation rasters must be in EPSG:4326/],
+    [geoTiff(dir, 'photo.tif', { bands: 3, array: Uint8Array }), /photo\.tif: it has 3 bands \(an image\?\); an elevation raster has one$/],
+    [
+      geoTiff(dir, 'grey.tif', { array: Uint8Array }),
+      /grey\.tif: its samples are 8-bit \(an image\?\); elevations are 16-, 32- or 64-bit numbers$/,
+    ],
+    [
+      geoTiff(dir, 'beyond.tif', { west: 181 }),
+      /beyond\.tif: its extent \(181, .*\) is not within longitude -180\.\.180 and latitude -90\.\.90$/,
+    ],
+    [noDem, `cannot read ${noDem}: the folder holds no DEM files (.hgt, .hgt.zip, .tif or .tiff)`],
+    [badInside, `cannot read ${join(badInside, 'north', 'N44E007.hgt')}: 1,000 bytes is not the size of an SRTM tile: ${sizes}`],
+  ];
+  for (const [dem, message] of checks) t.true(isBadInput(await failsEarly(t, { dem: [dem] }, message)), String(message));
+  // Beside good inputs too, before their work.
+  await failsEarly(t, { osm: [TOWN], dem: [MONACO_DEM, join(dir, 'tile.hgt')] }, /tile\.hgt: its name does not give/);
+});
+
+dataTest(
+  'an SRTM zip corrupt inside fails in the elevation step, before the tiles, as bad input, and leaves nothing',
+  [MONACO_DEM],
+  async (t) => {
+    const dir = scratch(t);
+    const zip = Buffer.from(readFileSync(MONACO_DEM));
+    for (let at = 10_000; at < 10_064; at++) zip[at] = 0xff - zip[at]!; // the deflate stream, not the directory
+    const corrupt = write(dir, 'N43E007.hgt.zip', zip);
+    const error = await failsEarly(t, { osm: [TOWN], dem: [corrupt] }, /^cannot read N43E007\.hgt\.zip: N43E007\.hgt is corrupt \(/, [
+      'scanning town.osm',
+      'elevation',
+    ]);
+    t.true(isBadInput(error));
+  },
+);
 
 test('nothing to import is bad input', async (t) => {
   t.true(isBadInput(await failsEarly(t, {}, /^nothing to import/)));

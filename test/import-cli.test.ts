@@ -25,7 +25,10 @@ function dataFolder(t: ExecutionContext): string {
 test('without any input it is a usage error', async (t) => {
   const run = await waymark(['import', '--data', dataFolder(t)]);
   t.is(run.code, 2);
-  t.regex(run.stderr, /^waymark: name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --geonames or --world/);
+  t.regex(
+    run.stderr,
+    /^waymark: name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --dem FILE_OR_DIR, --geonames or --world/,
+  );
 });
 
 test('a missing WOF folder or OpenAddresses file is a one-line error', async (t) => {
@@ -104,7 +107,7 @@ test('--help shows the flags', async (t) => {
   t.is(run.code, 0);
   t.regex(
     run.stdout,
-    /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--wof DIR\]\.\.\. \[--oa FILE_OR_URL\]\.\.\. \[--geonames\] \[--world\]/,
+    /usage: waymark import \[--osm FILE_OR_URL\]\.\.\. \[--wof DIR\]\.\.\. \[--oa FILE_OR_URL\]\.\.\. \[--dem FILE_OR_DIR\]\.\.\. \[--geonames\] \[--world\]/,
   );
 });
 

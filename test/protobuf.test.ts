@@ -1,5 +1,5 @@
 // Protobuf bodies on real data (Monaco: a driving graph and a geocoder index built from the OSM
-// extract), through the real server: every endpoint answers the same request as JSON and as
+// extract, an elevation store from its SRTM tile), through the real server: every endpoint answers the same request as JSON and as
 // protobuf; the protobuf is decoded with protobufjs from the schemas the server publishes (not the
 // local files), mapped back to JSON as docs/API.md describes, and must equal the JSON answer.
 // Both cost one unit; `format` other than json/pbf is a 400; errors stay JSON.
@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import protobuf from 'protobufjs';
 import { paths } from '../core/dataset-layout.js';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
+import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
+import { MONACO_DEM } from './helpers/dem.js';
 import { call, errorBodyFault } from './helpers/http.js';
 import { latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -49,8 +51,11 @@ test.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'waymark-protobuf-'));
   const dir = await writeRoutingDataset(dataDir, [MONACO], ['driving'], [7.349, 43.7148, 7.491, 43.77]);
   await buildGeocoderIndex({ osmFiles: [MONACO], wofDirs: [], oaFiles: [], geonames: false }, paths.geocoder(dir), () => {});
+  const elevation = existsSync(MONACO_DEM)
+    ? await buildElevationStore(await planElevation([MONACO_DEM]), paths.elevation(dir), () => {})
+    : undefined;
   const manifest = JSON.parse(readFileSync(paths.manifest(dir), 'utf8'));
-  writeFileSync(paths.manifest(dir), JSON.stringify({ ...manifest, inputs: ['osm:monaco.osm.pbf'] }));
+  writeFileSync(paths.manifest(dir), JSON.stringify({ ...manifest, inputs: ['osm:monaco.osm.pbf'], elevation }));
   server = await startTestServer({ dataDir });
   const account = await server.signUp();
   await server.store.setTier(account.orgId, 'pro');
@@ -122,6 +127,14 @@ function toJson(type: protobuf.Type, object: any): any {
     case '.waymark.Tracepoint':
       // An unmatched trace point: the JSON's null.
       if (object.location.length === 0) return null;
+      break;
+    case '.waymark.ElevationResult':
+      // Outside the coverage, elevation and resolution are absent: the JSON's nulls.
+      return {
+        elevation: object.elevation ?? null,
+        location: toJson(type.fields.location!.resolvedType as protobuf.Type, object.location),
+        resolution: object.resolution ?? null,
+      };
   }
   const json: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(object)) {
@@ -307,6 +320,24 @@ dataTest(
 );
 
 dataTest(
+  "elevation: locations in and out of the coverage, and a path's samples",
+  [MONACO, MONACO_DEM],
+  async (t) => {
+    const points = await routingCase(
+      t,
+      '/elevation',
+      `locations=${[CASINO, STADE, [4, 43] as LonLat].map(latLng).join('|')}`,
+      'waymark.ElevationResponse',
+    );
+    t.is(points.results[2].elevation, null);
+    t.true(points.results[0].elevation > 0);
+    const path = await routingCase(t, '/elevation', `path=${[CASINO, PORT].map(latLng).join('|')}&samples=5`, 'waymark.ElevationResponse');
+    t.is(path.results.length, 5);
+  },
+  true,
+);
+
+dataTest(
   'a search with a warning and none found: warnings and an empty list survive',
   [MONACO],
   async (t) => {
@@ -380,11 +411,12 @@ dataTest(
     t.regex(listing.headers.get('cache-control') ?? '', /public, max-age=\d+/);
     t.deepEqual(
       listing.body.schemas.map((s: any) => s.name),
-      ['geocoding.proto', 'geometry.proto', 'routing.proto'],
+      ['elevation.proto', 'geocoding.proto', 'geometry.proto', 'routing.proto'],
     );
     t.is(listing.body.messages['/api/v1/matrix'], 'waymark.MatrixResponse');
     t.is(listing.body.messages['/api/v1/match'], 'waymark.MatchResponse');
     t.is(listing.body.messages['/api/v1/optimize'], 'waymark.OptimizeResponse');
+    t.is(listing.body.messages['/api/v1/elevation'], 'waymark.ElevationResponse');
     for (const type of Object.values(listing.body.messages) as string[]) t.truthy(schemas.lookupType(type));
     const file = await fetch(`${server.url}/v1/schemas/routing.proto`);
     t.is(file.status, 200);

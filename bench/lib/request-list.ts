@@ -25,16 +25,34 @@ export function shuffle<T>(items: T[], random: () => number): T[] {
   return items;
 }
 
+/** A request with a body, for a wrk script (a GET is its path alone). */
+export interface WrkRequest {
+  method: string;
+  path: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+const luaTable = (headers: Record<string, string>) =>
+  `{${Object.entries(headers)
+    .map(([name, value]) => `[${JSON.stringify(name)}] = ${JSON.stringify(value)}`)
+    .join(', ')}}`;
+
 /**
- * A wrk script requesting `paths` in turn. The requests are formatted once in `init` (with the
- * `-H` headers): building one per call in `request()` would make wrk, not the server, the limit.
+ * A wrk script sending `requests` in turn (a string is a GET of that path). The requests are
+ * formatted once in `init` (with the `-H` headers): building one per call in `request()` would make
+ * wrk, not the server, the limit.
  */
-export function writeWrkScript(file: string, paths: string[]): void {
-  const list = paths.map((p) => JSON.stringify(p)).join(',\n  ');
+export function writeWrkScript(file: string, requests: (string | WrkRequest)[]): void {
+  const formats = requests.map((request) =>
+    typeof request === 'string'
+      ? `wrk.format("GET", ${JSON.stringify(request)})`
+      : `wrk.format(${JSON.stringify(request.method)}, ${JSON.stringify(request.path)}, ${luaTable(request.headers ?? {})}, ${JSON.stringify(request.body)})`,
+  );
   writeFileSync(
     file,
-    `local paths = {\n  ${list}\n}\nlocal requests = {}\nlocal n = 0\n\n` +
-      'function init(args)\n  for i, path in ipairs(paths) do requests[i] = wrk.format("GET", path) end\nend\n\n' +
+    `local requests = {}\nlocal n = 0\n\n` +
+      `function init(args)\n  requests = {\n    ${formats.join(',\n    ')}\n  }\nend\n\n` +
       'function request()\n  n = n % #requests + 1\n  return requests[n]\nend\n',
   );
 }

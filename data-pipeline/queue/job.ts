@@ -35,8 +35,8 @@ export interface ImportStatus extends ImportInputs {
 }
 
 /** The inputs of an import, without the rest of the job data. */
-export function importInputs({ osm, world, wof, oa, geonames }: ImportInputs): ImportInputs {
-  return { osm, world, wof: wof ?? [], oa: oa ?? [], geonames: geonames ?? false };
+export function importInputs({ osm, world, wof, oa, geonames, dem }: ImportInputs): ImportInputs {
+  return { osm, world, wof: wof ?? [], oa: oa ?? [], geonames: geonames ?? false, dem: dem ?? [] };
 }
 
 /** BullMQ's states folded into the four an operator cares about (delayed and prioritized jobs are waiting). */

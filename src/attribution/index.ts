@@ -34,6 +34,12 @@ const SOURCES: readonly Source[] = [
     url: 'https://whosonfirst.org/docs/licenses/',
   },
   { prefix: 'oa', credit: 'OpenAddresses', licence: 'per source terms', url: 'https://openaddresses.io/' },
+  {
+    prefix: 'srtm',
+    credit: 'NASA Shuttle Radar Topography Mission (SRTM), elevation',
+    licence: 'public domain',
+    url: 'https://www.earthdata.nasa.gov/data/instruments/srtm',
+  },
 ];
 
 const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -111,14 +111,16 @@ export const COMMANDS: readonly Command[] = [
     summary:
       'Builds a new dataset in the data folder — vector tiles z0–14 (Shortbread schema), glyphs, sprites and the geocoder ' +
       'index — from OSM extracts (.osm.pbf or .osm files, or http(s) URLs, downloaded first), the world layer (Natural ' +
-      "Earth and GeoNames, zooms 0–7), Who's On First folders, OpenAddresses CSV files and GeoNames places (--geonames), " +
+      "Earth and GeoNames, zooms 0–7), Who's On First folders, OpenAddresses CSV files, GeoNames places (--geonames) and " +
+      'elevation (--dem: SRTM .hgt/.hgt.zip tiles and GeoTIFF rasters in EPSG:4326, or folders of them), ' +
       'then switches to it; a server running on the folder serves it at once. A failed import ' +
       'leaves the served dataset as it was; --resume goes on from the steps it finished. The import stays within --memory ' +
       '(e.g. 4G; default printed at the start) and uses every core. Progress goes to stderr. With --queue (and WAYMARK_REDIS_URL) the import runs ' +
       'as a job of the BullMQ queue in a "waymark worker" process, and the command follows it.',
-    synopsis: '[--osm FILE_OR_URL]... [--wof DIR]... [--oa FILE_OR_URL]... [--geonames] [--world] [--memory SIZE] [--resume] [--queue]',
+    synopsis:
+      '[--osm FILE_OR_URL]... [--wof DIR]... [--oa FILE_OR_URL]... [--dem FILE_OR_DIR]... [--geonames] [--world] [--memory SIZE] [--resume] [--queue]',
     flags: ['memory'],
-    repeatable: ['osm', 'wof', 'oa'],
+    repeatable: ['osm', 'wof', 'oa', 'dem'],
     switches: ['world', 'geonames', 'resume', 'queue'],
     load: () => import('./import.js'),
   },

@@ -20,12 +20,13 @@ export async function importThroughQueue(options: ImportOptions): Promise<Outcom
   const osm = absolute(options.osm);
   const oa = absolute(options.oa);
   const wof = absolute(options.wof);
+  const dem = absolute(options.dem);
   const progress = progressDisplay();
   let outcome: Awaited<ReturnType<typeof enqueueAndFollow>>;
   try {
     outcome = await enqueueAndFollow(
       settings,
-      { ...options, osm, oa, wof },
+      { ...options, osm, oa, wof, dem },
       {
         onEnqueued: (id) => process.stderr.write(`Queued import job ${id}; waiting for a worker (${waymarkCommand()} worker) to run it.\n`),
         onProgress: progress.report,

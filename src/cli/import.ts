@@ -1,4 +1,4 @@
-/** `waymark import`: builds a new dataset from OSM extracts and/or the world layer, and switches the data folder (and a server running on it) to it. */
+/** `waymark import`: builds a new dataset from OSM extracts, the world layer, geocoding sources and/or elevation, and switches the data folder (and a server running on it) to it. */
 import { constants } from 'node:os';
 import { CliError, UsageError, type CommandRun } from './command.js';
 import { importThroughQueue } from './import-queue.js';
@@ -12,10 +12,11 @@ export const run: CommandRun = async (input) => {
     wof: input.all('wof'),
     oa: input.all('oa'),
     geonames: input.isSet('geonames'),
+    dem: input.all('dem'),
   };
-  if (inputs.osm.length + inputs.wof.length + inputs.oa.length === 0 && !inputs.world && !inputs.geonames) {
+  if (inputs.osm.length + inputs.wof.length + inputs.oa.length + inputs.dem.length === 0 && !inputs.world && !inputs.geonames) {
     throw new UsageError(
-      'name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --geonames or --world; see "waymark import --help"',
+      'name at least one input: --osm FILE_OR_URL, --wof DIR, --oa FILE_OR_URL, --dem FILE_OR_DIR, --geonames or --world; see "waymark import --help"',
     );
   }
   if (input.isSet('queue')) {

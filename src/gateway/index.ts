@@ -36,6 +36,13 @@ export interface ServiceRoute {
    */
   units?: (req: Request) => number;
   handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
+  /**
+   * The route takes POST too: this reads the body as more query parameters (`a=1&b=2`), added to
+   * the URL's before the key and the parameters are read; it throws the 4xx of a body it cannot read.
+   */
+  bodyAsQuery?: (req: Request) => string;
+  /** A longer path and query than the server's 8,192 characters that this route accepts (414 beyond). */
+  maxUrlLength?: number;
 }
 
 export interface GatewayEvents {

@@ -22,9 +22,21 @@ export class Request {
   constructor(
     readonly method: string,
     readonly path: string,
-    readonly rawQuery: string,
+    private currentQuery: string,
     private readonly readAddress: () => string,
   ) {}
+
+  /** The query string as received, plus what `appendQuery` added. */
+  get rawQuery(): string {
+    return this.currentQuery;
+  }
+
+  /** Adds parameters (`a=1&b=2`) to the query: a body that carries a route's parameters (a form's). */
+  appendQuery(parameters: string): void {
+    if (parameters === '') return;
+    this.currentQuery = this.currentQuery === '' ? parameters : `${this.currentQuery}&${parameters}`;
+    this.parsedQuery = undefined;
+  }
 
   /** Copies a uWS request; `makeId` gets the client's X-Request-Id header ('' when absent). */
   static fromUws(req: UwsRequest, res: UwsResponse, makeId: (given: string) => string): Request {

@@ -30,6 +30,8 @@ export interface ListenOptions {
   maxBodyBytes?: number;
   /** Longest path and query accepted; longer ones get 414 (Mapbox's static API allows 8192). */
   maxUrlLength?: number;
+  /** Paths that accept a longer path and query than `maxUrlLength`, and how long. */
+  longUrlPaths?: ReadonlyMap<string, number>;
   /** Largest header block accepted (names and values); larger ones get 431. */
   maxHeaderBytes?: number;
 }
@@ -81,9 +83,10 @@ function write(res: uWS.HttpResponse, reply: Reply, id: string, method: string, 
 }
 
 /** The 414 or 431 for a request line or header block over the limits, else null. */
-function oversized(request: Request, maxUrlLength: number, maxHeaderBytes: number): Reply | null {
-  if (request.path.length + request.rawQuery.length + 1 > maxUrlLength) {
-    return errorReply(414, `the URL is longer than ${maxUrlLength} characters; send fewer or shorter parameters`);
+function oversized(request: Request, urlLengths: ReadonlyMap<string, number>, maxUrlLength: number, maxHeaderBytes: number): Reply | null {
+  const limit = urlLengths.get(request.path) ?? maxUrlLength;
+  if (request.path.length + request.rawQuery.length + 1 > limit) {
+    return errorReply(414, `the URL is longer than ${limit} characters; send fewer or shorter parameters`);
   }
   let headerBytes = 0;
   for (const [name, value] of request.headers) headerBytes += name.length + value.length + 4;
@@ -109,6 +112,7 @@ function conflictingLength(request: Request): boolean {
 export function listen(handler: AppHandler, options: ListenOptions): Promise<RunningServer> {
   const maxBodyBytes = options.maxBodyBytes ?? 64 * 1024;
   const maxUrlLength = options.maxUrlLength ?? 8192;
+  const longUrlPaths = options.longUrlPaths ?? new Map<string, number>();
   const maxHeaderBytes = options.maxHeaderBytes ?? 16 * 1024;
   const app = uWS.App();
 
@@ -142,7 +146,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       );
     };
 
-    const refused = oversized(request, maxUrlLength, maxHeaderBytes);
+    const refused = oversized(request, longUrlPaths, maxUrlLength, maxHeaderBytes);
     if (refused) return write(res, refused, id, method, closing);
     if (conflictingLength(request)) {
       // Answered on the next turn of the event loop, closing the connection: whatever follows

@@ -1,6 +1,6 @@
 /**
  * The operator API, for scripts that trigger and watch dataset rebuilds:
- *   POST /operator/imports        {"osm", "world", "wof", "oa", "geonames"} → 202 and the import's status
+ *   POST /operator/imports        {"osm", "world", "wof", "oa", "geonames", "dem"} → 202 and the import's status
  *   GET  /operator/imports/{id}   one import's status
  *   GET  /operator/imports        the recent imports
  * Authenticated by the operator token; without `WAYMARK_OPERATOR_TOKEN` the routes do not exist:

@@ -28,6 +28,7 @@ export const PROTOBUF_MESSAGES: Readonly<Record<string, string>> = {
   '/geocoding/reverse': 'waymark.GeocodeResponse',
   '/geocoding/place': 'waymark.GeocodeResponse',
   '/geocode': 'waymark.GeocodeResponse',
+  '/elevation': 'waymark.ElevationResponse',
 };
 
 type ServiceHandler<C> = (req: Request, caller: C) => Reply | Promise<Reply>;

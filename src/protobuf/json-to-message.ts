@@ -1,7 +1,9 @@
 /**
  * A JSON answer as the plain object protobufjs' `Type.fromObject` takes, walked along the message
  * type: GeoJSON geometries flattened (geometry.proto), route geometries as their oneof, matrices
- * flattened with NaN for null, an unmatched tracepoint (null) as an empty message, free-form objects as google.protobuf.Struct. A JSON key the
+ * flattened with NaN for null, an unmatched tracepoint (null) as an empty message, null in a field
+ * with presence (proto3 `optional`: an elevation outside the coverage) as the field left out,
+ * free-form objects as google.protobuf.Struct. A JSON key the
  * message has no field for is an error, never dropped: a body that cannot be carried whole is
  * not sent.
  */
@@ -127,6 +129,7 @@ function messageObject(type: protobuf.Type, value: Json, path = type.name): Reco
     const field = type.fields[key];
     if (field === undefined) fail(`${path}.${key}`, `has no field in ${type.fullName}`);
     const at = `${path}.${key}`;
+    if (item === null && field.hasPresence && !(field.resolvedType instanceof protobuf.Type)) continue;
     object[key] = field.repeated
       ? asArray(item, at).map((element, i) => fieldValue(field, element, `${at}[${i}]`))
       : fieldValue(field, item, at);

@@ -16,8 +16,18 @@ export const sharedFile = (...parts: string[]) => join(SHARED_DATA, ...parts);
  */
 export function dataTest(title: string, files: string[], body: (t: ExecutionContext) => Promise<void> | void, serial = false): void {
   const missing = files.filter((f) => !existsSync(f));
-  if (missing.length === 0) return void (serial ? test.serial : test)(title, body);
-  if (process.env.CI === 'true') return void test(title, (t) => t.fail(`test data missing: ${missing.join(', ')}`));
-  console.warn(`skipping "${title}": test data missing (${missing.join(', ')})`);
+  requiringTest(title, missing.length === 0 ? null : `test data missing (${missing.join(', ')})`, body, serial);
+}
+
+/** Registers `body` as a test unless `missing` says what it lacks: then a skip (plain run) or a failure (CI). */
+export function requiringTest(
+  title: string,
+  missing: string | null,
+  body: (t: ExecutionContext) => Promise<void> | void,
+  serial = false,
+): void {
+  if (missing === null) return void (serial ? test.serial : test)(title, body);
+  if (process.env.CI === 'true') return void test(title, (t) => t.fail(missing));
+  console.warn(`skipping "${title}": ${missing}`);
   test.skip(title, () => {});
 }

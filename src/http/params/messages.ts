@@ -22,4 +22,5 @@ export const messages = {
   badPosition: (name: string, raw: string) =>
     `invalid parameter '${name}': ${quoted(raw)} is not a position lat,lng in decimal degrees (e.g. 43.7384,7.4246)`,
   badBoolean: (name: string, raw: string) => `invalid parameter '${name}': ${quoted(raw)} is not true or false`,
+  badPolyline: (name: string) => `invalid parameter '${name}': the encoded polyline after 'enc:' cannot be decoded`,
 } as const;

@@ -14,7 +14,6 @@ export const messages = {
   badLabel: (name: string, raw: string) => `invalid parameter '${name}': label ${quoted(raw)} must be 1 or 2 letters or digits`,
   badWidth: (name: string, raw: string, max: number) =>
     `invalid parameter '${name}': width ${quoted(raw)} must be a number from 1 to ${max}`,
-  badPolyline: (name: string) => `invalid parameter '${name}': the encoded polyline after 'enc:' cannot be decoded`,
   noPoints: (name: string, min: number) => `invalid parameter '${name}': it needs at least ${min} point${min > 1 ? 's' : ''} lat,lng`,
   encodedAndPoints: (name: string) => `invalid parameter '${name}': give either 'enc:' or lat,lng points, not both`,
   tooManyOf: (name: string, what: string, max: number) => `invalid parameter '${name}': at most ${max} ${what} in all`,

@@ -6,7 +6,7 @@
  *   path=color:blue|enc:<encoded polyline, precision 5>   (`enc:` is the last piece: it may contain `|`)
  * A path is filled when `fill` is given and its last point is its first.
  */
-import polyline from '@mapbox/polyline';
+import { decodePolyline } from '../../../http/params/polyline.js';
 import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
 import type { StaticMarker, StaticPath } from '../job.js';
 import { parseColor } from './color.js';
@@ -86,27 +86,6 @@ export const sanitizeMarkers: Sanitizer<StaticMarker[]> = (query) => {
   return errors.length > 0 ? rejected([], ...errors) : clean(markers);
 };
 
-/**
- * Whether `encoded` is a whole polyline: characters 63–126 only, ending a value on its last
- * character, with an even number of values (lat, lng pairs). The decoder itself accepts any text.
- */
-function wellFormed(encoded: string): boolean {
-  let values = 0;
-  for (let i = 0; i < encoded.length; i++) {
-    const code = encoded.charCodeAt(i);
-    if (code < 63 || code > 126) return false;
-    if (code - 63 < 0x20) values++; // no continuation bit: the last chunk of a value
-  }
-  return values > 0 && values % 2 === 0 && encoded.charCodeAt(encoded.length - 1) - 63 < 0x20;
-}
-
-/** The [lon, lat] points of an encoded polyline (precision 5, as the directions answer them), or null when it is not one of valid positions. */
-function decode(encoded: string): [number, number][] | null {
-  if (!wellFormed(encoded)) return null;
-  const points = polyline.decode(encoded).map(([lat, lon]): [number, number] => [lon, lat]);
-  return points.every(([lon, lat]) => Math.abs(lon) <= 180 && Math.abs(lat) <= MAX_LATITUDE) ? points : null;
-}
-
 export const sanitizePaths: Sanitizer<StaticPath[]> = (query) => {
   const paths: StaticPath[] = [];
   const errors: string[] = [];
@@ -126,7 +105,7 @@ export const sanitizePaths: Sanitizer<StaticPath[]> = (query) => {
     let points = parsed.points;
     if (parsed.encoded !== null) {
       if (points.length > 0) errors.push(messages.encodedAndPoints('path'));
-      const decoded = decode(parsed.encoded);
+      const decoded = decodePolyline(parsed.encoded, MAX_LATITUDE);
       if (decoded === null) errors.push(messages.badPolyline('path'));
       points = decoded ?? [];
     }
