@@ -4,7 +4,7 @@
  * write the elevation store from the DEMs, tile the extracts and the world layer into a new
  * dataset folder beside the served one, add glyphs and
  * sprites, build the geocoder index from OSM, WOF, OpenAddresses and GeoNames and a routing graph
- * per travel mode from OSM, write the manifest, then switch `current` to it atomically and tell a
+ * per travel mode from OSM (walking and cycling times along the elevation store's slopes), write the manifest, then switch `current` to it atomically and tell a
  * running server. Until that switch nothing the server reads is touched; any failure or
  * cancellation deletes the half-built folder and whatever else the import added to the data folder.
  */
@@ -215,7 +215,9 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
   throwIfAborted(signal);
   const routing = await journal.step('routing', async () => {
     rmSync(paths.routing(dir), { recursive: true, force: true });
-    return readyFiles.length > 0 ? buildRoutingGraphs(readyFiles, dir, onProgress, signal, { memoryBytes }) : {};
+    // After the elevation step: walking and cycling times follow the slopes of its store.
+    const elevationFile = elevation ? paths.elevation(dir) : undefined;
+    return readyFiles.length > 0 ? buildRoutingGraphs(readyFiles, dir, onProgress, signal, { memoryBytes, elevationFile }) : {};
   });
   throwIfAborted(signal);
   rmSync(join(dir, SORTED_FOLDER), { recursive: true, force: true });

@@ -343,6 +343,7 @@ const ROUTES: FuzzRoute[] = [
       lang: oneOf(LANGUAGES),
       // Walking and cycling may avoid ferries only: the others are a 400 for them.
       avoid: oneOf(['ferries', 'motorways', 'tolls', 'motorways,tolls', 'ferries,tolls,motorways']),
+      elevation: oneOf(['true', 'false']),
     },
   },
   {
@@ -365,6 +366,7 @@ const ROUTES: FuzzRoute[] = [
       waypoints: (random) => pick(random, ['0|1', '0|2', '0|1|2']),
       gaps: oneOf(['split', 'ignore']),
       tidy: oneOf(['true', 'false']),
+      elevation: oneOf(['true', 'false']),
       mode: oneOf(TRAVEL_MODES),
       steps: oneOf(['true', 'false']),
       geometries: oneOf(['polyline', 'polyline6', 'geojson']),
@@ -383,6 +385,7 @@ const ROUTES: FuzzRoute[] = [
       roundtrip: oneOf(['true', 'false']),
       source: oneOf(['any', 'first']),
       destination: oneOf(['any', 'last']),
+      elevation: oneOf(['true', 'false']),
       steps: oneOf(['true', 'false']),
       geometries: oneOf(['polyline', 'polyline6', 'geojson']),
       overview: oneOf(['simplified', 'full', 'false']),

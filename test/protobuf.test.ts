@@ -128,6 +128,12 @@ function toJson(type: protobuf.Type, object: any): any {
       // An unmatched trace point: the JSON's null.
       if (object.location.length === 0) return null;
       break;
+    case '.waymark.ElevationProfile':
+      // Two lists, NaN where the JSON's pair has null.
+      return object.distances.map((distance: number, i: number) => [
+        distance,
+        Number.isNaN(object.elevations[i]) ? null : object.elevations[i],
+      ]);
     case '.waymark.ElevationResult':
       // Outside the coverage, elevation and resolution are absent: the JSON's nulls.
       return {
@@ -200,8 +206,8 @@ async function geocodingCase(t: ExecutionContext, path: string, query: string): 
 const trip = `origin=${latLng(CASINO)}&destination=${latLng(STADE)}&mode=driving`;
 
 dataTest(
-  'directions: polyline with steps, GeoJSON with steps, no overview with alternatives',
-  [MONACO],
+  'directions: polyline with steps, GeoJSON with steps, no overview with alternatives, with elevation',
+  [MONACO, MONACO_DEM],
   async (t) => {
     const steps = await routingCase(t, '/directions', `${trip}&steps=true`, 'waymark.DirectionsResponse');
     t.true(steps.routes[0].legs[0].steps.length > 2);
@@ -215,6 +221,9 @@ dataTest(
     t.is(geojson.routes[0].legs.length, 2);
     const bare = await routingCase(t, '/directions', `${trip}&overview=false&alternatives=true`, 'waymark.DirectionsResponse');
     t.is(bare.routes[0].geometry, undefined);
+    const climbing = await routingCase(t, '/directions', `${trip}&elevation=true&alternatives=true`, 'waymark.DirectionsResponse');
+    t.true(climbing.routes[0].ascent > 0);
+    t.true(climbing.routes[0].elevation_profile.length > 1);
   },
   true,
 );
@@ -257,8 +266,8 @@ dataTest(
 );
 
 dataTest(
-  'match: matchings with their confidence, tracepoints with an unmatched one',
-  [MONACO],
+  'match: matchings with their confidence, tracepoints with an unmatched one, with elevation',
+  [MONACO, MONACO_DEM],
   async (t) => {
     // Points along the route from the casino to the stadium; the second 1 m from the first: tidied
     // away, so its tracepoint is null.
@@ -270,7 +279,13 @@ dataTest(
     t.is(tidied.tracepoints[1], null);
     t.is(tidied.tracepoints[4].matchings_index, 0);
     t.true(tidied.matchings[0].confidence >= 0);
-    const geojson = await routingCase(t, '/match', `points=${points}&steps=true&geometries=geojson&overview=full`, 'waymark.MatchResponse');
+    const geojson = await routingCase(
+      t,
+      '/match',
+      `points=${points}&steps=true&geometries=geojson&overview=full&elevation=true`,
+      'waymark.MatchResponse',
+    );
+    t.is(geojson.matchings[0].elevation_profile.length, geojson.matchings[0].geometry.coordinates.length);
     t.is(geojson.matchings[0].geometry.type, 'LineString');
     t.true(geojson.matchings[0].legs[0].steps.length > 0);
   },
@@ -278,8 +293,8 @@ dataTest(
 );
 
 dataTest(
-  'optimize: a round trip and a one-way trip to the last point',
-  [MONACO],
+  'optimize: a round trip and a one-way trip to the last point, with elevation',
+  [MONACO, MONACO_DEM],
   async (t) => {
     const points = [CASINO, STADE, PORT].map(latLng).join('|');
     const round = await routingCase(t, '/optimize', `points=${points}&mode=driving`, 'waymark.OptimizeResponse');
@@ -288,11 +303,12 @@ dataTest(
     const oneWay = await routingCase(
       t,
       '/optimize',
-      `points=${points}&roundtrip=false&destination=last&geometries=geojson&overview=false`,
+      `points=${points}&roundtrip=false&destination=last&geometries=geojson&overview=false&elevation=true`,
       'waymark.OptimizeResponse',
     );
     t.is(oneWay.order.at(-1), 2);
     t.is(oneWay.routes[0].geometry, undefined);
+    t.true(oneWay.routes[0].elevation_profile.length > 2, 'with overview=false, the profile of the whole line');
   },
   true,
 );

@@ -31,6 +31,10 @@ dataTest("waymark import --osm … --dem … adds the elevation store to the ext
   const run = await waymark(['import', '--data', data, '--osm', SMALL_OSM, '--dem', MONACO_DEM, '--json']);
   t.is(run.code, 0, run.stderr);
   t.regex(run.stderr, /^elevation: 1,442,401\/1,442,401 samples \(100%\)$/m, 'a progress line like every phase');
+  // The routing step reads the store: walking and cycling times along its slopes, driving as it is.
+  t.regex(run.stderr, /^walking slopes: ([\d,]+)\/\1 segments \(100%\)$/m);
+  t.regex(run.stderr, /^cycling slopes: ([\d,]+)\/\1 segments \(100%\)$/m);
+  t.notRegex(run.stderr, /driving slopes/);
   const { dir } = JSON.parse(run.stdout) as { dir: string };
   const manifest = manifestOf(dir);
   t.deepEqual(manifest.inputs, ['osm:queue-small.osm', 'srtm:N43E007.hgt.zip']);

@@ -2,7 +2,8 @@
  * The routing job of an import: the road network of every travel mode read from the OSM extracts
  * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset),
  * the modes built side by side in worker threads (worker.ts) as far as the threads
- * and the memory budget allow.
+ * and the memory budget allow. With an elevation store (the import's DEMs), the walking and
+ * cycling segment times follow the slopes first (slope-times.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,6 +16,8 @@ import type { RoutingGraphStats } from './graph/write.js';
 import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
 import { graphBuildBytes, runWithinBudget } from './build-schedule.js';
 import { readRoadNetworks } from './osm-network.js';
+import { ElevationStore } from '../../core/terrain/elevation-store.js';
+import { applySlopeTimes } from './slope-times.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 
@@ -29,6 +32,8 @@ export interface RoutingBuildOptions {
   threads?: number;
   /** This step's memory budget in bytes: fewer graphs are built at once when their estimates would not fit (default: no limit). */
   memoryBytes?: number;
+  /** The dataset's elevation store, written by the elevation step: walking and cycling times follow its slopes (default: none). */
+  elevationFile?: string;
 }
 
 export async function buildRoutingGraphs(
@@ -36,9 +41,21 @@ export async function buildRoutingGraphs(
   datasetDir: string,
   onProgress: ProgressReporter,
   signal?: AbortSignal,
-  { threads = importThreads(), memoryBytes = Infinity }: RoutingBuildOptions = {},
+  { threads = importThreads(), memoryBytes = Infinity, elevationFile }: RoutingBuildOptions = {},
 ): Promise<Record<TravelMode, RoutingGraphStats>> {
   const networks: Partial<Record<TravelMode, RoadNetwork>> = await readRoadNetworks([...osmFiles], onProgress, signal);
+  if (elevationFile !== undefined) {
+    // One store, its block cache bounded (28 MiB), read on this thread: a few seconds per million segments.
+    const store = ElevationStore.open(elevationFile);
+    try {
+      for (const mode of TRAVEL_MODES) {
+        throwIfAborted(signal);
+        applySlopeTimes(networks[mode]!, store, onProgress);
+      }
+    } finally {
+      store.close();
+    }
+  }
   // Biggest first: with fewer threads than modes, the longest build does not come last.
   const jobs = TRAVEL_MODES.map((mode) => ({ mode, bytes: graphBuildBytes(networks[mode]!) })).sort((a, b) => b.bytes - a.bytes);
   // What this process holds already (the networks among it) counts against the budget too.

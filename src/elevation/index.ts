@@ -10,13 +10,12 @@ import type { ServiceRoute } from '../gateway/index.js';
 import { ApiError } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { datasetElevation, type ElevationStore } from '../terrain/index.js';
+import { datasetElevation, NO_ELEVATION, type ElevationStore } from '../terrain/index.js';
 import { elevationBodyAsQuery } from './body.js';
 import { sanitizeElevation } from './params.js';
 
 /** Google's limit for a URL of its Elevation API: 512 points of 6 decimals take about 10 KB. */
 const MAX_URL_LENGTH = 16 * 1024;
-const NO_ELEVATION = 'the served dataset has no elevation data: the operator must import DEMs (waymark import --dem FILE_OR_DIR)';
 
 const centimetres = (metres: number) => Math.round(metres * 100) / 100;
 

@@ -1,7 +1,7 @@
 /**
  * A JSON answer as the plain object protobufjs' `Type.fromObject` takes, walked along the message
  * type: GeoJSON geometries flattened (geometry.proto), route geometries as their oneof, matrices
- * flattened with NaN for null, an unmatched tracepoint (null) as an empty message, null in a field
+ * flattened with NaN for null, elevation profiles as two lists (NaN for null), an unmatched tracepoint (null) as an empty message, null in a field
  * with presence (proto3 `optional`: an elevation outside the coverage) as the field left out,
  * free-form objects as google.protobuf.Struct. A JSON key the
  * message has no field for is an error, never dropped: a body that cannot be carried whole is
@@ -73,15 +73,22 @@ function geometry(value: Json, path: string): unknown {
 /** An encoded polyline string or a GeoJSON LineString → waymark.RouteGeometry's oneof. */
 const routeGeometry: Converter = (value, path) => (typeof value === 'string' ? { polyline: value } : { geojson: geometry(value, path) });
 
+/** A number of a list that may hold null (no route, no elevation): NaN for null. */
+function numberOrNaN(value: Json | undefined, path: string): number {
+  if (value === null) return NaN;
+  return typeof value === 'number' ? value : fail(path, 'holds a value that is neither a number nor null');
+}
+
 /** Rows of numbers or null → waymark.Matrix: the rows concatenated, NaN for null. */
 const matrix: Converter = (value, path) => {
   const rows = asArray(value, path).map((row) => asArray(row, path));
-  const values = rows.flatMap((row) =>
-    row.map((cell) =>
-      cell === null ? NaN : typeof cell === 'number' ? cell : fail(path, 'holds a value that is neither a number nor null'),
-    ),
-  );
-  return { values, columns: rows[0]?.length ?? 0 };
+  return { values: rows.flatMap((row) => row.map((cell) => numberOrNaN(cell, path))), columns: rows[0]?.length ?? 0 };
+};
+
+/** [distance, elevation or null] pairs → waymark.ElevationProfile: two lists, NaN for null. */
+const elevationProfile: Converter = (value, path) => {
+  const pairs = asArray(value, path).map((pair) => asArray(pair, path));
+  return { distances: pairs.map((pair) => numberOrNaN(pair[0], path)), elevations: pairs.map((pair) => numberOrNaN(pair[1], path)) };
 };
 
 /** Any JSON value → google.protobuf.Value. */
@@ -106,6 +113,7 @@ const SPECIAL: Record<string, Converter> = {
   '.waymark.Geometry': geometry,
   '.waymark.RouteGeometry': routeGeometry,
   '.waymark.Matrix': matrix,
+  '.waymark.ElevationProfile': elevationProfile,
   '.google.protobuf.Struct': struct,
 };
 

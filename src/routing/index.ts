@@ -25,7 +25,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       service: 'routing',
       handler: (req: Request) => {
         const { params } = sanitizeDirections(req.query);
-        return runTask(poolFor(datasets, params.mode), { kind: 'directions', params });
+        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'directions', params });
       },
     },
     {
@@ -56,7 +56,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       units: (req: Request) => matchUnits(matchParams(req).points.length),
       handler: (req: Request) => {
         const params = matchParams(req);
-        return runTask(poolFor(datasets, params.mode), { kind: 'match', params });
+        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'match', params });
       },
     },
     {
@@ -66,7 +66,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       units: (req: Request) => (optimizeParams(req), 1),
       handler: (req: Request) => {
         const params = optimizeParams(req);
-        return runTask(poolFor(datasets, params.mode), { kind: 'trip', params, body: 'optimize' });
+        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'trip', params, body: 'optimize' });
       },
     },
     ...osrmRoutes(datasets),

@@ -1,6 +1,7 @@
 /**
  * The compute pool of a dataset: a Piscina pool of worker threads (worker.ts) sharing the
- * dataset's routing graphs, read once into SharedArrayBuffers here. The front end awaits its
+ * dataset's routing graphs, read once into SharedArrayBuffers here, and the path of its elevation
+ * store, which each thread opens for itself (routes with elevation). The front end awaits its
  * answers and never runs a route itself.
  */
 import { Piscina } from 'piscina';
@@ -14,18 +15,29 @@ const WORKER = new URL('./worker.js', import.meta.url).href;
 /** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
 const QUEUE_PER_THREAD = 256;
 
+/** What every thread of the pool gets: the graphs, and the elevation store's file (null: the dataset has none). */
+export interface RoutingWorkerData {
+  graphs: Partial<Record<TravelMode, SharedArrayBuffer>>;
+  elevationFile: string | null;
+}
+
 export class RoutingPool {
   private readonly pool: Piscina<RoutingTask, RoutingAnswer>;
   readonly modes: ReadonlySet<string>;
+  /** Whether the dataset has elevations, so that its routes may carry them (`elevation=true`). */
+  readonly hasElevation: boolean;
 
-  constructor(datasetDir: string, modes: readonly string[], threads: number) {
+  /** `elevationFile`: the dataset's elevation store, null when it was imported without DEMs. */
+  constructor(datasetDir: string, modes: readonly string[], threads: number, elevationFile: string | null) {
     const graphs: Partial<Record<TravelMode, SharedArrayBuffer>> = {};
     for (const mode of modes) graphs[mode as TravelMode] = loadRoutingGraph(paths.routingGraph(datasetDir, mode)).shared;
     this.modes = new Set(modes);
+    this.hasElevation = elevationFile !== null;
+    const workerData: RoutingWorkerData = { graphs, elevationFile };
     this.pool = new Piscina({
       filename: WORKER,
       execArgv: [...ESM_WORKER_EXEC_ARGV],
-      workerData: { graphs },
+      workerData,
       minThreads: threads,
       maxThreads: threads,
       maxQueue: threads * QUEUE_PER_THREAD,

@@ -6,11 +6,13 @@ import type { Request } from '../http/request.js';
 import type { RoutingTask } from './answer/task.js';
 import type { RoutingPool } from './pool.js';
 import { routingPoolSource } from './source.js';
+import { NO_ELEVATION } from '../terrain/index.js';
 
 /** No road near a point, or no route between points: the request is well-formed but cannot be answered. */
 const UNROUTABLE = 422;
 
-export function poolFor(datasets: DatasetHolder, mode: string): RoutingPool {
+/** The served dataset's pool for `mode`; 503 without its graph, or without elevations for a request that asks them. */
+export function poolFor(datasets: DatasetHolder, mode: string, elevation = false): RoutingPool {
   const pool = openedBy(currentDataset(datasets), routingPoolSource);
   if (pool === null || !pool.modes.has(mode)) {
     throw new ApiError(
@@ -18,6 +20,7 @@ export function poolFor(datasets: DatasetHolder, mode: string): RoutingPool {
       `the served dataset has no ${mode} routing graph: the operator must import an OSM extract (waymark import --osm)`,
     );
   }
+  if (elevation && !pool.hasElevation) throw new ApiError(503, `elevation=true: ${NO_ELEVATION}`);
   return pool;
 }
 

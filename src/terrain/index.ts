@@ -11,19 +11,29 @@
  *   bboxAxes(west, south, east, north, w, h)   the pixel centres of a longitude/latitude box, for sampleGrid
  *   elevation.bounds, elevation.grids          what it covers, and each grid's spacing
  *
- * A worker thread opens the store itself: `ElevationStore.open(paths.elevation(datasetDir))`.
+ * A worker thread opens the store itself: `ElevationStore.open(file)`, `file` from `elevationFileOf`.
  */
 import { existsSync } from 'node:fs';
 import { paths } from '../../core/dataset-layout.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { openedBy, type Dataset } from '../dataset/index.js';
-import type { DatasetSource } from '../dataset/source.js';
+import type { DatasetSource, SourceContext } from '../dataset/source.js';
 
 export { ElevationStore, type ElevationGridInfo, type ElevationSample } from '../../core/terrain/elevation-store.js';
 export { bboxAxes, tileAxes, type SampleAxes } from '../../core/terrain/sample-axes.js';
 
+/** What a product asked for elevations answers (503) when the served dataset has none. */
+export const NO_ELEVATION = 'the served dataset has no elevation data: the operator must import DEMs (waymark import --dem FILE_OR_DIR)';
+
+/** The file of the dataset's elevation store, or null when it was imported without DEMs. */
+export const elevationFileOf = ({ dir, manifest }: Pick<SourceContext, 'dir' | 'manifest'>): string | null =>
+  manifest.elevation && existsSync(paths.elevation(dir)) ? paths.elevation(dir) : null;
+
 export const elevationSource: DatasetSource<ElevationStore> = {
-  open: ({ dir, manifest }) => (manifest.elevation && existsSync(paths.elevation(dir)) ? ElevationStore.open(paths.elevation(dir)) : null),
+  open: (dataset) => {
+    const file = elevationFileOf(dataset);
+    return file === null ? null : ElevationStore.open(file);
+  },
   close: (store) => store.close(),
 };
 

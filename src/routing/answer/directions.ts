@@ -8,6 +8,7 @@ import { excluding } from '../graph/exclude.js';
 import { joinLegs, routeLegs } from '../graph/legs.js';
 import type { RouteLeg } from '../path.js';
 import { directionsBody, directionsOptionsOf } from '../response/directions-body.js';
+import type { ElevationLookup } from '../response/route-elevation.js';
 import type { DirectionsParams } from '../sanitize/endpoints.js';
 import { placePoints } from './place.js';
 import type { RouteExtras, RoutingAnswer } from './task.js';
@@ -26,7 +27,12 @@ function legsBetween(legs: readonly RouteLeg[], legEnds: readonly number[]): Rou
   return legEnds.slice(1).map((end, k) => joinLegs(legs.slice(legEnds[k]!, end)));
 }
 
-export function answerDirections(fullGraph: RoutingGraph, params: DirectionsParams & RouteExtras): RoutingAnswer {
+/** `elevation`: the dataset's elevations, needed when the request asks `elevation=true`. */
+export function answerDirections(
+  fullGraph: RoutingGraph,
+  params: DirectionsParams & RouteExtras,
+  elevation: ElevationLookup | null = null,
+): RoutingAnswer {
   // Avoided road classes are left out of snapping and routing alike, as OSRM's `exclude`.
   const graph = excluding(fullGraph, params.avoid);
   const points = [params.origin, ...params.waypoints, params.destination];
@@ -47,6 +53,6 @@ export function answerDirections(fullGraph: RoutingGraph, params: DirectionsPara
     for (const leg of alternatives(graph, snaps[0]!, snaps[1]!, params.alternatives)) routes.push([leg]);
   }
   const waypoints = legEnds ? legEnds.map((i) => snaps[i]!) : snaps;
-  const body = directionsBody(routes, waypoints, directionsOptionsOf(params));
+  const body = directionsBody(routes, waypoints, directionsOptionsOf(params, elevation));
   return { ok: true, body: JSON.stringify(body) };
 }

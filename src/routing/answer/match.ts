@@ -13,6 +13,7 @@ import { route } from '../graph/route.js';
 import type { RouteLeg } from '../path.js';
 import { matchBody, type Matching, type Tracepoint } from '../response/match-body.js';
 import { directionsOptionsOf } from '../response/directions-body.js';
+import type { ElevationLookup } from '../response/route-elevation.js';
 import type { MatchParams } from '../sanitize/match.js';
 import type { MatchExtras, RoutingAnswer } from './task.js';
 import { keepAll, tidyTrace, type TidyTrace } from './tidy-trace.js';
@@ -64,7 +65,12 @@ function tracepointsOf(
   return tracepoints;
 }
 
-export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & MatchExtras): RoutingAnswer {
+/** `elevation`: the dataset's elevations, needed when the request asks `elevation=true`. */
+export function answerMatch(
+  fullGraph: RoutingGraph,
+  params: MatchParams & MatchExtras,
+  elevation: ElevationLookup | null = null,
+): RoutingAnswer {
   // Avoided road classes are neither candidates nor on the routes between them, as OSRM's `exclude`.
   const graph = excluding(fullGraph, params.avoid);
   const { points, timestamps, radiuses, waypoints } = params;
@@ -99,7 +105,7 @@ export function answerMatch(fullGraph: RoutingGraph, params: MatchParams & Match
   const body = matchBody(
     matchings,
     tracepointsOf(points.length, tidy, found, params.generateHints ? graph : null),
-    directionsOptionsOf(params),
+    directionsOptionsOf(params, elevation),
   );
   return { ok: true, body: JSON.stringify(body) };
 }

@@ -11,6 +11,7 @@ import type { RoutingGraph } from '../graph/load.js';
 import { manyToMany } from '../graph/many-to-many.js';
 import { optimizeBody, tripBody } from '../response/trip-body.js';
 import { directionsOptionsOf } from '../response/directions-body.js';
+import type { ElevationLookup } from '../response/route-elevation.js';
 import type { OptimizeParams } from '../sanitize/optimize.js';
 import { visitOrder } from '../trip/visit-order.js';
 import { placePoints } from './place.js';
@@ -28,6 +29,7 @@ export function answerTrip(
   fullGraph: RoutingGraph,
   params: OptimizeParams & OsrmExtras & AnnotationExtras,
   body: TripBodyKind,
+  elevation: ElevationLookup | null = null,
 ): RoutingAnswer {
   const graph = excluding(fullGraph, params.avoid);
   const placed = placePoints(graph, params.points, params.snapRules, pointName, params.generateHints);
@@ -61,7 +63,7 @@ export function answerTrip(
     const [from, to] = [stops[found.noRouteLeg]!, stops[found.noRouteLeg + 1]!].map(pointName);
     return { ok: false, code: 'NoTrips', message: `no ${params.mode} route from ${from} to ${to}: the road network does not connect them` };
   }
-  const options = directionsOptionsOf(params);
+  const options = directionsOptionsOf(params, elevation);
   const answer = body === 'osrm' ? tripBody(found.legs, snaps, stops, options) : optimizeBody(found.legs, snaps, stops, options);
   return { ok: true, body: JSON.stringify(answer) };
 }

@@ -2,9 +2,10 @@
 import type { RouteLeg, SnappedPoint } from '../path.js';
 import type { Overview } from '../sanitize/route-options.js';
 import { legAnnotation, type RouteAnnotation } from './annotation.js';
-import { encodeGeometry, overviewCoordinates } from './geometry.js';
+import { encodeGeometry, overviewIndices } from './geometry.js';
 import type { DirectionsBody, OsrmLeg, OsrmRoute, OsrmWaypoint } from './osrm.js';
 import { position, tenths } from './rounding.js';
+import { routeElevation, type ElevationLookup } from './route-elevation.js';
 import { legSteps, type StepOptions } from './steps.js';
 import { legSummary } from './summary.js';
 
@@ -13,12 +14,29 @@ export interface DirectionsOptions extends StepOptions {
   overview: Overview;
   /** OSRM's route `annotations` asked (none when absent or empty). */
   annotations?: readonly RouteAnnotation[];
+  /** Where a route's ascent, descent and elevation profile come from (`elevation=true`); none when absent. */
+  elevation?: ElevationLookup;
 }
 
-/** The body options of a request's parameters (directions, match, trip: they share these names). */
-export function directionsOptionsOf(params: DirectionsOptions): DirectionsOptions {
+/**
+ * The body options of a request's parameters (directions, match, trip: they share these names);
+ * `elevation`: the dataset's elevations, for a request that asks `elevation=true`.
+ */
+export function directionsOptionsOf(
+  params: Omit<DirectionsOptions, 'elevation'> & { elevation?: boolean },
+  elevation: ElevationLookup | null,
+): DirectionsOptions {
   const { steps, overview, geometries, lang, mode, annotations } = params;
-  return { steps, overview, geometries, lang, mode, ...(annotations ? { annotations } : {}) };
+  if (params.elevation && elevation === null) throw new Error('elevation=true on a dataset without elevations');
+  return {
+    steps,
+    overview,
+    geometries,
+    lang,
+    mode,
+    ...(annotations ? { annotations } : {}),
+    ...(params.elevation && elevation ? { elevation } : {}),
+  };
 }
 
 /** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
@@ -38,19 +56,31 @@ function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: Dir
   };
 }
 
-/** One route of the body: its legs in order, their sum and the route's line. */
+/**
+ * One route of the body: its legs in order, their sum and the route's line; with `elevation`, its
+ * ascent, descent and profile (at the points of its geometry; along the whole line with overview=false).
+ */
 export function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions): OsrmRoute {
   const distance = legs.reduce((sum, leg) => sum + leg.distance, 0);
   const duration = legs.reduce((sum, leg) => sum + leg.duration, 0);
-  const overview = overviewCoordinates(routeCoordinates(legs), options.overview);
-  return {
+  const line = routeCoordinates(legs);
+  const kept = overviewIndices(line, options.overview);
+  const route: OsrmRoute = {
     distance: tenths(distance),
     duration: tenths(duration),
     weight: tenths(duration),
     weight_name: 'duration',
-    geometry: overview === undefined ? undefined : encodeGeometry(overview, options.geometries),
+    geometry:
+      kept === undefined
+        ? undefined
+        : encodeGeometry(
+            kept.map((index) => line[index]!),
+            options.geometries,
+          ),
     legs: legs.map((leg, index) => osrmLeg(leg, index, legs.length, options)),
   };
+  if (options.elevation) Object.assign(route, routeElevation(line, kept ?? line.map((_, index) => index), options.elevation));
+  return route;
 }
 
 /** A field that does not apply is undefined, which JSON leaves out (rather than spread in: V8 copies spreads slowly). */

@@ -55,11 +55,13 @@ function fittedZoom(xs: Float64Array, ys: Float64Array): number {
   return zoom;
 }
 
-/** The route's line for `overview`: all points, or Douglas–Peucker to the fitted zoom; undefined for `false`. */
-export function overviewCoordinates(coordinates: readonly LonLat[], overview: Overview): readonly LonLat[] | undefined {
+/**
+ * The indices of the points of the route's line `overview` keeps: all of them, or Douglas–Peucker
+ * to the fitted zoom; undefined for `false`.
+ */
+export function overviewIndices(coordinates: readonly LonLat[], overview: Overview): readonly number[] | undefined {
   if (overview === 'false') return undefined;
-  if (overview === 'full') return coordinates;
+  if (overview === 'full') return Array.from(coordinates, (_, index) => index);
   const { xs, ys } = mercatorPixels(coordinates);
-  const tolerance = TOLERANCE_PIXELS / 2 ** fittedZoom(xs, ys);
-  return simplifiedIndicesOf(xs, ys, tolerance).map((index) => coordinates[index]!);
+  return simplifiedIndicesOf(xs, ys, TOLERANCE_PIXELS / 2 ** fittedZoom(xs, ys));
 }

@@ -84,6 +84,11 @@ export interface OsrmRoute {
   /** Absent with `overview=false`. */
   geometry?: OsrmGeometry;
   legs: OsrmLeg[];
+  /** With `elevation=true` (response/route-elevation.ts): metres climbed and descended, null without any elevation on the route. */
+  ascent?: number | null;
+  descent?: number | null;
+  /** With `elevation=true`: [metres from the start, elevation or null] per point of `geometry` (of the whole line with overview=false). */
+  elevation_profile?: [number, number | null][];
 }
 
 export interface OsrmWaypoint {

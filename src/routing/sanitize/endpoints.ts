@@ -11,6 +11,7 @@ import { requiredPosition } from '../../http/params/position.js';
 import {
   sanitizeAlternatives,
   sanitizeContinueStraight,
+  sanitizeElevation,
   sanitizeGeometries,
   sanitizeMode,
   sanitizeOverview,
@@ -40,6 +41,7 @@ export const ROUTING_PARAMETERS = [
   'roundtrip',
   'source',
   'avoid',
+  'elevation',
 ] as const;
 
 const directions = {
@@ -55,6 +57,7 @@ const directions = {
   snapRules: sanitizeSnapRules,
   continueStraight: sanitizeContinueStraight,
   avoid: sanitizeAvoid,
+  elevation: sanitizeElevation,
 };
 const isochrone = {
   center: requiredPosition('center'),

@@ -13,7 +13,7 @@ import { parsePositionList, type LonLat } from '../../http/params/position.js';
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
-import { sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
+import { sanitizeElevation, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
 import { sanitizeAvoid } from './avoid.js';
 
 /** Trace points of one request at most (OSRM's `max-matching-size` default). */
@@ -40,6 +40,7 @@ export const MATCH_PARAMETERS = [
   'overview',
   'lang',
   'avoid',
+  'elevation',
 ] as const;
 
 const matchMessages = {
@@ -143,6 +144,7 @@ const match = {
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
   avoid: sanitizeAvoid,
+  elevation: sanitizeElevation,
 };
 
 export type MatchParams = CleanParams<typeof match>;

@@ -12,7 +12,7 @@ import type { TripEnds } from '../trip/visit-order.js';
 import { ROUTING_PARAMETERS } from './endpoints.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
-import { sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
+import { sanitizeElevation, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
 import { sanitizeAvoid } from './avoid.js';
 import { snapRulesOf } from './snapping.js';
 
@@ -54,6 +54,7 @@ const optimize = {
   overview: sanitizeOverview,
   lang: sanitizeInstructionLanguage,
   avoid: sanitizeAvoid,
+  elevation: sanitizeElevation,
   snapRules: (query: URLSearchParams) => snapRulesOf(query, query.get('points')?.split('|').length ?? 0, '', 'points'),
 };
 

@@ -22,6 +22,8 @@ export const sanitizeMode: Sanitizer<TravelMode> = oneOf('mode', TRAVEL_MODES, '
 export const sanitizeSteps = flag('steps', true);
 export const sanitizeGeometries = oneOf('geometries', GEOMETRIES, 'polyline');
 export const sanitizeOverview = oneOf('overview', OVERVIEWS, 'simplified');
+/** `elevation=true`: each route with its ascent, descent and elevation profile (response/route-elevation.ts). */
+export const sanitizeElevation = flag('elevation', false);
 
 /** How many alternative routes to look for: `false` 0, `true` 1 (as OSRM), or a number 0–3. */
 export const sanitizeAlternatives: Sanitizer<number> = (query) => {
