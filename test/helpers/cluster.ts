@@ -199,7 +199,7 @@ export async function monthUsageKey(cluster: Cluster, org: string): Promise<stri
  * reported, units out on the nodes' leases, and units of lapsed leases never reported (lost).
  */
 export async function monthCounters(
-  cluster: Cluster,
+  cluster: Pick<Cluster, 'redisUrl'>,
   usageKey: string,
   service = 'maps',
 ): Promise<{ served: number; leased: number; lost: number }> {
