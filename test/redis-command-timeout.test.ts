@@ -6,51 +6,18 @@
  * (Redis paused) refuses its request, and its block goes back to the quota at the next report
  * rather than lapsing as lost.
  */
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { Redis } from 'ioredis';
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createKey } from '../src/control-plane/accounts.js';
-import { RedisStore } from '../src/control-plane/redis/index.js';
-import { controlKeys } from '../src/control-plane/redis/keys.js';
-import { StoreUnavailable, type ReserveRequest } from '../src/control-plane/store.js';
-import type { Service } from '../src/control-plane/types.js';
+import { StoreUnavailable } from '../src/control-plane/store.js';
 import { monthCounters, ownRedis } from './helpers/cluster.js';
-import { deleteKeys, REDIS_URL, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { REDIS_URL, tempDir } from './helpers/queue.js';
+import { storeWithKey } from './helpers/redis-store.js';
 import { WAIT_CEILING_MS, within } from './helpers/waits.js';
 
 const TIMEOUT_MS = 200;
 // Read when a store opens its connection; the test configuration's 20 s would make the tests slow.
 process.env.WAYMARK_REDIS_COMMAND_TIMEOUT_MS = String(TIMEOUT_MS);
-const MONTH = new Date().toISOString().slice(0, 7);
-
-/** A Redis store on a fresh prefix, with an organization and a key; everything under the prefix is deleted after. */
-async function storeWithKey(t: ExecutionContext, url: string) {
-  const prefix = `${TEST_PREFIX_ROOT}-timeout-${randomBytes(3).toString('hex')}`;
-  const store = await RedisStore.open({ url, prefix });
-  t.teardown(async () => {
-    await store.close().catch(() => {});
-    if (url === REDIS_URL) await deleteKeys(`${prefix}:*`);
-  });
-  const { org } = await store.createUserWithOrg({ email: `${prefix}@example.com`, passwordHash: 'unused', orgName: prefix });
-  const { key } = await createKey(store, org.id, { name: 'timeouts', scopes: ['maps', 'geocoding'] }, Date.now());
-  const names = controlKeys(prefix);
-  const request = (service: Service): ReserveRequest => ({
-    org,
-    key,
-    service,
-    month: MONTH,
-    day: new Date().toISOString().slice(0, 10),
-    limit: null,
-    units: 1,
-  });
-  /** One unit served: the scripts are loaded in Redis after it, so that later grants are one round trip each. */
-  const serveOne = async (service: Service) => {
-    const reservation = await store.ledger.reserve(request(service));
-    store.ledger.commit(reservation);
-  };
-  return { store, names, request, serveOne, usageKey: names.monthUsage(org.id, MONTH) };
-}
 
 /**
  * Holds the event loop, from the check phase on, for at least `ms` and until `done()`: the next

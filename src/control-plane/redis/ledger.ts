@@ -138,8 +138,14 @@ export class RedisLedger implements QuotaLedger {
   private async grantThenTake(pool: LeasePool, request: ReserveRequest): Promise<LeaseReservation> {
     const { key, units } = request;
     for (;;) {
-      const asked = pool.acquiring as Promise<Grant | null> | null;
-      const grant = asked ? await asked : await this.startGrant(pool, request, pool.blockSize(units), units);
+      const asked = (pool.acquiring as Promise<Grant | null> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
+      let grant: Grant | null;
+      pool.awaitedUnits += units;
+      try {
+        grant = await asked;
+      } finally {
+        pool.awaitedUnits -= units;
+      }
       const lease = pool.usable(units);
       if (lease) {
         const reservation = this.takeFrom(pool, lease, request);
