@@ -179,12 +179,14 @@ async function main(): Promise<void> {
     }
 
     let loaded: LoadedResult | null = null;
+    let loadedScripts = 0;
     if (loadedRounds > 0) {
       const quotaKeys = Array.from({ length: loadedRounds }, (_, round) =>
         createEnterpriseKey(dataDir, scopes, { org: `Loaded ${round + 1}`, quota: `maps=${QUOTA},geocoding=${QUOTA}`, env: redisEnv }),
       );
       const nodes: ServerChild[] = [];
       for (let i = 0; i < 3; i++) nodes.push(await start(`loaded ${nodesLabel(3)} #${i + 1}`, redisEnv));
+      const scriptsBefore = await evalCalls(redis);
       loaded = await loadedPhase({
         nodeUrls: nodes.map((node) => `http://127.0.0.1:${node.port}`),
         rounds: loadedRounds,
@@ -194,6 +196,7 @@ async function main(): Promise<void> {
         searchPaths,
         tilePaths,
       });
+      loadedScripts = (await evalCalls(redis)) - scriptsBefore;
       await stop(nodes);
     }
 
@@ -207,7 +210,7 @@ async function main(): Promise<void> {
     publishReport('cluster', 'Cluster: nodes on the Redis store vs the embedded store', source, [
       rateSection(kinds, rates, durationS, connections),
       latencySection(single, durationS, roundTrips, pings),
-      ...(loaded ? [loadedSection(loaded, loadedRounds)] : []),
+      ...(loaded ? [loadedSection(loaded, loadedRounds, loadedScripts)] : []),
     ]);
   } finally {
     await stop([...running]);
@@ -268,7 +271,7 @@ function latencySection(single: WrkResult[], durationS: number, roundTrips: stri
   ];
 }
 
-function loadedSection(loaded: LoadedResult, rounds: number): string[] {
+function loadedSection(loaded: LoadedResult, rounds: number, scriptCalls: number): string[] {
   const rows = loaded.tallies.map((t) => {
     const others = [...t.statuses].filter(([status]) => status !== 200 && status !== 429 && status !== 503);
     const pct = (p: number) => fmtMs(t.latencies[Math.min(t.latencies.length - 1, Math.floor(t.latencies.length * p))]!);
@@ -298,6 +301,7 @@ function loadedSection(loaded: LoadedResult, rounds: number): string[] {
     ]),
     '',
     `- 503s: ${unavailable} (aim: none).`,
+    `- Redis script calls meanwhile (lease grants and reports; INFO commandstats, so any other client of the machine's Redis too): ${fmtInt(scriptCalls)}, ${fmtInt(scriptCalls / (3 * rounds))} per burst.`,
     ...messages.slice(0, 5).map((m) => `- An answer other than 200 or 429: ${m.replaceAll('\n', ' ')}`),
   ];
 }
