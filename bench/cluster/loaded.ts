@@ -7,6 +7,7 @@
  * status is counted. A 503 is what the aim rules out; more 200s than units left breaks exactness,
  * and the phase throws.
  */
+import { get } from 'node:http';
 import { loadavg } from 'node:os';
 import { startBusyLoops } from '../lib/busy-load.js';
 
@@ -45,6 +46,24 @@ export interface LoadedResult {
 /** Answers with `status` in a tally. */
 export const statusCount = (tally: BurstTally, status: number): number => tally.statuses.get(status) ?? 0;
 
+/**
+ * One GET on a connection of its own. fetch's pool would reuse connections of the previous burst,
+ * which the server may be closing as idle just then, and gives up connecting after 10 s: failures of
+ * the client's, not answers of the server's.
+ */
+function getOnce(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (res) => {
+      let body = '';
+      res
+        .setEncoding('utf8')
+        .on('data', (chunk: string) => (body += chunk))
+        .on('end', () => resolve({ status: res.statusCode!, body }))
+        .on('error', reject);
+    }).on('error', reject);
+  });
+}
+
 async function fire(urls: string[], paths: string[], key: string, tally: BurstTally): Promise<number> {
   let served = 0;
   await Promise.all(
@@ -52,11 +71,10 @@ async function fire(urls: string[], paths: string[], key: string, tally: BurstTa
       const path = paths[i % paths.length]!;
       const started = performance.now();
       try {
-        const res = await fetch(`${urls[i % urls.length]}${path}${path.includes('?') ? '&' : '?'}key=${key}`);
-        const body = await res.text();
-        tally.statuses.set(res.status, statusCount(tally, res.status) + 1);
-        if (res.status === 200) served++;
-        else if (res.status !== 429) tally.messages.add(`${res.status}: ${body.slice(0, 300)}`);
+        const { status, body } = await getOnce(`${urls[i % urls.length]}${path}${path.includes('?') ? '&' : '?'}key=${key}`);
+        tally.statuses.set(status, statusCount(tally, status) + 1);
+        if (status === 200) served++;
+        else if (status !== 429) tally.messages.add(`${status}: ${body.slice(0, 300)}`);
       } catch (error) {
         tally.failed++;
         tally.messages.add(`no answer: ${String(error)}`);
