@@ -28,9 +28,19 @@ export function redisTarget(settings: RedisSettings): { url: string } | Sentinel
 }
 
 /** A client of the settings' Redis with `options` (timeouts, retries…); not connected yet unless ioredis connects at once. */
-export function redisClient(settings: RedisSettings, options: RedisOptions = {}): Redis {
+export function redisClient<Client extends Redis = Redis>(
+  settings: RedisSettings,
+  options: RedisOptions = {},
+  Class: RedisClass<Client> = Redis as unknown as RedisClass<Client>,
+): Client {
   const target = redisTarget(settings);
-  return 'url' in target ? new Redis(target.url, options) : new Redis({ ...target, ...options });
+  return 'url' in target ? new Class(target.url, options) : new Class({ ...target, ...options });
+}
+
+/** Redis or a subclass of it with the same constructors. */
+interface RedisClass<Client extends Redis> {
+  new (url: string, options: RedisOptions): Client;
+  new (options: RedisOptions): Client;
 }
 
 /** Settles like `work`, or rejects with `message` once `ms` have passed (Redis calls otherwise wait while it is away). */

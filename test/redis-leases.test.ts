@@ -2,7 +2,8 @@
  * The quota-lease scripts (src/control-plane/redis/scripts.ts) on the real Redis: what a grant
  * takes from the quota, reports sent again or lost (they carry totals), a lease that lapses, and
  * one Redis has no record of. The month's total (served + leased + lost) is what the quota is
- * checked against.
+ * checked against. Then the ledger that asks for the leases (ledger.ts): a crowd of reservations
+ * arriving at once.
  */
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
@@ -10,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { controlKeys } from '../src/control-plane/redis/keys.js';
 import { defineScripts } from '../src/control-plane/redis/scripts.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './helpers/queue.js';
+import { storeWithKey } from './helpers/redis-store.js';
 import { within } from './helpers/waits.js';
 
 const GRANTED = 1;
@@ -104,4 +106,16 @@ test('a lapsed lease is settled as lost; a late report moves what it served and 
   t.is(await l.report(id, 3, 3), 0, 'the late report sent again');
   t.deepEqual(await l.counters(), { served: 3, leased: 0, lost: 0 });
   t.like(await l.acquire(1000, 1, 1000), { outcome: GRANTED, used: 3, granted: 249 });
+});
+
+test('a crowd of reservations arriving at once: the block asked for while it waits covers all of it, not the rate of the moment', async (t) => {
+  const s = await storeWithKey(t);
+  const crowd = await Promise.all(Array.from({ length: 100 }, () => s.store.ledger.reserve(s.request('maps'))));
+  t.true(crowd.every((reservation) => reservation.granted));
+  const client = new Redis(REDIS_URL);
+  t.teardown(() => client.disconnect());
+  // Lease ids end in the node's count of its grants.
+  const granted = async (n: number) => Number(await client.hget((await client.keys(`${s.names.leasePrefix}*-${n}`))[0]!, 'granted'));
+  t.is(await granted(1), 16, 'the first block of a pool, asked for while one reservation waited');
+  t.true((await granted(2)) >= 84, 'the next, asked for as the first ran out: for the 84 reservations it did not cover');
 });

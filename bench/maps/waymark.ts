@@ -12,9 +12,9 @@ export const WAYMARK_BIN = join(PACKAGE_ROOT, 'bin', 'waymark.js');
 export const TILE_PATH_PREFIX = '/api/v1/tiles/shortbread/';
 export const TILE_SERVICE = 'maps';
 
-/** Runs a short CLI command with `--json`; throws with its output when it fails. */
-function cli(args: string[]): unknown {
-  const run = spawnSync(process.execPath, [WAYMARK_BIN, ...args, '--json'], { encoding: 'utf8' });
+/** Runs a short CLI command with `--json` (`env` adds WAYMARK_* settings); throws with its output when it fails. */
+function cli(args: string[], env: Record<string, string> = {}): unknown {
+  const run = spawnSync(process.execPath, [WAYMARK_BIN, ...args, '--json'], { encoding: 'utf8', env: { ...process.env, ...env } });
   if (run.status !== 0) throw new Error(`waymark ${args.join(' ')} failed (${run.status ?? run.signal}): ${run.stderr}${run.stdout}`);
   return JSON.parse(run.stdout);
 }
@@ -34,12 +34,24 @@ export function importArgs(osm: string, dataDir: string): string[] {
 /** DATA/current/tiles.mbtiles, the archive an import writes. */
 export const importedMbtiles = (dataDir: string) => join(dataDir, 'current', 'tiles.mbtiles');
 
+export interface BenchOrg {
+  /** The organization's name (default `Bench`); its user is `<name>@example.com`, lower-cased, spaces as dashes. */
+  org?: string;
+  /** Enterprise custom quotas as `waymark org set-tier --quota` takes them (`maps=200,geocoding=200`); unlimited without. */
+  quota?: string;
+  /** WAYMARK_* settings of the CLI, e.g. the Redis store's. */
+  env?: Record<string, string>;
+}
+
 /** Creates a user, makes its organization Enterprise and returns a new key with these scopes. */
-export function createEnterpriseKey(dataDir: string, scopes: readonly string[] = [TILE_SERVICE]): string {
-  const org = 'Bench';
-  cli(['user', 'create', '--email', 'bench@example.com', '--password', 'benchmark password', '--org', org, '--data', dataDir]);
-  cli(['org', 'set-tier', '--org', org, '--tier', 'enterprise', '--data', dataDir]);
-  const key = cli(['key', 'create', '--org', org, '--name', 'bench', '--scopes', scopes.join(','), '--data', dataDir]) as { value: string };
+export function createEnterpriseKey(dataDir: string, scopes: readonly string[] = [TILE_SERVICE], options: BenchOrg = {}): string {
+  const { org = 'Bench', quota, env } = options;
+  const email = `${org.toLowerCase().replaceAll(' ', '-')}@example.com`;
+  cli(['user', 'create', '--email', email, '--password', 'benchmark password', '--org', org, '--data', dataDir], env);
+  cli(['org', 'set-tier', '--org', org, '--tier', 'enterprise', ...(quota ? ['--quota', quota] : []), '--data', dataDir], env);
+  const key = cli(['key', 'create', '--org', org, '--name', 'bench', '--scopes', scopes.join(','), '--data', dataDir], env) as {
+    value: string;
+  };
   return key.value;
 }
 

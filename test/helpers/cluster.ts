@@ -200,11 +200,11 @@ export async function monthUsageKey(cluster: Cluster, org: string): Promise<stri
  * reported, units out on the nodes' leases, and units of lapsed leases never reported (lost).
  */
 export async function monthCounters(
-  cluster: Cluster,
+  cluster: Pick<Cluster, 'redisUrl'>,
   usageKey: string,
   service = 'maps',
 ): Promise<{ served: number; leased: number; lost: number }> {
-  const client = redisClient({ url: cluster.redisUrl, prefix: cluster.prefix });
+  const client = redisClient({ url: cluster.redisUrl, prefix: '' });
   try {
     const usage = await client.hgetall(usageKey);
     const count = (field: string) => Number(usage[field] ?? 0);

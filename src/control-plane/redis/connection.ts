@@ -4,6 +4,7 @@ import { setting } from '../../../core/config.js';
 import { redisClient, type RedisSettings } from '../../../core/redis.js';
 import { redactedUrl } from '../../../core/redis-url.js';
 import { StoreUnavailable } from '../store.js';
+import { timedClient } from './command-timeout.js';
 
 const CONNECT_TIMEOUT_MS = 5000;
 const MAX_RECONNECT_DELAY_MS = 2000;
@@ -11,21 +12,25 @@ const reconnectDelay = (attempt: number) => Math.min(attempt * 100, MAX_RECONNEC
 
 /**
  * The connection for commands: auto-pipelined for throughput; while disconnected, commands fail at
- * once (no offline queue, no retries) so that requests get a 503 instead of waiting. It reconnects
- * by itself, backing off up to two seconds.
+ * once (no offline queue, no retries) so that requests get a 503 instead of waiting. A command
+ * waits for its reply at most WAYMARK_REDIS_COMMAND_TIMEOUT_MS of the time this process could have
+ * read it (command-timeout.ts); a hung server then reads as down. It reconnects by itself, backing
+ * off up to two seconds.
  */
 export function commandConnection(settings: RedisSettings): Redis {
   return withQuietErrors(
-    redisClient(settings, {
-      lazyConnect: true,
-      enableAutoPipelining: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      // A command waits at most this long for its reply; a hung server then reads as down.
-      commandTimeout: setting('redisCommandTimeoutMs'),
-      connectTimeout: CONNECT_TIMEOUT_MS,
-      retryStrategy: reconnectDelay,
-    }),
+    timedClient(
+      settings,
+      {
+        lazyConnect: true,
+        enableAutoPipelining: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        connectTimeout: CONNECT_TIMEOUT_MS,
+        retryStrategy: reconnectDelay,
+      },
+      setting('redisCommandTimeoutMs'),
+    ),
   );
 }
 

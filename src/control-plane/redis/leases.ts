@@ -3,8 +3,9 @@
  * (scripts.ts, acquireLease) that reservations take from in memory. Units a request did not use go
  * back to their block; served units are reported to Redis on the ledger's timer (as totals), and a lease is
  * returned (its unserved units given back) once retired or idle. Block sizes follow the pool's
- * rate: about BLOCK_SECONDS of its traffic, between one unit and MAX_BLOCK; Redis shrinks them
- * further as the quota runs out.
+ * rate: about BLOCK_SECONDS of its traffic, between one unit and MAX_BLOCK, or in a burst the units
+ * that reservations are waiting for, so that a crowd arriving at once waits for one grant rather
+ * than a chain of small ones; Redis shrinks them further as the quota runs out.
  */
 import type { Service } from '../types.js';
 
@@ -45,6 +46,8 @@ export class LeasePool {
   acquiring: Promise<unknown> | null = null;
   /** Reservations waiting for a block (ledger.ts); the pool is kept while there are any. */
   waiting = 0;
+  /** Units of the reservations awaiting a grant's answer now: a burst's demand, which the next block covers. */
+  awaitedUnits = 0;
   /** Redis granted less than asked: the quota is running out, and blocks are not asked for ahead. */
   shrinking = false;
   private windowStartMs = 0;
@@ -83,11 +86,11 @@ export class LeasePool {
     return units;
   }
 
-  /** The block to ask for: about BLOCK_SECONDS of the recent rate, at least `units`. */
+  /** The block to ask for: about BLOCK_SECONDS of the recent rate, or the units awaited when more; at least `units`. */
   blockSize(units: number): number {
     const rate = Math.max(this.lastWindowUnits, this.windowUnits);
-    const block = rate === 0 ? FIRST_BLOCK : Math.ceil((rate * BLOCK_SECONDS * 1000) / RATE_WINDOW_MS);
-    return Math.max(units, Math.min(MAX_BLOCK, block));
+    const forRate = rate === 0 ? FIRST_BLOCK : Math.ceil((rate * BLOCK_SECONDS * 1000) / RATE_WINDOW_MS);
+    return Math.max(units, Math.min(MAX_BLOCK, Math.max(forRate, this.awaitedUnits)));
   }
 
   /** True when what is left is below the refill share of the next block, unless the quota is running out. */

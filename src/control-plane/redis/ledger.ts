@@ -8,11 +8,14 @@
  * renews the lease's TTL; a node that dies holds its open leases until it lapses, when Redis counts
  * their unreported units as lost (a dead node may have served them): the most a node's death costs
  * an organization is its open blocks, at most two per service of at most MAX_BLOCK units each.
+ * A grant whose reply did not come in time (the request got a 503) may still run in Redis: its
+ * block is given back by the next report, rather than lapsing into lost.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaLedger, Reservation, ReserveRequest } from '../store.js';
 import type { Service } from '../types.js';
+import { CommandTimeout } from './command-timeout.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
 import { ClosedLeases, LeasePool, newLease, type HeldLease, type LeaseReport } from './leases.js';
 import type { Scripts } from './scripts.js';
@@ -24,6 +27,13 @@ interface LeaseReservation extends Reservation {
   units: number;
   keyId: string;
   day: string;
+}
+
+/** A grant this node stopped waiting for: Redis may have granted the lease, or may still. */
+interface AbandonedGrant {
+  id: string;
+  usageKey: string;
+  service: Service;
 }
 
 /** What a grant script answered, and for which request. */
@@ -48,6 +58,7 @@ export class RedisLedger implements QuotaLedger {
   /** Last-use times by key id, written by the next flush. */
   private pendingKeyUse = new Map<string, number>();
   private readonly pools = new Map<string, LeasePool>();
+  private readonly abandoned = new Set<AbandonedGrant>();
   /** Lease ids are this node's random prefix and a counter. */
   private readonly node = randomBytes(6).toString('hex');
   private leaseCount = 0;
@@ -129,8 +140,14 @@ export class RedisLedger implements QuotaLedger {
   private async grantThenTake(pool: LeasePool, request: ReserveRequest): Promise<LeaseReservation> {
     const { key, units } = request;
     for (;;) {
-      const asked = pool.acquiring as Promise<Grant | null> | null;
-      const grant = asked ? await asked : await this.startGrant(pool, request, pool.blockSize(units), units);
+      const asked = (pool.acquiring as Promise<Grant | null> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
+      let grant: Grant | null;
+      pool.awaitedUnits += units;
+      try {
+        grant = await asked;
+      } finally {
+        pool.awaitedUnits -= units;
+      }
       const lease = pool.usable(units);
       if (lease) {
         const reservation = this.takeFrom(pool, lease, request);
@@ -175,6 +192,7 @@ export class RedisLedger implements QuotaLedger {
         [service, want, atLeast, limit ?? -1, this.knownVersion(key.id), id, this.leaseTtlMs, this.names.leasePrefix],
       )) as [number, number, number, number, number];
     } catch (error) {
+      if (error instanceof CommandTimeout) this.abandoned.add({ id, usageKey: this.names.monthUsage(org.id, month), service });
       throw this.storeError(error);
     }
     const [outcome, used, limitInForce, stale, granted] = reply;
@@ -233,6 +251,7 @@ export class RedisLedger implements QuotaLedger {
     for (const { report, delivered } of this.closedLeases.toResend(now)) {
       reports.push(this.scripts.reportLease(report.keys, report.args).then(delivered));
     }
+    for (const grant of this.abandoned) reports.push(this.giveBack(grant));
     const failures = (await Promise.allSettled(reports)).filter((r) => r.status === 'rejected');
     if (failures.length > 0) throw this.storeError((failures[0] as PromiseRejectedResult).reason);
   }
@@ -266,6 +285,20 @@ export class RedisLedger implements QuotaLedger {
       // Redis settled the lease (it lapsed while this node could not report): take no more from it.
       lease.retired = true;
     }
+  }
+
+  /**
+   * Gives back the whole block of a grant this node stopped waiting for: a report of nothing
+   * served, holding nothing (for a grant Redis never ran, it finds no lease and counts nothing). Sent after the grant on its connection (or on the next one, the old
+   * one gone with what Redis had not run of it), it runs after the grant if the grant runs at all;
+   * for a grant never run there is no lease, and it changes nothing.
+   */
+  private async giveBack(grant: AbandonedGrant): Promise<void> {
+    await this.scripts.reportLease(
+      [this.names.leasePrefix + grant.id, this.names.leases, grant.usageKey],
+      [grant.id, this.leaseTtlMs, grant.service, 0, 0],
+    );
+    this.abandoned.delete(grant);
   }
 
   /** Units served this month; this node's are reported first, other nodes' may lag by up to REPORT_MS. */
