@@ -366,10 +366,11 @@ dataTest(
   async (t) => {
     const c = cluster(t, dataDir);
     const nodes = await startNodes(c);
-    // Short job locks, so that a dead worker's job is taken over within seconds; not shorter than an
+    // Short job locks, so that a dead worker's job is taken over within a minute; not shorter than an
     // import's main thread may block on a loaded machine (its synchronous SQLite steps), for a lock
-    // that lapses twice fails the job ("stalled more than allowable limit").
-    const workers = await Promise.all([c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' }), c.startWorker({ WAYMARK_JOB_LOCK_MS: '10000' })]);
+    // that lapses twice fails the job ("stalled more than allowable limit"): 10 s did, at a load
+    // average of 10–16 on 2 cores.
+    const workers = await Promise.all([c.startWorker({ WAYMARK_JOB_LOCK_MS: '30000' }), c.startWorker({ WAYMARK_JOB_LOCK_MS: '30000' })]);
     const { key } = await cliCustomer(c);
     const servedDataset = async (node: ApiNode) =>
       ((await (await fetch(`${node.url}/api/v1/tiles/shortbread.json?key=${key}`)).json()) as { version: string }).version;
