@@ -7,16 +7,14 @@
  */
 import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import type { ServiceRoute } from '../gateway/index.js';
-import { ApiError } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { datasetElevation, type ElevationStore } from '../terrain/index.js';
+import { requiredElevation, type ElevationStore } from '../terrain/index.js';
 import { elevationBodyAsQuery } from './body.js';
 import { sanitizeElevation } from './params.js';
 
 /** Google's limit for a URL of its Elevation API: 512 points of 6 decimals take about 10 KB. */
 const MAX_URL_LENGTH = 16 * 1024;
-const NO_ELEVATION = 'the served dataset has no elevation data: the operator must import DEMs (waymark import --dem FILE_OR_DIR)';
 
 const centimetres = (metres: number) => Math.round(metres * 100) / 100;
 
@@ -49,8 +47,7 @@ export function elevationRoutes(datasets: DatasetHolder): ServiceRoute[] {
       bodyAsQuery: elevationBodyAsQuery,
       handler: (req: Request) => {
         const points = sanitizeElevation(req.query);
-        const store = datasetElevation(currentDataset(datasets));
-        if (store === null) throw new ApiError(503, NO_ELEVATION);
+        const store = requiredElevation(currentDataset(datasets));
         return json(200, { results: results(store, points), status: 'OK' });
       },
     },

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { paths } from '../../core/dataset-layout.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { openedBy, type Dataset } from '../dataset/index.js';
+import { ApiError } from '../http/errors.js';
 import type { DatasetSource } from '../dataset/source.js';
 
 export { ElevationStore, type ElevationGridInfo } from '../../core/terrain/elevation-store.js';
@@ -29,3 +30,11 @@ export const elevationSource: DatasetSource<ElevationStore> = {
 
 /** The dataset's elevation store, or null when it was imported without DEMs. */
 export const datasetElevation = (dataset: Dataset): ElevationStore | null => openedBy(dataset, elevationSource);
+
+/** The dataset's elevation store; a 503 saying what the operator must do when it has none. */
+export function requiredElevation(dataset: Dataset): ElevationStore {
+  const store = datasetElevation(dataset);
+  if (store === null)
+    throw new ApiError(503, 'the served dataset has no elevation data: the operator must import DEMs (waymark import --dem FILE_OR_DIR)');
+  return store;
+}

@@ -65,7 +65,17 @@ export interface StaticMapJob extends JobBase {
   attribution: string;
 }
 
-export type RasterJob = MetatileJob | StaticMapJob;
+/** A terrain tile (src/maps/terrain): the dataset's elevations at the pixels of tile z/x/y, Terrain-RGB encoded, lossless. */
+export interface TerrainTileJob {
+  kind: 'terrain';
+  datasetDir: string;
+  z: number;
+  x: number;
+  y: number;
+  format: 'png' | 'webp';
+}
+
+export type RasterJob = MetatileJob | StaticMapJob | TerrainTileJob;
 
 /** One encoded raster tile of a metatile. */
 export interface RenderedTile {
@@ -74,4 +84,7 @@ export interface RenderedTile {
   image: Uint8Array;
 }
 
-export type RasterAnswer = { kind: 'metatile'; tiles: RenderedTile[] } | { kind: 'static'; image: Uint8Array };
+export type RasterAnswer =
+  | { kind: 'metatile'; tiles: RenderedTile[] }
+  | { kind: 'static'; image: Uint8Array }
+  | { kind: 'terrain'; image: Uint8Array };
