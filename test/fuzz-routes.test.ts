@@ -218,6 +218,17 @@ const ROUTES: FuzzRoute[] = [
     },
   },
   { method: 'GET', path: '/tiles/terrain.json', api: true, credentials: 'key' },
+  {
+    method: 'GET',
+    path: '/tiles/contours/{z}/{x}/{y}.pbf',
+    api: true,
+    credentials: 'key',
+    segments: (random) => {
+      const { z, x, y } = tile(random);
+      return { z, x, y };
+    },
+  },
+  { method: 'GET', path: '/tiles/contours.json', api: true, credentials: 'key' },
   { method: 'GET', path: '/styles', api: true, credentials: 'key' },
   {
     method: 'GET',

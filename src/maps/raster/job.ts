@@ -75,7 +75,16 @@ export interface TerrainTileJob {
   format: 'png' | 'webp';
 }
 
-export type RasterJob = MetatileJob | StaticMapJob | TerrainTileJob;
+/** A contour tile (src/maps/terrain): the isolines of the dataset's elevations over tile z/x/y, a gzipped vector tile. */
+export interface ContourTileJob {
+  kind: 'contours';
+  datasetDir: string;
+  z: number;
+  x: number;
+  y: number;
+}
+
+export type RasterJob = MetatileJob | StaticMapJob | TerrainTileJob | ContourTileJob;
 
 /** One encoded raster tile of a metatile. */
 export interface RenderedTile {
@@ -87,4 +96,5 @@ export interface RenderedTile {
 export type RasterAnswer =
   | { kind: 'metatile'; tiles: RenderedTile[] }
   | { kind: 'static'; image: Uint8Array }
-  | { kind: 'terrain'; image: Uint8Array };
+  | { kind: 'terrain'; image: Uint8Array }
+  | { kind: 'contours'; tile: Uint8Array };

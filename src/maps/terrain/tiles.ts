@@ -4,19 +4,19 @@
  * lossless. z0–20: beyond the data's zoom (the TileJSON's maxzoom) the pixels interpolate between
  * the same samples. Pixels without elevation say 0 m (sea level, as Mapbox's tiles over the sea); a
  * tile wholly outside the coverage's bounds is a 404 (MapLibre requests none: the TileJSON's
- * bounds), a dataset without elevation a 503. A tile is answered from the memory cache, else the
- * disk cache, else drawn in a raster thread (render/terrain-tile.ts), and goes into both caches.
+ * bounds), a dataset without elevation a 503. Tiles are drawn in a raster thread
+ * (render/terrain-tile.ts) and cached (drawn-tiles.ts).
  */
 import { tileOverlaps } from '../../../core/terrain/terrain-rgb.js';
-import { currentDataset, type Dataset } from '../../dataset/index.js';
+import { currentDataset } from '../../dataset/index.js';
 import { ApiError } from '../../http/errors.js';
 import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import { requiredElevation } from '../../terrain/index.js';
-import { datasetTileCache } from '../tile-cache.js';
-import { imageAnswer, imageReply, type ImageAnswer } from '../raster/image-answer.js';
+import { imageAnswer, imageReply } from '../raster/image-answer.js';
 import { MAX_ZOOM } from '../raster/sanitize/view.js';
 import { coordinate, type RasterTileDeps } from '../raster/tiles.js';
+import { drawnTiles } from './drawn-tiles.js';
 
 const TILE_NAME = /^(\d{1,7})\.([a-z0-9]+)$/;
 const FORMATS = ['png', 'webp'] as const;
@@ -42,40 +42,18 @@ export function parseTerrainTile(req: Request): TerrainTile {
 }
 
 export function terrainTileHandler({ datasets, pools, disk }: RasterTileDeps): (req: Request) => Reply | Promise<Reply> {
-  const memory = datasetTileCache<ImageAnswer>(datasets);
-  /** Tiles being drawn, by dataset and key: later requests for one wait for its drawing. */
-  const inFlight = new Map<string, Promise<ImageAnswer>>();
-
-  const readOrDraw = async (dataset: Dataset, t: TerrainTile, key: string): Promise<ImageAnswer> => {
-    const stored = await disk.read(dataset, key);
-    if (stored !== null) return imageAnswer(stored, t.format);
-    const answer = await pools().pool.run({ kind: 'terrain', datasetDir: dataset.dir, ...t });
-    if (answer.kind !== 'terrain') throw new ApiError(500, 'the renderer answered a terrain tile job with another kind of picture');
-    void disk.write(dataset, key, answer.image);
-    return imageAnswer(Buffer.from(answer.image.buffer, answer.image.byteOffset, answer.image.byteLength), t.format);
-  };
-
+  const tiles = new Map(FORMATS.map((format) => [format, drawnTiles(datasets, disk, (bytes) => imageAnswer(bytes, format))]));
   return (req) => {
     const t = parseTerrainTile(req);
     const dataset = currentDataset(datasets);
     const { bounds } = requiredElevation(dataset);
     if (!tileOverlaps(t.z, t.x, t.y, bounds))
       throw new ApiError(404, `terrain tile ${t.z}/${t.x}/${t.y} lies outside the elevation data, which covers [${bounds.join(', ')}]`);
-    const key = `terrain/${t.z}/${t.x}/${t.y}.${t.format}`;
-    const memoryKey = `${dataset.id}/${key}`;
-    const cached = memory?.get(memoryKey);
-    // A memory-cache hit is answered synchronously, as a vector tile is.
-    if (cached !== undefined) return imageReply(req, cached);
-    let flight = inFlight.get(memoryKey);
-    if (flight === undefined) {
-      flight = readOrDraw(dataset, t, key)
-        .then((answer) => {
-          memory?.set(memoryKey, answer, answer.data.byteLength);
-          return answer;
-        })
-        .finally(() => inFlight.delete(memoryKey));
-      inFlight.set(memoryKey, flight);
-    }
-    return flight.then((answer) => imageReply(req, answer));
+    const answer = tiles.get(t.format)!(dataset, `terrain/${t.z}/${t.x}/${t.y}.${t.format}`, async () => {
+      const drawn = await pools().pool.run({ kind: 'terrain', datasetDir: dataset.dir, ...t });
+      if (drawn.kind !== 'terrain') throw new ApiError(500, 'the renderer answered a terrain tile job with another kind of picture');
+      return drawn.image;
+    });
+    return answer instanceof Promise ? answer.then((image) => imageReply(req, image)) : imageReply(req, answer);
   };
 }

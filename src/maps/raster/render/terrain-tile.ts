@@ -1,15 +1,20 @@
 /**
- * A terrain tile drawn in a raster thread: the elevation store's values at the tile's 512² pixel
+ * Terrain and contour tiles drawn in a raster thread. A contour tile: the isolines of the tile
+ * (core/terrain/contour-tile.ts) in layer `contour`, a feature per elevation with `ele` and
+ * `level`, as a gzipped Mapbox Vector Tile. A terrain tile: the elevation store's values at the tile's 512² pixel
  * centres (bilinear), Terrain-RGB encoded; PNG by png.ts, WebP lossless by Skia (quality 100 is
  * its lossless mode), since a rounded colour byte would move the elevation by up to 6,553.6 m.
  * Each thread opens a dataset's store once (the pool is replaced when the dataset is).
  */
+import { gzipSync } from 'node:zlib';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
 import { createCanvas } from '@napi-rs/canvas';
 import { paths } from '../../../../core/dataset-layout.js';
 import { ElevationStore } from '../../../../core/terrain/elevation-store.js';
 import { tileAxes } from '../../../../core/terrain/sample-axes.js';
 import { TERRAIN_TILE_SIZE, terrainRgbPixels } from '../../../../core/terrain/terrain-rgb.js';
-import type { RasterAnswer, TerrainTileJob } from '../job.js';
+import { CONTOUR_EXTENT, contourTileFeatures } from '../../../../core/terrain/contour-tile.js';
+import type { ContourTileJob, RasterAnswer, TerrainTileJob } from '../job.js';
 import { encodePng } from './png.js';
 
 const stores = new Map<string, ElevationStore>();
@@ -36,4 +41,16 @@ export async function renderTerrainTile({ datasetDir, z, x, y, format }: Terrain
   context.putImageData(image, 0, 0);
   const bytes = await canvas.encode('webp', 100);
   return { kind: 'terrain', image: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
+
+export function renderContourTile({ datasetDir, z, x, y }: ContourTileJob): RasterAnswer {
+  const features = contourTileFeatures(threadElevationStore(datasetDir), z, x, y).map(({ ele, level, lines }) => ({
+    type: 2 as const,
+    geometry: lines,
+    tags: { ele, level },
+  }));
+  // No line: the empty tile, an empty body (as the Shortbread tiles answer one).
+  if (features.length === 0) return { kind: 'contours', tile: new Uint8Array(0) };
+  const layers = { contour: { features } } as unknown as Parameters<typeof fromGeojsonVt>[0];
+  return { kind: 'contours', tile: gzipSync(fromGeojsonVt(layers, { version: 2, extent: CONTOUR_EXTENT })) };
 }
