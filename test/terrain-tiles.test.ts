@@ -3,8 +3,10 @@
  * of Monaco and Andorra: PNG and WebP tiles decode back to the elevation store's values at their
  * pixel centres (to the encoding's 0.1 m), 0 m where a tile reaches beyond the coverage, a 404
  * outside it; overzoomed tiles; ETag, caches, one `maps` unit per tile; 400s for bad paths, 503
- * without elevation; the TileJSON MapLibre's raster-dem source reads.
+ * without elevation; the TileJSON MapLibre's raster-dem source reads; the styles drawing hillshade
+ * and contours from it (valid MapLibre styles), and leaving them out without elevation.
  */
+import { validateStyleMin, type StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import test from 'ava';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -172,7 +174,38 @@ dataTest(
   },
 );
 
-test('a dataset without elevation answers 503 for tiles and TileJSON', async (t) => {
+dataTest('natural and outdoors draw hillshade from the terrain source, outdoors contours too; valid styles', DEMS, async (t) => {
+  const { key } = await customer(server);
+  const styleOf = async (slug: string) =>
+    (await call(`${server.url}/api/v1/styles/${slug}/style.json?key=${key.value}`)).body as StyleSpecification;
+  const terrainSource = {
+    type: 'raster-dem',
+    url: `${server.url}/api/v1/tiles/terrain.json?key=${key.value}`,
+    tileSize: 512,
+    encoding: 'mapbox',
+  };
+  for (const slug of ['natural', 'outdoors']) {
+    const style = await styleOf(slug);
+    t.deepEqual(validateStyleMin(style), [], slug);
+    t.deepEqual(style.sources.terrain, terrainSource, slug);
+    t.true(
+      style.layers.some((layer) => layer.type === 'hillshade' && layer.source === 'terrain'),
+      slug,
+    );
+  }
+  const outdoors = await styleOf('outdoors');
+  t.deepEqual(outdoors.sources.contours, { type: 'vector', url: `${server.url}/api/v1/tiles/contours.json?key=${key.value}` });
+  const contourLayers = outdoors.layers.filter((layer) => 'source-layer' in layer && layer['source-layer'] === 'contour');
+  t.deepEqual(
+    contourLayers.map((layer) => `${layer.id}:${layer.type}`),
+    ['contour-minor:line', 'contour-major:line', 'contour-label:symbol'],
+  );
+  t.deepEqual((contourLayers[2]!.layout as Record<string, unknown>)['text-field'], ['concat', ['to-string', ['get', 'ele']], ' m']);
+  t.false('contours' in (await styleOf('natural')).sources);
+  t.false('terrain' in (await styleOf('light')).sources);
+});
+
+test('a dataset without elevation answers 503 for tiles and TileJSON, and its styles draw no terrain', async (t) => {
   const dataDir = mkdtempSync(join(scratch, 'flat-'));
   await writeTestDataset(dataDir);
   const flat = await startTestServer({ dataDir });
@@ -180,4 +213,13 @@ test('a dataset without elevation answers 503 for tiles and TileJSON', async (t)
   const { key } = await customer(flat);
   for (const path of ['tiles/terrain/0/0/0.png', 'tiles/terrain.json'])
     t.regex(assertError(t, await call(`${flat.url}/api/v1/${path}?key=${key.value}`), 503), /import DEMs \(waymark import --dem/, path);
+  // Its styles leave the terrain out: its sources would fail.
+  for (const slug of ['natural', 'outdoors']) {
+    const style = (await call(`${flat.url}/api/v1/styles/${slug}/style.json?key=${key.value}`)).body as StyleSpecification;
+    t.deepEqual(Object.keys(style.sources), ['versatiles-shortbread'], slug);
+    t.false(
+      style.layers.some((layer) => layer.type === 'hillshade'),
+      slug,
+    );
+  }
 });

@@ -17,7 +17,7 @@ import { tileHandler } from './tiles.js';
 
 export function mapsRoutes(datasets: DatasetHolder, publicUrl: string | undefined): ServiceRoute[] {
   const apiBase = apiBaseResolver(publicUrl);
-  const styles = styleRoutes(apiBase);
+  const styles = styleRoutes(apiBase, datasets);
   const free = (path: string, handler: ServiceRoute['handler']): ServiceRoute => ({ path, service: 'maps', metered: false, handler });
   const drawing = rasterDrawing(datasets);
   return [
