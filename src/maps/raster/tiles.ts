@@ -93,7 +93,7 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
       .run({
         kind: 'metatile',
         datasetDir: dataset.dir,
-        style: renderedStyle(t.style, t.language),
+        style: renderedStyle(t.style, t.language, dataset.manifest.elevation !== undefined),
         format: t.format,
         pixelRatio: t.pixelRatio,
         z: t.z,
