@@ -11,35 +11,29 @@ import test from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { paths } from '../core/dataset-layout.js';
 import { metresBetween } from '../core/geo/distance.js';
-import { ElevationStore } from '../core/terrain/elevation-store.js';
-import { runImport } from '../data-pipeline/index.js';
+import type { ElevationStore } from '../core/terrain/elevation-store.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';
-import { ANDORRA_DEM, MONACO_DEM, unzippedTile } from './helpers/dem.js';
+import { ANDORRA_DEM, MONACO_DEM, startDemServer, unzippedTile, type DemServer } from './helpers/dem.js';
 import { writeTestDataset } from './helpers/dataset.js';
 import { assertError, call, errorBodyFault, hostileJsonValue, hostileUrlValue, pick, rawRequest, seededRandom } from './helpers/http.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest } from './helpers/shared-data.js';
-import { startTestServer } from './helpers/server.js';
 
 const DEMS = [MONACO_DEM, ANDORRA_DEM];
 let server: TestServer;
-let dataDir: string;
 let store: ElevationStore;
+let dem: DemServer | undefined;
 const scratch = mkdtempSync(join(tmpdir(), 'waymark-elevation-api-'));
 
 test.before(async () => {
   if (!DEMS.every((file) => existsSync(file))) return;
-  dataDir = join(scratch, 'data');
-  const { dir } = await runImport({ dataDir, osm: [], world: false, dem: DEMS }, () => {});
-  store = ElevationStore.open(paths.elevation(dir));
-  server = await startTestServer({ dataDir });
+  dem = await startDemServer(scratch, DEMS);
+  ({ server, store } = dem);
 });
 
 test.after.always(async () => {
-  store?.close();
-  await server?.close();
+  await dem?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -207,6 +207,28 @@ const ROUTES: FuzzRoute[] = [
   // Maps
   { method: 'GET', path: '/tiles/{tileset}/{z}/{x}/{y}.pbf', api: true, segments: tile, credentials: 'key' },
   { method: 'GET', path: '/tiles/{tileset}.json', api: true, segments: () => ({ tileset: 'shortbread' }), credentials: 'key' },
+  {
+    method: 'GET',
+    path: '/tiles/terrain/{z}/{x}/{name}',
+    api: true,
+    credentials: 'key',
+    segments: (random) => {
+      const { z, x, y } = tile(random);
+      return { z, x, name: `${y}.${pick(random, ['png', 'webp'])}` };
+    },
+  },
+  { method: 'GET', path: '/tiles/terrain.json', api: true, credentials: 'key' },
+  {
+    method: 'GET',
+    path: '/tiles/contours/{z}/{x}/{y}.pbf',
+    api: true,
+    credentials: 'key',
+    segments: (random) => {
+      const { z, x, y } = tile(random);
+      return { z, x, y };
+    },
+  },
+  { method: 'GET', path: '/tiles/contours.json', api: true, credentials: 'key' },
   { method: 'GET', path: '/styles', api: true, credentials: 'key' },
   {
     method: 'GET',

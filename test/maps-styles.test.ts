@@ -13,7 +13,7 @@ import { customer } from './helpers/fixtures.js';
 import { assertError, call } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const SLUGS = ['light', 'dark', 'gray', 'natural'];
+const SLUGS = ['light', 'dark', 'gray', 'natural', 'outdoors'];
 const LANGUAGES = ['', 'local', 'en', 'de'];
 
 let server: TestServer;

@@ -19,7 +19,7 @@ import { paths, TILESET_ID } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { MbtilesReader } from '../src/dataset/mbtiles.js';
-import { browserTest, signedInContext } from './helpers/browser.js';
+import { browserTest, playgroundAccount, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
@@ -43,10 +43,7 @@ test.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'waymark-maps-browser-'));
   await runImport({ dataDir, osm: [MONACO], world: true }, () => {});
   server = await startTestServer({ dataDir });
-  const account = await server.signUp();
-  await server.store.setTier(account.orgId, 'enterprise');
-  key = (await server.createKey(account, { name: 'playground', scopes: ['maps'] })).value;
-  sessionCookie = account.cookie;
+  ({ key, cookie: sessionCookie } = await playgroundAccount(server));
 });
 
 test.after.always(async () => {

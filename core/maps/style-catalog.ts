@@ -7,6 +7,7 @@
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { osm } from '@versatiles/style';
 import { TILESET_ID } from '../dataset-layout.js';
+import { addTerrain, type TerrainDrawing } from './terrain-layers.js';
 
 /** A @versatiles/style `osm()` theme (`colorful`, `colorful-dark`, `gray`…). */
 type Theme = NonNullable<NonNullable<Parameters<typeof osm>[0]>['theme']>;
@@ -15,13 +16,16 @@ export interface StyleEntry {
   slug: string;
   name: string;
   theme: Theme;
+  /** What it draws from the elevation data, when the dataset has it (terrain-layers.ts). */
+  terrain: TerrainDrawing;
 }
 
 export const STYLES: readonly StyleEntry[] = [
-  { slug: 'light', name: 'Light', theme: 'colorful' },
-  { slug: 'dark', name: 'Dark', theme: 'colorful-dark' },
-  { slug: 'gray', name: 'Gray', theme: 'gray' },
-  { slug: 'natural', name: 'Natural', theme: 'natural' },
+  { slug: 'light', name: 'Light', theme: 'colorful', terrain: 'none' },
+  { slug: 'dark', name: 'Dark', theme: 'colorful-dark', terrain: 'none' },
+  { slug: 'gray', name: 'Gray', theme: 'gray', terrain: 'none' },
+  { slug: 'natural', name: 'Natural', theme: 'natural', terrain: 'hillshade' },
+  { slug: 'outdoors', name: 'Outdoors', theme: 'natural', terrain: 'outdoors' },
 ];
 
 /** `local` draws each feature's own name; the others read Shortbread's `name_en` / `name_de`. */
@@ -39,8 +43,11 @@ export const spriteFile = (name: string, pixelRatio: number, extension: 'json' |
 export const BASE_TOKEN = 'https://waymark-base.invalid/api/v1';
 export const KEY_TOKEN = 'WAYMARK_KEY_TOKEN';
 
-/** The style document of one slug and language, its URLs holding BASE_TOKEN and KEY_TOKEN. */
-export function styleDocument(entry: StyleEntry, language: LabelLanguage): StyleSpecification {
+/**
+ * The style document of one slug and language, its URLs holding BASE_TOKEN and KEY_TOKEN; with
+ * `elevation` (the dataset has an elevation store), what the style draws from it.
+ */
+export function styleDocument(entry: StyleEntry, language: LabelLanguage, elevation = false): StyleSpecification {
   const style = osm({
     theme: entry.theme,
     text: { language },
@@ -51,6 +58,11 @@ export function styleDocument(entry: StyleEntry, language: LabelLanguage): Style
     },
   });
   style.name = `Waymark ${entry.name}`;
+  if (elevation)
+    addTerrain(style, entry.terrain, {
+      terrain: `${BASE_TOKEN}/tiles/terrain.json?key=${KEY_TOKEN}`,
+      contours: `${BASE_TOKEN}/tiles/contours.json?key=${KEY_TOKEN}`,
+    });
   return style;
 }
 

@@ -21,7 +21,7 @@ export function bboxAxes(west: number, south: number, east: number, north: numbe
 }
 
 /** Latitude of a web-mercator y in [0, 1] (0 at the north edge). */
-const mercatorLat = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
+export const mercatorLat = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 
 /**
  * The pixels of web-mercator tile z/x/y at `size` pixels a side, with `buffer` more pixels beyond

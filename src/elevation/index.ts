@@ -7,10 +7,9 @@
  */
 import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import type { ServiceRoute } from '../gateway/index.js';
-import { ApiError } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import { datasetElevation, NO_ELEVATION, type ElevationStore } from '../terrain/index.js';
+import { requiredElevation, type ElevationStore } from '../terrain/index.js';
 import { elevationBodyAsQuery } from './body.js';
 import { sanitizeElevation } from './params.js';
 
@@ -47,8 +46,7 @@ export function elevationRoutes(datasets: DatasetHolder): ServiceRoute[] {
       bodyAsQuery: elevationBodyAsQuery,
       handler: (req: Request) => {
         const points = sanitizeElevation(req.query);
-        const store = datasetElevation(currentDataset(datasets));
-        if (store === null) throw new ApiError(503, NO_ELEVATION);
+        const store = requiredElevation(currentDataset(datasets));
         return json(200, { results: results(store, points), status: 'OK' });
       },
     },

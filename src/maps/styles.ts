@@ -1,8 +1,9 @@
 /**
- * GET /styles and GET /styles/{slug}/style.json?lang=xx. Each slug and label language is generated
- * once and kept as its JSON text cut at the base-URL and key tokens, so a request only joins the
+ * GET /styles and GET /styles/{slug}/style.json?lang=xx. Each slug and label language (and whether
+ * the served dataset has elevation, for the styles drawing hillshade and contours) is generated once and kept as its JSON text cut at the base-URL and key tokens, so a request only joins the
  * pieces with its own base and key.
  */
+import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
@@ -54,15 +55,18 @@ function render(pieces: string[], base: string, key: string): string {
   return out;
 }
 
-export function styleRoutes(apiBase: (req: Request) => string): {
+export function styleRoutes(
+  apiBase: (req: Request) => string,
+  datasets: DatasetHolder,
+): {
   list: (req: Request) => Reply;
   style: (req: Request) => Reply;
 } {
   const templates = new Map<string, string[]>();
-  const template = (entry: StyleEntry, language: LabelLanguage): string[] => {
-    const cacheKey = `${entry.slug}/${language}`;
+  const template = (entry: StyleEntry, language: LabelLanguage, elevation: boolean): string[] => {
+    const cacheKey = `${entry.slug}/${language}/${elevation}`;
     let pieces = templates.get(cacheKey);
-    if (!pieces) templates.set(cacheKey, (pieces = JSON.stringify(styleDocument(entry, language)).split(TOKENS)));
+    if (!pieces) templates.set(cacheKey, (pieces = JSON.stringify(styleDocument(entry, language, elevation)).split(TOKENS)));
     return pieces;
   };
 
@@ -76,7 +80,9 @@ export function styleRoutes(apiBase: (req: Request) => string): {
   const style = (req: Request): Reply => {
     const entry = styleOfSlug(req.params.slug!);
     const language = labelLanguage(req.rawQuery === '' ? null : req.query.get('lang'));
-    const body = render(template(entry, language), apiBase(req), callerKey(req));
+    // Hillshade and contours only from a dataset with elevation: their sources would fail without it.
+    const elevation = datasets.current()?.manifest.elevation !== undefined;
+    const body = render(template(entry, language, elevation), apiBase(req), callerKey(req));
     return {
       status: 200,
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': KEYED_DOCUMENT_CACHE },

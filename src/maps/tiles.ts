@@ -32,7 +32,7 @@ export function acceptsGzip(header: string | undefined): boolean {
 }
 
 /** Parses a tile coordinate: decimal digits only, at most `max`; else the 400 naming it. */
-function coordinate(value: string, name: string, max: number, range: string): number {
+export function coordinate(value: string, name: string, max: number, range: string): number {
   let n = 0;
   for (let i = 0; i < value.length && n <= max; i++) {
     const digit = value.charCodeAt(i) - 48;
@@ -43,11 +43,14 @@ function coordinate(value: string, name: string, max: number, range: string): nu
 }
 
 export function unknownTileset(tileset: string): ApiError {
-  return new ApiError(404, `unknown tileset "${tileset.slice(0, 60)}"; the tileset served is "${TILESET_ID}"`);
+  return new ApiError(
+    404,
+    `unknown tileset "${tileset.slice(0, 60)}"; the tilesets served are "${TILESET_ID}" and, from elevation data, "terrain" and "contours"`,
+  );
 }
 
 /** A tile as it is answered: the stored gzip bytes (empty where no tile is stored) and its headers, encoded once. */
-interface TileAnswer {
+export interface TileAnswer {
   data: Buffer;
   etag: string;
   gzipped: readonly PresetHeaders[];
@@ -55,7 +58,7 @@ interface TileAnswer {
   notModified: readonly PresetHeaders[];
 }
 
-function tileAnswer(tile: StoredTile | null): TileAnswer {
+export function tileAnswer(tile: StoredTile | null): TileAnswer {
   const etag = tile ? `"${tile.id}"` : EMPTY_TILE_ETAG;
   const inflated = { 'Content-Type': TILE_TYPE, ETag: etag, Vary: 'Accept-Encoding' };
   return {
@@ -92,11 +95,15 @@ export function tileHandler(datasets: DatasetHolder): (req: Request) => Reply {
     const last = (1 << z) - 1;
     const x = coordinate(xParam!, 'x', last, ` at zoom ${z}`);
     const y = coordinate(yParam!, 'y', last, ` at zoom ${z}`);
-    const answer = readTile(currentDataset(datasets), cache, z, x, y);
-    const headers = { 'Cache-Control': assetCacheControl(req) };
-    if (notModified(req, answer.etag)) return { status: 304, headers, preset: answer.notModified, body: '' };
-    if (answer.data.length === 0 || acceptsGzip(req.header('accept-encoding')))
-      return { status: 200, headers, preset: answer.gzipped, body: answer.data };
-    return { status: 200, headers, preset: answer.inflated, body: gunzipSync(answer.data) };
+    return vectorTileReply(req, readTile(currentDataset(datasets), cache, z, x, y));
   };
+}
+
+/** A vector tile's reply: 304 for its ETag; the gzip bytes as they are when the client accepts gzip, else inflated. */
+export function vectorTileReply(req: Request, answer: TileAnswer): Reply {
+  const headers = { 'Cache-Control': assetCacheControl(req) };
+  if (notModified(req, answer.etag)) return { status: 304, headers, preset: answer.notModified, body: '' };
+  if (answer.data.length === 0 || acceptsGzip(req.header('accept-encoding')))
+    return { status: 200, headers, preset: answer.gzipped, body: answer.data };
+  return { status: 200, headers, preset: answer.inflated, body: gunzipSync(answer.data) };
 }

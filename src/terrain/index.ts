@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import { paths } from '../../core/dataset-layout.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { openedBy, type Dataset } from '../dataset/index.js';
+import { ApiError } from '../http/errors.js';
 import type { DatasetSource, SourceContext } from '../dataset/source.js';
 
 export { ElevationStore, type ElevationGridInfo, type ElevationSample } from '../../core/terrain/elevation-store.js';
@@ -39,3 +40,10 @@ export const elevationSource: DatasetSource<ElevationStore> = {
 
 /** The dataset's elevation store, or null when it was imported without DEMs. */
 export const datasetElevation = (dataset: Dataset): ElevationStore | null => openedBy(dataset, elevationSource);
+
+/** The dataset's elevation store; a 503 saying what the operator must do when it has none. */
+export function requiredElevation(dataset: Dataset): ElevationStore {
+  const store = datasetElevation(dataset);
+  if (store === null) throw new ApiError(503, NO_ELEVATION);
+  return store;
+}

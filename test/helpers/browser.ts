@@ -5,6 +5,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import type { TestServer } from './server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -49,4 +50,12 @@ export async function signedInContext(
   const equals = cookie.indexOf('=');
   await context.addCookies([{ name: cookie.slice(0, equals), value: cookie.slice(equals + 1), url: serverUrl }]);
   return context;
+}
+
+/** An Enterprise account with a maps-only key, for the map playground: the key's value and the session cookie. */
+export async function playgroundAccount(server: TestServer): Promise<{ key: string; cookie: string }> {
+  const account = await server.signUp();
+  await server.store.setTier(account.orgId, 'enterprise');
+  const key = (await server.createKey(account, { name: 'playground', scopes: ['maps'] })).value;
+  return { key, cookie: account.cookie };
 }

@@ -1,13 +1,18 @@
 /**
  * Elevation test data: the shared SRTM tiles (../shared/data/dem), unzipped and read sample by
  * sample the plain way (big-endian int16, rows from north to south), independently of the import's
- * reader; and GeoTIFFs written with geotiff's writer from a surface given as a function.
+ * reader; GeoTIFFs written with geotiff's writer from a surface given as a function; and a server
+ * on a DEM-only import.
  */
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { writeArrayBuffer } from 'geotiff';
+import { paths } from '../../core/dataset-layout.js';
+import { ElevationStore } from '../../core/terrain/elevation-store.js';
+import { runImport } from '../../data-pipeline/index.js';
+import { startTestServer, type TestServer } from './server.js';
 import { sharedFile } from './shared-data.js';
 
 export const MONACO_DEM = sharedFile('dem', 'N43E007.hgt.zip');
@@ -86,4 +91,30 @@ export function writeGeoTiff(file: string, spec: GeoTiffSpec): string {
   };
   writeFileSync(file, Buffer.from(writeArrayBuffer(values, metadata)));
   return file;
+}
+
+export interface DemServer {
+  server: TestServer;
+  /** The dataset's elevation store, opened by the test beside the server's. */
+  store: ElevationStore;
+  datasetDir: string;
+  /** Closes the store and the server. */
+  close(): Promise<void>;
+}
+
+/** Imports DEMs alone (no OSM extract) into `<scratch>/data` and serves that folder. */
+export async function startDemServer(scratch: string, dems: string[]): Promise<DemServer> {
+  const dataDir = join(scratch, 'data');
+  const { dir } = await runImport({ dataDir, osm: [], world: false, dem: dems }, () => {});
+  const store = ElevationStore.open(paths.elevation(dir));
+  const server = await startTestServer({ dataDir });
+  return {
+    server,
+    store,
+    datasetDir: dir,
+    close: async () => {
+      store.close();
+      await server.close();
+    },
+  };
 }

@@ -65,7 +65,26 @@ export interface StaticMapJob extends JobBase {
   attribution: string;
 }
 
-export type RasterJob = MetatileJob | StaticMapJob;
+/** A terrain tile (src/maps/terrain): the dataset's elevations at the pixels of tile z/x/y, Terrain-RGB encoded, lossless. */
+export interface TerrainTileJob {
+  kind: 'terrain';
+  datasetDir: string;
+  z: number;
+  x: number;
+  y: number;
+  format: 'png' | 'webp';
+}
+
+/** A contour tile (src/maps/terrain): the isolines of the dataset's elevations over tile z/x/y, a gzipped vector tile. */
+export interface ContourTileJob {
+  kind: 'contours';
+  datasetDir: string;
+  z: number;
+  x: number;
+  y: number;
+}
+
+export type RasterJob = MetatileJob | StaticMapJob | TerrainTileJob | ContourTileJob;
 
 /** One encoded raster tile of a metatile. */
 export interface RenderedTile {
@@ -74,4 +93,8 @@ export interface RenderedTile {
   image: Uint8Array;
 }
 
-export type RasterAnswer = { kind: 'metatile'; tiles: RenderedTile[] } | { kind: 'static'; image: Uint8Array };
+export type RasterAnswer =
+  | { kind: 'metatile'; tiles: RenderedTile[] }
+  | { kind: 'static'; image: Uint8Array }
+  | { kind: 'terrain'; image: Uint8Array }
+  | { kind: 'contours'; tile: Uint8Array };

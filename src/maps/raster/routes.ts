@@ -6,11 +6,17 @@ import { RasterDiskCache } from './disk-cache.js';
 import { rasterPools } from './pool.js';
 import { staticMapHandler } from './static-map.js';
 import { rasterTileJsonHandler } from './tilejson.js';
-import { rasterTileHandler } from './tiles.js';
+import { rasterTileHandler, type RasterTileDeps } from './tiles.js';
 
-export function rasterRoutes(datasets: DatasetHolder, apiBase: (req: Request) => string): ServiceRoute[] {
-  const pools = rasterPools(datasets);
-  const disk = new RasterDiskCache(datasets);
+/** The raster threads of the served dataset and the disk cache, shared by every route that draws pictures (terrain tiles too). */
+export type RasterDrawing = Omit<RasterTileDeps, 'datasets'>;
+
+export const rasterDrawing = (datasets: DatasetHolder): RasterDrawing => ({
+  pools: rasterPools(datasets),
+  disk: new RasterDiskCache(datasets),
+});
+
+export function rasterRoutes(datasets: DatasetHolder, apiBase: (req: Request) => string, { pools, disk }: RasterDrawing): ServiceRoute[] {
   return [
     // `{y}@2x.png` cannot be a `:y.png` pattern: the last segment is one parameter, named and checked by the handler.
     { path: '/styles/:slug/tiles/:z/:x/:tile', service: 'maps', handler: rasterTileHandler({ datasets, pools, disk }) },

@@ -21,7 +21,7 @@ export function staticMapJob(query: URLSearchParams, dataset: Dataset): StaticMa
   return {
     kind: 'static',
     datasetDir: dataset.dir,
-    style: renderedStyle(params.style, params.lang),
+    style: renderedStyle(params.style, params.lang, dataset.manifest.elevation !== undefined),
     format: params.format,
     pixelRatio: params.scale,
     center,

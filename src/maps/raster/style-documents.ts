@@ -4,9 +4,10 @@ import { styleDocument, type LabelLanguage, type StyleEntry } from '../../../cor
 
 const documents = new Map<string, StyleSpecification>();
 
-export function renderedStyle(entry: StyleEntry, language: LabelLanguage): StyleSpecification {
-  const key = `${entry.slug}/${language}`;
+/** `elevation`: the dataset has an elevation store, from which the renderer draws the style's hillshade. */
+export function renderedStyle(entry: StyleEntry, language: LabelLanguage, elevation: boolean): StyleSpecification {
+  const key = `${entry.slug}/${language}/${elevation}`;
   let style = documents.get(key);
-  if (!style) documents.set(key, (style = styleDocument(entry, language)));
+  if (!style) documents.set(key, (style = styleDocument(entry, language, elevation)));
   return style;
 }

@@ -37,7 +37,8 @@ interface TileRequest {
   format: RasterFormat;
 }
 
-function coordinate(raw: string, name: string, max: number, at: string): number {
+/** A tile coordinate of up to 7 digits, at most `max`; else the 400 naming it. */
+export function coordinate(raw: string, name: string, max: number, at: string): number {
   if (!/^\d{1,7}$/.test(raw) || Number(raw) > max)
     throw new ApiError(400, `${name} must be an integer from 0 to ${max}${at}; got "${raw.slice(0, 20)}"`);
   return Number(raw);
@@ -92,7 +93,7 @@ export function rasterTileHandler({ datasets, pools, disk }: RasterTileDeps): (r
       .run({
         kind: 'metatile',
         datasetDir: dataset.dir,
-        style: renderedStyle(t.style, t.language),
+        style: renderedStyle(t.style, t.language, dataset.manifest.elevation !== undefined),
         format: t.format,
         pixelRatio: t.pixelRatio,
         z: t.z,

@@ -131,6 +131,18 @@ async function datasetView(styleUrl) {
   return WORLD_VIEW;
 }
 
+/** The style's raster-dem source, which hillshade and MapLibre's 3D terrain read. */
+const TERRAIN_SOURCE = 'terrain';
+
+/** 3D terrain (`map.setTerrain`) from the style's terrain source, when it has one and the box is ticked. */
+function applyTerrain() {
+  const map = state.map;
+  const box = $('#playground-terrain');
+  const available = Boolean(map?.getSource(TERRAIN_SOURCE));
+  box.disabled = !available;
+  if (map) map.setTerrain(available && box.checked ? { source: TERRAIN_SOURCE, exaggeration: 1.5 } : null);
+}
+
 async function showPlaygroundMap() {
   if (!(await useKeyInField())) return;
   const key = $('#playground-key').value.trim();
@@ -152,6 +164,8 @@ async function showPlaygroundMap() {
   const map = new maplibre.Map({ container: 'playground-map', style: styleUrl, hash: 'map', ...(await datasetView(styleUrl)) });
   state.map = map;
   map.addControl(new maplibre.NavigationControl());
+  // Each style (a new one from setStyle too) says whether terrain can be shown.
+  map.on('style.load', applyTerrain);
   map.on('error', (event) => playgroundStatus(`Map error: ${event.error?.message ?? 'unknown'}`, 'error'));
   map.on('idle', () => {
     if ($('#playground-status').dataset.kind !== 'error')
@@ -217,6 +231,11 @@ export function setUpPlayground() {
     applyKeyChoice(true);
     if ($('#playground-key').value) showPlaygroundMap();
     else useKeyInField();
+  });
+  $('#playground-terrain').addEventListener('change', () => {
+    applyTerrain();
+    // Terrain is seen from the side: tilt the map when it is turned on.
+    if (state.map && $('#playground-terrain').checked) state.map.easeTo({ pitch: 60 });
   });
   $('#playground-form').addEventListener('submit', (event) => {
     event.preventDefault();

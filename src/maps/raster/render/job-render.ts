@@ -1,7 +1,8 @@
 /**
  * Answers a RasterJob (src/maps/raster/job.ts): a metatile is drawn once with a buffer around it and
  * cut into its tiles, so labels near tile edges are placed once and never cut; a static map is drawn
- * at its size with its overlays and attribution. `renderJob` is the task of the raster pool's
+ * at its size with its overlays and attribution; terrain and contour tiles are drawn from the
+ * elevation store (terrain-tile.ts). `renderJob` is the task of the raster pool's
  * threads (pool.ts; Piscina runs a module's default export). Each thread keeps, per dataset folder,
  * the opened MBTiles archive and sprite sheets, and the compiled styles and tinted icons (this
  * folder), so only the first job pays for them.
@@ -11,6 +12,7 @@ import type { MetatileJob, RasterAnswer, RasterFormat, RasterJob, RenderedTile, 
 import { drawAttribution, drawOverlays } from '../overlays.js';
 import { encodePng } from './png.js';
 import { renderViewport } from './render.js';
+import { renderContourTile, renderTerrainTile } from './terrain-tile.js';
 import { metatileViewport, projector, staticViewport } from './viewport.js';
 
 /** CSS pixels drawn around a metatile so features and labels crossing its edges are whole. */
@@ -62,6 +64,8 @@ async function renderStatic(job: StaticMapJob): Promise<RasterAnswer> {
 }
 
 export function renderJob(job: RasterJob): Promise<RasterAnswer> {
+  if (job.kind === 'terrain') return renderTerrainTile(job);
+  if (job.kind === 'contours') return Promise.resolve(renderContourTile(job));
   return job.kind === 'metatile' ? renderMetatile(job) : renderStatic(job);
 }
 

@@ -8,6 +8,7 @@ import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { datasetAssets, spriteSheet } from './assets.js';
 import { CollisionGrid } from './collision.js';
 import { drawBackground, drawCircle, drawFill, drawLine, type DrawContext } from './features.js';
+import { drawHillshade } from './hillshade.js';
 import { compiledLayers } from './style-layers.js';
 import { drawSymbols, placeSymbols, type PlacedSymbol } from './symbols.js';
 import { tilesUnder } from './tile-source.js';
@@ -34,6 +35,7 @@ export async function renderViewport(datasetDir: string, style: StyleSpecificati
   }
   for (const layer of layers) {
     if (layer.type === 'background') drawBackground(draw, layer);
+    else if (layer.type === 'hillshade') drawHillshade(draw, layer, viewport, datasetDir);
     else if (layer.type === 'symbol') drawSymbols(draw, symbols.get(layer.id)!);
     else {
       const drawFeatures = layer.type === 'line' ? drawLine : layer.type === 'circle' ? drawCircle : drawFill;

@@ -15,8 +15,16 @@ import {
   type StyleSpecification,
 } from '@maplibre/maplibre-gl-style-spec';
 
-export type DrawnLayerType = 'background' | 'fill' | 'fill-extrusion' | 'line' | 'circle' | 'symbol';
-const DRAWN_TYPES: ReadonlySet<string> = new Set<DrawnLayerType>(['background', 'fill', 'fill-extrusion', 'line', 'circle', 'symbol']);
+export type DrawnLayerType = 'background' | 'fill' | 'fill-extrusion' | 'line' | 'circle' | 'symbol' | 'hillshade';
+const DRAWN_TYPES: ReadonlySet<string> = new Set<DrawnLayerType>([
+  'background',
+  'fill',
+  'fill-extrusion',
+  'line',
+  'circle',
+  'symbol',
+  'hillshade',
+]);
 
 /** A property's value for a feature at the render's zoom; camera and constant values are computed once. */
 export type PropertyAt<T> = (feature?: VectorTileFeature) => T;

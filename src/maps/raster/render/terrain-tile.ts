@@ -1,0 +1,56 @@
+/**
+ * Terrain and contour tiles drawn in a raster thread. A contour tile: the isolines of the tile
+ * (core/terrain/contour-tile.ts) in layer `contour`, a feature per elevation with `ele` and
+ * `level`, as a gzipped Mapbox Vector Tile. A terrain tile: the elevation store's values at the tile's 512² pixel
+ * centres (bilinear), Terrain-RGB encoded; PNG by png.ts, WebP lossless by Skia (quality 100 is
+ * its lossless mode), since a rounded colour byte would move the elevation by up to 6,553.6 m.
+ * Each thread opens a dataset's store once (the pool is replaced when the dataset is).
+ */
+import { gzipSync } from 'node:zlib';
+import { fromGeojsonVt } from '@maplibre/vt-pbf';
+import { createCanvas } from '@napi-rs/canvas';
+import { paths } from '../../../../core/dataset-layout.js';
+import { ElevationStore } from '../../../../core/terrain/elevation-store.js';
+import { tileAxes } from '../../../../core/terrain/sample-axes.js';
+import { TERRAIN_TILE_SIZE, terrainRgbPixels } from '../../../../core/terrain/terrain-rgb.js';
+import { CONTOUR_EXTENT, contourTileFeatures } from '../../../../core/terrain/contour-tile.js';
+import type { ContourTileJob, RasterAnswer, TerrainTileJob } from '../job.js';
+import { encodePng } from './png.js';
+
+const stores = new Map<string, ElevationStore>();
+
+/** The store of a dataset folder, opened on this thread's first job for it. */
+export function threadElevationStore(datasetDir: string): ElevationStore {
+  let store = stores.get(datasetDir);
+  if (store === undefined) {
+    store = ElevationStore.open(paths.elevation(datasetDir));
+    stores.set(datasetDir, store);
+  }
+  return store;
+}
+
+export async function renderTerrainTile({ datasetDir, z, x, y, format }: TerrainTileJob): Promise<RasterAnswer> {
+  const { lons, lats } = tileAxes(z, x, y, TERRAIN_TILE_SIZE);
+  const pixels = terrainRgbPixels(threadElevationStore(datasetDir).sampleGrid(lons, lats));
+  const picture = { data: pixels, width: TERRAIN_TILE_SIZE, height: TERRAIN_TILE_SIZE };
+  if (format === 'png') return { kind: 'terrain', image: encodePng(picture) };
+  const canvas = createCanvas(TERRAIN_TILE_SIZE, TERRAIN_TILE_SIZE);
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(TERRAIN_TILE_SIZE, TERRAIN_TILE_SIZE);
+  image.data.set(pixels);
+  context.putImageData(image, 0, 0);
+  const bytes = await canvas.encode('webp', 100);
+  return { kind: 'terrain', image: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+}
+
+export function renderContourTile({ datasetDir, z, x, y }: ContourTileJob): RasterAnswer {
+  const features = contourTileFeatures(threadElevationStore(datasetDir), z, x, y).map(({ ele, level, lines }) => ({
+    type: 2 as const,
+    geometry: lines,
+    tags: { ele, level },
+  }));
+  // No line: the empty tile, an empty body (as the Shortbread tiles answer one).
+  if (features.length === 0) return { kind: 'contours', tile: new Uint8Array(0) };
+  const layers = { contour: { features } } as unknown as Parameters<typeof fromGeojsonVt>[0];
+  return { kind: 'contours', tile: gzipSync(fromGeojsonVt(layers, { version: 2, extent: CONTOUR_EXTENT })) };
+}
