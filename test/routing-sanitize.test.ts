@@ -26,6 +26,7 @@ test('directions defaults; positions come back as [lon, lat]', (t) => {
     snapRules: [DEFAULT_RULE, DEFAULT_RULE],
     continueStraight: 'default',
     avoid: 0,
+    elevation: false,
   } as never);
   t.deepEqual(warnings, []);
 });
@@ -199,6 +200,7 @@ test('optimize defaults and refusals; the trip ends as asked', (t) => {
     lang: 'en',
     avoid: 0,
     snapRules: [DEFAULT_RULE, DEFAULT_RULE, DEFAULT_RULE],
+    elevation: false,
   } as never);
   t.deepEqual(sanitizeOptimize(q(`${POINTS}&roundtrip=false&destination=last`)).ends, {
     roundtrip: false,
