@@ -143,6 +143,8 @@ async function dashboardPages(check: Check, browser: Browser, server: TestServer
     });
 
     await page.getByRole('link', { name: 'Team' }).click();
+    // The invitation's role menu is filled as the Team view loads, with its member list.
+    await page.locator('#members-table tbody tr').first().waitFor();
     await page.getByRole('button', { name: 'Create invitation link' }).click();
     await page.locator('#new-invitation-url').waitFor();
     await page.locator('#invitations-table tbody tr').first().waitFor();

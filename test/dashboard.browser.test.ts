@@ -245,7 +245,8 @@ browserTest('the map playground fills in only an active key with the Maps scope,
     await page.getByRole('link', { name: 'Try it in the map playground' }).click();
     await page.waitForFunction(`document.querySelector('#playground-key').value === ${JSON.stringify(playgroundValue)}`);
     await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
-    t.false(await noKey.isVisible());
+    // The notice goes once the maps API has taken the key, a request after the value is set.
+    await noKey.waitFor({ state: 'hidden' });
 
     // The newest usable key wins; when it is revoked, the playground falls back to an older one.
     const allScopes = await createKeyInForm(page, 'All scopes');
