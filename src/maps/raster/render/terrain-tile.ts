@@ -13,8 +13,8 @@ import { createCanvas } from '@napi-rs/canvas';
 import { paths } from '../../../../core/dataset-layout.js';
 import { ElevationStore } from '../../../../core/terrain/elevation-store.js';
 import { tileAxes } from '../../../../core/terrain/sample-axes.js';
-import { TERRAIN_TILE_SIZE, terrainRgbPixels } from '../../../../core/terrain/terrain-rgb.js';
-import { CONTOUR_EXTENT, contourTileFeatures } from '../../../../core/terrain/contour-tile.js';
+import { TERRAIN_TILE_SIZE, terrainRgbPixels, tileOverlaps } from '../../../../core/terrain/terrain-rgb.js';
+import { CONTOUR_EXTENT, CONTOUR_MIN_ZOOM, contourTileFeatures } from '../../../../core/terrain/contour-tile.js';
 import type { ContourTileJob, RasterAnswer, TerrainTileJob } from '../job.js';
 import { encodePng } from './png.js';
 
@@ -56,7 +56,10 @@ export function contourTile(datasetDir: string, z: number, x: number, y: number)
   const key = `${datasetDir}/${z}/${x}/${y}`;
   const kept = contourTiles.get(key);
   if (kept !== undefined) return kept;
-  const features = contourTileFeatures(threadElevationStore(datasetDir), z, x, y).map(({ ele, level, lines }) => ({
+  const store = threadElevationStore(datasetDir);
+  // Beyond the elevation's box no line can be drawn: not a grid of samples over nothing (a raster tile elsewhere).
+  if (z < CONTOUR_MIN_ZOOM || !tileOverlaps(z, x, y, store.bounds)) return null;
+  const features = contourTileFeatures(store, z, x, y).map(({ ele, level, lines }) => ({
     type: 2 as const,
     geometry: lines,
     tags: { ele, level },
