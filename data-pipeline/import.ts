@@ -200,7 +200,9 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
       world: world ? { maxzoom: WORLD_MAX_ZOOM, coverage: osm.files.map((source) => source.bounds) } : undefined,
     };
     const input = { osm: osm.files, features: world ? worldFeatures(onProgress) : undefined };
-    return writeTiles(input, paths.tiles(dir), { signal, memoryBytes, metadata }, onProgress);
+    // After the elevation step: peaks without an OSM `ele` take the DEM's.
+    const elevationFile = elevation ? paths.elevation(dir) : undefined;
+    return writeTiles(input, paths.tiles(dir), { signal, memoryBytes, metadata, elevationFile }, onProgress);
   });
   throwIfAborted(signal);
   const assets = await journal.step('style assets', () => buildStyleAssets(dir, onProgress));

@@ -209,6 +209,7 @@ test('the layer catalogue lists every Shortbread 1.0 layer once, with the fields
     'ferries',
     'land',
     'ocean',
+    'peaks',
     'pier_lines',
     'pier_polygons',
     'place_labels',

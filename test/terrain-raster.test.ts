@@ -32,12 +32,13 @@ test.before(async () => {
 test.after.always(() => rmSync(scratch, { recursive: true, force: true }));
 
 const natural = STYLES.find((style) => style.slug === 'natural')!;
+const outdoors = STYLES.find((style) => style.slug === 'outdoors')!;
 
-async function staticMap(center: [number, number], elevation: boolean): Promise<Uint8ClampedArray> {
+async function staticMap(center: [number, number], elevation: boolean, entry = natural): Promise<Uint8ClampedArray> {
   const job: StaticMapJob = {
     kind: 'static',
     datasetDir,
-    style: styleDocument(natural, 'local', elevation),
+    style: styleDocument(entry, 'local', elevation),
     format: 'png',
     pixelRatio: 1,
     center,
@@ -74,7 +75,8 @@ dataTest('a static map draws the hillshade from the elevation store, and nothing
   t.true(changed > 0.5 * pixels, `${changed} of ${pixels} pixels shaded`);
   // Relief, not a tint: slopes in deep shadow and slopes facing the light, side by side.
   t.true(deepShadow > 0.05 * pixels && lit > 0.05 * pixels, `${deepShadow} in deep shadow, ${lit} lit`);
-  // South of Nice, 30 km off the coast, outside the store: the same picture.
+  // South of Nice, 30 km off the coast, outside the store: the same picture, no hillshade nor contour there.
   const away: [number, number] = [7.3, 42.5];
   t.deepEqual(await staticMap(away, true), await staticMap(away, false));
+  t.deepEqual(await staticMap(away, true, outdoors), await staticMap(away, false, outdoors));
 });

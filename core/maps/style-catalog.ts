@@ -7,6 +7,7 @@
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import { osm } from '@versatiles/style';
 import { TILESET_ID } from '../dataset-layout.js';
+import { addPeaks } from './peak-layers.js';
 import { addTerrain, type TerrainDrawing } from './terrain-layers.js';
 
 /** A @versatiles/style `osm()` theme (`colorful`, `colorful-dark`, `gray`…). */
@@ -18,6 +19,8 @@ export interface StyleEntry {
   theme: Theme;
   /** What it draws from the elevation data, when the dataset has it (terrain-layers.ts). */
   terrain: TerrainDrawing;
+  /** Whether it draws the peaks with their elevation (peak-layers.ts; from OSM, with or without elevation data). */
+  peaks?: boolean;
 }
 
 export const STYLES: readonly StyleEntry[] = [
@@ -25,7 +28,7 @@ export const STYLES: readonly StyleEntry[] = [
   { slug: 'dark', name: 'Dark', theme: 'colorful-dark', terrain: 'none' },
   { slug: 'gray', name: 'Gray', theme: 'gray', terrain: 'none' },
   { slug: 'natural', name: 'Natural', theme: 'natural', terrain: 'hillshade' },
-  { slug: 'outdoors', name: 'Outdoors', theme: 'natural', terrain: 'outdoors' },
+  { slug: 'outdoors', name: 'Outdoors', theme: 'natural', terrain: 'outdoors', peaks: true },
 ];
 
 /** `local` draws each feature's own name; the others read Shortbread's `name_en` / `name_de`. */
@@ -58,6 +61,7 @@ export function styleDocument(entry: StyleEntry, language: LabelLanguage, elevat
     },
   });
   style.name = `Waymark ${entry.name}`;
+  if (entry.peaks) addPeaks(style, SPRITE_NAME, language === 'local' ? 'name' : `name_${language}`);
   if (elevation)
     addTerrain(style, entry.terrain, {
       terrain: `${BASE_TOKEN}/tiles/terrain.json?key=${KEY_TOKEN}`,

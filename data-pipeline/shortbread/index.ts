@@ -7,6 +7,7 @@ import { collector, MAX_ZOOM, type OsmElement } from './element.js';
 import { landAreas } from './land.js';
 import { oceanPolygons, type BBox } from '../../core/geo/sea-polygons.js';
 import { OCEAN_MINZOOM } from './ocean.js';
+import { peaks, type ElevationAt } from './peaks.js';
 import { placeLabels } from './places.js';
 import { poisAndAddresses, publicTransport } from './pois.js';
 import { motorwayJunctions, streetAreas, streetLines, transportLines } from './streets.js';
@@ -20,12 +21,16 @@ export class ShortbreadMapper {
   /** Every coastline way's nodes: the only OSM data held until the end (the sea needs all of it). */
   readonly coastlines: Position[][] = [];
 
+  /** `elevationAt`: the import's DEMs, for the peaks OSM gives no `ele`. */
+  constructor(private readonly elevationAt?: ElevationAt) {}
+
   /** Appends the features of one OSM object to `out`. */
   map(el: OsmElement, out: TileFeature[]): void {
     const emit = collector(out);
     switch (el.shape) {
       case 'point':
         placeLabels(el, emit);
+        peaks(el, emit, this.elevationAt);
         motorwayJunctions(el, emit);
         publicTransport(el, emit);
         poisAndAddresses(el, emit);

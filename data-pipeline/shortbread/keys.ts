@@ -27,6 +27,9 @@ export const SHORTBREAD_OSM_KEYS = [
   'place',
   'population',
   'capital',
+  // peaks
+  'ele',
+  'mountain_pass',
   // streets and transport
   'highway',
   'railway',

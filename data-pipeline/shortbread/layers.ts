@@ -95,4 +95,6 @@ export const SHORTBREAD_LAYERS: VectorLayerInfo[] = [
   layer('ferries', 10, { ...KIND, ...NAMES }, 'Ferry routes'),
   layer('place_labels', 4, { ...KIND, population: 'Number', ...NAMES }, 'Cities, towns, villages and other places'),
   layer('pois', 14, POI_FIELDS, 'Points of interest'),
+  // Waymark's extension (docs/SHORTBREAD.md): Shortbread has no peaks.
+  layer('peaks', 11, { ...KIND, ele: 'Number', ...NAMES }, 'Summits, volcanoes and mountain passes with their elevation in metres'),
 ];

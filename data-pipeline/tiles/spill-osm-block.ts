@@ -7,7 +7,9 @@ import type { Position } from 'geojson';
 import type { VectorLayerInfo } from '../../core/dataset-layout.js';
 import type { TileFeature } from '../features.js';
 import { parseOsmLines } from '../osm/osmium.js';
+import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
+import type { ElevationAt } from '../shortbread/peaks.js';
 import { LayerCatalog } from './layer-catalog.js';
 import { SpillRun, type RunSegments } from './spill.js';
 
@@ -17,6 +19,8 @@ export interface OsmBlockTask {
   runFile: string;
   /** Deepest zoom tiled. */
   maxzoom: number;
+  /** The dataset's elevation store, when DEMs were imported: the height of peaks OSM gives none. */
+  elevationFile?: string;
 }
 
 export interface OsmBlockResult {
@@ -28,8 +32,18 @@ export interface OsmBlockResult {
   features: number;
 }
 
+/** Elevation stores opened by this thread, by file (the pool ends with the spilling). */
+const stores = new Map<string, ElevationStore>();
+
+function elevationAt(file: string): ElevationAt {
+  let store = stores.get(file);
+  if (store === undefined) stores.set(file, (store = ElevationStore.open(file)));
+  const opened = store;
+  return (lon, lat) => opened.elevationAt(lon, lat);
+}
+
 export function spillOsmBlock(task: OsmBlockTask): OsmBlockResult {
-  const mapper = new ShortbreadMapper();
+  const mapper = new ShortbreadMapper(task.elevationFile === undefined ? undefined : elevationAt(task.elevationFile));
   const run = new SpillRun(task.runFile, task.maxzoom);
   const catalog = new LayerCatalog(task.maxzoom);
   const out: TileFeature[] = [];

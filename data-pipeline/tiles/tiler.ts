@@ -77,6 +77,8 @@ export interface TilerOptions {
   memoryBytes?: number;
   /** Cutter threads (default: every core). */
   threads?: number;
+  /** The dataset's elevation store, when DEMs were imported (peaks without an OSM `ele` take it from there). */
+  elevationFile?: string;
 }
 
 export interface TilerResult {
@@ -107,6 +109,7 @@ interface Spilling {
   catalog: LayerCatalog;
   maxzoom: number;
   threads: number;
+  elevationFile: string | undefined;
   onProgress: ProgressReporter;
   signal: AbortSignal | undefined;
 }
@@ -124,7 +127,7 @@ async function spillOsm(
   blockBytes: number,
   spilling: Spilling,
 ): Promise<TileFeature[]> {
-  const { index, catalog, maxzoom, threads, onProgress, signal } = spilling;
+  const { index, catalog, maxzoom, threads, elevationFile, onProgress, signal } = spilling;
   const coastlines: Position[][] = [];
   const running = new Set<Promise<void>>();
   try {
@@ -132,7 +135,10 @@ async function spillOsm(
     for await (const buffer of readOsmLineBlocks(source.file, SHORTBREAD_EXPORT, reading, blockBytes)) {
       const block = movable(buffer);
       const task = pool
-        .run({ block, runFile: index.runFile(), maxzoom }, { transferList: [block.buffer as ArrayBuffer], signal: signal ?? null })
+        .run(
+          { block, runFile: index.runFile(), maxzoom, elevationFile },
+          { transferList: [block.buffer as ArrayBuffer], signal: signal ?? null },
+        )
         .then((result) => {
           index.add(result.segments);
           catalog.merge(result.layers);
@@ -257,6 +263,7 @@ export async function writeTiles(
     catalog: new LayerCatalog(maxzoom),
     maxzoom,
     threads,
+    elevationFile: options.elevationFile,
     onProgress,
     signal,
   };

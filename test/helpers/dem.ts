@@ -1,8 +1,8 @@
 /**
  * Elevation test data: the shared SRTM tiles (../shared/data/dem), unzipped and read sample by
  * sample the plain way (big-endian int16, rows from north to south), independently of the import's
- * reader; GeoTIFFs written with geotiff's writer from a surface given as a function; and a server
- * on a DEM-only import.
+ * reader; GeoTIFFs written with geotiff's writer from a surface given as a function; a server
+ * on a DEM-only import; and the hilly dataset: Andorra's extract with its SRTM tile.
  */
 import { writeFileSync } from 'node:fs';
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,7 @@ import { sharedFile } from './shared-data.js';
 
 export const MONACO_DEM = sharedFile('dem', 'N43E007.hgt.zip');
 export const ANDORRA_DEM = sharedFile('dem', 'N42E001.hgt.zip');
+export const ANDORRA_OSM = sharedFile('osm', 'andorra.osm.pbf');
 export const SRTM_VOID = -32768;
 
 export interface HgtTile {
@@ -117,4 +118,10 @@ export async function startDemServer(scratch: string, dems: string[]): Promise<D
       await server.close();
     },
   };
+}
+
+/** Imports Andorra's extract with its SRTM tile (no world layer) into `dataDir`; gives the dataset folder. */
+export async function importAndorraWithDem(dataDir: string): Promise<string> {
+  const { dir } = await runImport({ dataDir, osm: [ANDORRA_OSM], dem: [ANDORRA_DEM], world: false }, () => {});
+  return dir;
 }

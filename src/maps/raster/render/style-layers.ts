@@ -35,6 +35,8 @@ const spec = latest as unknown as Record<string, SpecSection>;
 export class CompiledLayer {
   readonly id: string;
   readonly type: DrawnLayerType;
+  /** The style source it reads (none for background). */
+  readonly source: string | undefined;
   readonly sourceLayer: string | undefined;
   /** Equal for layers that select the same features: same source layer and filter. */
   readonly filterKey: string;
@@ -51,6 +53,7 @@ export class CompiledLayer {
     this.specification = layer;
     this.id = layer.id;
     this.type = layer.type as DrawnLayerType;
+    this.source = 'source' in layer ? layer.source : undefined;
     this.sourceLayer = 'source-layer' in layer ? layer['source-layer'] : undefined;
     this.minzoom = layer.minzoom ?? 0;
     this.maxzoom = layer.maxzoom ?? 24;

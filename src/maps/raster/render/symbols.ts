@@ -68,18 +68,20 @@ function textOf(layer: CompiledLayer, zoom: number, feature: VectorTileFeature):
   return text;
 }
 
-/** Lines of at most `maxWidth` pixels, broken at spaces. */
+/** Lines of at most `maxWidth` pixels, broken at spaces, and at every line break of the text (as MapLibre does). */
 function wrap(ctx: DrawContext['ctx'], font: string, text: string, maxWidth: number): string[] {
   const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    const candidate = line === '' ? word : `${line} ${word}`;
-    if (line !== '' && textWidth(ctx, font, candidate) > maxWidth) {
-      lines.push(line);
-      line = word;
-    } else line = candidate;
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/)) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (line !== '' && textWidth(ctx, font, candidate) > maxWidth) {
+        lines.push(line);
+        line = word;
+      } else line = candidate;
+    }
+    if (line !== '') lines.push(line);
   }
-  if (line !== '') lines.push(line);
   return lines;
 }
 

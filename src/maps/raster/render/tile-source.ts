@@ -1,7 +1,8 @@
 /**
- * The vector tiles under a viewport: which archive tiles cover it (zoom floor(style zoom), at most
- * the archive's 14: deeper zooms draw part of a z14 tile scaled), read from the dataset's MBTiles
- * (with the world backdrop beyond the world layer's zooms, as the vector tiles are served) and decoded, each with where its extent lies on the canvas.
+ * The vector tiles under a viewport: which tiles of a source cover it (zoom floor(style zoom), at most
+ * the source's deepest, 14: deeper zooms draw part of a z14 tile scaled), read — from the dataset's
+ * MBTiles (with the world backdrop beyond the world layer's zooms, as the vector tiles are served),
+ * or the contour tiles drawn from its elevation store — and decoded, each with where its extent lies on the canvas.
  */
 import { VectorTile, type VectorTileFeature } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
@@ -89,14 +90,28 @@ export class PlacedTile {
   }
 }
 
-/** Archive tiles overlapping the viewport (x wrapped around the antimeridian), each decoded once per call. */
-export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTile[] {
-  const z = Math.max(0, Math.min(ARCHIVE_MAX_ZOOM, Math.floor(viewport.zoom)));
+/** A source's vector tile z/x/y as uncompressed Mapbox Vector Tile bytes, null where there is none. */
+export type TileReader = (z: number, x: number, y: number) => Uint8Array | null;
+
+/** The dataset's Shortbread tiles, with the world backdrop beyond the world layer's zooms, as the vector tiles are served. */
+export function archiveReader(archive: MbtilesReader): TileReader {
+  const backdrop = backdropTiles(archive);
+  return (z, x, y) => {
+    const stored = backdrop.tile(z, x, y);
+    return stored === null ? null : gunzipSync(stored.data);
+  };
+}
+
+/**
+ * A source's tiles overlapping the viewport (x wrapped around the antimeridian), each decoded once
+ * per call: at floor(zoom), at most `maxZoom` (the source's deepest, drawn scaled beyond).
+ */
+export function tilesUnder(viewport: Viewport, read: TileReader, maxZoom = ARCHIVE_MAX_ZOOM): PlacedTile[] {
+  const z = Math.max(0, Math.min(maxZoom, Math.floor(viewport.zoom)));
   const count = 2 ** z;
   const size = viewport.worldSize / count;
   const placed: PlacedTile[] = [];
   const signatures = new FeatureSignatures(viewport.zoom);
-  const backdrop = backdropTiles(archive);
   const firstY = Math.max(0, Math.floor(viewport.top / size));
   const lastY = Math.min(count - 1, Math.floor((viewport.top + viewport.height) / size));
   const firstX = Math.floor(viewport.left / size);
@@ -104,9 +119,9 @@ export function tilesUnder(viewport: Viewport, archive: MbtilesReader): PlacedTi
   for (let y = firstY; y <= lastY; y++) {
     for (let column = firstX; column <= lastX; column++) {
       const x = ((column % count) + count) % count;
-      const stored = backdrop.tile(z, x, y);
-      if (stored === null) continue;
-      const tile = new VectorTile(new PbfReader(gunzipSync(stored.data)));
+      const bytes = read(z, x, y);
+      if (bytes === null) continue;
+      const tile = new VectorTile(new PbfReader(bytes));
       placed.push(new PlacedTile(tile, column * size - viewport.left, y * size - viewport.top, size, signatures));
     }
   }
