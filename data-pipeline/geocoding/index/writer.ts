@@ -197,6 +197,9 @@ export class GeocoderIndexWriter {
       INSERT INTO place_text (place_text) VALUES ('optimize');`);
     progress(2);
     this.db.exec('INSERT INTO place_point (id, min_lon, max_lon, min_lat, max_lat) SELECT id, lon, lon, lat, lat FROM place ORDER BY id');
+    // A record given twice (an element in two overlapping extracts) must not give its rings twice: read even-odd, they would cancel out.
+    this.db.exec(`DELETE FROM address_outline WHERE id NOT IN (SELECT min(id) FROM address_outline GROUP BY gid, ring);
+      DELETE FROM address_outline_box WHERE id NOT IN (SELECT id FROM address_outline);`);
     this.db.exec(GEOCODER_STREET_INDEXES);
     progress(3);
     this.writeTerms();
