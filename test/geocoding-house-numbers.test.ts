@@ -13,7 +13,8 @@ import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { GeocoderIndex } from '../src/geocoding/engine/index-file.js';
 import { reverse } from '../src/geocoding/engine/reverse.js';
 import { search } from '../src/geocoding/engine/search.js';
-import { sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
+import { sanitizeReverse, sanitizeSearch, sanitizeStructured } from '../src/geocoding/sanitize/endpoints.js';
+import { structuredSearch } from '../src/geocoding/engine/structured-search.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
@@ -92,6 +93,9 @@ dataTest('a letter after the number is part of it where the data has that number
   const texts = ['1820 E Larch Street', '1820E Larch Street', '1820 e Larch Street', 'Larch Street 1820 E', '1820 E Larch St, Kodiak'];
   firstIs(t, index, texts, { housenumber: '1820E', street: 'Larch Street', match_type: 'exact' });
   t.like(searchFor(index, '1820 E Larch Street').parsed, { housenumber: '1820 E', street: 'Larch Street' });
+  const structured = structuredSearch(index, sanitizeStructured(new URLSearchParams({ address: '1820 E Larch Street' })).params);
+  t.like(structured.parsed, { housenumber: '1820 E', street: 'Larch Street' }, 'structured search reads its address alike');
+  t.like(structured.features[0]?.properties, { housenumber: '1820E', match_type: 'exact' });
   // No 4844E anywhere: E is East Rezanof Drive's.
   const rezanof = searchFor(index, '4844 E Rezanof Dr');
   t.like(rezanof.parsed, { housenumber: '4844' });
