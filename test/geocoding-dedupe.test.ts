@@ -2,7 +2,8 @@
 // neighbourhood (with a population) and as a locality (without). Autocomplete over the demo data
 // (WOF Monaco and the GeoNames world places) lists it once, as the locality, and first for
 // "Monte Car" ahead of Monte Carmelo, Brazil (more inhabitants than the neighbourhood, fewer than
-// the place as a locality would have). A hand-made index shows what stays apart.
+// the place as a locality would have); with OSM Monaco too, whose commune holds the neighbourhood
+// (issue 29), still once. A hand-made index shows what stays apart.
 import test from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,7 @@ import { sanitizeAutocomplete, sanitizeReverse, sanitizeSearch } from '../src/ge
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const WOF_MONACO = sharedFile('wof', 'mc');
+const OSM_MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const MONTE_CARLO_LOCALITY = 'whosonfirst:locality:1125778413';
 const MONTE_CARLO_NEIGHBOURHOOD = 'whosonfirst:neighbourhood:1126065307';
 const MONTE_CARMELO = 'geonames:locality:3456848';
@@ -63,6 +65,30 @@ dataTest('autocomplete "Monte Car" over WOF Monaco and GeoNames: Monte Carlo fir
   ]);
 });
 
+dataTest(
+  "with OSM Monaco too, whose commune is the neighbourhood's locality: Monte Carlo once, as the locality",
+  [WOF_MONACO, OSM_MONACO],
+  async (t) => {
+    const { file, open } = openIndex('waymark-dedupe-monaco-osm-');
+    await buildGeocoderIndex({ osmFiles: [OSM_MONACO], wofDirs: [WOF_MONACO], oaFiles: [], geonames: true }, file, () => {});
+    const index = open();
+    opened.push(index);
+    const neighbourhood = index.place(MONTE_CARLO_NEIGHBOURHOOD)!;
+    t.not(JSON.parse(neighbourhood.record).locality_gid, MONTE_CARLO_LOCALITY, 'the neighbourhood lies in another locality (the commune)');
+    for (const [text, autocomplete] of [
+      ['Monte Car', true],
+      ['Monte Carlo', false],
+      ['Monte-Carlo', false],
+    ] as const) {
+      const params = (autocomplete ? sanitizeAutocomplete : sanitizeSearch)(q(`text=${text}`)).params;
+      const features = search(index, params, autocomplete).features;
+      t.is(features[0]!.properties.gid, MONTE_CARLO_LOCALITY, text);
+      t.false(gids(features).includes(MONTE_CARLO_NEIGHBOURHOOD), text);
+      t.is(labels(features).filter((label) => label === 'Monte Carlo, Monaco').length, 1, text);
+    }
+  },
+);
+
 function record(layer: PlaceLayer, id: string, name: string, lon: number, lat: number, extra: Partial<PlaceRecord>): PlaceRecord {
   return { source: 'whosonfirst', layer, source_id: id, gid: placeGid('whosonfirst', layer, id), name, names: {}, lon, lat, ...extra };
 }
@@ -88,6 +114,15 @@ const HAND_MADE: PlaceRecord[] = [
   record('neighbourhood', '12', 'Lindenau', 10.1, 50, { ...WEST, population: 5_000 }),
   // One 80 km away in the same region: another place.
   record('neighbourhood', '13', 'Lindenau', 11, 50.3, { ...EAST, population: 5_000 }),
+  // A locality without a polygon (it names only itself as locality) and a neighbourhood of its name
+  // 3 km away that another locality's polygon holds: one place.
+  record('locality', '20', 'Kleinfeld', 10.5, 50.5, { ...EAST, locality: 'Kleinfeld', locality_gid: 'whosonfirst:locality:20' }),
+  record('neighbourhood', '21', 'Kleinfeld', 10.54, 50.5, {
+    ...EAST,
+    locality: 'Grossstadt',
+    locality_gid: 'whosonfirst:locality:22',
+    population: 3_000,
+  }),
 ];
 
 test('a neighbourhood and a locality of one name are one place only within one hierarchy and near each other', (t) => {
@@ -105,6 +140,8 @@ test('a neighbourhood and a locality of one name are one place only within one h
     ['whosonfirst:locality:10', 'whosonfirst:neighbourhood:12', 'whosonfirst:neighbourhood:13'],
     'the neighbourhood inside the locality is left out; the other region and the far one stay',
   );
+
+  t.deepEqual(gids(search(index, sanitizeSearch(q('text=Kleinfeld')).params, false).features), ['whosonfirst:locality:20']);
 
   const near = reverse(index, sanitizeReverse(q('point.lon=10.02&point.lat=50.01&layers=coarse')).params);
   t.false(gids(near).includes('whosonfirst:neighbourhood:11'), 'reverse keeps one result for the place too');

@@ -343,7 +343,15 @@ const TABLE: Entry[] = [
     at: [1.53354, 42.50966],
     m: 200,
   },
-  { what: 'neighbourhood, hyphen', e: 'search', q: 'text=Monte-Carlo', top: { layer: 'neighbourhood' }, at: CASINO_AT, m: 1600 },
+  // WOF's Monte-Carlo neighbourhood and locality are one place, kept as the locality (issue 29).
+  {
+    what: 'neighbourhood and locality of one name, hyphen',
+    e: 'search',
+    q: 'text=Monte-Carlo',
+    top: { layer: 'locality' },
+    at: CASINO_AT,
+    m: 1600,
+  },
   {
     what: 'neighbourhood, boundary.country over a French namesake',
     e: 'search',

@@ -1,21 +1,24 @@
 /**
- * House numbers as people write them: `12a`, `12 A`, `12-14`, `12/3`. The index and the query
- * side compare them by one key, and interpolation reads the number they begin with.
+ * House numbers as people write them: `12a`, `12 A`, `12-14`, `12/3`, `7bis`, `7 bis`, `226 1/2`,
+ * `226½`. The index and the query side compare them by one key, and interpolation reads the
+ * number they begin with.
  */
 import { tokenize } from './text/normalize.js';
 
 const ENDS_WITH_DIGIT = /\d$/;
-const SINGLE_LETTER = /^\p{L}$/u;
+/** A lone letter, or the Latin ordinals French, Italian and Spanish numbers take ("7 bis", "7 ter"). */
+const SUFFIX = /^(?:\p{L}|bis|ter|quater)$/u;
 
 /**
- * The tokens of a house number with a lone letter joined to the number before it:
- * "12 A" and "12a" → ["12a"], "12-14" → ["12", "14"], "12/3" → ["12", "3"].
+ * The tokens of a house number with a lone letter or suffix joined to the number before it:
+ * "12 A" and "12a" → ["12a"], "7 bis" → ["7bis"], "12-14" → ["12", "14"], "12/3" → ["12", "3"],
+ * "226 1/2" and "226½" → ["226", "1", "2"].
  */
 export function houseNumberTokens(tokens: readonly string[]): string[] {
   const joined: string[] = [];
   for (const token of tokens) {
     const last = joined.length - 1;
-    if (last >= 0 && SINGLE_LETTER.test(token) && ENDS_WITH_DIGIT.test(joined[last]!)) joined[last] += token;
+    if (last >= 0 && SUFFIX.test(token) && ENDS_WITH_DIGIT.test(joined[last]!)) joined[last] += token;
     else joined.push(token);
   }
   return joined;

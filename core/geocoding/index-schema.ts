@@ -31,10 +31,14 @@
  *                               the line of every named street way, which interpolated points lie on
  *                               (lines: blobs of int32 lon, lat pairs in 10⁻⁷ degrees; only the
  *                               streets that have numbered addresses)
+ *   address_outline(id, gid, ring), address_outline_box
+ *                               every ring of the outline an address is on (OSM buildings with an
+ *                               address; holes too, read even-odd per GID) and an R*Tree of their
+ *                               boxes: reverse finds the address whose building holds the point
  */
 import { LAYERS, SOURCES } from './indexed-record.js';
 
-export const GEOCODER_INDEX_FORMAT = 2;
+export const GEOCODER_INDEX_FORMAT = 3;
 
 export const layerBit = (layer: string) => 1 << LAYERS.indexOf(layer as (typeof LAYERS)[number]);
 export const sourceBit = (source: string) => 1 << SOURCES.indexOf(source as (typeof SOURCES)[number]);
@@ -69,6 +73,8 @@ CREATE TABLE address_range (
 CREATE TABLE street_line (
   street_key TEXT NOT NULL, min_lon REAL NOT NULL, min_lat REAL NOT NULL, max_lon REAL NOT NULL, max_lat REAL NOT NULL, line BLOB NOT NULL
 );
+CREATE TABLE address_outline (id INTEGER PRIMARY KEY, gid TEXT NOT NULL, ring BLOB NOT NULL);
+CREATE VIRTUAL TABLE address_outline_box USING rtree(id, min_lon, max_lon, min_lat, max_lat);
 `;
 
 /** Created once the tables are filled (faster than keeping them up to date row by row). */

@@ -50,6 +50,12 @@ export interface PlaceRecord extends AdminHierarchy {
   bbox?: [number, number, number, number];
   /** Number of inhabitants, when the source knows it (ranking). */
   population?: number;
+  /**
+   * The rings of the outline an address is on (an OSM building with `addr:*`): outer rings and
+   * holes of every part, read even-odd. Reverse puts the address whose outline holds the point
+   * first. Kept in the index's `address_outline`, not in the response record.
+   */
+  outline?: number[][][];
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {

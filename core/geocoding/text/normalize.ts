@@ -1,6 +1,7 @@
 /**
  * Text normalization shared by the index builder and the query side, so both see the same tokens:
- * lower case, diacritics removed ("Hauptstraße" → "hauptstrasse", "Café" → "cafe"), split on
+ * lower case, diacritics removed ("Hauptstraße" → "hauptstrasse", "Café" → "cafe"), fractions set
+ * apart from the digits before them ("226½" → "226 1 2", as "226 1/2"), split on
  * anything that is not a letter or digit (as FTS5 sees them), and the German "-str." abbreviation
  * written out.
  */
@@ -9,6 +10,11 @@
 const FOLDED_LETTERS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', ð: 'd', þ: 'th', ı: 'i' };
 const FOLDABLE = /[ßæœøłđðþı]/g;
 const MARKS = /\p{M}+/gu;
+/**
+ * Vulgar fractions (½, ¼, ⅔…): NFKD writes ½ as "1⁄2", which would run into the digits before it
+ * ("226½" → "2261⁄2"). Set apart, "226½" and "226 1/2" give the same tokens.
+ */
+const FRACTIONS = /[\u00BC-\u00BE\u2150-\u215E]/gu;
 /**
  * Anything but a letter or digit, and the letters SQLite's FTS5 tokenizer (unicode61, on older
  * Unicode categories) still reads as separators: spacing vowel and tone signs of New Tai Lue and
@@ -22,6 +28,7 @@ const SEPARATORS = /(?:[^\p{L}\p{N}]|[\u19B0-\u19C0\u19C8\u19C9\u1CF2\u1CF3])+/u
 export function foldText(text: string): string {
   return text
     .toLowerCase()
+    .replace(FRACTIONS, (fraction) => ` ${fraction}`)
     .normalize('NFKD')
     .replace(MARKS, '')
     .replace(FOLDABLE, (letter) => FOLDED_LETTERS[letter] ?? letter);

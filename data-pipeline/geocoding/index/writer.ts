@@ -64,7 +64,7 @@ export interface GeocoderIndexWriterOptions {
 
 /** The record as responses show it: GID parts, names, position, hierarchy; no ranking data. */
 function responseRecord(record: PlaceRecord): GeocodeRecord {
-  const { gid: _gid, source_id, population: _population, admin_names: _adminNames, names, ...rest } = record;
+  const { gid: _gid, source_id, population: _population, admin_names: _adminNames, outline: _outline, names, ...rest } = record;
   return { ...rest, sourceId: source_id, ...(Object.keys(names).length > 0 ? { names } : {}) };
 }
 
@@ -105,10 +105,13 @@ export class GeocoderIndexWriter {
   private readonly insertAddressNumber: Database.Statement;
   private readonly insertAddressRange: Database.Statement;
   private readonly insertStreetLine: Database.Statement;
+  private readonly insertOutlineRing: Database.Statement;
+  private readonly insertOutlineBox: Database.Statement;
   private readonly partialFile: string;
   private readonly stagingFile: string;
   private staged = 0;
   private adminAreas = 0;
+  private outlineRings = 0;
 
   constructor(
     private readonly file: string,
@@ -130,6 +133,8 @@ export class GeocoderIndexWriter {
     this.insertAddressNumber = this.db.prepare('INSERT INTO address_number (street_key, number, lon, lat) VALUES (?, ?, ?, ?)');
     this.insertAddressRange = this.db.prepare('INSERT INTO address_range VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
     this.insertStreetLine = this.db.prepare('INSERT INTO staging.street_line VALUES (?, ?, ?, ?, ?, ?)');
+    this.insertOutlineRing = this.db.prepare('INSERT INTO address_outline (id, gid, ring) VALUES (?, ?, ?)');
+    this.insertOutlineBox = this.db.prepare('INSERT INTO address_outline_box VALUES (?, ?, ?, ?, ?)');
   }
 
   add(record: PlaceRecord): void {
@@ -152,6 +157,14 @@ export class GeocoderIndexWriter {
     const number = record.layer === 'address' && record.housenumber !== undefined ? houseNumberValue(record.housenumber) : undefined;
     if (number !== undefined && record.street !== undefined)
       this.bulk.run(this.insertAddressNumber, streetKey(record.street), number, record.lon, record.lat);
+    for (const ring of record.outline ?? []) this.addOutlineRing(record.gid, ring);
+  }
+
+  private addOutlineRing(gid: string, ring: number[][]): void {
+    const id = ++this.outlineRings;
+    const [minLon, minLat, maxLon, maxLat] = bboxOf(ring);
+    this.bulk.run(this.insertOutlineRing, id, gid, lineToBlob(ring));
+    this.bulk.run(this.insertOutlineBox, id, minLon, maxLon, minLat, maxLat);
   }
 
   /** An `addr:interpolation` line with the numbers it spans. */
@@ -184,6 +197,9 @@ export class GeocoderIndexWriter {
       INSERT INTO place_text (place_text) VALUES ('optimize');`);
     progress(2);
     this.db.exec('INSERT INTO place_point (id, min_lon, max_lon, min_lat, max_lat) SELECT id, lon, lon, lat, lat FROM place ORDER BY id');
+    // A record given twice (an element in two overlapping extracts) must not give its rings twice: read even-odd, they would cancel out.
+    this.db.exec(`DELETE FROM address_outline WHERE id NOT IN (SELECT min(id) FROM address_outline GROUP BY gid, ring);
+      DELETE FROM address_outline_box WHERE id NOT IN (SELECT id FROM address_outline);`);
     this.db.exec(GEOCODER_STREET_INDEXES);
     progress(3);
     this.writeTerms();

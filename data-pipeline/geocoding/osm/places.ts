@@ -135,7 +135,10 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
     lon,
     lat,
   };
-  if (layer === 'address') return { ...common, name: `${address.housenumber} ${address.street}`, names: {}, ...address };
+  if (layer === 'address') {
+    const outline = el.shape === 'area' ? { outline: el.polygons.flat() } : {};
+    return { ...common, name: `${address.housenumber} ${address.street}`, names: {}, ...address, ...outline };
+  }
   const population = layer === 'venue' ? undefined : populationOf(el.tags);
   return {
     ...common,

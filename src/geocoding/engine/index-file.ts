@@ -82,6 +82,7 @@ export class GeocoderIndex {
   private readonly numbersOfStreet: Database.Statement;
   private readonly rangesOfStreet: Database.Statement;
   private readonly linesOfStreet: Database.Statement;
+  private readonly outlinesAt: Database.Statement;
   /** The admin polygons, for point-in-polygon look-ups. */
   readonly admins: AdminLookup;
 
@@ -112,6 +113,10 @@ export class GeocoderIndex {
       `SELECT low, high, step, line FROM address_range WHERE street_key = @key AND @number BETWEEN low AND high AND ${MEETS_BOX}`,
     );
     this.linesOfStreet = this.db.prepare(`SELECT line FROM street_line WHERE street_key = @key AND ${MEETS_BOX}`).pluck();
+    this.outlinesAt = this.db.prepare(
+      `SELECT p.id, o.ring FROM address_outline_box b JOIN address_outline o ON o.id = b.id JOIN place p ON p.gid = o.gid
+       WHERE b.min_lon <= @lon AND b.max_lon >= @lon AND b.min_lat <= @lat AND b.max_lat >= @lat AND ${FILTERS}`,
+    );
     this.vocabulary = new Vocabulary(this.db);
     this.admins = this.readAdminAreas();
     loadAddressParser();
@@ -150,6 +155,12 @@ export class GeocoderIndex {
   /** The lines of a street's ways that meet a box. */
   streetLines(key: string, box: Box): LonLat[][] {
     return (this.linesOfStreet.all({ key, ...box }) as Buffer[]).map(lineFromBlob);
+  }
+
+  /** The outline rings (see `address_outline`) whose boxes hold a point, with the id of their address. */
+  outlineRingsAt(lon: number, lat: number, filters: Filters): { id: number; ring: LonLat[] }[] {
+    const rows = this.outlinesAt.all({ lon, lat, ...filters }) as { id: number; ring: Buffer }[];
+    return rows.map(({ id, ring }) => ({ id, ring: lineFromBlob(ring) }));
   }
 
   private readAdminAreas(): AdminLookup {

@@ -43,12 +43,17 @@ const firstName = (result: Ranked) => result.row.name_text.split('|')[0]!;
 /**
  * No admin area from the country down to `coarser` (inclusive) that both records name differs, as
  * Pelias compares parents: a neighbourhood inside a locality of its own name is that locality.
+ * A record that names itself at a layer (an admin record's own layer) tells nothing of what
+ * encloses it there, so that layer is not compared (as Pelias does for GeoNames' self-parented
+ * localities): WOF's Monte-Carlo locality is a point, and its neighbourhood lies in the OSM
+ * commune of Monaco.
  */
-function hierarchiesAgree(a: GeocodeRecord, b: GeocodeRecord, coarser: (typeof ADMIN_LAYERS)[number]): boolean {
+function hierarchiesAgree(a: Ranked, b: Ranked, coarser: (typeof ADMIN_LAYERS)[number]): boolean {
   for (const layer of ADMIN_LAYERS.slice(0, ADMIN_LAYERS.indexOf(coarser) + 1)) {
-    const gidA = a[`${layer}_gid`];
-    const gidB = b[`${layer}_gid`];
-    if (gidA !== undefined && gidB !== undefined && gidA !== gidB) return false;
+    const gidA = a.record[`${layer}_gid`];
+    const gidB = b.record[`${layer}_gid`];
+    if (gidA === undefined || gidB === undefined || gidA === gidB) continue;
+    if (gidA !== a.row.gid && gidB !== b.row.gid) return false;
   }
   return true;
 }
@@ -62,7 +67,7 @@ function samePlace(a: Ranked, b: Ranked): boolean {
   const rankB = SYNONYMOUS_LAYERS.indexOf(b.row.layer);
   if (rankA < 0 || rankB < 0) return false;
   const coarser = (rankA < rankB ? a : b).record.layer as (typeof ADMIN_LAYERS)[number];
-  return km <= SAME_PLACE_KM[coarser]! && hierarchiesAgree(a.record, b.record, coarser);
+  return km <= SAME_PLACE_KM[coarser]! && hierarchiesAgree(a, b, coarser);
 }
 
 /** Of two results naming one place, `candidate` is of the more useful layer. */

@@ -7,7 +7,7 @@ import { expansionsOf } from '../../../core/geocoding/text/abbreviations.js';
 import { tokenize } from '../../../core/geocoding/text/normalize.js';
 import { houseNumberKey, houseNumberTokens } from '../../../core/geocoding/house-number.js';
 import type { ParsedAddress } from './address-parser.js';
-import { parseQuery } from './address-structure.js';
+import { parseQuery, type IndexedHouseNumber } from './address-structure.js';
 import type { Vocabulary } from './vocabulary.js';
 import type { Layer } from '../../../core/geocoding/indexed-record.js';
 
@@ -61,8 +61,14 @@ function tokenSet(text: string | undefined): Set<string> {
 }
 
 export function analyzeQuery(text: string, vocabulary: Vocabulary, autocomplete: boolean): QueryText {
-  return analyzeParsed(text, parseQuery(text), vocabulary, autocomplete);
+  return analyzeParsed(text, parseQuery(text, indexedHouseNumber(vocabulary)), vocabulary, autocomplete);
 }
+
+/** Whether the index has an address of a house number key: a lettered number is one term ("1820e"). */
+export const indexedHouseNumber =
+  (vocabulary: Vocabulary): IndexedHouseNumber =>
+  (key) =>
+    vocabulary.has(key);
 
 /** The tokens of `text` labelled by a parse of it already made (by the parser, or by the fields of structured search). */
 export function analyzeParsed(text: string, parsed: ParsedAddress, vocabulary: Vocabulary, autocomplete: boolean): QueryText {

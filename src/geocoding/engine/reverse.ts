@@ -1,7 +1,8 @@
 /**
- * Reverse geocoding: the places nearest a point (venues, addresses, streets and any other point
- * of the layers asked for, searched in growing boxes around it), nearest first, then the admin
- * areas whose polygons enclose the point, smallest first. Distances in km to each place's point.
+ * Reverse geocoding: the addresses whose buildings hold the point, then the places nearest it
+ * (venues, addresses, streets and any other point of the layers asked for, searched in growing
+ * boxes around it), nearest first, then the admin areas whose polygons enclose the point,
+ * smallest first. Distances in km to each place's point.
  */
 import { ADMIN_LAYERS } from '../../../core/geocoding/place-record.js';
 import { toFeature, type GeocodeFeature } from '../response/feature.js';
@@ -10,6 +11,7 @@ import type { ReverseParams } from '../sanitize/endpoints.js';
 import type { Filters, GeocoderIndex, PlaceRow, PointRow } from './index-file.js';
 import { QUERY_SIZE_PADDING } from '../response/query-echo.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
+import { ringContains } from '../../../core/geo/rings.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
 
 /** Half-sides of the boxes searched, in km, until enough places are found. */
@@ -53,6 +55,24 @@ function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filter
     });
 }
 
+/**
+ * The addresses whose outlines (their buildings) hold the point: a point inside a building is
+ * at that building's address, even when a venue's or another door's point is nearer.
+ */
+function insideOutlines(index: GeocoderIndex, lon: number, lat: number, filters: Filters): Found[] {
+  // Even-odd over the rings of each address: a point in a courtyard lies in two of them.
+  const crossings = new Map<number, number>();
+  for (const { id, ring } of index.outlineRingsAt(lon, lat, filters))
+    if (ringContains(ring, lon, lat)) crossings.set(id, (crossings.get(id) ?? 0) + 1);
+  return [...crossings]
+    .filter(([, rings]) => rings % 2 === 1)
+    .map(([id]) => {
+      const row = index.placeById(id);
+      return { row, record: recordOf(row), km: kilometresBetween(lon, lat, row.lon, row.lat) };
+    })
+    .sort((a, b) => a.km - b.km);
+}
+
 /** The imported admin places whose polygons enclose the point, smallest layer first. */
 function enclosing(index: GeocoderIndex, lon: number, lat: number, params: ReverseParams): Found[] {
   const areas = index.admins.enclosing(lon, lat);
@@ -74,9 +94,10 @@ export function reverse(index: GeocoderIndex, params: ReverseParams): GeocodeFea
   const { lon, lat } = params.point;
   const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
   const areas = enclosing(index, lon, lat, params);
-  const areaGids = new Set(areas.map((area) => area.row.gid));
-  const points = nearest(index, lon, lat, filters, params.size).filter((place) => !areaGids.has(place.row.gid));
-  return withoutDuplicates([...points, ...areas], params.size).map(({ kept: place }) =>
+  const buildings = insideOutlines(index, lon, lat, filters);
+  const answered = new Set([...buildings, ...areas].map((place) => place.row.gid));
+  const points = nearest(index, lon, lat, filters, params.size).filter((place) => !answered.has(place.row.gid));
+  return withoutDuplicates([...buildings, ...points, ...areas], params.size).map(({ kept: place }) =>
     toFeature(place.record, {
       confidence: confidenceAt(place.km),
       match_type: 'exact',

@@ -10,9 +10,9 @@ import type { Layer } from '../../../core/geocoding/indexed-record.js';
 import type { StructuredParams } from '../sanitize/endpoints.js';
 import { STRUCTURED_FIELDS, type StructuredAddress, type StructuredField } from '../sanitize/structured.js';
 import type { ParsedAddress } from './address-parser.js';
-import { parseQuery } from './address-structure.js';
+import { parseQuery, type IndexedHouseNumber } from './address-structure.js';
 import type { GeocoderIndex } from './index-file.js';
-import { analyzeParsed } from './query-text.js';
+import { analyzeParsed, indexedHouseNumber } from './query-text.js';
 import { searchQuery, type SearchAnswer } from './search.js';
 
 /** The engine's label (pelias-parser's where it has one) of each field other than `address`. */
@@ -36,8 +36,8 @@ const ADMIN_TARGETS: readonly [StructuredField, Layer][] = [
 ];
 
 /** `address` as a house number and a street, or as a street alone when it holds no number. */
-export function analyzeAddress(address: string): ParsedAddress {
-  const parse = parseQuery(address);
+export function analyzeAddress(address: string, indexed?: IndexedHouseNumber): ParsedAddress {
+  const parse = parseQuery(address, indexed);
   const number = parse.housenumber ?? parse.postcode;
   const at = number === undefined ? -1 : address.indexOf(number);
   if (at === -1) return { street: address };
@@ -46,8 +46,8 @@ export function analyzeAddress(address: string): ParsedAddress {
 }
 
 /** The fields as the engine's parse: `address` analyzed, the others under their labels. */
-export function structuredParse(fields: StructuredAddress): ParsedAddress {
-  const parsed: ParsedAddress = fields.address === undefined ? {} : analyzeAddress(fields.address);
+export function structuredParse(fields: StructuredAddress, indexed?: IndexedHouseNumber): ParsedAddress {
+  const parsed: ParsedAddress = fields.address === undefined ? {} : analyzeAddress(fields.address, indexed);
   for (const [field, label] of Object.entries(LABELS) as [Exclude<StructuredField, 'address'>, string][]) {
     const value = fields[field];
     if (value !== undefined) parsed[label] = value;
@@ -61,8 +61,9 @@ export function structuredSearch(index: GeocoderIndex, params: StructuredParams)
   const country = countryByCode(fields.country)?.name;
   const searched: StructuredAddress = country === undefined ? fields : { ...fields, country };
   const text = STRUCTURED_FIELDS.flatMap((field) => searched[field] ?? []).join(', ');
-  const query = analyzeParsed(text, structuredParse(searched), index.vocabulary, false);
+  const parsed = structuredParse(searched, indexedHouseNumber(index.vocabulary));
+  const query = analyzeParsed(text, parsed, index.vocabulary, false);
   const layer = fields.address === undefined ? ADMIN_TARGETS.find(([field]) => fields[field] !== undefined)?.[1] : undefined;
   const answer = searchQuery(index, layer === undefined ? query : { ...query, layer }, params);
-  return { ...answer, parsed: structuredParse(fields) };
+  return { ...answer, parsed: structuredParse(fields, indexedHouseNumber(index.vocabulary)) };
 }
