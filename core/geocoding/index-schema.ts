@@ -34,7 +34,7 @@
  */
 import { LAYERS, SOURCES } from './indexed-record.js';
 
-export const GEOCODER_INDEX_FORMAT = 2;
+export const GEOCODER_INDEX_FORMAT = 3;
 
 export const layerBit = (layer: string) => 1 << LAYERS.indexOf(layer as (typeof LAYERS)[number]);
 export const sourceBit = (source: string) => 1 << SOURCES.indexOf(source as (typeof SOURCES)[number]);

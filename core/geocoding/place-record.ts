@@ -50,6 +50,8 @@ export interface PlaceRecord extends AdminHierarchy {
   bbox?: [number, number, number, number];
   /** Number of inhabitants, when the source knows it (ranking). */
   population?: number;
+  /** Pelias' categories of a venue (core/geocoding/categories.ts), when its tags give any. */
+  category?: string[];
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {

@@ -9,6 +9,7 @@ import type { OsmSpill } from './spill.js';
 import { mergeStreetWays, streetWay, type MergedStreet } from './streets.js';
 import { addressOf, interpolationStep, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
 import { addressRange } from './interpolation.js';
+import { categoriesOf } from '../../../core/geocoding/categories.js';
 import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
 
 export interface OsmPlaceCounts {
@@ -137,6 +138,7 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
   };
   if (layer === 'address') return { ...common, name: `${address.housenumber} ${address.street}`, names: {}, ...address };
   const population = layer === 'venue' ? undefined : populationOf(el.tags);
+  const category = layer === 'venue' ? categoriesOf(el.tags) : undefined;
   return {
     ...common,
     name: el.tags.name!,
@@ -144,6 +146,7 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
     ...(layer === 'venue' ? address : {}),
     ...(el.shape === 'area' ? { bbox: bboxOf(outerRingPositions(el.polygons)) } : {}),
     ...(population ? { population } : {}),
+    ...(category ? { category } : {}),
   };
 }
 
