@@ -7,7 +7,8 @@ import type { BoundaryCircle } from '../sanitize/boundary-circle.js';
 import type { BoundaryRect } from '../sanitize/boundary-rect.js';
 import type { Box } from './index-file.js';
 
-const KM_PER_DEGREE = ((EARTH_RADIUS_METRES / 1000) * Math.PI) / 180;
+/** Kilometres per degree of latitude on the mean sphere the distances use. */
+export const KM_PER_DEGREE = ((EARTH_RADIUS_METRES / 1000) * Math.PI) / 180;
 const WORLD: Box = { west: -180, south: -90, east: 180, north: 90 };
 
 export interface Boundary {

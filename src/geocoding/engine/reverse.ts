@@ -11,10 +11,10 @@ import type { Filters, GeocoderIndex, PlaceRow, PointRow } from './index-file.js
 import { QUERY_SIZE_PADDING } from '../response/query-echo.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
 import { accuracyOf, filtersOf, passesGidAndCategories, recordOf, withoutDuplicates } from './places.js';
+import { KM_PER_DEGREE } from './boundary.js';
 
 /** Half-sides of the boxes searched, in km, until enough places are found. */
 const SEARCH_RADII_KM = [0.25, 1, 5];
-const KM_PER_DEGREE = 111.32;
 
 /** Pelias' confidence of a reverse result: by distance from the point. */
 function confidenceAt(km: number): number {
