@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
 import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { writeTestDataset } from './helpers/dataset.js';
+import { GEOCODING_PARAMETERS } from '../src/geocoding/sanitize/endpoints.js';
 import { assertError, call, junk, seededRandom } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -184,28 +185,41 @@ test('size above 40 is clamped with a warning', async (t) => {
   t.deepEqual(res.body.geocoding.warnings, ["invalid parameter 'size': maximum value is 40, used 40"]);
 });
 
+test('boundary.rect, boundary.circle, boundary.gid and categories: echoed, filtering, and a 400 with the uniform body when bad', async (t) => {
+  const rect = 'boundary.rect.min_lat=48.001&boundary.rect.max_lat=48.003&boundary.rect.min_lon=8.001&boundary.rect.max_lon=8.003';
+  const inside = await get(`/api/v1/geocoding/search?text=Café%20Sonne&${rect}&categories=food`);
+  t.is(inside.status, 200);
+  t.like(inside.body.geocoding.query, { 'boundary.rect.min_lat': 48.001, 'boundary.rect.max_lon': 8.003, categories: ['food'] });
+  t.like(inside.body.features[0]?.properties, { gid: 'openstreetmap:venue:node/1', category: ['food', 'retail', 'food:coffee_shop'] });
+  const elsewhere = rect.replace('min_lon=8.001', 'min_lon=8.1').replace('max_lon=8.003', 'max_lon=8.11');
+  t.deepEqual((await get(`/api/v1/geocoding/search?text=Café%20Sonne&${elsewhere}`)).body.features, []);
+  t.deepEqual((await get('/api/v1/geocoding/autocomplete?text=Café&categories=health')).body.features, []);
+  const near = await get('/api/v1/geocoding/reverse?point.lat=48.002&point.lon=8.002&boundary.circle.radius=0.01&layers=venue');
+  t.deepEqual(near.body.geocoding.query['boundary.circle.radius'], 0.01);
+  t.deepEqual(
+    near.body.features.map((f: { properties: { gid: string } }) => f.properties.gid),
+    ['openstreetmap:venue:node/1'],
+  );
+  const cases: [string, RegExp][] = [
+    ['/api/v1/geocoding/search?text=a&boundary.rect.min_lat=1', /'boundary.rect.max_lat': parameters .* must all be specified/],
+    ['/api/v1/geocoding/autocomplete?text=a&boundary.circle.radius=2', /missing parameter 'boundary.circle.lat'/],
+    ['/api/v1/geocoding/search/structured?locality=a&boundary.gid=locality:1', /'boundary.gid'/],
+    ['/api/v1/geocoding/reverse?point.lat=1&point.lon=1&categories=cafe', /'categories': 'cafe' is not a category/],
+    ['/api/v1/geocoding/search?text=a&categories=food&categories=food', /'categories': it can only be given once/],
+  ];
+  for (const [path, message] of cases) t.regex(assertError(t, await get(path), 400), message, path);
+});
+
 test('fuzzed parameters give 200 or 400, never a 500', async (t) => {
   const random = seededRandom(4);
-  const names = [
-    'text',
-    'q',
-    'size',
-    'layers',
-    'sources',
-    'focus.point.lat',
-    'focus.point.lon',
-    'point.lat',
-    'point.lon',
-    'boundary.country',
-    'lang',
-    'ids',
-  ];
+  const names = GEOCODING_PARAMETERS;
   const endpoints = [
     '/api/v1/geocoding/search',
     '/api/v1/geocoding/autocomplete',
     '/api/v1/geocoding/reverse',
     '/api/v1/geocoding/place',
     '/api/v1/geocode',
+    '/api/v1/geocoding/search/structured',
   ];
   for (let i = 0; i < 300; i++) {
     const query = new URLSearchParams();

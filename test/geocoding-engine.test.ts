@@ -242,7 +242,13 @@ test('a match expression quotes every term as an FTS5 string', (t) => {
 });
 
 test('every token the normalizer makes is one FTS5 term, for every code point', (t) => {
-  const filters = filtersOf(LAYERS, SOURCES, undefined);
+  const filters = filtersOf({
+    layers: LAYERS,
+    sources: SOURCES,
+    boundaryCountry: undefined,
+    boundaryGid: undefined,
+    categories: undefined,
+  });
   const runs = (words: string[]) => {
     try {
       index.matches(matchExpression([token(words[0]!, { words })]), filters, 1);

@@ -207,6 +207,9 @@ test('empty responses leave out warnings, errors and bbox', (t) => {
     private: false,
     'point.lat': 43.73,
     'point.lon': 7.42,
+    // Pelias' reverse searches a circle around the point, and echoes its centre.
+    'boundary.circle.lat': 43.73,
+    'boundary.circle.lon': 7.42,
     lang: { name: 'German', iso6391: 'de', iso6393: 'deu', via: 'querystring', defaulted: false },
     querySize: 20,
   });

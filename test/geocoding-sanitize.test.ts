@@ -2,11 +2,13 @@ import test from 'ava';
 import { ApiError } from '../src/http/errors.js';
 import { refusal } from './helpers/http.js';
 import {
+  GEOCODING_PARAMETERS,
   sanitizeAutocomplete,
   sanitizeGeocodeAlias,
   sanitizePlace,
   sanitizeReverse,
   sanitizeSearch,
+  sanitizeStructured,
 } from '../src/geocoding/sanitize/endpoints.js';
 import { COUNTRIES, countryByCode } from '../core/geocoding/countries.js';
 import { MAX_TEXT_LENGTH } from '../src/geocoding/sanitize/text.js';
@@ -250,22 +252,7 @@ function prng(seed: number): () => number {
 test('fuzz: every random query is clean parameters or an ApiError 400', (t) => {
   const random = prng(20240611);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const names = [
-    'text',
-    'q',
-    'size',
-    'layers',
-    'sources',
-    'boundary.country',
-    'lang',
-    'focus.point.lat',
-    'focus.point.lon',
-    'point.lat',
-    'point.lon',
-    'ids',
-    'key',
-    '',
-  ];
+  const names = [...GEOCODING_PARAMETERS, 'key', ''];
   const values = [
     '',
     ' ',
@@ -286,7 +273,14 @@ test('fuzz: every random query is clean parameters or an ApiError 400', (t) => {
     'MC',
     'xyz',
     'osm:venue:node/1',
+    'wof:locality:101748479',
+    'whosonfirst:country:85633285',
     'wof:locality:',
+    'food,retail',
+    'food:cuisine:italian, ,Nightlife',
+    'transport:air:airport',
+    '0.00000001',
+    '20039',
     ',',
     '%',
     '%E0%A4%A',
@@ -296,7 +290,7 @@ test('fuzz: every random query is clean parameters or an ApiError 400', (t) => {
     'Straße',
     '🗺️',
   ];
-  const sanitizers = [sanitizeSearch, sanitizeAutocomplete, sanitizeReverse, sanitizePlace, sanitizeGeocodeAlias];
+  const sanitizers = [sanitizeSearch, sanitizeAutocomplete, sanitizeReverse, sanitizePlace, sanitizeGeocodeAlias, sanitizeStructured];
   /** Percent-encoding, or the raw text where it holds a lone surrogate (which cannot be encoded). */
   const encode = (text: string) => (/[\uD800-\uDFFF]/.test(text) ? text : encodeURIComponent(text));
   let clean = 0;
@@ -318,4 +312,124 @@ test('fuzz: every random query is clean parameters or an ApiError 400', (t) => {
     }
   }
   t.true(clean > 0 && refused > 0, `${clean} clean, ${refused} refused`);
+});
+
+const RECT = 'boundary.rect.min_lat=43.72&boundary.rect.max_lat=43.76&boundary.rect.min_lon=7.40&boundary.rect.max_lon=7.44';
+
+test('boundary.rect: all four corners in range, each minimum below its maximum', (t) => {
+  const box = { west: 7.4, south: 43.72, east: 7.44, north: 43.76 };
+  t.deepEqual(sanitizeSearch(q(`text=a&${RECT}`)).params.boundaryRect, box);
+  t.deepEqual(sanitizeAutocomplete(q(`text=a&${RECT}`)).params.boundaryRect, box);
+  t.deepEqual(sanitizeGeocodeAlias(q(`q=a&${RECT}`)).params.boundaryRect, box);
+  t.like(sanitizeStructured(q(`locality=Monaco&${RECT}`)).params.boundaryRect, { west: 7.4 });
+  const lone = refusal(() => sanitizeSearch(q('text=a&boundary.rect.min_lat=1&boundary.rect.max_lon=2')));
+  t.regex(
+    lone,
+    /missing parameter 'boundary.rect.max_lat': parameters boundary.rect.min_lat, boundary.rect.max_lat, boundary.rect.min_lon and boundary.rect.max_lon must all be specified/,
+  );
+  t.regex(lone, /missing parameter 'boundary.rect.min_lon'/);
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=a&${RECT.replace('max_lat=43.76', 'max_lat=43.72')}`))),
+    /'boundary.rect.min_lat': boundary.rect.min_lat \(43.72\) must be less than boundary.rect.max_lat \(43.72\)/,
+  );
+  // Across the antimeridian: refused as Pelias does.
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=a&${RECT.replace('min_lon=7.40', 'min_lon=179').replace('max_lon=7.44', 'max_lon=-179')}`))),
+    /boundary.rect.min_lon \(179\) must be less than boundary.rect.max_lon \(-179\)/,
+  );
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=a&${RECT.replace('max_lat=43.76', 'max_lat=91')}`))),
+    /'boundary.rect.max_lat': it must be between -90 and 90/,
+  );
+  t.regex(
+    refusal(() => sanitizeSearch(q(`text=a&${RECT.replace('min_lon=7.40', 'min_lon=')}`))),
+    /'boundary.rect.min_lon': '' is not a decimal number/,
+  );
+  // Reverse takes no rect (Pelias' reverse does not): ignored as any unknown parameter.
+  t.false('boundaryRect' in sanitizeReverse(q(`point.lat=1&point.lon=2&${RECT}`)).params);
+});
+
+test('boundary.circle: a centre, a radius in km above 0 defaulting to 50; reverse clamps the radius around its point', (t) => {
+  t.deepEqual(sanitizeSearch(q('text=a&boundary.circle.lat=43.7&boundary.circle.lon=7.4')).params.boundaryCircle, {
+    lat: 43.7,
+    lon: 7.4,
+    radius: 50,
+  });
+  t.deepEqual(
+    sanitizeAutocomplete(q('text=a&boundary.circle.lat=43.7&boundary.circle.lon=7.4&boundary.circle.radius=0.5')).params.boundaryCircle,
+    {
+      lat: 43.7,
+      lon: 7.4,
+      radius: 0.5,
+    },
+  );
+  t.regex(
+    refusal(() => sanitizeSearch(q('text=a&boundary.circle.lat=43.7'))),
+    /missing parameter 'boundary.circle.lon'/,
+  );
+  const radiusAlone = refusal(() => sanitizeSearch(q('text=a&boundary.circle.radius=3')));
+  t.regex(radiusAlone, /missing parameter 'boundary.circle.lat': 'boundary.circle.radius' needs 'boundary.circle.lat' too/);
+  t.regex(radiusAlone, /missing parameter 'boundary.circle.lon'/);
+  for (const radius of ['0', '-1', 'x', '20039', '1e3']) {
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=a&boundary.circle.lat=1&boundary.circle.lon=1&boundary.circle.radius=${radius}`))),
+      /'boundary.circle.radius'/,
+    );
+  }
+  const reverse = (extra: string) => sanitizeReverse(q(`point.lat=43.7&point.lon=7.4${extra}`));
+  t.is(reverse('').params.radius, undefined);
+  t.is(reverse('&boundary.circle.radius=0.25').params.radius, 0.25);
+  t.deepEqual(reverse('&boundary.circle.radius=12'), {
+    params: reverse('&boundary.circle.radius=5').params,
+    warnings: ["invalid parameter 'boundary.circle.radius': maximum value is 5, used 5"],
+  });
+  t.is(reverse('&boundary.circle.radius=0.000001').params.radius, 0.00001);
+  t.regex(
+    reverse('&boundary.circle.lat=1&boundary.circle.lon=2').warnings.join(),
+    /boundary.circle.lat\/boundary.circle.lon are currently unsupported/,
+  );
+  t.regex(
+    refusal(() => reverse('&boundary.circle.radius=0')),
+    /'boundary.circle.radius': it must be greater than 0/,
+  );
+});
+
+test('boundary.gid: a GID on search, structured, autocomplete and reverse', (t) => {
+  for (const sanitizer of [sanitizeSearch, sanitizeAutocomplete]) {
+    t.like(sanitizer(q('text=a&boundary.gid=wof:locality:101748479')).params.boundaryGid, {
+      gid: 'whosonfirst:locality:101748479',
+      sourceId: '101748479',
+    });
+  }
+  t.like(sanitizeStructured(q('address=a&boundary.gid=openstreetmap:locality:relation/1')).params.boundaryGid, {
+    gid: 'openstreetmap:locality:relation/1',
+  });
+  t.like(sanitizeReverse(q('point.lat=1&point.lon=2&boundary.gid=whosonfirst:country:85633285')).params.boundaryGid, {
+    sourceId: '85633285',
+  });
+  for (const gid of ['', '101748479', 'whosonfirst:locality', 'whosonfirst:town:1', 'nowhere:locality:1']) {
+    t.regex(
+      refusal(() => sanitizeSearch(q(`text=a&boundary.gid=${gid}`))),
+      /invalid parameter 'boundary.gid': .* is not a GID <source>:<layer>:<id>/,
+    );
+  }
+});
+
+test('categories: known ones filter, blank asks only for the property, place ignores a list with a warning', (t) => {
+  t.deepEqual(sanitizeSearch(q('text=a&categories=Food,%20retail,,food')).params.categories, ['food', 'retail']);
+  t.deepEqual(sanitizeStructured(q('address=a&categories=food:cuisine:italian')).params.categories, ['food:cuisine:italian']);
+  t.deepEqual(sanitizeReverse(q('point.lat=1&point.lon=2&categories=transport:air:airport')).params.categories, ['transport:air:airport']);
+  t.is(sanitizeAutocomplete(q('text=a')).params.categories, undefined);
+  t.deepEqual(sanitizeAutocomplete(q('text=a&categories=')), {
+    params: { ...sanitizeAutocomplete(q('text=a')).params, categories: [] },
+    warnings: ['Categories parameter left blank, showing results from all categories.'],
+  });
+  t.regex(
+    refusal(() => sanitizeSearch(q('text=a&categories=food,pizza'))),
+    /invalid parameter 'categories': 'pizza' is not a category of Pelias' taxonomy \(e.g. accommodation, education/,
+  );
+  t.deepEqual(sanitizePlace(q('ids=wof:country:1&categories=')).params.categories, []);
+  t.deepEqual(sanitizePlace(q('ids=wof:country:1&categories=food')).warnings, [
+    'Categories filtering not supported on this endpoint, showing results from all categories.',
+  ]);
 });

@@ -107,7 +107,7 @@ function valueJson(v: any): unknown {
 const structJson = (s: any): unknown => Object.fromEntries(Object.entries(s.fields ?? {}).map(([k, v]) => [k, valueJson(v)]));
 
 /** Repeated fields the JSON leaves out when empty. */
-const OMITTED_WHEN_EMPTY = new Set(['warnings', 'bbox']);
+const OMITTED_WHEN_EMPTY = new Set(['warnings', 'bbox', 'category']);
 
 /** A decoded message (toObject with defaults) → the JSON answer it stands for. */
 function toJson(type: protobuf.Type, object: any): any {
@@ -319,6 +319,15 @@ dataTest(
   async (t) => {
     const found = await geocodingCase(t, '/geocoding/search', 'text=Casino%20de%20Monte-Carlo&lang=fr');
     await geocodingCase(t, '/geocoding/autocomplete', 'text=Stade%20Lou');
+    const eateries = await geocodingCase(
+      t,
+      '/geocoding/search',
+      'text=Cafe%20de%20Paris&categories=&boundary.circle.lat=43.74&boundary.circle.lon=7.43',
+    );
+    t.true(
+      eateries.features.some((feature: any) => feature.properties.category?.includes('food')),
+      'the category property',
+    );
     await geocodingCase(t, '/geocode', 'q=Port%20Hercule');
     await geocodingCase(t, '/geocoding/search/structured', 'address=Avenue%20de%20Monte-Carlo&locality=Monaco');
     const near = await geocodingCase(t, '/geocoding/reverse', `point.lat=${CASINO[1]}&point.lon=${CASINO[0]}&size=5`);

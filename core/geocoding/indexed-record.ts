@@ -50,6 +50,8 @@ export interface GeocodeRecord {
   locality_gid?: string;
   neighbourhood?: string;
   neighbourhood_gid?: string;
+  /** Pelias' categories of a venue (categories.ts). */
+  category?: readonly string[];
 }
 
 export function gid(source: Source, layer: Layer, sourceId: string): string {

@@ -56,6 +56,8 @@ export interface PlaceRecord extends AdminHierarchy {
    * first. Kept in the index's `address_outline`, not in the response record.
    */
   outline?: number[][][];
+  /** Pelias' categories of a venue (core/geocoding/categories.ts), when its tags give any. */
+  category?: string[];
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {

@@ -9,6 +9,7 @@ import type { OsmSpill } from './spill.js';
 import { mergeStreetWays, streetWay, type MergedStreet } from './streets.js';
 import { addressOf, interpolationStep, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
 import { addressRange } from './interpolation.js';
+import { categoriesOf } from '../../../core/geocoding/categories.js';
 import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
 
 export interface OsmPlaceCounts {
@@ -140,6 +141,7 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
     return { ...common, name: `${address.housenumber} ${address.street}`, names: {}, ...address, ...outline };
   }
   const population = layer === 'venue' ? undefined : populationOf(el.tags);
+  const category = layer === 'venue' ? categoriesOf(el.tags) : undefined;
   return {
     ...common,
     name: el.tags.name!,
@@ -147,6 +149,7 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
     ...(layer === 'venue' ? address : {}),
     ...(el.shape === 'area' ? { bbox: bboxOf(outerRingPositions(el.polygons)) } : {}),
     ...(population ? { population } : {}),
+    ...(category ? { category } : {}),
   };
 }
 

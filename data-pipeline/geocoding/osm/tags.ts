@@ -76,8 +76,18 @@ const STREET_HIGHWAYS = new Set([
 const NAME_KEYS = ['name', 'name:*'];
 const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city', 'addr:interpolation'];
 
-/** The keys the places (venues, addresses, place nodes, streets) are read from. */
-const PLACE_KEYS = [...NAME_KEYS, ...ADDRESS_KEYS, ...VENUE_KEYS, ...Object.keys(VENUE_VALUES), 'highway', 'place', 'population', 'area'];
+/** The keys the places (venues, addresses, place nodes, streets) are read from; `cuisine` for the categories of eateries. */
+const PLACE_KEYS = [
+  ...NAME_KEYS,
+  ...ADDRESS_KEYS,
+  ...VENUE_KEYS,
+  ...Object.keys(VENUE_VALUES),
+  'highway',
+  'place',
+  'population',
+  'area',
+  'cuisine',
+];
 
 /** The keys the admin areas are read from. */
 const ADMIN_KEYS = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2'];

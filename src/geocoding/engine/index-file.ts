@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { MultiPolygon, Polygon } from 'geojson';
 import { AdminLookup } from '../../../core/geocoding/admin-lookup.js';
 import { GEOCODER_INDEX_FORMAT } from '../../../core/geocoding/index-schema.js';
-import type { AdminLayer } from '../../../core/geocoding/place-record.js';
+import { ADMIN_LAYERS, type AdminLayer } from '../../../core/geocoding/place-record.js';
 import { loadAddressParser } from './address-parser.js';
 import type { MatchExpression } from './match-expression.js';
 import { Vocabulary } from './vocabulary.js';
@@ -52,8 +52,13 @@ export interface PointRow {
   lat: number;
 }
 
-/** Layer, source and country filters; ?country may be null (no filter). */
-const FILTERS = '(p.layer_bit & @layers) != 0 AND (p.source_bit & @sources) != 0 AND (@country IS NULL OR p.country_a = @country)';
+/** The place is the admin place @gid or inside it: its own GID or one of its hierarchy's. */
+const IN_GID = `(p.gid = @gid OR @gid IN (${ADMIN_LAYERS.map((layer) => `json_extract(p.record, '$.${layer}_gid')`).join(', ')}))`;
+/** The record has one of the categories of the JSON array @categories. */
+const OF_CATEGORIES = "EXISTS (SELECT 1 FROM json_each(p.record, '$.category') c JOIN json_each(@categories) a ON a.value = c.value)";
+/** Layer, source, country, boundary GID and category filters; a null one (country, gid, categories) does not filter. */
+const FILTERS = `(p.layer_bit & @layers) != 0 AND (p.source_bit & @sources) != 0 AND (@country IS NULL OR p.country_a = @country)
+  AND (@gid IS NULL OR ${IN_GID}) AND (@categories IS NULL OR ${OF_CATEGORIES})`;
 const IN_BOX = 'r.min_lon >= @west AND r.max_lon <= @east AND r.min_lat >= @south AND r.max_lat <= @north';
 /** A line's box meets the box asked. */
 const MEETS_BOX = 'min_lon <= @east AND max_lon >= @west AND min_lat <= @north AND max_lat >= @south';
@@ -62,7 +67,12 @@ export interface Filters {
   layers: number;
   sources: number;
   country: string | null;
+  gid: string | null;
+  categories: readonly string[] | null;
 }
+
+/** The filters as statement parameters: the categories as a JSON array. */
+const bound = (filters: Filters) => ({ ...filters, categories: filters.categories && JSON.stringify(filters.categories) });
 
 export interface Box {
   west: number;
@@ -125,12 +135,12 @@ export class GeocoderIndex {
   /** Places whose text matches an FTS5 expression, most important first. */
   matches(match: MatchExpression, filters: Filters, limit: number, box?: Box): PlaceRow[] {
     const statement = box === undefined ? this.matching : this.matchingInBox;
-    return statement.all({ match, limit, ...filters, ...box }) as PlaceRow[];
+    return statement.all({ match, limit, ...bound(filters), ...box }) as PlaceRow[];
   }
 
   /** Every place in a box, without its record. */
   within(box: Box, filters: Filters): PointRow[] {
-    return this.inBox.all({ ...box, ...filters }) as PointRow[];
+    return this.inBox.all({ ...box, ...bound(filters) }) as PointRow[];
   }
 
   place(gid: string): PlaceRow | undefined {
@@ -159,7 +169,7 @@ export class GeocoderIndex {
 
   /** The outline rings (see `address_outline`) whose boxes hold a point, with the id of their address. */
   outlineRingsAt(lon: number, lat: number, filters: Filters): { id: number; ring: LonLat[] }[] {
-    const rows = this.outlinesAt.all({ lon, lat, ...filters }) as { id: number; ring: Buffer }[];
+    const rows = this.outlinesAt.all({ lon, lat, ...bound(filters) }) as { id: number; ring: Buffer }[];
     return rows.map(({ id, ring }) => ({ id, ring: lineFromBlob(ring) }));
   }
 

@@ -9,7 +9,10 @@ export function place(index: GeocoderIndex, params: PlaceParams): GeocodeFeature
   const features: GeocodeFeature[] = [];
   for (const id of params.ids) {
     const row = index.place(gid(id.source, id.layer, id.sourceId));
-    if (row !== undefined) features.push(toFeature(recordOf(row), { accuracy: accuracyOf(row.layer), lang: params.lang }));
+    if (row !== undefined)
+      features.push(
+        toFeature(recordOf(row), { accuracy: accuracyOf(row.layer), lang: params.lang, withCategories: params.categories !== undefined }),
+      );
   }
   return features;
 }

@@ -4,12 +4,30 @@ import { kilometresBetween } from '../../../core/geo/distance.js';
 import { ADMIN_LAYERS, type GeocodeRecord, type Layer, type Source } from '../../../core/geocoding/indexed-record.js';
 import type { Filters, PlaceRow } from './index-file.js';
 
-export function filtersOf(layers: readonly Layer[], sources: readonly Source[], country: { alpha3: string } | undefined): Filters {
+/** The filter parameters of search and reverse. */
+export interface FilterParams {
+  layers: readonly Layer[];
+  sources: readonly Source[];
+  boundaryCountry: { alpha3: string } | undefined;
+  boundaryGid: { gid: string } | undefined;
+  categories: readonly string[] | undefined;
+}
+
+export function filtersOf(params: FilterParams): Filters {
   return {
-    layers: layers.reduce((bits, layer) => bits | layerBit(layer), 0),
-    sources: sources.reduce((bits, source) => bits | sourceBit(source), 0),
-    country: country?.alpha3 ?? null,
+    layers: params.layers.reduce((bits, layer) => bits | layerBit(layer), 0),
+    sources: params.sources.reduce((bits, source) => bits | sourceBit(source), 0),
+    country: params.boundaryCountry?.alpha3 ?? null,
+    gid: params.boundaryGid?.gid ?? null,
+    // Categories left blank filter nothing (Pelias).
+    categories: params.categories?.length ? params.categories : null,
   };
+}
+
+/** What the GID and category filters of the index (index-file.ts) check, for a record read otherwise. */
+export function passesGidAndCategories(gid: string, record: GeocodeRecord, filters: Filters): boolean {
+  if (filters.gid !== null && gid !== filters.gid && !ADMIN_LAYERS.some((layer) => record[`${layer}_gid`] === filters.gid)) return false;
+  return filters.categories === null || (record.category?.some((category) => filters.categories!.includes(category)) ?? false);
 }
 
 export const recordOf = (row: PlaceRow) => JSON.parse(row.record) as GeocodeRecord;

@@ -12,11 +12,11 @@ import type { Filters, GeocoderIndex, PlaceRow, PointRow } from './index-file.js
 import { QUERY_SIZE_PADDING } from '../response/query-echo.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
 import { ringContains } from '../../../core/geo/rings.js';
-import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
+import { accuracyOf, filtersOf, passesGidAndCategories, recordOf, withoutDuplicates } from './places.js';
+import { KM_PER_DEGREE } from './boundary.js';
 
 /** Half-sides of the boxes searched, in km, until enough places are found. */
 const SEARCH_RADII_KM = [0.25, 1, 5];
-const KM_PER_DEGREE = 111.32;
 
 /** Pelias' confidence of a reverse result: by distance from the point. */
 function confidenceAt(km: number): number {
@@ -34,9 +34,9 @@ interface Found {
   km: number;
 }
 
-function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filters, size: number): Found[] {
+function nearest(index: GeocoderIndex, lon: number, lat: number, filters: Filters, size: number, radii: readonly number[]): Found[] {
   let near: { point: PointRow; km: number }[] = [];
-  for (const radius of SEARCH_RADII_KM) {
+  for (const radius of radii) {
     const dLat = radius / KM_PER_DEGREE;
     const dLon = dLat / Math.max(0.01, Math.cos((lat * Math.PI) / 180));
     near = index
@@ -74,7 +74,7 @@ function insideOutlines(index: GeocoderIndex, lon: number, lat: number, filters:
 }
 
 /** The imported admin places whose polygons enclose the point, smallest layer first. */
-function enclosing(index: GeocoderIndex, lon: number, lat: number, params: ReverseParams): Found[] {
+function enclosing(index: GeocoderIndex, lon: number, lat: number, params: ReverseParams, filters: Filters): Found[] {
   const areas = index.admins.enclosing(lon, lat);
   const found: Found[] = [];
   for (const layer of [...ADMIN_LAYERS].reverse()) {
@@ -85,6 +85,7 @@ function enclosing(index: GeocoderIndex, lon: number, lat: number, params: Rever
     const record = recordOf(row);
     if (!params.sources.includes(record.source)) continue;
     if (params.boundaryCountry && record.country_a !== params.boundaryCountry.alpha3) continue;
+    if (!passesGidAndCategories(row.gid, record, filters)) continue;
     found.push({ row, record, km: kilometresBetween(lon, lat, row.lon, row.lat) });
   }
   return found;
@@ -92,11 +93,13 @@ function enclosing(index: GeocoderIndex, lon: number, lat: number, params: Rever
 
 export function reverse(index: GeocoderIndex, params: ReverseParams): GeocodeFeature[] {
   const { lon, lat } = params.point;
-  const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
-  const areas = enclosing(index, lon, lat, params);
+  const filters = filtersOf(params);
+  const areas = enclosing(index, lon, lat, params, filters);
   const buildings = insideOutlines(index, lon, lat, filters);
   const answered = new Set([...buildings, ...areas].map((place) => place.row.gid));
-  const points = nearest(index, lon, lat, filters, params.size).filter((place) => !answered.has(place.row.gid));
+  // `boundary.circle.radius` bounds the search for points; the enclosing areas hold the point whatever it is.
+  const radii = params.radius === undefined ? SEARCH_RADII_KM : [params.radius];
+  const points = nearest(index, lon, lat, filters, params.size, radii).filter((place) => !answered.has(place.row.gid));
   return withoutDuplicates([...buildings, ...points, ...areas], params.size).map(({ kept: place }) =>
     toFeature(place.record, {
       confidence: confidenceAt(place.km),
@@ -104,6 +107,7 @@ export function reverse(index: GeocoderIndex, params: ReverseParams): GeocodeFea
       accuracy: accuracyOf(place.row.layer),
       distanceKm: place.km,
       lang: params.lang,
+      withCategories: params.categories !== undefined,
     }),
   );
 }

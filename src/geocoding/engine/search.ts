@@ -20,6 +20,7 @@ import { matchText } from './text-match.js';
 import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-number.js';
 import { streetKey } from '../../../core/geocoding/street-lines.js';
 import { interpolateHouseNumber } from './interpolation.js';
+import { boundaryOf, intersection } from './boundary.js';
 
 /** Points per unit of a place's importance. */
 const IMPORTANCE_POINTS = 0.6;
@@ -238,16 +239,19 @@ export function search(index: GeocoderIndex, params: SearchParams, autocomplete:
 
 /** The answer to a query already analyzed: of a search text, or of the fields of structured search. */
 export function searchQuery(index: GeocoderIndex, query: QueryText, params: SearchOptions): SearchAnswer {
-  const filters = filtersOf(params.layers, params.sources, params.boundaryCountry);
-  const box = focusBox(params);
+  const filters = filtersOf(params);
+  const boundary = boundaryOf(params.boundaryRect, params.boundaryCircle);
+  const focus = focusBox(params);
+  // The focus box searched besides, inside the boundary.
+  const box = focus && boundary ? intersection(focus, boundary.box) : focus;
   const scored: Scored[] = [];
   for (const retrieval of retrievals(query, index.vocabulary)) {
     const match = matchExpression(retrieval.required, retrieval.any);
-    const rows = index.matches(match, filters, CANDIDATES);
+    const rows = index.matches(match, filters, CANDIDATES, boundary?.box);
     if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
     const seen = new Set<number>();
     for (const row of rows) {
-      if (seen.has(row.id)) continue;
+      if (seen.has(row.id) || (boundary && !boundary.contains(row.lon, row.lat))) continue;
       seen.add(row.id);
       const result = score(row, recordOf(row), query, retrieval, params);
       if (result !== undefined) scored.push(result);
@@ -256,7 +260,8 @@ export function searchQuery(index: GeocoderIndex, query: QueryText, params: Sear
   }
   scored.sort((a, b) => b.score - a.score);
   if (query.housenumber !== undefined && !scored.some((result) => result.sameNumber)) {
-    const address = interpolated(index, scored, query);
+    const found = interpolated(index, scored, query);
+    const address = found && boundary && !boundary.contains(found.row.lon, found.row.lat) ? undefined : found;
     const below = address === undefined ? -1 : scored.findIndex((result) => result.score < address.score);
     if (address !== undefined) scored.splice(below === -1 ? scored.length : below, 0, address);
   }
@@ -267,6 +272,7 @@ export function searchQuery(index: GeocoderIndex, query: QueryText, params: Sear
       accuracy: accuracyOf(result.row.layer),
       ...(result.distanceKm === undefined ? {} : { distanceKm: result.distanceKm }),
       lang: params.lang,
+      withCategories: params.categories !== undefined,
     }),
   );
   return { features, parsed: query.parsed };

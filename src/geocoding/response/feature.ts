@@ -15,6 +15,8 @@ export interface MatchExtras {
   distanceKm?: number;
   /** The response language; picks the record's name in it when the data has one. */
   lang?: Language;
+  /** The client sent `categories`: show the record's categories, as Pelias does only then. */
+  withCategories?: boolean;
 }
 
 export interface FeatureProperties {
@@ -42,6 +44,7 @@ export interface FeatureProperties {
   neighbourhood?: string;
   neighbourhood_gid?: string;
   label: string;
+  category?: readonly string[];
 }
 
 export interface GeocodeFeature {
@@ -79,6 +82,7 @@ export function toFeature(record: GeocodeRecord, extras: MatchExtras = {}): Geoc
     ...known(named, ['country', 'country_gid', 'country_a', 'region', 'region_gid', 'region_a']),
     ...known(named, ['locality', 'locality_gid', 'neighbourhood', 'neighbourhood_gid']),
     label: label(named),
+    ...(extras.withCategories && record.category !== undefined ? { category: record.category } : {}),
   };
   const feature: GeocodeFeature = {
     type: 'Feature',

@@ -1,5 +1,9 @@
 /** The parameter checks of each geocoding endpoint, and one function per endpoint that applies them. */
+import { CIRCLE_PARAMETERS, sanitizeBoundaryCircle, sanitizeReverseRadius } from './boundary-circle.js';
 import { sanitizeBoundaryCountry } from './boundary-country.js';
+import { sanitizeBoundaryGid } from './boundary-gid.js';
+import { RECT_PARAMETERS, sanitizeBoundaryRect } from './boundary-rect.js';
+import { sanitizeCategories, sanitizePlaceCategories } from './categories.js';
 import { sanitize, type CleanParams, type CleanRequest } from '../../http/params/compose.js';
 import { sanitizeFocusPoint } from './focus-point.js';
 import { sanitizeQ } from './geocode-alias.js';
@@ -13,7 +17,7 @@ import { sanitizeStructuredAddress, STRUCTURED_FIELDS } from './structured.js';
 import { sanitizeText } from './text.js';
 
 /** The parameters of all geocoding endpoints; each may be given once. */
-const GEOCODING_PARAMETERS = [
+export const GEOCODING_PARAMETERS: readonly string[] = [
   'text',
   'q',
   'size',
@@ -26,8 +30,12 @@ const GEOCODING_PARAMETERS = [
   'point.lat',
   'point.lon',
   'ids',
+  ...RECT_PARAMETERS,
+  ...CIRCLE_PARAMETERS,
+  'boundary.gid',
+  'categories',
   ...STRUCTURED_FIELDS,
-] as const;
+];
 
 const search = {
   text: sanitizeText,
@@ -36,6 +44,10 @@ const search = {
   sources: sanitizeSources,
   focusPoint: sanitizeFocusPoint,
   boundaryCountry: sanitizeBoundaryCountry,
+  boundaryRect: sanitizeBoundaryRect,
+  boundaryCircle: sanitizeBoundaryCircle,
+  boundaryGid: sanitizeBoundaryGid,
+  categories: sanitizeCategories,
   lang: sanitizeLang,
 };
 const autocomplete = search;
@@ -49,9 +61,12 @@ const reverse = {
   layers: sanitizeLayers,
   sources: sanitizeSources,
   boundaryCountry: sanitizeBoundaryCountry,
+  radius: sanitizeReverseRadius,
+  boundaryGid: sanitizeBoundaryGid,
+  categories: sanitizeCategories,
   lang: sanitizeLang,
 };
-const place = { ids: sanitizeIds, lang: sanitizeLang };
+const place = { ids: sanitizeIds, categories: sanitizePlaceCategories, lang: sanitizeLang };
 
 export type SearchParams = CleanParams<typeof search>;
 /** What search and structured search share: everything but what is searched for. */
@@ -68,7 +83,7 @@ export const sanitizeAutocomplete = (query: URLSearchParams): CleanRequest<Searc
 /** `/geocode?q=`: search with the text in `q`. */
 export const sanitizeGeocodeAlias = (query: URLSearchParams): CleanRequest<SearchParams> =>
   sanitize(query, geocodeAlias, GEOCODING_PARAMETERS);
-/** `/search/structured`: Pelias' address fields plus search's size, layers, sources, focus, boundary and lang. */
+/** `/search/structured`: Pelias' address fields plus search's size, layers, sources, focus, boundaries, categories and lang. */
 export const sanitizeStructured = (query: URLSearchParams): CleanRequest<StructuredParams> =>
   sanitize(query, structured, GEOCODING_PARAMETERS);
 export const sanitizeReverse = (query: URLSearchParams): CleanRequest<ReverseParams> => sanitize(query, reverse, GEOCODING_PARAMETERS);
