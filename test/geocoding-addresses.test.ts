@@ -183,7 +183,7 @@ test('a house number between two known ones is interpolated along the street lin
     accuracy: 'point',
     housenumber: '14',
     street: 'Hauptstraße',
-    name: '14 Hauptstraße',
+    name: 'Hauptstraße 14',
     locality: 'Heidelberg',
   });
   t.true(interpolated.properties.confidence! <= 0.8 && interpolated.properties.confidence! > 0.6);

@@ -64,7 +64,7 @@ const CAFE_DE_PARIS = 'openstreetmap:venue:way/157719654';
 const CAFE_AT: LonLat = [7.42803, 43.73985];
 const HAUPTSTR_HD = 'openstreetmap:street:way/14328996';
 const HAUPTSTR_HD_AT: LonLat = [8.69873, 49.41064];
-const HAUPTSTR_126 = { layer: 'address', source: 'openstreetmap', name: '126 Hauptstraße' };
+const HAUPTSTR_126 = { layer: 'address', source: 'openstreetmap', name: 'Hauptstraße 126' };
 const HAUPTSTR_126_AT: LonLat = [8.70602, 49.41149];
 const BANFF_101 = 'openaddresses:address:ca-ab-banff:0faaef22d96aff9e';
 const BANFF_101_AT: LonLat = [-115.5715627, 51.1745329];
@@ -650,7 +650,7 @@ const TABLE: Entry[] = [
     at: HAUPTSTR_126_AT,
     m: 50,
     match: 'exact',
-    label: '126 Hauptstraße, Heidelberg',
+    label: 'Hauptstraße 126, Heidelberg',
   },
   {
     what: 'address, number first',
@@ -686,7 +686,8 @@ const TABLE: Entry[] = [
     top: { layer: 'address', source: 'openstreetmap' },
     at: HAUPTSTR_HD_AT,
     m: 1500,
-    label: 'Hauptstraße, Heidelberg',
+    // German addresses are named street first: "Hauptstraße 126, Heidelberg, Germany".
+    label: ', Heidelberg, Germany',
   },
   {
     what: 'address',
@@ -904,13 +905,14 @@ TABLE.push(
     what: 'address on an addr:interpolation way',
     e: 'search',
     q: 'text=Hirtweg 41, Neckarsteinach',
-    top: { layer: 'address', name: '41 Hirtweg' },
+    top: { layer: 'address', name: 'Hirtweg 41' },
     at: [8.8331, 49.4113],
     m: 30,
     match: 'interpolated',
   },
   ...ADDRESSED_ELEMENTS.flatMap(([element, housenumber, street, postcode, city, at]): Entry[] => {
-    const top = { layer: 'address', name: `${housenumber} ${street}` };
+    // Heidelberg's (east of 8°E; Monaco's are at 7.4°E) are German addresses, named street first as Pelias does.
+    const top = { layer: 'address', name: at[0] > 8 ? `${street} ${housenumber}` : `${housenumber} ${street}` };
     const entry = (what: string, text: string): Entry => ({
       what: `OSM address of ${element}, ${what}`,
       e: 'search',

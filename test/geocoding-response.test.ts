@@ -74,9 +74,57 @@ const andorraCity: GeocodeRecord = {
 
 test('labels follow pelias/labels: Monaco venue, Heidelberg address, WOF locality, GeoNames city', (t) => {
   t.is(label(monacoVenue), 'Café de Paris, Monte-Carlo, Monaco');
-  t.is(label(heidelbergAddress), 'Hauptstraße 120, Heidelberg, Germany');
-  t.is(label(heidelbergLocality), 'Heidelberg, Germany');
+  // The default schema: locality, the region's code (else its name), country.
+  t.is(label(heidelbergAddress), 'Hauptstraße 120, Heidelberg, BW, Germany');
+  t.is(label(heidelbergLocality), 'Heidelberg, Baden-Württemberg, Germany');
   t.is(label(andorraCity), 'Andorra la Vella, Andorra');
+});
+
+test('labels: a region called as its locality is left out; France, Great Britain and Italy as pelias/labels', (t) => {
+  t.is(label({ ...andorraCity, region: 'Andorra la Vella', region_a: 'AN' }), 'Andorra la Vella, Andorra', 'a city that is its own region');
+  t.is(
+    label({ ...andorraCity, name: 'Pas de la Casa', locality: 'Pas de la Casa', region: 'Encamp', region_a: 'EN' }),
+    'Pas de la Casa, EN, Andorra',
+  );
+  const paris: GeocodeRecord = {
+    ...andorraCity,
+    name: 'Paris',
+    locality: 'Paris',
+    region: 'Île-de-France',
+    country: 'France',
+    country_a: 'FRA',
+  };
+  t.is(label(paris), 'Paris, France', 'France: no region');
+  t.is(
+    label({ ...paris, name: 'Saint-Denis', locality: 'Saint-Denis', region: 'Réunion', region_a: 'RE' }),
+    'Saint-Denis, Réunion',
+    'overseas',
+  );
+  t.is(
+    label({ ...paris, name: 'Leeds', locality: 'Leeds', region: 'England', country: 'United Kingdom', country_a: 'GBR' }),
+    'Leeds, United Kingdom',
+  );
+  t.is(
+    label({ ...paris, name: 'Pisa', locality: 'Pisa', region: 'Toscana', region_a: 'PI', country: 'Italy', country_a: 'ITA' }),
+    'Pisa, PI, Italy',
+  );
+});
+
+test('an address is named street first where Pelias does (Germany, the Nordic countries, Czechia), number first elsewhere', (t) => {
+  const german = { ...heidelbergAddress, name: '120 Hauptstraße' };
+  t.like(toFeature(german).properties, { name: 'Hauptstraße 120', label: 'Hauptstraße 120, Heidelberg, BW, Germany' });
+  const american = {
+    ...german,
+    name: '120 Main Street',
+    street: 'Main Street',
+    country: 'United States',
+    country_a: 'USA',
+    region_a: 'MD',
+  };
+  t.like(toFeature({ ...american, locality: 'Baltimore' }).properties, {
+    name: '120 Main Street',
+    label: '120 Main Street, Baltimore, MD, USA',
+  });
 });
 
 test('labels: countries, US regions and US places', (t) => {
@@ -146,7 +194,7 @@ test('lang picks the name in that language where the data has it, for its own ad
   t.like(toFeature(heidelbergLocality, { lang: french }).properties, {
     name: 'Heidelberg (Allemagne)',
     locality: 'Heidelberg (Allemagne)',
-    label: 'Heidelberg (Allemagne), Germany',
+    label: 'Heidelberg (Allemagne), Baden-Württemberg, Germany',
   });
   t.is(toFeature(heidelbergLocality, { lang: italian }).properties.name, 'Heidelberg');
 });

@@ -10,7 +10,8 @@
  *   npm run bench:addresses [-- --index FILE] [-- --misses]
  *
  * Builds the geocoder index of the shared data (as the query table tests do) unless `--index`
- * names one, and prints a Markdown table of hit rates per query form.
+ * names one, and prints a Markdown table of hit rates per query form, then how many labels of
+ * the addresses (these and the OpenAddresses rows) are right, per country (address-labels.ts).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,9 +30,11 @@ import { search } from '../../src/geocoding/engine/search.js';
 import { sanitizeSearch } from '../../src/geocoding/sanitize/endpoints.js';
 import { fmtPct, markdownTable } from '../lib/report.js';
 import { withTypo } from '../../test/helpers/osm-addresses.js';
+import { openAddressesLabelled, scoreLabels, type LabelledAddress } from './address-labels.js';
 
 const DATA_DIR = join(PACKAGE_ROOT, '..', 'shared', 'data');
 const EXTRACTS = ['monaco', 'andorra', 'heidelberg'];
+const OA_FILES = ['ca-ab-banff.csv', 'us-ak-kodiak_island_borough.csv'];
 const HIT_RADIUS_M = 100;
 
 interface OsmAddress {
@@ -40,6 +43,8 @@ interface OsmAddress {
   street: string;
   city?: string;
   postcode?: string;
+  state?: string;
+  country?: string;
   venue: boolean;
   at: [number, number];
 }
@@ -73,6 +78,8 @@ async function* osmAddresses(file: string): AsyncIterable<OsmAddress> {
     'addr:place',
     'addr:city',
     'addr:postcode',
+    'addr:state',
+    'addr:country',
     'name',
     'amenity',
     'shop',
@@ -87,6 +94,8 @@ async function* osmAddresses(file: string): AsyncIterable<OsmAddress> {
     if (!housenumber || !street) continue;
     const city = el.tags['addr:city']?.trim();
     const postcode = el.tags['addr:postcode']?.trim();
+    const state = el.tags['addr:state']?.trim();
+    const country = el.tags['addr:country']?.trim();
     yield {
       gid: `openstreetmap:address:${el.type}/${el.id}`,
       housenumber,
@@ -95,6 +104,8 @@ async function* osmAddresses(file: string): AsyncIterable<OsmAddress> {
       at: labelPoint(el) as [number, number],
       ...(city ? { city } : {}),
       ...(postcode ? { postcode } : {}),
+      ...(state ? { state } : {}),
+      ...(country ? { country } : {}),
     };
   }
 }
@@ -128,7 +139,7 @@ async function main(): Promise<void> {
         {
           osmFiles,
           wofDirs: ['mc', 'ad'].map((d) => join(DATA_DIR, 'wof', d)),
-          oaFiles: ['ca-ab-banff.csv', 'us-ak-kodiak_island_borough.csv'].map((f) => join(DATA_DIR, 'oa', f)),
+          oaFiles: OA_FILES.map((f) => join(DATA_DIR, 'oa', f)),
           geonames: true,
         },
         indexFile,
@@ -161,7 +172,8 @@ async function main(): Promise<void> {
         if (!hit && values.misses) console.log(`miss: ${address.gid} ${JSON.stringify(text)}`);
       }
     }
-    index.close();
+    const labelled: LabelledAddress[] = [...addresses];
+    for (const file of OA_FILES) for await (const row of openAddressesLabelled(join(DATA_DIR, 'oa', file))) labelled.push(row);
     console.log(
       `${elements} addressed OSM elements in ${EXTRACTS.join(', ')}; a hit: the first result is the address (number, street, within ${HIT_RADIUS_M} m)\n`,
     );
@@ -173,6 +185,8 @@ async function main(): Promise<void> {
       t.venueAsked ? fmtPct(t.venueHits / t.venueAsked) : '–',
     ]);
     console.log(markdownTable(['query form', 'queries', 'hit at rank 1', 'of which named venues', 'venues hit at rank 1'], rows));
+    scoreLabels(index, labelled, values.misses);
+    index.close();
   } finally {
     rmSync(workDir, { recursive: true, force: true });
   }

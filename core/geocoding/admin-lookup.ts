@@ -18,6 +18,8 @@ export interface AdminPolygon {
   gid: string;
   /** ISO 3166-1 alpha-3 of the country the area belongs to, when known. */
   country_a?: string;
+  /** A region's short code (`MD`, `BW`: WOF `wof:shortcode`, OSM `ISO3166-2`), for labels. */
+  abbreviation?: string;
   geometry: Polygon | MultiPolygon;
 }
 
@@ -26,6 +28,9 @@ export type AdminArea = Omit<AdminPolygon, 'geometry'>;
 
 /** What `enclosing` returns: the smallest enclosing area of each admin layer found. */
 export type EnclosingAdmins = Partial<Record<AdminLayer, AdminArea>>;
+
+/** What `candidates` returns: every enclosing area of each admin layer, smallest first. */
+export type EnclosingCandidates = Partial<Record<AdminLayer, AdminArea[]>>;
 
 export class AdminLookup {
   /** The areas in input order; the geometries live only in the typed arrays below. */
@@ -89,26 +94,32 @@ export class AdminLookup {
   /** The smallest admin area of each layer that contains the point. */
   enclosing(lon: number, lat: number): EnclosingAdmins {
     const found: EnclosingAdmins = {};
-    if (!this.index) return found;
-    const smallestArea: Partial<Record<AdminLayer, number>> = {};
-    for (const i of this.index.search(lon, lat, lon, lat)) {
-      const admin = this.admins[i]!;
-      const area = this.areas[i]!;
-      if (area >= (smallestArea[admin.layer] ?? Infinity) || !this.contains(i, lon, lat)) continue;
-      smallestArea[admin.layer] = area;
-      found[admin.layer] = admin;
-    }
+    for (const [layer, areas] of Object.entries(this.candidates(lon, lat))) found[layer as AdminLayer] = areas[0];
     return found;
+  }
+
+  /** Every admin area that contains the point, by layer, smallest first (sources may disagree: see hierarchy.ts). */
+  candidates(lon: number, lat: number): EnclosingCandidates {
+    const found: { admin: number; area: number }[] = [];
+    if (!this.index) return {};
+    for (const i of this.index.search(lon, lat, lon, lat)) if (this.contains(i, lon, lat)) found.push({ admin: i, area: this.areas[i]! });
+    found.sort((a, b) => a.area - b.area);
+    const byLayer: EnclosingCandidates = {};
+    for (const { admin } of found) {
+      const area = this.admins[admin]!;
+      (byLayer[area.layer] ??= []).push(area);
+    }
+    return byLayer;
   }
 
   /**
    * The record with its hierarchy filled by point-in-polygon: every admin layer above the
    * record's own (an admin record also names itself at its own layer). A layer no polygon
    * answers keeps the record's own value, e.g. the country GeoNames gives by ISO code; a record
-   * with only `country_a` gets the country's name from the ISO table.
+   * with only `country_a` gets the country's name from the ISO table. `found` chooses other
+   * areas than the smallest ones.
    */
-  withHierarchy(record: PlaceRecord): PlaceRecord {
-    const found = this.enclosing(record.lon, record.lat);
+  withHierarchy(record: PlaceRecord, found: EnclosingAdmins = this.enclosing(record.lon, record.lat)): PlaceRecord {
     const filled: PlaceRecord = { ...record };
     for (const layer of ADMIN_LAYERS) {
       if (layer === record.layer) {
@@ -117,9 +128,17 @@ export class AdminLookup {
       }
       const admin = found[layer];
       if (admin) setAdmin(filled, layer, admin.name, admin.gid);
+      if (admin?.abbreviation && layer === 'region') filled.region_a = admin.abbreviation;
     }
-    const countryA = found.country?.country_a;
-    if (countryA && record.layer !== 'country') filled.country_a = countryA;
+    // The country of the areas found: its polygon's, else that of the smaller areas (an extract often
+    // cuts its country's relation, which then has no polygon; the communes and quartiers know theirs).
+    const within = found.country ?? found.region ?? found.locality ?? found.neighbourhood;
+    const countryA = record.layer === 'country' ? undefined : within?.country_a;
+    if (countryA && countryA !== filled.country_a && !found.country) {
+      delete filled.country;
+      delete filled.country_gid;
+    }
+    if (countryA) filled.country_a = countryA;
     if (!filled.country && filled.country_a) {
       const country = countryByCode(filled.country_a);
       if (country) filled.country = country.name;

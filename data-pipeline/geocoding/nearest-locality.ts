@@ -7,6 +7,7 @@
 import KDBush from 'kdbush';
 import { kilometresBetween } from '../../core/geo/distance.js';
 import type { PlaceRecord } from '../../core/geocoding/place-record.js';
+import { normalizeText } from '../../core/geocoding/text/normalize.js';
 
 /** How far a place may be from the GeoNames locality it is said to belong to. */
 const LOCALITY_RADIUS_KM = 15;
@@ -39,14 +40,19 @@ export class NearestLocality {
     }
   }
 
-  private nearestWithin(lon: number, lat: number, radiusKm: number): PlaceRecord | undefined {
+  /** The nearest locality within `radiusKm` whose normalized name is `name` (normalized too), or undefined. */
+  named(lon: number, lat: number, name: string, radiusKm: number): PlaceRecord | undefined {
+    return this.nearestWithin(lon, lat, radiusKm, (place) => normalizeText(place.name) === name);
+  }
+
+  private nearestWithin(lon: number, lat: number, radiusKm: number, accept?: (place: PlaceRecord) => boolean): PlaceRecord | undefined {
     // A box in degrees wide enough at this latitude; the exact distance decides.
     const degrees = radiusKm / KM_PER_DEGREE / Math.max(0.05, Math.cos((lat * Math.PI) / 180));
     let best: PlaceRecord | undefined;
     let bestKm = radiusKm;
     for (const id of this.index.within(lon, lat, degrees)) {
       const place = this.localities[id];
-      if (place === undefined) continue;
+      if (place === undefined || (accept && !accept(place))) continue;
       const km = kilometresBetween(lon, lat, place.lon, place.lat);
       if (km <= bestKm) [best, bestKm] = [place, km];
     }

@@ -131,6 +131,8 @@ function addWofFeature(imported: WofImport, feature: Feature<Geometry, WofProper
   const country = countryByCode(stringProperty(p, 'wof:country') ?? stringProperty(p, 'iso:country'));
   const population = numberProperty(p, 'wof:population') ?? numberProperty(p, 'gn:population');
   const bbox = stringProperty(p, 'geom:bbox')?.split(',').map(Number);
+  // Pelias' region_a: the region's short code (`AN` Andorra la Vella, `CA` California).
+  const abbreviation = layer === 'region' ? stringProperty(p, 'wof:shortcode') : undefined;
   const record: PlaceRecord = {
     source: 'whosonfirst',
     layer,
@@ -143,6 +145,7 @@ function addWofFeature(imported: WofImport, feature: Feature<Geometry, WofProper
     ...(bbox?.length === 4 && bbox.every(Number.isFinite) ? { bbox: bbox as [number, number, number, number] } : {}),
     ...(population ? { population } : {}),
     ...(country ? { country_a: country.alpha3 } : {}),
+    ...(abbreviation ? { region_a: abbreviation } : {}),
   };
   imported.records.push(record);
   imported.parentIds.set(gid, parentIdsOf(p));
@@ -154,6 +157,7 @@ function addWofFeature(imported: WofImport, feature: Feature<Geometry, WofProper
       gid,
       geometry: geometry as Polygon | MultiPolygon,
       ...(country ? { country_a: country.alpha3 } : {}),
+      ...(abbreviation ? { abbreviation } : {}),
     });
   }
 }
@@ -217,6 +221,10 @@ export function withWofHierarchy(imported: WofImport, lookup: AdminLookup): Plac
       filled[layer] = parent.name;
       filled[`${layer}_gid`] = parent.gid;
       if (layer === 'country' && parent.country_a) filled.country_a = parent.country_a;
+      if (layer === 'region') {
+        if (parent.region_a) filled.region_a = parent.region_a;
+        else delete filled.region_a;
+      }
     }
     return filled;
   });

@@ -16,6 +16,8 @@ import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { readWofFolders, withWofHierarchy } from '../wof.js';
 import { countryByCode } from '../../../core/geocoding/countries.js';
 import { NearestLocality } from '../nearest-locality.js';
+import { PlaceHierarchy } from '../hierarchy.js';
+import { normalizeText } from '../../../core/geocoding/text/normalize.js';
 import { osmBounds, type BBox } from '../../osm/index.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { GeocoderIndexWriter, type GeocoderIndexStats } from './writer.js';
@@ -31,6 +33,9 @@ export interface GeocoderInputs {
 
 /** Within this distance of an extract's centre a GeoNames place tells the extract's country. */
 const EXTRACT_COUNTRY_RADIUS_KM = 50;
+
+/** Within this distance of an admin area's label point a GeoNames place of its name tells its country. */
+const AREA_COUNTRY_RADIUS_KM = 15;
 
 /** ISO alpha-2 of the country around the middle of an OSM extract, from the nearest GeoNames place. */
 async function extractCountry(file: string, nearest: NearestLocality, known?: ReadonlyMap<string, BBox>): Promise<string | undefined> {
@@ -85,7 +90,9 @@ export async function buildGeocoderIndex(
         read.close();
         throw error;
       });
-      osm.push({ read, admin: read.adminAreas.resolve(alpha2 === undefined ? {} : { country: alpha2 }) });
+      const countryOfPlace = (lon: number, lat: number, name: string) =>
+        countryByCode(nearest.named(lon, lat, normalizeText(name), AREA_COUNTRY_RADIUS_KM)?.country_a)?.alpha2;
+      osm.push({ read, admin: read.adminAreas.resolve({ countryOfPlace, ...(alpha2 === undefined ? {} : { country: alpha2 }) }) });
       throwIfAborted(signal);
     }
     // Each polygon is read once (from its spill for OSM): into the lookup and into the index.
@@ -94,7 +101,8 @@ export async function buildGeocoderIndex(
       for (const { admin } of osm) yield* admin.polygons();
     };
     const lookup = new AdminLookup(passing(polygons(), (area) => writer.addAdminArea(area)));
-    const place = (record: PlaceRecord) => nearest.complete(lookup.withHierarchy(record), inputs.geonames);
+    const hierarchy = new PlaceHierarchy(lookup, nearest, inputs.geonames);
+    const place = (record: PlaceRecord) => hierarchy.place(record);
     let staged = 0;
     const stage = (record: PlaceRecord) => {
       writer.add(record);

@@ -35,10 +35,16 @@ export interface OsmAdminImport {
 
 export interface OsmAdminOptions {
   /**
-   * ISO 3166-1 alpha-2 of the areas outside every country polygon of the file: extracts often
-   * cut the country's own boundary (then its level table cannot be found by position).
+   * ISO 3166-1 alpha-2 of the areas outside every country polygon of the file whose country
+   * nothing else tells: extracts often cut the country's own boundary (then its level table
+   * cannot be found by position).
    */
   country?: string;
+  /**
+   * ISO 3166-1 alpha-2 of a place of this name near this point (GeoNames), for areas outside
+   * every country polygon: an extract's edge crosses borders (Monaco's holds French communes).
+   */
+  countryOfPlace?: (lon: number, lat: number, name: string) => string | undefined;
 }
 
 interface Candidate {
@@ -91,10 +97,24 @@ export class OsmAdminAreas {
     const countryPolygons = new Map<Candidate, PolygonRings[]>();
     for (const c of candidates) if (c.level === 2 && countryTagged(c) !== undefined) countryPolygons.set(c, spill.polygons(c.polygons));
     const defaultCountry = countryByCode(options.country);
+    // Outside the country polygons: a place of the area's name nearby, else the smallest area
+    // around it that such a place names (a quartier is in its commune's country), else the default.
+    const countryByName = new Map<Candidate, Country | undefined>();
+    for (const c of candidates) {
+      const tagged = countryTagged(c);
+      const inPolygon = tagged ? undefined : [...countryPolygons].find(([country, polygons]) => containsPoint(country, polygons, c.point));
+      const named =
+        tagged ?? (inPolygon ? countryTagged(inPolygon[0]) : countryByCode(options.countryOfPlace?.(c.point[0], c.point[1], c.tags.name!)));
+      countryByName.set(c, named);
+    }
     const countryOf = (c: Candidate): Country | undefined => {
-      if (countryTagged(c)) return countryTagged(c);
-      for (const [country, polygons] of countryPolygons) if (containsPoint(country, polygons, c.point)) return countryTagged(country);
-      return defaultCountry;
+      const own = countryByName.get(c);
+      if (own) return own;
+      const around = candidates
+        .filter((other) => other !== c && countryByName.get(other) && bboxContains(other.bbox, c.point[0], c.point[1]))
+        .sort((a, b) => bboxArea(a.bbox) - bboxArea(b.bbox))
+        .find((other) => containsPoint(other, spill.polygons(other.polygons), c.point));
+      return around ? countryByName.get(around) : defaultCountry;
     };
     const municipalityPoints = candidates.filter((c) => c.level === MUNICIPALITY_LEVEL).map((c) => c.point);
 
@@ -153,6 +173,7 @@ function adminRecord(c: Candidate, layer: AdminLayer, country: Country | undefin
     bbox,
     ...(population ? { population } : {}),
     ...(country ? { country_a: country.alpha3 } : {}),
+    ...(layer === 'region' && regionCode(tags) ? { region_a: regionCode(tags) } : {}),
   };
 }
 
@@ -164,7 +185,13 @@ function adminPolygon(c: Candidate, layer: AdminLayer, country: Country | undefi
     gid: placeGid('openstreetmap', layer, `${c.type}/${c.id}`),
     geometry,
     ...(country ? { country_a: country.alpha3 } : {}),
+    ...(layer === 'region' && regionCode(c.tags) ? { abbreviation: regionCode(c.tags) } : {}),
   };
+}
+
+/** A region's short code for labels: its ISO 3166-2 code without the country (`US-MD` → `MD`, `DE-BW` → `BW`). */
+function regionCode(tags: Tags): string | undefined {
+  return /^[A-Z]{2}-([A-Z0-9]{1,3})$/.exec(tags['ISO3166-2'] ?? '')?.[1];
 }
 
 function adminLevel(tags: Tags): number | undefined {
@@ -175,6 +202,10 @@ function adminLevel(tags: Tags): number | undefined {
 function countryTagged(c: Candidate): Country | undefined {
   if (c.level !== 2) return undefined;
   return countryByCode(c.tags['ISO3166-1:alpha2'] ?? c.tags['ISO3166-1']);
+}
+
+function bboxArea([west, south, east, north]: BBox): number {
+  return (east - west) * (north - south);
 }
 
 function containsPoint(c: Candidate, polygons: PolygonRings[], [x, y]: [number, number]): boolean {

@@ -22,6 +22,8 @@ const LEVELS_BY_COUNTRY: Readonly<Record<string, AdminLevels>> = {
   // No level 4: the seven parishes (level 7) are the regions, as in WOF.
   AD: { layers: { 2: 'country', 7: 'region', 8: 'locality' } },
   DE: { ...DEFAULT_LEVELS, cityDistrictLevel: 6 },
+  // 6 counties, and independent cities such as Baltimore, which no level-8 city lies in.
+  US: { ...DEFAULT_LEVELS, cityDistrictLevel: 6 },
 };
 
 export const MUNICIPALITY_LEVEL = 8;

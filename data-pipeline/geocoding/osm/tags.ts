@@ -6,6 +6,7 @@
 import type { ExportSelection } from '../../osm/osmium.js';
 import type { Tags } from '../../shortbread/element.js';
 import type { PlaceLayer } from '../../../core/geocoding/place-record.js';
+import { countryByCode } from '../../../core/geocoding/countries.js';
 
 /**
  * Keys whose any value makes a named object a venue (Pelias' `<key>+name` list without
@@ -74,7 +75,7 @@ const STREET_HIGHWAYS = new Set([
 ]);
 
 const NAME_KEYS = ['name', 'name:*'];
-const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city', 'addr:interpolation'];
+const ADDRESS_KEYS = ['addr:housenumber', 'addr:street', 'addr:place', 'addr:postcode', 'addr:city', 'addr:country', 'addr:interpolation'];
 
 /** The keys the places (venues, addresses, place nodes, streets) are read from; `cuisine` for the categories of eateries. */
 const PLACE_KEYS = [
@@ -90,7 +91,7 @@ const PLACE_KEYS = [
 ];
 
 /** The keys the admin areas are read from. */
-const ADMIN_KEYS = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2'];
+const ADMIN_KEYS = [...NAME_KEYS, 'boundary', 'admin_level', 'place', 'population', 'ISO3166-1', 'ISO3166-1:alpha2', 'ISO3166-2'];
 
 /**
  * The keys `osmium export` keeps for the geocoder's one pass over a file: both sets. Each side's
@@ -132,6 +133,8 @@ export interface OsmAddress {
    * `addr:street` (a hamlet or quarter). They often differ from what the admin polygons say.
    */
   admin_names?: string[];
+  /** `addr:country` as ISO alpha-3: polygons of another country do not place the element (hierarchy.ts). */
+  country_a?: string;
 }
 
 /** Housenumber, street (`addr:street`, else `addr:place`, as Pelias does), postcode and the element's own admin names, when present. */
@@ -140,6 +143,7 @@ export function addressOf(tags: Tags): OsmAddress {
   const housenumber = value('addr:housenumber');
   const street = value('addr:street') ?? value('addr:place');
   const postalcode = value('addr:postcode');
+  const country = countryByCode(value('addr:country'));
   const adminNames = [value('addr:city'), value('addr:street') === undefined ? undefined : value('addr:place')].filter(
     (name) => name !== undefined,
   );
@@ -148,6 +152,7 @@ export function addressOf(tags: Tags): OsmAddress {
     ...(street ? { street } : {}),
     ...(postalcode ? { postalcode } : {}),
     ...(adminNames.length > 0 ? { admin_names: adminNames } : {}),
+    ...(country ? { country_a: country.alpha3 } : {}),
   };
 }
 

@@ -63,9 +63,19 @@ function known<T extends object, K extends keyof T>(from: T, names: readonly K[]
   return picked;
 }
 
+/** Countries that write the street before the house number, as pelias/api `localNamingConventions` (its default list). */
+const STREET_FIRST_COUNTRIES = new Set(['DEU', 'FIN', 'SWE', 'NOR', 'DNK', 'ISL', 'CZE']);
+
+/** An address's name in its country's order: `Hauptstraße 120` in Germany, `120 Main Street` elsewhere. */
+function localAddressName(record: GeocodeRecord): string {
+  const { layer, housenumber, street, name } = record;
+  const streetFirst = layer === 'address' && housenumber && street && STREET_FIRST_COUNTRIES.has(record.country_a ?? '');
+  return streetFirst && name === `${housenumber} ${street}` ? `${street} ${housenumber}` : name;
+}
+
 export function toFeature(record: GeocodeRecord, extras: MatchExtras = {}): GeocodeFeature {
   const language = extras.lang?.language;
-  const name = (language !== undefined ? record.names?.[language] : undefined) ?? record.name;
+  const name = (language !== undefined ? record.names?.[language] : undefined) ?? localAddressName(record);
   // An admin place names itself at its own layer: in the language asked, as its name.
   const ownLayer = (ADMIN_LAYERS as readonly string[]).includes(record.layer) ? { [record.layer]: name } : {};
   const named: GeocodeRecord = { ...record, ...ownLayer, name };
