@@ -70,9 +70,10 @@ export class CellThreads {
     while (this.out > 0) this.collect(edges, merge, true);
   };
 
-  /** Ends the helpers (their cells all answered, or the contraction failed). */
+  /** Ends the helpers (their cells all answered, or the contraction failed: then the threads they held go back too). */
   close(): void {
-    for (const { worker, port } of this.helpers.splice(0)) {
+    for (const { worker, port, out } of this.helpers.splice(0)) {
+      if (out > 0) this.leases?.give();
       port.close();
       void worker.terminate();
     }
