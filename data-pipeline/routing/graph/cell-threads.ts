@@ -21,16 +21,29 @@ import { contractCell, type CellLeft, type CellRunner, type CellTask, type EdgeS
 import { type RecordedEdges, replayInto } from './hierarchy-edges.js';
 
 const WORKER = new URL('./cell-worker.js', import.meta.url);
+/**
+ * A helper starts by importing cell-worker.js from a script of its own: a module that fails to load
+ * is answered as an error too. This thread sleeps outside its event loop and would never see a
+ * helper's 'error' event.
+ */
+const BOOTSTRAP = `const { workerData } = require('node:worker_threads');
+import(workerData.module).catch((error) => {
+  workerData.port.postMessage({ first: -1, error: String((error && error.stack) || error) });
+  Atomics.add(workerData.answered, 0, 1);
+  Atomics.notify(workerData.answered, 0);
+});`;
 /** Cells out at one helper at a time: one in work and the next waiting, so it does not idle between answers. */
 const CELLS_PER_HELPER = 2;
 /** A helper makes few JS objects (typed arrays per cell): a small young generation keeps its garbage small. */
 const HELPER_YOUNG_GENERATION_MIB = 16;
 
-/** A helper's answer for the cell starting at `first`: what it left and the edges it made, or what went wrong. */
+/** A helper's answer for the cell starting at `first` (-1: none, the helper failed to start): what it left and the edges it made, or what went wrong. */
 export type CellAnswer = { first: number } & ({ left: CellLeft; up: RecordedEdges; down: RecordedEdges } | { error: string });
 
 /** What a helper gets when it starts: the port cells come over, and the count of answers it bumps. */
 export interface CellHelperData {
+  /** cell-worker.js's URL. */
+  module: string;
   port: MessagePort;
   answered: Int32Array;
 }
@@ -91,8 +104,9 @@ export class CellThreads {
 
   private start(): Helper {
     const { port1, port2 } = new MessageChannel();
-    const workerData: CellHelperData = { port: port2, answered: this.answered };
-    const worker = new Worker(WORKER, {
+    const workerData: CellHelperData = { module: WORKER.href, port: port2, answered: this.answered };
+    const worker = new Worker(BOOTSTRAP, {
+      eval: true,
       workerData,
       transferList: [port2],
       resourceLimits: { maxYoungGenerationSizeMb: HELPER_YOUNG_GENERATION_MIB },
@@ -119,6 +133,8 @@ export class CellThreads {
     for (const helper of this.helpers) {
       for (let received = receiveMessageOnPort(helper.port); received !== undefined; received = receiveMessageOnPort(helper.port)) {
         const answer = received.message as CellAnswer;
+        // The helper's cells are lost with it: close() gives back its thread.
+        if ('error' in answer && answer.first === -1) throw new Error(`a helper thread failed to start: ${answer.error}`);
         helper.out--;
         this.out--;
         if (helper.out === 0) this.leases?.give();
