@@ -69,3 +69,43 @@ export async function runWithProgress<Task extends object, Result>(
 export function reportTo(port: MessagePort): ProgressReporter {
   return (progress) => port.postMessage(progress);
 }
+
+/**
+ * The import's threads, counted across its worker threads: a task holds one for its own thread and
+ * may borrow more for helpers while some are free (the routing step's cells, cell-threads.ts), so
+ * the threads busy together stay within importThreads(). The count lives in a SharedArrayBuffer,
+ * which goes to a task as it is (shared, not copied).
+ */
+export class ThreadLeases {
+  private readonly free: Int32Array;
+
+  /** `threads` free, or the count of `shared` (another thread's leases). */
+  constructor(threadsOrShared: number | SharedArrayBuffer) {
+    if (typeof threadsOrShared === 'number') {
+      this.free = new Int32Array(new SharedArrayBuffer(4));
+      this.free[0] = threadsOrShared;
+    } else this.free = new Int32Array(threadsOrShared);
+  }
+
+  get shared(): SharedArrayBuffer {
+    return this.free.buffer as SharedArrayBuffer;
+  }
+
+  /** One thread, even when none is free (a task that must run). */
+  take(): void {
+    Atomics.sub(this.free, 0, 1);
+  }
+
+  /** One thread if one is free. */
+  tryTake(): boolean {
+    for (;;) {
+      const free = Atomics.load(this.free, 0);
+      if (free <= 0) return false;
+      if (Atomics.compareExchange(this.free, 0, free, free - 1) === free) return true;
+    }
+  }
+
+  give(): void {
+    Atomics.add(this.free, 0, 1);
+  }
+}

@@ -165,6 +165,7 @@ for (const [title, options] of [
   ['', {}],
   [', with a large uncontracted core', { maxContractedDegree: 6 }],
   [', cell by cell first (cells of 16 nodes)', { cellNodes: 16 }],
+  [', cell by cell first on 2 threads (cells of 16 nodes)', { cellNodes: 16, threads: 2 }],
 ] as const) {
   test(`the hierarchy answers what Dijkstra on the edge-based graph answers, for random pairs on a grid with oneways${title}`, (t) => {
     const random = seededRandom(5);

@@ -31,15 +31,24 @@ const BYTES_PER_COMPONENT_SEGMENT = 480;
  */
 const BYTES_PER_CELLED_SEGMENT = 160;
 const CELL_BYTES = CELL_NODES * BYTES_PER_COMPONENT_SEGMENT;
+/**
+ * A helper thread of a celled component (cell-threads.ts), at most `threads - 1` per build: the
+ * thread with its modules (10 MiB), its young generation (16 MiB), one cell's working memory in
+ * contraction and the cells out at it with their answers (2 × 1 MiB).
+ */
+const HELPER_BYTES = 26 * 2 ** 20 + CELL_BYTES + 2 * 2 ** 20;
 /** The snapping index, built once the hierarchy is written, per 2-point piece of polyline: Flatbush, its sort keys, the piece's point. */
 const BYTES_PER_PIECE = 56;
 
-/** The estimated peak memory of building the network's graph in a worker thread: the bigger of its two phases. */
-export function graphBuildBytes(network: RoadNetwork): number {
+/** The estimated peak memory of building the network's graph in a worker thread with `threads` for its cells: the bigger of its two phases. */
+export function graphBuildBytes(network: RoadNetwork, threads = 1): number {
   const { count, coordinates } = network.segments;
   const largest = largestPieceSegments(network);
   // A segment is two nodes (its directions): a piece of a cell's nodes or more is cut into cells.
-  const working = largest >= CELL_NODES ? CELL_BYTES + BYTES_PER_CELLED_SEGMENT * largest : BYTES_PER_COMPONENT_SEGMENT * largest;
+  const working =
+    largest >= CELL_NODES
+      ? CELL_BYTES + BYTES_PER_CELLED_SEGMENT * largest + (threads - 1) * HELPER_BYTES
+      : BYTES_PER_COMPONENT_SEGMENT * largest;
   const contraction = BYTES_PER_SEGMENT * count + working;
   const snapping = BYTES_PER_PIECE * (coordinates.length / 2 - count);
   return THREAD_BYTES + Math.max(contraction, snapping);

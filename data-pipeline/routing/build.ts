@@ -11,7 +11,7 @@ import type { Piscina } from 'piscina';
 import { throwIfAborted } from '../abort.js';
 import { paths } from '../../core/dataset-layout.js';
 import type { ProgressReporter } from '../progress.js';
-import { importThreads, pipelinePool, runWithProgress, type WithProgressPort } from '../threads.js';
+import { ThreadLeases, importThreads, pipelinePool, runWithProgress, type WithProgressPort } from '../threads.js';
 import type { RoutingGraphStats } from './graph/write.js';
 import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from '../../core/routing/network.js';
 import { graphBuildBytes, runWithinBudget } from './build-schedule.js';
@@ -21,10 +21,13 @@ import { applySlopeTimes } from './slope-times.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 
-/** What the worker gets: the network (its buffers transferred) and the file to write. */
+/** What the worker gets: the network (its buffers transferred), the file to write, and the import's thread count its cells may borrow from. */
 export interface RoutingGraphTask {
   network: RoadNetwork;
   file: string;
+  threads: number;
+  /** A ThreadLeases' count, shared. */
+  leases: SharedArrayBuffer;
 }
 
 export interface RoutingBuildOptions {
@@ -57,11 +60,13 @@ export async function buildRoutingGraphs(
     }
   }
   // Biggest first: with fewer threads than modes, the longest build does not come last.
-  const jobs = TRAVEL_MODES.map((mode) => ({ mode, bytes: graphBuildBytes(networks[mode]!) })).sort((a, b) => b.bytes - a.bytes);
+  const jobs = TRAVEL_MODES.map((mode) => ({ mode, bytes: graphBuildBytes(networks[mode]!, threads) })).sort((a, b) => b.bytes - a.bytes);
   // What this process holds already (the networks among it) counts against the budget too.
   const budget = memoryBytes - process.memoryUsage.rss();
   const stats = {} as Record<TravelMode, RoutingGraphStats>;
   const pools = new Set<Piscina<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>>();
+  // Each build holds a thread; its big component's cells borrow the threads the other builds leave free.
+  const leases = new ThreadLeases(threads);
   try {
     await runWithinBudget(jobs, threads, budget, async ({ mode }) => {
       throwIfAborted(signal);
@@ -74,9 +79,17 @@ export async function buildRoutingGraphs(
       // resident (V8 collects only as it allocates), and the budget counts a finished build as freed.
       const pool = pipelinePool<WithProgressPort<RoutingGraphTask>, RoutingGraphStats>(WORKER, 1);
       pools.add(pool);
+      leases.take();
       try {
-        stats[mode] = await runWithProgress(pool, { network, file }, report, signal, networkBuffers(network));
+        stats[mode] = await runWithProgress(
+          pool,
+          { network, file, threads, leases: leases.shared },
+          report,
+          signal,
+          networkBuffers(network),
+        );
       } finally {
+        leases.give();
         pools.delete(pool);
         await pool.destroy();
       }

@@ -4,8 +4,8 @@
  * priority (OSRM's: shortcuts added per edge removed, original turns they stand for per turn
  * removed, and depth in the hierarchy so far; re-evaluated lazily when a node comes up). A big
  * component (a region's road network) first contracts the cheap interior nodes of its cells, patches
- * of the map, each in a small graph of its own (contractCellInteriors), then what remains in one
- * queue.
+ * of the map, each in a small graph of its own (contractCellInteriors; on helper threads too,
+ * cell-threads.ts), then what remains in one queue.
  * Contracting a node adds a shortcut u → w for each pair of its neighbours whose path through it
  * no bounded witness search can beat. A shortcut remembers the contracted
  * node in its middle so queries can unpack it. Self-loop shortcuts (u → u) are kept: a route that
@@ -209,11 +209,13 @@ export interface ContractionOptions {
   spatialKey?: Uint32Array;
   /** Nodes per cell (CELL_NODES by default); components smaller than two cells are contracted in one queue. */
   cellNodes?: number;
+  /** How the cells are contracted: one after the other here (`cellsHere`, the default) or also on helper threads (cell-threads.ts). */
+  cells?: CellRunner;
 }
 
 export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporter, options: ContractionOptions = {}): Hierarchy {
   const { nodeCount } = graph;
-  const { spatialKey, excludable, maxContractedDegree = MAX_CONTRACTED_DEGREE, cellNodes = CELL_NODES } = options;
+  const { spatialKey, excludable, maxContractedDegree = MAX_CONTRACTED_DEGREE, cellNodes = CELL_NODES, cells = cellsHere } = options;
   const edges = { up: new HierarchyEdges(nodeCount), down: new HierarchyEdges(nodeCount), overlay: new HierarchyEdges(nodeCount) };
   const components = weakComponents(graph);
   const local = new Uint32Array(nodeCount);
@@ -229,7 +231,7 @@ export function contractHierarchy(graph: TurnGraph, onProgress?: ProgressReporte
     if (inCells) members = inSpatialOrder(members, spatialKey);
     const turns = componentTurns(graph, members, local);
     const late = excludable ? Uint8Array.from(members, (node) => excludable[node]!) : undefined;
-    const rest = inCells ? contractCellInteriors(turns, members, late, cellNodes, edges, contracted) : whole(turns, members, late);
+    const rest = inCells ? contractCellInteriors(turns, members, late, cellNodes, edges, contracted, cells) : whole(turns, members, late);
     core += contractRest(rest, edges, maxContractedDegree, contracted);
   }
   onProgress?.({ phase: 'routing graph: contraction', done: nodeCount, total: nodeCount, unit: 'nodes' });
@@ -256,7 +258,7 @@ const whole = (turns: TurnGraph, ids: Uint32Array, late: Uint8Array | undefined)
  * and `down` (in), under the nodes' ids; its neighbours end up at least one level deeper. Then it
  * leaves the graph.
  */
-function contractNode(node: number, dynamic: DynamicGraph, contractor: Contractor, ids: Uint32Array, { up, down }: HierarchyOutput): void {
+function contractNode(node: number, dynamic: DynamicGraph, contractor: Contractor, ids: Uint32Array, { up, down }: EdgeSinks): void {
   contractor.shortcutsThrough(node, CONTRACT_SETTLE_LIMIT, true);
   const { out, in: inn } = dynamic;
   const depth = contractor.depth[node]! + 1;
@@ -275,6 +277,8 @@ function contractNode(node: number, dynamic: DynamicGraph, contractor: Contracto
 }
 
 type HierarchyOutput = Pick<Hierarchy, 'up' | 'down' | 'overlay'>;
+/** Where contracted nodes' final edges go: the hierarchy's lists, or a helper thread's record of them (hierarchy-edges.ts). */
+export type EdgeSinks = Record<'up' | 'down', Pick<HierarchyEdges, 'push'>>;
 
 /**
  * Contracts the remaining nodes of one component in one queue of priorities, the excludable ones
@@ -348,10 +352,11 @@ function contractRest(rest: Remaining, edges: HierarchyOutput, maxContractedDegr
  * into cells of `cellNodes` consecutive nodes, and each cell's interior nodes (no turn to or from
  * another cell, not excludable) are contracted in the cell's own small graph, cheapest first, as
  * long as they stay cheap (CELL_STOP_PRIORITY). Contracting an interior node only joins nodes of its
- * cell, so cells do not depend on each other, and a cell's working memory stays in the CPU's caches
- * (one queue over a whole region takes each next node from anywhere in it). A witness search stays
- * in the cell, so it finds no witness outside it: at worst a shortcut more, never a wrong one.
- * Returns the nodes left (boundaries, expensive interiors) with their edges for `contractRest`.
+ * cell, so cells do not depend on each other (and may go to other threads, `cells`), and a cell's
+ * working memory stays in the CPU's caches (one queue over a whole region takes each next node from
+ * anywhere in it). A witness search stays in the cell, so it finds no witness outside it: at worst a
+ * shortcut more, never a wrong one. Returns the nodes left (boundaries, expensive interiors) with
+ * their edges for `contractRest`.
  */
 function contractCellInteriors(
   turns: TurnGraph,
@@ -360,6 +365,7 @@ function contractCellInteriors(
   cellNodes: number,
   edges: HierarchyOutput,
   contracted: () => void,
+  cells: CellRunner,
 ): Remaining {
   const { nodeCount, turnFirst, turnTarget, turnWeight } = turns;
   const cellOf = (node: number) => Math.floor(node / cellNodes);
@@ -373,36 +379,29 @@ function contractCellInteriors(
   }
   const left = new EdgeColumns();
   const depth = new Int32Array(nodeCount);
-  for (let first = 0; first < nodeCount; first += cellNodes) {
-    const size = Math.min(cellNodes, nodeCount - first);
-    const cell = cellTurns(turns, first, size);
-    const ids = members.subarray(first, first + size);
-    const dynamic = new DynamicGraph(cell);
-    const contractor = new Contractor(dynamic, ids, new Int32Array(size));
-    if (late) contractor.waiting = late.subarray(first, first + size);
-    const queue = new NodeHeap(size);
-    for (let node = 0; node < size; node++) if (stays[first + node] === 0) queue.set(node, contractor.priority(node));
-    while (queue.size > 0 && queue.minKey() <= CELL_STOP_PRIORITY) {
-      const node = queue.pop();
-      const priority = contractor.priority(node);
-      if (priority > Math.min(queue.minKey(), CELL_STOP_PRIORITY)) {
-        queue.set(node, priority);
-        continue;
-      }
-      contracted();
-      contractNode(node, dynamic, contractor, ids, edges);
-    }
-    // What the cell left: the interiors still queued, the boundary, and the edges among them.
-    while (queue.size > 0) stays[first + queue.pop()] = 1;
-    const { out } = dynamic;
-    for (let node = 0; node < size; node++) {
-      if (stays[first + node] === 0) continue;
-      depth[first + node] = contractor.depth[node]!;
-      for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++) {
-        left.push(first + node, first + out.other[e]!, out.weight[e]!, out.middle[e]!, out.hops[e]!);
-      }
+  function* tasks(): Generator<CellTask> {
+    for (let first = 0; first < nodeCount; first += cellNodes) {
+      const end = Math.min(first + cellNodes, nodeCount);
+      yield {
+        first,
+        turns: cellTurns(turns, first, end - first),
+        ids: members.subarray(first, end),
+        late: late?.subarray(first, end),
+        stays: stays.subarray(first, end),
+      };
     }
   }
+  // Each cell's nodes and edges are its own, so the order cells finish in changes nothing: the
+  // hierarchy's lists keep each node's block apart, and `left` orders edges by node.
+  cells(tasks(), edges, (first, cell) => {
+    stays.set(cell.stays, first);
+    for (let node = 0; node < cell.stays.length; node++) {
+      if (cell.stays[node] === 0) contracted();
+      else depth[first + node] = cell.depth[node]!;
+    }
+    for (let e = 0; e < cell.from.length; e++)
+      left.push(first + cell.from[e]!, first + cell.to[e]!, cell.weight[e]!, cell.middle[e]!, cell.hops[e]!);
+  });
   // The turns between cells, untouched by the cells' contraction.
   for (let node = 0; node < nodeCount; node++) {
     for (let e = turnFirst[node]!; e < turnFirst[node + 1]!; e++) {
@@ -410,6 +409,63 @@ function contractCellInteriors(
     }
   }
   return left.remaining(stays, members, depth, late);
+}
+
+/** One cell of contractCellInteriors: its turns numbered from 0, its nodes' ids, which are excludable, and which stay (1) for the rest. */
+export interface CellTask {
+  first: number;
+  turns: TurnGraph;
+  ids: Uint32Array;
+  late: Uint8Array | undefined;
+  stays: Uint8Array;
+}
+
+/** What a cell leaves: which of its nodes stay (now with the interiors left queued), their depths, and the edges among them (numbered in the cell). */
+export interface CellLeft {
+  stays: Uint8Array;
+  depth: Int32Array;
+  from: Uint32Array;
+  to: Uint32Array;
+  weight: Uint32Array;
+  middle: Int32Array;
+  hops: Uint32Array;
+}
+
+/** Contracts every cell of `tasks`, their final edges into `edges`, and hands each cell's leftovers to `merge` (in any order). */
+export type CellRunner = (tasks: Iterable<CellTask>, edges: EdgeSinks, merge: (first: number, cell: CellLeft) => void) => void;
+
+/** The cells one after the other, in this thread. */
+export const cellsHere: CellRunner = (tasks, edges, merge) => {
+  for (const task of tasks) merge(task.first, contractCell(task, edges));
+};
+
+/** One cell's interior nodes, cheapest first while their priority stays at most CELL_STOP_PRIORITY (in this thread or a helper's). */
+export function contractCell({ turns, ids, late, stays }: CellTask, edges: EdgeSinks): CellLeft {
+  const size = turns.nodeCount;
+  const dynamic = new DynamicGraph(turns);
+  const contractor = new Contractor(dynamic, ids, new Int32Array(size));
+  if (late) contractor.waiting = late;
+  const queue = new NodeHeap(size);
+  for (let node = 0; node < size; node++) if (stays[node] === 0) queue.set(node, contractor.priority(node));
+  while (queue.size > 0 && queue.minKey() <= CELL_STOP_PRIORITY) {
+    const node = queue.pop();
+    const priority = contractor.priority(node);
+    if (priority > Math.min(queue.minKey(), CELL_STOP_PRIORITY)) {
+      queue.set(node, priority);
+      continue;
+    }
+    contractNode(node, dynamic, contractor, ids, edges);
+  }
+  // What the cell left: the interiors still queued, the boundary, and the edges among them.
+  while (queue.size > 0) stays[queue.pop()] = 1;
+  const { out } = dynamic;
+  const left = new EdgeColumns();
+  for (let node = 0; node < size; node++) {
+    if (stays[node] === 0) continue;
+    for (let e = out.start[node]!, end = e + out.length[node]!; e < end; e++)
+      left.push(node, out.other[e]!, out.weight[e]!, out.middle[e]!, out.hops[e]!);
+  }
+  return { stays, depth: contractor.depth, ...left.take() };
 }
 
 /** The turns among the nodes first..first + size - 1 of `turns`, numbered from 0. */
@@ -450,6 +506,11 @@ class EdgeColumns {
   }
 
   /** The nodes flagged in `stays`, renumbered in order, with these edges (all between such nodes) as CSR. */
+  /** The edges as columns of their own (so their buffers can be transferred). */
+  take(): Pick<CellLeft, 'from' | 'to' | 'weight' | 'middle' | 'hops'> {
+    return { from: this.from.take(), to: this.to.take(), weight: this.weight.take(), middle: this.middle.take(), hops: this.hops.take() };
+  }
+
   remaining(stays: Uint8Array, members: Uint32Array, depth: Int32Array, late: Uint8Array | undefined): Remaining {
     const position = new Int32Array(stays.length).fill(-1);
     let nodeCount = 0;

@@ -79,3 +79,35 @@ export class HierarchyEdges {
     if (length > 0) yield piece.subarray(0, length) as T;
   }
 }
+
+/** Edges pushed as to a HierarchyEdges, in columns: a helper thread's contracted cell (cell-threads.ts), replayed into the list by `replayInto`. */
+export class EdgeRecord {
+  private readonly owner = new Growable((n) => new Uint32Array(n));
+  private readonly other = new Growable((n) => new Uint32Array(n));
+  private readonly weight = new Growable((n) => new Uint32Array(n));
+  private readonly middle = new Growable((n) => new Int32Array(n));
+
+  push(owner: number, other: number, weight: number, middle: number): void {
+    this.owner.push(owner);
+    this.other.push(other);
+    this.weight.push(weight);
+    this.middle.push(middle);
+  }
+
+  /** The edges in arrays of their own (so their buffers can be transferred). */
+  take(): RecordedEdges {
+    return { owner: this.owner.take(), other: this.other.take(), weight: this.weight.take(), middle: this.middle.take() };
+  }
+}
+
+export interface RecordedEdges {
+  owner: Uint32Array;
+  other: Uint32Array;
+  weight: Uint32Array;
+  middle: Int32Array;
+}
+
+/** The recorded edges pushed into `list` in the order they were recorded. */
+export function replayInto(list: Pick<HierarchyEdges, 'push'>, { owner, other, weight, middle }: RecordedEdges): void {
+  for (let i = 0; i < owner.length; i++) list.push(owner[i]!, other[i]!, weight[i]!, middle[i]!);
+}

@@ -18,10 +18,12 @@ import {
   type RoutingGraphSections,
 } from '../../../core/routing/graph-format.js';
 import type { ProgressReporter } from '../../progress.js';
+import type { ThreadLeases } from '../../threads.js';
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import { SMALL_COMPONENT_SIZE, componentSizes } from './components.js';
 import { spatialKeys } from './cells.js';
-import { contractHierarchy, type ContractionOptions } from './contract.js';
+import { CellThreads } from './cell-threads.js';
+import { contractHierarchy, type ContractionOptions, type Hierarchy } from './contract.js';
 import { buildEdgeBasedGraph, type EdgeBasedGraph } from './edge-based.js';
 import { buildSpatialIndex, countPieces } from './spatial.js';
 
@@ -64,7 +66,12 @@ function usedStrings(network: RoadNetwork): { fileIndex: Uint32Array; encoded: B
 }
 
 /** Nodes with more edges than this when their turn comes stay in the uncontracted core (default MAX_CONTRACTED_DEGREE); cells of this many nodes (default CELL_NODES). */
-export type RoutingGraphOptions = Pick<ContractionOptions, 'maxContractedDegree' | 'cellNodes'>;
+export interface RoutingGraphOptions extends Pick<ContractionOptions, 'maxContractedDegree' | 'cellNodes'> {
+  /** Threads the contraction's cells may use, this one included (default 1: all in this thread); see cell-threads.ts. */
+  threads?: number;
+  /** The import's thread count: helper threads work only while it has threads free (default: `threads` bounds them alone). */
+  leases?: ThreadLeases;
+}
 
 export function writeRoutingGraph(
   network: RoadNetwork,
@@ -108,7 +115,7 @@ function writeHierarchyAndSegments(
   for (const size of componentSize) largest = Math.max(largest, size);
   const smallBelow = largest < SMALL_COMPONENT_SIZE ? 0 : SMALL_COMPONENT_SIZE;
   const excludable = excludableNodes(network, edgeBased);
-  const hierarchy = contractHierarchy(edgeBased, onProgress, { ...options, excludable, spatialKey: spatialKeys(network, edgeBased) });
+  const hierarchy = contractNetwork(network, edgeBased, excludable, onProgress, options);
   const strings = usedStrings(network);
 
   const counts: RoutingGraphCounts = {
@@ -192,8 +199,25 @@ function writeHierarchyAndSegments(
   return { counts, stats };
 }
 
+/** The hierarchy of the network's edge-based graph, its cells on `options.threads` threads (the helpers ended with it). */
+function contractNetwork(
+  network: RoadNetwork,
+  edgeBased: EdgeBasedGraph,
+  excludable: Uint8Array,
+  onProgress: ProgressReporter | undefined,
+  { threads = 1, leases, ...options }: RoutingGraphOptions,
+): Hierarchy {
+  const cellThreads = threads > 1 ? new CellThreads(threads - 1, leases) : undefined;
+  try {
+    const spatialKey = spatialKeys(network, edgeBased);
+    return contractHierarchy(edgeBased, onProgress, { ...options, excludable, spatialKey, cells: cellThreads?.run });
+  } finally {
+    cellThreads?.close();
+  }
+}
+
 /** 1 for each passable node (duplicates included) of a road class a query may exclude: the contraction keeps them for last. */
-function excludableNodes(network: RoadNetwork, graph: EdgeBasedGraph): Uint8Array {
+export function excludableNodes(network: RoadNetwork, graph: EdgeBasedGraph): Uint8Array {
   const excludable = new Uint8Array(graph.nodeCount);
   const originals = 2 * network.segments.count;
   for (let node = 0; node < graph.nodeCount; node++) {
