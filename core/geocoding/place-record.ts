@@ -50,6 +50,8 @@ export interface PlaceRecord extends AdminHierarchy {
   bbox?: [number, number, number, number];
   /** Number of inhabitants, when the source knows it (ranking). */
   population?: number;
+  /** A venue that names only a building, land use, a natural feature or a square: it ranks below points of interest (ranking, never shown). */
+  minor_venue?: true;
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {
