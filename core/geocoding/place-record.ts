@@ -61,6 +61,8 @@ export interface PlaceRecord extends AdminHierarchy {
   outline?: number[][][];
   /** Pelias' categories of a venue (core/geocoding/categories.ts), when its tags give any. */
   category?: string[];
+  /** A venue that names only a building, land use, a natural feature or a square: it ranks below points of interest (ranking, never shown). */
+  minor_venue?: true;
 }
 
 export function placeGid(source: PlaceSource, layer: PlaceLayer, sourceId: string): string {

@@ -64,7 +64,16 @@ export interface GeocoderIndexWriterOptions {
 
 /** The record as responses show it: GID parts, names, position, hierarchy; no ranking data. */
 function responseRecord(record: PlaceRecord): GeocodeRecord {
-  const { gid: _gid, source_id, population: _population, admin_names: _adminNames, outline: _outline, names, ...rest } = record;
+  const {
+    gid: _gid,
+    source_id,
+    population: _population,
+    admin_names: _adminNames,
+    outline: _outline,
+    minor_venue: _minorVenue,
+    names,
+    ...rest
+  } = record;
   return { ...rest, sourceId: source_id, ...(Object.keys(names).length > 0 ? { names } : {}) };
 }
 

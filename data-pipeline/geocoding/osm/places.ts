@@ -7,7 +7,16 @@ import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '..
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
 import { mergeStreetWays, streetWay, type MergedStreet } from './streets.js';
-import { addressOf, interpolationStep, isStreet, isVenue, namesByLanguage, placeNodeLayer, populationOf } from './tags.js';
+import {
+  addressOf,
+  interpolationStep,
+  isStreet,
+  namesByLanguage,
+  placeNodeLayer,
+  populationOf,
+  venueKind,
+  type VenueKind,
+} from './tags.js';
 import { addressRange } from './interpolation.js';
 import { categoriesOf } from '../../../core/geocoding/categories.js';
 import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
@@ -16,6 +25,8 @@ export interface OsmPlaceCounts {
   /** Objects osmium exported (any of the keys read), closed ways once as a line and once as an area. */
   objects: number;
   venues: number;
+  /** Of `venues`, the minor ones: named buildings, land use, natural features, squares (no amenity, shop, tourism…). */
+  minorVenues: number;
   addresses: number;
   places: number;
   streetWays: number;
@@ -33,6 +44,7 @@ export function emptyOsmPlaceCounts(): OsmPlaceCounts {
   return {
     objects: 0,
     venues: 0,
+    minorVenues: 0,
     addresses: 0,
     places: 0,
     streetWays: 0,
@@ -72,13 +84,15 @@ export class OsmPlaces {
     }
     // A closed way arrives as a line and as an area: venues and addresses take the area.
     if (el.shape === 'line' && lineIsArea(el)) return;
-    for (const layer of recordLayers(el, counts)) {
-      const record = elementRecord(el, layer);
+    const kind = venueKind(el.tags);
+    for (const layer of recordLayers(el, kind, counts)) {
+      const record = elementRecord(el, layer, kind);
       if (!isValidPosition(record.lon, record.lat)) {
         counts.skippedInvalidPosition++;
         return;
       }
       counts[layer === 'venue' ? 'venues' : layer === 'address' ? 'addresses' : 'places']++;
+      if (record.minor_venue) counts.minorVenues++;
       this.spill.addPlace(record);
       if (layer === 'address' && el.shape === 'point')
         this.spill.addAddressPoint(record.lon, record.lat, { housenumber: record.housenumber!, street: record.street! });
@@ -112,19 +126,21 @@ export class OsmPlaces {
 
 /**
  * A place node, else a venue, and an address of any element that has one: a venue with an address
- * gives two records, the venue (carrying the address fields) and the address, as Pelias does.
+ * gives two records, the venue (carrying the address fields) and the address, as Pelias does. A
+ * minor venue that is a line is none: a named river, ridge or pier comes in many ways, and each
+ * piece would be a venue of its own.
  */
-function recordLayers(el: OsmElement, counts: OsmPlaceCounts): PlaceLayer[] {
+function recordLayers(el: OsmElement, kind: VenueKind | undefined, counts: OsmPlaceCounts): PlaceLayer[] {
   const placeLayer = el.shape === 'point' ? placeNodeLayer(el.tags) : undefined;
   if (placeLayer) return [placeLayer];
-  const layers: PlaceLayer[] = isVenue(el.tags) ? ['venue'] : [];
+  const layers: PlaceLayer[] = kind === 'poi' || (kind === 'minor' && el.shape !== 'line') ? ['venue'] : [];
   const { housenumber, street } = addressOf(el.tags);
   if (housenumber && street) layers.push('address');
   else if (housenumber) counts.skippedAddressWithoutStreet++;
   return layers;
 }
 
-function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
+function elementRecord(el: OsmElement, layer: PlaceLayer, kind: VenueKind | undefined): PlaceRecord {
   const sourceId = `${el.type}/${el.id}`;
   const [lon, lat] = labelPoint(el) as [number, number];
   const address = addressOf(el.tags);
@@ -150,6 +166,7 @@ function elementRecord(el: OsmElement, layer: PlaceLayer): PlaceRecord {
     ...(el.shape === 'area' ? { bbox: bboxOf(outerRingPositions(el.polygons)) } : {}),
     ...(population ? { population } : {}),
     ...(category ? { category } : {}),
+    ...(layer === 'venue' && kind === 'minor' ? { minor_venue: true } : {}),
   };
 }
 

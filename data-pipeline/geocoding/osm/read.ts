@@ -11,7 +11,7 @@ import { parseOsmLines, readOsmLineBlocks } from '../../osm/osmium.js';
 import { OsmAdminAreas } from './admin-areas.js';
 import { OsmPlaces } from './places.js';
 import { OsmSpill } from './spill.js';
-import { GEOCODING_EXPORT } from './tags.js';
+import { GEOCODING_EXPORT, GEOCODING_LINE_MARKERS } from './tags.js';
 
 /**
  * osmium's output is parsed as it comes, a pipe's worth at a time: while a block is parsed osmium
@@ -40,10 +40,14 @@ export async function readOsmForGeocoding(file: string, onProgress: ProgressRepo
     const places = new OsmPlaces(spill);
     let objects = 0;
     for await (const block of readOsmLineBlocks(file, GEOCODING_EXPORT, onProgress, BLOCK_BYTES)) {
-      objects += parseOsmLines(block, (el) => {
-        adminAreas.add(el);
-        places.add(el);
-      });
+      objects += parseOsmLines(
+        block,
+        (el) => {
+          adminAreas.add(el);
+          places.add(el);
+        },
+        GEOCODING_LINE_MARKERS,
+      );
       onProgress({ phase: 'read OSM objects', done: objects, total: null, unit: 'objects' });
       throwIfAborted(options.signal);
     }
