@@ -80,6 +80,8 @@ export interface RoadSegments {
   restricted: Uint8Array;
   /** Road classes (ROAD_CLASSES bits) of the forward direction in bits 0–2, of the backward one in bits 3–5. */
   classes: Uint8Array;
+  /** 1 for part of a bridge or a tunnel (`bridge=*`, `tunnel=*`): a way off the ground the DEMs describe. */
+  offGround: Uint8Array;
   /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */
   pointFirst: Uint32Array;
   /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */
