@@ -15,20 +15,28 @@ import { TRAVEL_KINDS, type RoadNetwork } from '../core/routing/network.js';
 import { ElevationStore } from '../core/terrain/elevation-store.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { cyclingSpeedOnSlope, walkingSpeedOnSlope } from '../data-pipeline/routing/profiles/slope.js';
-import { applySlopeTimes, offGroundRises } from '../data-pipeline/routing/slope-times.js';
+import { buildRoutingGraphs } from '../data-pipeline/routing/build.js';
+import { applySlopeTimes, offGroundLines } from '../data-pipeline/routing/slope-times.js';
+import { routeElevation } from '../src/routing/response/route-elevation.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
 import { ANDORRA_DEM } from './helpers/dem.js';
+import { directionsOn, latLng, openGraph, type LonLat } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
 const scratch = mkdtempSync(join(tmpdir(), 'waymark-routing-bridges-'));
 const elevationFile = join(scratch, 'elevation.dem');
+const graphDir = join(scratch, 'graphs');
 let store: ElevationStore;
+/** The Dos Valires tunnel's portals, east and west (the way runs east to west). */
+const EAST_PORTAL: LonLat = [1.5544623, 42.5187794];
+const WEST_PORTAL: LonLat = [1.522698, 42.5289645];
 
 test.before(async () => {
   if (!existsSync(ANDORRA) || !existsSync(ANDORRA_DEM)) return;
   await buildElevationStore(await planElevation([ANDORRA_DEM]), elevationFile, () => {});
   store = ElevationStore.open(elevationFile);
+  await buildRoutingGraphs([ANDORRA], graphDir, () => {}, undefined, { threads: 1, elevationFile });
 });
 
 test.after.always(() => {
@@ -58,7 +66,7 @@ dataTest('the Dos Valires tunnel climbs the straight line of its run, not the ri
   const middle = store.elevationAt((lon0 + lon1) / 2, (lat0 + lat1) / 2)!;
   t.true(middle - portals > 300, `the ridge above: ${middle} m, the portals ${portals} m on average`);
 
-  const rises = offGroundRises(cycling, store);
+  const rises = offGroundLines(cycling, store).rise;
   // One gradient for the whole tunnel, gentle: the valleys at the run's two ends lie close in height.
   const gradient = rises[tunnel[0]!]! / segments.distance[tunnel[0]!]!;
   t.true(Math.abs(gradient) < 0.03, `gradient ${gradient}`);
@@ -100,7 +108,7 @@ dataTest(
     for (const mode of ['walking', 'cycling'] as const) {
       const network = networks[mode];
       const { segments } = network;
-      const rises = offGroundRises(network, store);
+      const rises = offGroundLines(network, store).rise;
       const gradientOf = (s: number, atTo: boolean) => ((atTo ? 1 : -1) * rises[s]!) / segments.distance[s]!;
       // At each junction where exactly two segments meet, both off the ground, the run goes on at the same gradient.
       const ends = new Map<number, { segment: number; atTo: boolean }[]>();
@@ -128,5 +136,37 @@ dataTest(
       t.true(joins >= 2, `${mode}: ${joins} junctions inside runs`);
       for (let s = 0; s < segments.count; s++) if (segments.offGround[s] === 0) t.is(rises[s], 0);
     }
+  },
+);
+
+dataTest(
+  'a route through the Dos Valires tunnel: its profile follows the straight line, its ascent is not the ridge',
+  [ANDORRA, ANDORRA_DEM],
+  (t) => {
+    const answer = directionsOn(
+      openGraph(graphDir, 'cycling'),
+      `origin=${latLng(EAST_PORTAL)}&destination=${latLng(WEST_PORTAL)}&mode=cycling&elevation=true&overview=full&geometries=geojson&steps=false`,
+      store,
+    );
+    if (!answer.ok) return t.fail(answer.message);
+    const route = answer.body.routes[0] as { distance: number; ascent: number; descent: number; elevation_profile: [number, number][] };
+    const line = answer.body.routes[0].geometry.coordinates as LonLat[];
+    t.true(route.distance > 2800 && route.distance < 3100, `${route.distance} m: through the tunnel`);
+    // The profile: a straight line from portal to portal (each value to 0.1 m).
+    const profile = route.elevation_profile;
+    const [start, end] = [profile[0]!, profile.at(-1)!];
+    for (const [metres, elevation] of profile) {
+      const straight = start[1] + ((end[1] - start[1]) * (metres - start[0])) / (end[0] - start[0]);
+      t.true(Math.abs(elevation - straight) <= 0.15, `${metres} m: ${elevation} m, the line ${straight} m`);
+    }
+    // Over the surface the same line would climb the ridge and come down again.
+    const surface = routeElevation(
+      line,
+      line.map((_, i) => i),
+      store,
+    );
+    t.true(surface.ascent! > 300 && surface.descent! > 300, `over the ridge: ${surface.ascent} m up, ${surface.descent} m down`);
+    t.true(route.ascent < 5 && route.ascent < surface.ascent! - 300, `through the tunnel: ${route.ascent} m up, ${route.descent} m down`);
+    t.true(Math.abs(route.ascent - route.descent - (end[1] - start[1])) <= 0.3);
   },
 );

@@ -88,6 +88,11 @@ export interface RoadSegments {
   coordinates: Int32Array;
   /** The OSM node id of every point (as `coordinates`); UNKNOWN_NODE_ID where the point has none (a network not read from OSM). */
   nodeId: Float64Array;
+  /**
+   * Per point (as `coordinates`): the elevation of the way there where it is a bridge or a tunnel
+   * (the straight line of its run), NaN on the ground; absent without DEMs (all NaN in the graph).
+   */
+  roadElevation?: Float32Array;
 }
 
 /** The node id of a point whose OSM node is not known: OSM ids start at 1, and OSRM's nearest writes 0 where it has no node. */

@@ -105,7 +105,7 @@ export function applySlopeTimes(network: RoadNetwork, lookup: ElevationLookup, o
   const { segments, mode } = network;
   if (mode === 'driving') return;
   const pieces = new SegmentPieces(lookup);
-  const offGround = offGroundRises(network, lookup);
+  const offGround = offGroundLines(network, lookup).rise;
   const phase = `${mode} slopes`;
   const report = (done: number) => onProgress({ phase, done, total: segments.count, unit: 'segments' });
   for (let s = 0; s < segments.count; s++) {
@@ -128,16 +128,24 @@ export function applySlopeTimes(network: RoadNetwork, lookup: ElevationLookup, o
   report(segments.count);
 }
 
+/** The straight line of each bridge or tunnel segment's run: its elevation at the segment's from end and its rise to the to end (metres). */
+export interface OffGroundLines {
+  /** NaN for segments on the ground, and where a run's end has no elevation. */
+  start: Float64Array;
+  /** 0 for segments on the ground, NaN where a run's end has no elevation. */
+  rise: Float64Array;
+}
+
 /**
- * The rise (metres, from → to) of every bridge or tunnel segment along the straight line of its
- * run, NaN where a run's end has no elevation, 0 for segments on the ground. A run is a chain of
- * off-ground segments through junctions where exactly two segments meet, both off the ground; it
- * ends at any other junction, whose elevation is the ground's there. A chain closed on itself
+ * The line of every bridge or tunnel segment along the straight line of its run. A run is a chain
+ * of off-ground segments through junctions where exactly two segments meet, both off the ground;
+ * it ends at any other junction, whose elevation is the ground's there. A chain closed on itself
  * (a run without ends) counts as flat.
  */
-export function offGroundRises(network: RoadNetwork, lookup: ElevationLookup): Float64Array {
+export function offGroundLines(network: RoadNetwork, lookup: ElevationLookup): OffGroundLines {
   const { segments, junctionCount } = network;
   const rises = new Float64Array(segments.count);
+  const starts = new Float64Array(segments.count).fill(NaN);
   const degree = new Uint32Array(junctionCount);
   // The off-ground segment ends at each junction, 2s (its from end) or 2s + 1 (its to end), in the
   // lists offFirst[j] ≤ i < offFirst[j + 1] of `ends`.
@@ -202,12 +210,44 @@ export function offGroundRises(network: RoadNetwork, lookup: ElevationLookup): F
     const last = closed ? null : elevationAtEnd(run[run.length - 1]! ^ 1);
     let length = 0;
     for (const entered of run) length += segments.distance[entered >> 1]!;
+    const known = first !== null && last !== null && length > 0;
+    let along = 0;
     for (const entered of run) {
       const segment = entered >> 1;
-      const rise = first === null || last === null || length === 0 ? NaN : ((last - first) * segments.distance[segment]!) / length;
-      // Entered by its to end: the run goes to → from, so the segment rises the other way.
-      rises[segment] = entered & 1 ? -rise : rise;
+      const distance = segments.distance[segment]!;
+      // Where the run enters and leaves the segment; entered by its to end, the segment rises the other way.
+      const enter = known ? first + ((last - first) * along) / length : NaN;
+      const leave = known ? first + ((last - first) * (along + distance)) / length : NaN;
+      along += distance;
+      starts[segment] = entered & 1 ? leave : enter;
+      rises[segment] = entered & 1 ? enter - leave : leave - enter;
     }
   }
-  return rises;
+  return { start: starts, rise: rises };
+}
+
+/**
+ * The elevation of the way at each point of the network's polylines where it is a bridge or a
+ * tunnel (its run's straight line, `offGroundLines`), NaN where it is on the ground (the DEM's
+ * elevation there is the way's) or unknown: what a route's elevation profile reads
+ * (src/routing/response/route-elevation.ts).
+ */
+export function offGroundPointElevations(network: RoadNetwork, lookup: ElevationLookup): Float32Array {
+  const { segments } = network;
+  const { start, rise } = offGroundLines(network, lookup);
+  const elevations = new Float32Array(segments.pointFirst[segments.count]!).fill(NaN);
+  for (let s = 0; s < segments.count; s++) {
+    if (segments.offGround[s] !== 1 || Number.isNaN(start[s]!)) continue;
+    const first = segments.pointFirst[s]!;
+    const last = segments.pointFirst[s + 1]! - 1;
+    const at = (p: number): [number, number] => [segments.coordinates[2 * p]! / 1e7, segments.coordinates[2 * p + 1]! / 1e7];
+    let total = 0;
+    for (let p = first + 1; p <= last; p++) total += metresBetween(...at(p - 1), ...at(p));
+    let along = 0;
+    for (let p = first; p <= last; p++) {
+      if (p > first) along += metresBetween(...at(p - 1), ...at(p));
+      elevations[p] = start[s]! + (total === 0 ? 0 : (rise[s]! * along) / total);
+    }
+  }
+  return elevations;
 }
