@@ -1,11 +1,12 @@
 /**
- * Bridges and tunnels under slope-aware times (issue 28), on Andorra's networks and its SRTM tile.
- * The Dos Valires tunnel (walked and ridden; the Envalira road tunnel is for cars only) runs
- * 2.8 km under a ridge with over 500 m of mountain above its middle, and goes on at both ends as
- * bridges over the valleys: over the surface a cyclist would climb and drop those 500 m both ways;
- * along the run of tunnel and bridges the way climbs in a straight line between the ground at its
- * ends, and its times are those of that gradient. Everywhere, a run of bridge and tunnel segments
- * climbs at one gradient, and ways on the ground are not changed.
+ * Bridges and tunnels on Andorra's networks and its SRTM tile (issue 28), in slope-aware times and
+ * in routes' elevation profiles. The Dos Valires tunnel (walked, ridden and driven; the Envalira
+ * road tunnel is for cars only) runs 2.8 km under a ridge with over 500 m of mountain above its
+ * middle, and goes on at both ends as bridges over the valleys: over the surface a cyclist would
+ * climb and drop those 500 m both ways; along the run of tunnel and bridges the way climbs in a
+ * straight line between the ground at its ends, its times are those of that gradient, and a
+ * route's profile through it is that line, with next to no ascent. Everywhere, a run of bridge and
+ * tunnel segments climbs at one gradient, and ways on the ground are not changed.
  */
 import test from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
