@@ -199,6 +199,9 @@ dataTest("outside the tiles there is no elevation; grids of samples are the poin
       }),
     );
   }
+  // Whole tiles read row-wise are the pointwise look-ups to the bit: across blocks, the coverage's edge, overzoomed.
+  for (const { lons, lats } of [tileAxes(12, 2132, 1493, 512, 1), tileAxes(9, 266, 186, 512, 6), tileAxes(16, 34118, 23896, 512)])
+    t.true(sameValues(store.sampleGrid(lons, lats), store.sampleGridPointwise(lons, lats)));
   // The bbox over Monaco's north-east corner is partly outside: both kinds of value are there.
   const corner = store.sampleGrid(...(Object.values(bboxAxes(7.9, 43.9, 8.1, 44.1, 40, 30)) as [Float64Array, Float64Array]));
   t.true(corner.some(Number.isNaN) && corner.some((value) => !Number.isNaN(value)));
@@ -317,4 +320,20 @@ test('PixelIsPoint rasters, nodata, overlapping rasters of one grid (the first g
   t.is(at(15, 15, 6.0005), null, 'nodata is no elevation');
   t.is(at(9.5, 5, 6.0005), (surface(9, 5) + surface(10, 5)) / 2);
   t.is(at(9.5, 9.5, 6.0005), null, 'a point needing a nodata sample has none');
+  // Grids of samples over the finer grid, its edges, the holes and beyond: the pointwise look-ups (every grid in turn).
+  for (const { lons, lats } of [bboxAxes(5, 45.85, 5.2, 46, 300, 200), bboxAxes(5.95, 45.97, 6.03, 46.01, 160, 80)]) {
+    const grid = store.sampleGrid(lons, lats);
+    t.true(sameValues(grid, store.sampleGridPointwise(lons, lats)));
+    t.true(grid.some(Number.isNaN) && grid.some((value) => !Number.isNaN(value)));
+  }
+  t.true(
+    store
+      .sampleGrid(...(Object.values(bboxAxes(5.022, 45.972, 5.028, 45.978, 10, 10)) as [Float64Array, Float64Array]))
+      .every((value) => value === 5000),
+  );
 });
+
+/** Whether two grids of samples hold the same values, NaN where NaN. */
+function sameValues(a: Float32Array, b: Float32Array): boolean {
+  return a.length === b.length && a.every((value, i) => Object.is(value, b[i]));
+}

@@ -24,11 +24,11 @@ import { parseArgs } from 'node:util';
 import { osmBounds } from '../../data-pipeline/osm/index.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { STYLES } from '../../core/maps/style-catalog.js';
-import { worldPixel } from '../../src/maps/raster/render/viewport.js';
 import type { ServerChild } from '../lib/child.js';
 import { measureCpu } from '../lib/cpu.js';
 import { fmtInt, fmtMs, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { seededRandom, writeWrkScript } from '../lib/request-list.js';
+import { freshTiles, quantileMs, timedGet, type Bounds } from '../lib/tile-latency.js';
 import { runWrk } from '../lib/wrk.js';
 import { measureTilesUnderLoad, medianWrk } from '../routing/tiles-under-load.js';
 import { createEnterpriseKey, importArgs, startWaymarkServe } from '../maps/waymark.js';
@@ -41,38 +41,6 @@ const SIZES = [
 ] as const;
 const THREADS = [1, 2];
 const STYLE = STYLES[0]!.slug;
-
-type Bounds = [west: number, south: number, east: number, north: number];
-
-const tileOf = (lon: number, lat: number, z: number): [number, number] => {
-  const [x, y] = worldPixel(2 ** z, lon, lat);
-  return [Math.floor(x), Math.floor(y)];
-};
-
-/** `count` tiles of zoom `z` inside `bounds`, each in a 2×2 metatile of its own and not in `taken`. */
-function freshTiles(bounds: Bounds, z: number, count: number, random: () => number, taken: Set<string>): [number, number][] {
-  const tiles: [number, number][] = [];
-  for (let tries = 0; tiles.length < count && tries < count * 200; tries++) {
-    const [x, y] = tileOf(bounds[0] + random() * (bounds[2] - bounds[0]), bounds[1] + random() * (bounds[3] - bounds[1]), z);
-    const metatile = `${z}/${x >> 1}/${y >> 1}`;
-    if (taken.has(metatile)) continue;
-    taken.add(metatile);
-    tiles.push([x, y]);
-  }
-  return tiles;
-}
-
-/** The q-quantile of sorted latencies, formatted; a dash when there are none. */
-const quantileMs = (sorted: number[], q: number) =>
-  sorted.length === 0 ? '–' : fmtMs(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!);
-
-async function timedGet(url: string): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(url);
-  const body = await response.arrayBuffer();
-  if (response.status !== 200 || body.byteLength === 0) throw new Error(`${url.replace(/key=[^&]+/, 'key=…')} answered ${response.status}`);
-  return performance.now() - started;
-}
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { samples: { type: 'string', default: '8' }, duration: { type: 'string', default: '10' } } });

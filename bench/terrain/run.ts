@@ -1,20 +1,24 @@
 /**
- * Issue 28's terrain benchmark, the part of elevation: the DEM step of `waymark import --dem` and
- * the elevation API.
+ * Issue 28's terrain benchmark: the DEM step of `waymark import --dem`, terrain and contour tiles,
+ * the elevation API and the elevation store's reader.
  *
- * 1. Import: the shared SRTM tiles (Monaco, Andorra) and 64 copies of them renamed onto an 8° × 8°
- *    grid of tiles, each a `waymark import --dem DIR` of its own (bench/lib/measure-command.ts):
- *    the elevation step's time (from its progress line), the whole command's wall time, CPU and
- *    peak memory of the process, the store's size; the 64 copies also with `--memory 512M`.
- * 2. The API through `waymark serve` (an Enterprise key), under wrk in interleaved rounds beside
- *    a baseline of the same run: an empty vector tile, the cheapest metered maps request (the
- *    gateway and the tile cache). One point per request (1,000 different points in turn), 512
- *    points in a 10 KB URL (16 sets in turn), 512 samples along a path, and 512 points as a POST
- *    form. Usage must count every request.
- * 3. The reader in this process: `elevationAt` at random points, `sampleGrid` of a 512 px
- *    web-mercator tile with a 1 px buffer.
+ * 1. Import: the shared SRTM tiles (Monaco, Andorra), 64 copies of them renamed onto an 8° × 8°
+ *    grid of tiles, and Andorra's OSM with the shared tiles, each a `waymark import` of its own
+ *    (bench/lib/measure-command.ts): the elevation step's time (from its progress line), the whole
+ *    command's wall time, CPU and peak memory of the process, the store's size; the 64 copies also
+ *    with `--memory 512M`.
+ * 2. Tiles through `waymark serve` on Andorra with its DEM (tiles.ts): terrain PNG and WebP,
+ *    contours, and as baselines raster and vector tiles of the same coordinates, cold and cached,
+ *    one request at a time (p50, p95, p99).
+ * 3. The API through `waymark serve` on the DEM-only import (an Enterprise key), under wrk in
+ *    interleaved rounds beside a baseline of the same run: an empty vector tile, the cheapest
+ *    metered maps request (the gateway and the tile cache). One point per request (1,000
+ *    different points in turn), 512 points in a 10 KB URL (16 sets in turn), 512 samples along a
+ *    path, and 512 points as a POST form. Usage must count every request.
+ * 4. The reader in this process (reader.ts): `elevationAt` at random points; the tiles' grids of
+ *    samples by `sampleGrid` beside `sampleGridPointwise`, its one-look-up-per-sample reference.
  *
- *   npm run bench:terrain [-- --duration 10 --rounds 3 --connections 16]
+ *   npm run bench:terrain [-- --duration 10 --rounds 3 --connections 16 --tile-rounds 3 --tiles-per-round 12]
  */
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +27,6 @@ import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import { paths } from '../../core/dataset-layout.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
-import { tileAxes } from '../../core/terrain/sample-axes.js';
 import type { ServerChild } from '../lib/child.js';
 import { describeMeasurement, interference, LOAD_ARGS, loadSettings, measureServers, summarize } from '../lib/load.js';
 import { measureCommand } from '../lib/measure-command.js';
@@ -31,8 +34,11 @@ import { describeSource, fmtInt, fmtMiB, fmtMs, fmtSeconds, fmtUs, markdownTable
 import { seededRandom, writeWrkScript, type WrkRequest } from '../lib/request-list.js';
 import { checkUsageCounted, usedUnits } from '../lib/usage-check.js';
 import { createEnterpriseKey, startWaymarkServe, WAYMARK_BIN } from '../maps/waymark.js';
+import { measureReader } from './reader.js';
+import { measureTileLatencies } from './tiles.js';
 
 const DEM = join(PACKAGE_ROOT, '..', 'shared', 'data', 'dem');
+const ANDORRA_OSM = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'andorra.osm.pbf');
 const TILES = ['N43E007.hgt.zip', 'N42E001.hgt.zip'];
 /** The two tiles' boxes: the API's points are drawn inside them. */
 const BOXES: [number, number, number, number][] = [
@@ -52,14 +58,29 @@ interface ImportRun {
   storeBytes: number;
 }
 
-/** `waymark import --dem input` into a fresh data folder, measured. */
-async function measureImport(name: string, input: string, work: string, memory?: string): Promise<ImportRun & { dataDir: string }> {
+/** `waymark import --dem input` (and `--osm osm`) into a fresh data folder, measured. */
+async function measureImport(
+  name: string,
+  input: string,
+  work: string,
+  options: { memory?: string; osm?: string } = {},
+): Promise<ImportRun & { dataDir: string }> {
+  const { memory, osm } = options;
   const dataDir = join(work, `data-${name.replace(/\W+/g, '-')}`);
   let started: number | null = null;
   let finished: number | null = null;
   let samples = 0;
   let elevationPeakBytes = 0;
-  const args = [WAYMARK_BIN, 'import', '--dem', input, '--data', dataDir, ...(memory ? ['--memory', memory] : [])];
+  const args = [
+    WAYMARK_BIN,
+    'import',
+    '--dem',
+    input,
+    ...(osm ? ['--osm', osm] : []),
+    '--data',
+    dataDir,
+    ...(memory ? ['--memory', memory] : []),
+  ];
   console.error(`import: ${name}…`);
   const run = await measureCommand(process.execPath, args, {
     logPrefix: join(work, `import-${name.replace(/\W+/g, '-')}`),
@@ -99,7 +120,14 @@ function randomPoints(random: () => number, count: number): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { ...LOAD_ARGS, connections: { type: 'string', default: '16' } } });
+  const { values } = parseArgs({
+    options: {
+      ...LOAD_ARGS,
+      connections: { type: 'string', default: '16' },
+      'tile-rounds': { type: 'string', default: '3' },
+      'tiles-per-round': { type: 'string', default: '12' },
+    },
+  });
   const load = loadSettings(values);
   const source = describeSource();
   const work = mkdtempSync(join(tmpdir(), 'waymark-bench-terrain-'));
@@ -118,24 +146,35 @@ async function main(): Promise<void> {
     const imports = [
       await measureImport('the shared tiles (2)', shared, work),
       await measureImport('64 copies', copies, work),
-      await measureImport('64 copies, --memory 512M', copies, work, '512M'),
+      await measureImport('64 copies, --memory 512M', copies, work, { memory: '512M' }),
+      await measureImport("Andorra's OSM and the shared tiles", shared, work, { osm: ANDORRA_OSM }),
     ];
+    const andorra = imports[3]!.dataDir;
 
-    // 3. The reader, in this process.
-    const store = ElevationStore.open(paths.elevation(join(imports[0]!.dataDir, 'current')));
+    // 2. Tiles, on Andorra.
+    const andorraKey = createEnterpriseKey(andorra, ['maps']);
+    server = await startWaymarkServe(andorra, undefined, { name: 'waymark serve (Andorra)' });
+    const tileRounds = Number(values['tile-rounds']);
+    const tilesPerRound = Number(values['tiles-per-round']);
+    const tileTable = await measureTileLatencies({
+      base: `http://127.0.0.1:${server.port}/api/v1`,
+      key: andorraKey,
+      bounds: BOXES[1]!,
+      zooms: [12, 14],
+      rounds: tileRounds,
+      perRound: tilesPerRound,
+    });
+    await server.stop();
+    server = undefined;
+
+    // 4. The reader, in this process.
+    const store = ElevationStore.open(paths.elevation(join(andorra, 'current')));
     const random = seededRandom(28);
     const lookups = randomPoints(random, 1_000_000).map((point) => point.split(',').map(Number) as [number, number]);
-    for (const [lat, lon] of lookups.slice(0, 100_000)) store.elevationAt(lon, lat);
-    let started = performance.now();
-    for (const [lat, lon] of lookups) store.elevationAt(lon, lat);
-    const perLookupMs = (performance.now() - started) / lookups.length;
-    const { lons, lats } = tileAxes(12, 2132, 1493, 512, 1);
-    store.sampleGrid(lons, lats);
-    started = performance.now();
-    for (let i = 0; i < 20; i++) store.sampleGrid(lons, lats);
-    const perGridMs = (performance.now() - started) / 20;
+    const readerSection = measureReader(store, lookups, 5);
     store.close();
 
+    // 3. The API.
     // 2. The API.
     const { dataDir } = imports[0]!;
     const key = createEnterpriseKey(dataDir, ['maps']);
@@ -200,7 +239,7 @@ async function main(): Promise<void> {
       load.connections,
     );
 
-    publishReport('terrain', 'Terrain: the DEM import and the elevation API', source, [
+    publishReport('terrain', 'Terrain: the DEM import, terrain and contour tiles, the elevation API, the reader', source, [
       [
         '## The DEM step of `waymark import --dem`',
         '',
@@ -259,11 +298,13 @@ async function main(): Promise<void> {
         `Metering: ${usage}.`,
       ],
       [
-        '## The reader (core/terrain/elevation-store.ts), in process',
+        '## Terrain and contour tiles',
         '',
-        `\`elevationAt\` at 1,000,000 random points of the two tiles (blocks cached): ${(perLookupMs * 1e6).toFixed(0)} ns a point. ` +
-          `\`sampleGrid\` of a 512 px web-mercator tile with a 1 px buffer (514², z12 over Monaco): ${fmtMs(perGridMs)}.`,
+        `\`waymark serve\` on Andorra's OSM with the shared tiles (default threads, not pinned). ${tileRounds} rounds; each draws ${tilesPerRound} new tiles per zoom at random in Andorra's SRTM cell (1°–2° E, 42°–43° N; Andorra's roads in its middle), none in a 2×2 metatile used before, and requests every kind of them in turn (the order turned each round), one request at a time: cold (first request: nothing cached, the tile drawn or read) then cached (again: the memory tile cache). Raster and vector tiles of the same coordinates are the same run's baselines; contour and vector tiles without a line are empty answers (204).`,
+        '',
+        tileTable,
       ],
+      readerSection,
     ]);
   } finally {
     await server?.stop();

@@ -80,12 +80,19 @@ export interface RoadSegments {
   restricted: Uint8Array;
   /** Road classes (ROAD_CLASSES bits) of the forward direction in bits 0–2, of the backward one in bits 3–5. */
   classes: Uint8Array;
+  /** 1 for part of a bridge or a tunnel (`bridge=*`, `tunnel=*`): a way off the ground the DEMs describe. */
+  offGround: Uint8Array;
   /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */
   pointFirst: Uint32Array;
   /** lon, lat × 10⁷ of every point (as OSM stores them), segment after segment. */
   coordinates: Int32Array;
   /** The OSM node id of every point (as `coordinates`); UNKNOWN_NODE_ID where the point has none (a network not read from OSM). */
   nodeId: Float64Array;
+  /**
+   * Per point (as `coordinates`): the elevation of the way there where it is a bridge or a tunnel
+   * (the straight line of its run), NaN on the ground; absent without DEMs (all NaN in the graph).
+   */
+  roadElevation?: Float32Array;
 }
 
 /** The node id of a point whose OSM node is not known: OSM ids start at 1, and OSRM's nearest writes 0 where it has no node. */

@@ -151,22 +151,73 @@ export class ElevationStore {
    * Elevations at every crossing of `lons` (columns) and `lats` (rows), row after row: the value
    * at (lons[c], lats[r]) is `out[r · lons.length + c]`; NaN where there is none. Any grid whose
    * columns share their longitudes and rows their latitudes fits — a bounding box's pixels
-   * (`bboxAxes`), a web-mercator tile's (`tileAxes`) — and costs one look-up per sample.
+   * (`bboxAxes`), a web-mercator tile's (`tileAxes`). The same values as `elevationAt` at each
+   * crossing, computed row by row: each column's block, cell and weight once per grid, each row's
+   * once, then for each run of columns in one block the block is looked up once and its samples
+   * read in a plain loop. A sample the finest grid cannot answer so (its block missing, a gap, an
+   * edge) is looked up alone, as `elevationAt` does.
    */
   sampleGrid(lons: ArrayLike<number>, lats: ArrayLike<number>, out = new Float32Array(lons.length * lats.length)): Float32Array {
-    if (out.length < lons.length * lats.length)
-      throw new RangeError(`sampleGrid: out holds ${out.length} values, the grid has ${lons.length * lats.length}`);
-    const columns = this.parts.map((grid) => Float64Array.from(lons, (lon) => latticeIndex(lon, grid.originLon, grid.stepLon)));
-    const rows = this.parts.map((grid) => Float64Array.from(lats, (lat) => latticeIndex(lat, grid.originLat, grid.stepLat)));
+    const axes = this.gridAxes(lons, lats, out);
+    const grid = this.parts[0]!;
+    const { block: blockX, cell: cellX, weight: weightX } = axes.columns[0]!;
+    const { block: blockY, cell: cellY, weight: weightY } = axes.rows[0]!;
+    const width = lons.length;
     for (let r = 0; r < lats.length; r++) {
-      for (let c = 0; c < lons.length; c++) {
-        let value = NaN;
-        for (let g = 0; g < this.parts.length && Number.isNaN(value); g++)
-          value = this.interpolate(this.parts[g]!, columns[g]![c]!, rows[g]![r]!);
-        out[r * lons.length + c] = value;
+      const at = r * width;
+      const by = blockY[r]!;
+      const ty = weightY[r]!;
+      const rowStart = cellY[r]! * BLOCK_SIDE;
+      let c = 0;
+      while (c < width) {
+        const bx = blockX[c]!;
+        let end = c + 1;
+        while (end < width && blockX[end] === bx) end++;
+        const block = by < 0 || bx < 0 || bx >= grid.keySpan ? null : this.block(grid, by * grid.keySpan + bx);
+        if (block === null) {
+          for (; c < end; c++) out[at + c] = this.sampleAcross(axes, c, r);
+          continue;
+        }
+        while (c < end) {
+          c = interpolateRun(block, rowStart, ty, cellX, weightX, c, end, out, at);
+          // A sample the block lacks (NO_DATA): alone, through the coarser grids.
+          if (c < end) {
+            out[at + c] = this.sampleAcross(axes, c, r);
+            c++;
+          }
+        }
       }
     }
     return out;
+  }
+
+  /**
+   * What `sampleGrid` answers, one look-up per sample through every grid in turn: the reference
+   * its row-wise reading is tested and benchmarked against.
+   */
+  sampleGridPointwise(lons: ArrayLike<number>, lats: ArrayLike<number>, out = new Float32Array(lons.length * lats.length)): Float32Array {
+    const axes = this.gridAxes(lons, lats, out);
+    for (let r = 0; r < lats.length; r++) for (let c = 0; c < lons.length; c++) out[r * lons.length + c] = this.sampleAcross(axes, c, r);
+    return out;
+  }
+
+  /** The lattice positions of a grid of samples' columns and rows, per grid; checks `out` is large enough. */
+  private gridAxes(lons: ArrayLike<number>, lats: ArrayLike<number>, out: Float32Array): GridAxes {
+    if (out.length < lons.length * lats.length)
+      throw new RangeError(`sampleGrid: out holds ${out.length} values, the grid has ${lons.length * lats.length}`);
+    return {
+      columns: this.parts.map((grid) => axisPositions(lons, grid.originLon, grid.stepLon)),
+      rows: this.parts.map((grid) => axisPositions(lats, grid.originLat, grid.stepLat)),
+    };
+  }
+
+  /** The value at column c and row r of a grid of samples: the first grid answering, as `elevationAt`. */
+  private sampleAcross({ columns, rows }: GridAxes, c: number, r: number): number {
+    for (let g = 0; g < this.parts.length; g++) {
+      const value = this.interpolate(this.parts[g]!, columns[g]!.index[c]!, rows[g]!.index[r]!);
+      if (!Number.isNaN(value)) return value;
+    }
+    return NaN;
   }
 
   close(): void {
@@ -262,6 +313,82 @@ export class ElevationStore {
     this.cache.set(cacheKey, block);
     return block;
   }
+}
+
+/**
+ * Bilinear values of columns `from`..`to` − 1 of one row of a grid of samples, all in `block`,
+ * into `out` from `at + from`, computed as `interpolate` does (the same arithmetic, so the same
+ * values to the bit; a copy of its few lines, since a shared function call here halves the speed);
+ * stops at the first column the block lacks a sample for (NO_DATA) and returns it, else `to`.
+ * A function of its own, on typed arrays only, so that V8 compiles the loop tight.
+ */
+function interpolateRun(
+  block: CachedBlock,
+  rowStart: number,
+  ty: number,
+  cells: Int32Array,
+  weights: Float64Array,
+  from: number,
+  to: number,
+  out: Float32Array,
+  at: number,
+): number {
+  const { q, base, unit } = block;
+  for (let c = from; c < to; c++) {
+    const tx = weights[c]!;
+    const i = rowStart + cells[c]!;
+    const q00 = q[i]!;
+    const q10 = tx === 0 ? q00 : q[i + 1]!;
+    const q01 = ty === 0 ? q00 : q[i + BLOCK_SIDE]!;
+    const q11 = tx === 0 ? q01 : ty === 0 ? q10 : q[i + BLOCK_SIDE + 1]!;
+    if (q00 === NO_DATA || q10 === NO_DATA || q01 === NO_DATA || q11 === NO_DATA) return c;
+    const south = q00 + (q10 - q00) * tx;
+    const north = q01 + (q11 - q01) * tx;
+    out[at + c] = (base + (south + (north - south) * ty) * unit) / 10;
+  }
+  return to;
+}
+
+/** Where the samples of one axis (columns or rows) of a grid of samples lie on one grid's lattice. */
+interface AxisPositions {
+  /** The fractional lattice index (`latticeIndex`). */
+  index: Float64Array;
+  /** The block along the axis; -1 before the lattice's start, where the position is NaN, or absurdly far. */
+  block: Int32Array;
+  /** The cell in the block, and the weight of the cell's far sample (as `interpolate` computes them). */
+  cell: Int32Array;
+  weight: Float64Array;
+}
+
+interface GridAxes {
+  /** Per grid of the store. */
+  columns: AxisPositions[];
+  rows: AxisPositions[];
+}
+
+function axisPositions(values: ArrayLike<number>, origin: number, step: number): AxisPositions {
+  const positions: AxisPositions = {
+    index: new Float64Array(values.length),
+    block: new Int32Array(values.length),
+    cell: new Int32Array(values.length),
+    weight: new Float64Array(values.length),
+  };
+  for (let i = 0; i < values.length; i++) {
+    const index = latticeIndex(values[i]!, origin, step);
+    positions.index[i] = index;
+    // Past 2^31 blocks an Int32Array would wrap round: no lattice is that large.
+    if (!(index >= 0 && index < 2 ** 31)) {
+      positions.block[i] = -1;
+      continue;
+    }
+    const block = Math.floor(index / BLOCK_CELLS);
+    const inBlock = index - block * BLOCK_CELLS;
+    const cell = Math.floor(inBlock);
+    positions.block[i] = block;
+    positions.cell[i] = cell;
+    positions.weight[i] = inBlock - cell;
+  }
+  return positions;
 }
 
 /** The slot of `key` in the grid's sorted keys, or -1. */

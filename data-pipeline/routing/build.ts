@@ -3,7 +3,8 @@
  * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset),
  * the modes built side by side in worker threads (worker.ts) as far as the threads
  * and the memory budget allow. With an elevation store (the import's DEMs), the walking and
- * cycling segment times follow the slopes first (slope-times.ts).
+ * cycling segment times follow the slopes first, and every mode's bridges and tunnels get their
+ * elevations (slope-times.ts).
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -17,7 +18,7 @@ import { TRAVEL_MODES, networkBuffers, type RoadNetwork, type TravelMode } from 
 import { graphBuildBytes, runWithinBudget } from './build-schedule.js';
 import { readRoadNetworks } from './osm-network.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
-import { applySlopeTimes } from './slope-times.js';
+import { applySlopeTimes, offGroundPointElevations } from './slope-times.js';
 
 const WORKER = new URL('./worker.js', import.meta.url);
 
@@ -54,6 +55,8 @@ export async function buildRoutingGraphs(
       for (const mode of TRAVEL_MODES) {
         throwIfAborted(signal);
         applySlopeTimes(networks[mode]!, store, onProgress);
+        // Every mode's routes draw their elevation profile along bridges and tunnels from these.
+        networks[mode]!.segments.roadElevation = offGroundPointElevations(networks[mode]!, store);
       }
     } finally {
       store.close();

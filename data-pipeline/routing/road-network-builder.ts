@@ -24,6 +24,8 @@ export interface SegmentFields {
   name: number;
   ref: number;
   roundabout: boolean;
+  /** Part of a bridge or a tunnel (RoadSegments.offGround); absent: on the ground. */
+  offGround?: boolean;
   travel: TravelKind;
   backwardTravel: TravelKind;
   /** Restricted directions (see RoadSegments.restricted); absent: not restricted. */
@@ -50,6 +52,7 @@ export class RoadNetworkBuilder {
   private readonly name = new Growable(uint32);
   private readonly ref = new Growable(uint32);
   private readonly roundabout = new Growable(uint8);
+  private readonly offGround = new Growable(uint8);
   private readonly travel = new Growable(uint8);
   private readonly backwardTravel = new Growable(uint8);
   private readonly restricted = new Growable(uint8);
@@ -105,6 +108,7 @@ export class RoadNetworkBuilder {
     this.name.push(segment.name);
     this.ref.push(segment.ref);
     this.roundabout.push(segment.roundabout ? 1 : 0);
+    this.offGround.push(segment.offGround === true ? 1 : 0);
     this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
     this.backwardTravel.push(TRAVEL_KINDS.indexOf(segment.backwardTravel));
     this.restricted.push(
@@ -150,6 +154,7 @@ export class RoadNetworkBuilder {
         backwardTravel: this.backwardTravel.take(),
         restricted: this.restricted.take(),
         classes: this.classes.take(),
+        offGround: this.offGround.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),
         nodeId: this.nodeId.take(),

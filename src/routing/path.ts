@@ -36,6 +36,11 @@ export interface RouteLeg {
    * `nodes`: a snapped start or end inside a piece has the id of the piece's end behind or ahead of it.
    */
   nodes: number[];
+  /**
+   * The way's elevation at each coordinate where it is a bridge or a tunnel (the straight line of
+   * its run), NaN on the ground; absent: all on the ground (a leg not built from a graph).
+   */
+  roadElevations?: number[];
   /** Consecutive runs covering the polyline: segments[0].first = 0, each next `first` = previous `last`. */
   segments: PathSegment[];
   /**

@@ -15,6 +15,7 @@ import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
 import { answerDirections } from '../../src/routing/answer/directions.js';
 import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
 import type { RoutingAnswer } from '../../src/routing/answer/task.js';
+import type { ElevationLookup } from '../../core/terrain/line-samples.js';
 import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
 import { IMPASSABLE, classesOfNode, originalNode, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
 import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
@@ -65,9 +66,9 @@ function parsed(answer: RoutingAnswer): Parsed {
   return answer.ok ? { ok: true, body: JSON.parse(answer.body) } : answer;
 }
 
-/** /directions on a graph without HTTP: the query string checked as the server checks it. */
-export function directionsOn(graph: RoutingGraph, query: string): Parsed {
-  return parsed(answerDirections(graph, sanitizeDirections(new URLSearchParams(query)).params));
+/** /directions on a graph without HTTP: the query string checked as the server checks it; `elevation` answers `elevation=true`. */
+export function directionsOn(graph: RoutingGraph, query: string, elevation: ElevationLookup | null = null): Parsed {
+  return parsed(answerDirections(graph, sanitizeDirections(new URLSearchParams(query)).params, elevation));
 }
 
 /** /isochrone on a graph without HTTP. */

@@ -161,6 +161,7 @@ function writeHierarchyAndSegments(
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
     pointNodeId: segments.nodeId,
+    pointRoadElevation: segments.roadElevation ?? new Float32Array(segments.coordinates.length / 2).fill(NaN),
     duplicateOf: edgeBased.duplicateOf,
     nodeWeight: edgeBased.nodeWeight,
     upFirst: hierarchy.up.first(),

@@ -65,6 +65,8 @@ export interface RoutingWays {
   name: Uint32Array;
   ref: Uint32Array;
   roundabout: Uint8Array;
+  /** 1 for a bridge or a tunnel (profiles/ways.ts, `isOffGround`). */
+  offGround: Uint8Array;
   /** `travels[travel[w * profiles.length + m]]`: how profile m travels way w; index 0 (undefined) where it does not use it. */
   travel: Uint32Array;
   travels: readonly (WayTravel | undefined)[];
@@ -117,6 +119,7 @@ export class RoutingObjects {
   private readonly names = new Growable(uint32);
   private readonly refs = new Growable(uint32);
   private readonly roundabouts = new Growable(uint8);
+  private readonly offGround = new Growable(uint8);
   private readonly travel = new Growable(uint32);
   private readonly strings = new Interned<string>((text) => text);
   private readonly travels = new Interned<WayTravel | undefined>(travelKey);
@@ -182,10 +185,11 @@ export class RoutingObjects {
       this.coordinates.push(coordinates[2 * i + 1]!);
     }
     this.pointFirst.push(this.pointIds.length);
-    const { name, ref, roundabout } = wayLabels(tags);
+    const { name, ref, roundabout, offGround } = wayLabels(tags);
     this.names.push(this.strings.add(name));
     this.refs.push(this.strings.add(ref));
     this.roundabouts.push(roundabout ? 1 : 0);
+    this.offGround.push(offGround ? 1 : 0);
     for (const t of travel) this.travel.push(this.travels.add(t));
   }
 
@@ -260,6 +264,7 @@ export class RoutingObjects {
       name: this.names.take(),
       ref: this.refs.take(),
       roundabout: this.roundabouts.take(),
+      offGround: this.offGround.take(),
       travel: this.travel.take(),
       travels: this.travels.values,
       strings: this.strings.values,

@@ -73,6 +73,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     const name = ways.name[way]!;
     const ref = ways.ref[way]!;
     const roundabout = ways.roundabout[way] === 1;
+    const offGround = ways.offGround[way] === 1;
     const forwardTravel = (travel.forward ?? travel.backward)!.travel;
     const backwardTravel = (travel.backward ?? travel.forward)!.travel;
     let start = first;
@@ -96,6 +97,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
           name,
           ref,
           roundabout,
+          offGround,
           travel: forwardTravel,
           backwardTravel,
           forwardRestricted,

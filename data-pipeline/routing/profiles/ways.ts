@@ -45,9 +45,23 @@ export const isRoundabout = (tags: Tags) => {
 /** Oneway without a `oneway` tag (OSM wiki Key:oneway; OSRM does not imply it on motorway_link). */
 export const isImpliedOneway = (tags: Tags) => tags.get('highway') === 'motorway' || isRoundabout(tags);
 
+/**
+ * A bridge or a tunnel: the way runs above or below the ground the DEMs describe, so the slope of
+ * that ground is not the way's. A boardwalk (`bridge=boardwalk`) and a passage through a building
+ * (`tunnel=building_passage`) stay on the ground.
+ */
+export function isOffGround(tags: Tags): boolean {
+  const bridge = tags.get('bridge');
+  const tunnel = tags.get('tunnel');
+  return (
+    (bridge !== undefined && bridge !== 'no' && bridge !== 'boardwalk') ||
+    (tunnel !== undefined && tunnel !== 'no' && tunnel !== 'building_passage')
+  );
+}
+
 /** What the network keeps of a way whatever the mode. */
-export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean } {
-  return { name: tags.get('name') ?? '', ref: tags.get('ref') ?? '', roundabout: isRoundabout(tags) };
+export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean; offGround: boolean } {
+  return { name: tags.get('name') ?? '', ref: tags.get('ref') ?? '', roundabout: isRoundabout(tags), offGround: isOffGround(tags) };
 }
 
 export const isFerry = (tags: Tags) => tags.get('route') === 'ferry';

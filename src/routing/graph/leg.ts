@@ -12,6 +12,7 @@ import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
+import { metresBetween } from '../../../core/geo/distance.js';
 import { SAME_PLACE_METRES, snapOnSegment, type Snap } from './snap.js';
 
 export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: Snap): RouteLeg {
@@ -28,10 +29,18 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
   // own, also to a snapped start or end lying exactly on it; a snapped start or end inside a piece
   // gives the id of the piece's end behind or ahead of it, as OSRM.
   const nodes: number[] = [];
-  const push = (point: [number, number], nodeId: number, isGraphPoint: boolean) => {
+  // The way's elevation at each coordinate where it is a bridge or a tunnel, NaN on the ground; at a
+  // junction onto or off a bridge, the bridge's (the ground's there too): the piece beyond it on the
+  // bridge then has both ends' and follows the bridge's line (response/route-elevation.ts).
+  const roadElevations: number[] = [];
+  const push = (point: [number, number], nodeId: number, isGraphPoint: boolean, roadElevation: number) => {
     const last = coordinates[coordinates.length - 1];
-    if (!last || last[0] !== point[0] || last[1] !== point[1]) coordinates.push(point), nodes.push(nodeId);
-    else if (isGraphPoint) nodes[nodes.length - 1] = nodeId;
+    if (!last || last[0] !== point[0] || last[1] !== point[1])
+      coordinates.push(point), nodes.push(nodeId), roadElevations.push(roadElevation);
+    else {
+      if (isGraphPoint) nodes[nodes.length - 1] = nodeId;
+      if (!Number.isNaN(roadElevation)) roadElevations[roadElevations.length - 1] = roadElevation;
+    }
   };
   // Kept as spans, shared out over the pieces only when annotations are asked for.
   const spans: LegSpan[] = [];
@@ -62,14 +71,29 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const first = Math.max(0, coordinates.length - 1);
     const pointFirst = graph.segmentPointFirst[segment]!;
     const pointCount = graph.segmentPointFirst[segment + 1]! - pointFirst;
-    const { pointNodeId } = graph;
-    if (i === 0) push(from.location, pointNodeId[pointFirst + from.piece + (backwards ? 1 : 0)]!, false);
+    const { pointNodeId, pointRoadElevation } = graph;
+    const road = (point: number) => pointRoadElevation[point]!;
+    if (i === 0)
+      push(
+        from.location,
+        pointNodeId[pointFirst + from.piece + (backwards ? 1 : 0)]!,
+        false,
+        snappedRoadElevation(graph, pointFirst + from.piece, from.location),
+      );
     // Points strictly inside the travelled part, in travel order (piece k lies between points k and k+1).
     const enter = i === 0 ? (backwards ? from.piece : from.piece + 1) : backwards ? pointCount - 1 : 0;
     const leave = i === lastIndex ? (backwards ? to.piece + 1 : to.piece) : backwards ? 0 : pointCount - 1;
-    if (backwards) for (let k = enter; k >= leave; k--) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true);
-    else for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true);
-    if (i === lastIndex) push(to.location, pointNodeId[pointFirst + to.piece + (backwards ? 0 : 1)]!, false);
+    if (backwards)
+      for (let k = enter; k >= leave; k--) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true, road(pointFirst + k));
+    else
+      for (let k = enter; k <= leave; k++) push(pointOf(graph, pointFirst + k), pointNodeId[pointFirst + k]!, true, road(pointFirst + k));
+    if (i === lastIndex)
+      push(
+        to.location,
+        pointNodeId[pointFirst + to.piece + (backwards ? 0 : 1)]!,
+        false,
+        snappedRoadElevation(graph, pointFirst + to.piece, to.location),
+      );
     const last = coordinates.length - 1;
     if (last > first) {
       spans.push({ first, last, metres: distance, seconds: duration + carried });
@@ -136,7 +160,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     runWay = way;
   });
 
-  if (coordinates.length === 1) coordinates.push(coordinates[0]!), nodes.push(nodes[0]!);
+  if (coordinates.length === 1) coordinates.push(coordinates[0]!), nodes.push(nodes[0]!), roadElevations.push(roadElevations[0]!);
   const lastRun = runs[runs.length - 1]!;
   lastRun.duration += carried;
   lastRun.last = coordinates.length - 1;
@@ -146,7 +170,16 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
   // What no span took (time carried past the last one, a part without a point of its own) goes to the last piece.
   const lastPoint = coordinates.length - 1;
   spans.push({ first: lastPoint - 1, last: lastPoint, metres: distance - spanMetres, seconds: duration - spanSeconds });
-  return { distance, duration, coordinates, nodes, segments: runs, spans };
+  return { distance, duration, coordinates, nodes, segments: runs, spans, roadElevations };
+}
+
+/** The way's elevation at a snapped position on the piece from graph point `point` to the next: between theirs on a bridge or in a tunnel, else NaN. */
+function snappedRoadElevation(graph: RoutingGraph, point: number, location: [number, number]): number {
+  const [start, end] = [graph.pointRoadElevation[point]!, graph.pointRoadElevation[point + 1]!];
+  if (Number.isNaN(start) || Number.isNaN(end)) return NaN;
+  const [a, b] = [pointOf(graph, point), pointOf(graph, point + 1)];
+  const piece = metresBetween(...a, ...b);
+  return piece === 0 ? start : start + ((end - start) * metresBetween(...a, ...location)) / piece;
 }
 
 function pointOf(graph: RoutingGraph, point: number): [number, number] {

@@ -62,6 +62,7 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
     ...first,
     coordinates: [...first.coordinates],
     nodes: [...first.nodes],
+    roadElevations: [...(first.roadElevations ?? first.coordinates.map(() => NaN))],
     segments: first.segments.map((run) => ({ ...run })),
     spans: [...first.spans],
   };
@@ -74,6 +75,8 @@ export function joinLegs(legs: readonly RouteLeg[]): RouteLeg {
     joined.coordinates.push(...(same ? leg.coordinates.slice(1) : leg.coordinates));
     // At the via point the arriving leg's node id stays (the one ahead of it when it lies inside a piece).
     joined.nodes.push(...(same ? leg.nodes.slice(1) : leg.nodes));
+    const roads = leg.roadElevations ?? leg.coordinates.map(() => NaN);
+    joined.roadElevations!.push(...(same ? roads.slice(1) : roads));
     for (const span of leg.spans) joined.spans.push({ ...span, first: span.first + offset, last: span.last + offset });
     const arriving = joined.segments[joined.segments.length - 1]!;
     arriving.last = offset;

@@ -45,6 +45,20 @@ function routeCoordinates(legs: readonly RouteLeg[]): readonly [number, number][
   return legs.flatMap((leg, index) => (index === 0 ? leg.coordinates : leg.coordinates.slice(1)));
 }
 
+/** The way's elevations along the route's whole line (RouteLeg.roadElevations, NaN on the ground), as `routeCoordinates` joins the legs; undefined when no leg has them. */
+function routeRoadElevations(legs: readonly RouteLeg[]): number[] | undefined {
+  if (legs.every((leg) => leg.roadElevations === undefined)) return undefined;
+  const ofLeg = (leg: RouteLeg) => leg.roadElevations ?? leg.coordinates.map(() => NaN);
+  const joined = [...ofLeg(legs[0]!)];
+  for (const leg of legs.slice(1)) {
+    const [meeting, ...rest] = ofLeg(leg);
+    // The waypoint where two legs meet is one point: a bridge's elevation there if either has one.
+    if (Number.isNaN(joined[joined.length - 1]!)) joined[joined.length - 1] = meeting!;
+    joined.push(...rest);
+  }
+  return joined;
+}
+
 function osrmLeg(leg: RouteLeg, legIndex: number, legCount: number, options: DirectionsOptions): OsrmLeg {
   return {
     distance: tenths(leg.distance),
@@ -79,7 +93,8 @@ export function osrmRoute(legs: readonly RouteLeg[], options: DirectionsOptions)
           ),
     legs: legs.map((leg, index) => osrmLeg(leg, index, legs.length, options)),
   };
-  if (options.elevation) Object.assign(route, routeElevation(line, kept ?? line.map((_, index) => index), options.elevation));
+  if (options.elevation)
+    Object.assign(route, routeElevation(line, kept ?? line.map((_, index) => index), options.elevation, routeRoadElevations(legs)));
   return route;
 }
 

@@ -88,32 +88,44 @@ class ClimbCounter {
 /**
  * The climb of a route along `coordinates` (its whole line), with the profile at the points of
  * its geometry: `geometryIndices`, the indices into `coordinates` of the points the geometry keeps.
+ * `roadElevations` (RouteLeg.roadElevations, NaN on the ground): where the way is a bridge or a
+ * tunnel, its own elevation; a piece with one at both ends is such a way and follows the straight
+ * line between them, not the valley under it or the hill above it.
  */
 export function routeElevation(
   coordinates: readonly LonLat[],
   geometryIndices: readonly number[],
   lookup: ElevationLookup,
+  roadElevations?: readonly number[],
 ): RouteElevation {
   const along = new Float64Array(coordinates.length);
   const climb = new ClimbCounter();
+  const road = (index: number) => roadElevations?.[index] ?? NaN;
+  const elevationAt = (index: number) => {
+    const own = road(index);
+    return Number.isNaN(own) ? lookup.elevationAt(...coordinates[index]!) : own;
+  };
   const sample = (lon: number, lat: number) => {
     const elevation = lookup.elevationAt(lon, lat);
     if (elevation !== null) climb.add(elevation);
   };
-  sample(...coordinates[0]!);
+  const first = elevationAt(0);
+  if (first !== null) climb.add(first);
   for (let i = 1; i < coordinates.length; i++) {
     const [lon0, lat0] = coordinates[i - 1]!;
     const [lon1, lat1] = coordinates[i]!;
     const metres = metresBetween(lon0, lat0, lon1, lat1);
     along[i] = along[i - 1]! + metres;
-    forEachSampleAlong(lon0, lat0, lon1, lat1, metres, sample);
+    // A straight piece climbs evenly: its end is all the hysteresis needs.
+    if (!Number.isNaN(road(i - 1)) && !Number.isNaN(road(i))) climb.add(road(i));
+    else forEachSampleAlong(lon0, lat0, lon1, lat1, metres, sample);
   }
   climb.finish();
   return {
     ascent: climb.any ? tenths(climb.ascent) : null,
     descent: climb.any ? tenths(climb.descent) : null,
     elevation_profile: geometryIndices.map((index) => {
-      const elevation = lookup.elevationAt(...coordinates[index]!);
+      const elevation = elevationAt(index);
       return [tenths(along[index]!), elevation === null ? null : tenths(elevation)];
     }),
   };
