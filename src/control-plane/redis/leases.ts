@@ -5,7 +5,13 @@
  * returned (its unserved units given back) once retired or idle. Block sizes follow the pool's
  * rate: about BLOCK_SECONDS of its traffic, between one unit and MAX_BLOCK, or in a burst the units
  * that reservations are waiting for, so that a crowd arriving at once waits for one grant rather
- * than a chain of small ones; Redis shrinks them further as the quota runs out.
+ * than a chain of small ones; Redis shrinks them further as the quota runs out. They also cover
+ * LEAD_BLOCKS times the pool's lead, the units it may be asked for before a grant is answered:
+ * requests come in bursts, one per open connection in a turn of the event loop, and a grant asked
+ * for in a turn is answered after it at best (later on a loaded machine), so a block sized on the
+ * rate alone ran out before the next one arrived whenever a quarter second of traffic was less
+ * than a turn's or a grant's wait — and about half the reservations then waited on Redis
+ * (issue 27), each answered later and on the gateway's slower asynchronous path.
  */
 import type { Service } from '../types.js';
 
@@ -17,6 +23,8 @@ export const MAX_BLOCK = 5000;
 const FIRST_BLOCK = 16;
 /** The next block is asked for once the current one has less than this share of it left. */
 const REFILL_SHARE = 0.5;
+/** A block is at least this many leads, so that twice the last lead is left when the next is asked for. */
+const LEAD_BLOCKS = 4;
 const RATE_WINDOW_MS = 1000;
 
 export interface HeldLease {
@@ -53,6 +61,23 @@ export class LeasePool {
   private windowStartMs = 0;
   private windowUnits = 0;
   private lastWindowUnits = 0;
+  /** Units taken so far, to measure what a grant's wait took. */
+  private takenUnits = 0;
+  /** Units taken in the current turn of the event loop; false until its first take. */
+  private turnUnits = 0;
+  private turnOpen = false;
+  /**
+   * The lead in this rate window, and before it (halved at each window, so that it fades over a
+   * few seconds): the most units taken in one turn of the event loop, or taken and awaited while a
+   * grant was asked for and not yet answered.
+   */
+  private windowLead = 0;
+  private earlierLead = 0;
+  private readonly closeTurn = () => {
+    this.turnOpen = false;
+    this.lead(this.turnUnits);
+    this.turnUnits = 0;
+  };
 
   constructor(
     readonly orgId: string,
@@ -72,11 +97,34 @@ export class LeasePool {
     lease.inFlight++;
     lease.lastTakenMs = nowMs;
     if (nowMs - this.windowStartMs >= RATE_WINDOW_MS) {
-      this.lastWindowUnits = nowMs - this.windowStartMs < 2 * RATE_WINDOW_MS ? this.windowUnits : 0;
+      const recent = nowMs - this.windowStartMs < 2 * RATE_WINDOW_MS;
+      this.lastWindowUnits = recent ? this.windowUnits : 0;
+      this.earlierLead = recent ? Math.max(this.windowLead, Math.floor(this.earlierLead / 2)) : 0;
       this.windowStartMs = nowMs;
       this.windowUnits = 0;
+      this.windowLead = 0;
     }
     this.windowUnits += units;
+    this.takenUnits += units;
+    this.turnUnits += units;
+    if (!this.turnOpen) {
+      this.turnOpen = true;
+      setImmediate(this.closeTurn);
+    }
+  }
+
+  private lead(units: number): void {
+    if (units > this.windowLead) this.windowLead = units;
+  }
+
+  /** A grant is asked for: the mark its answer measures the lead from. */
+  grantAsked(): number {
+    return this.takenUnits;
+  }
+
+  /** The grant asked for at `mark` is answered: the units taken since, and those still awaiting it, are what its wait took. */
+  grantAnswered(mark: number): void {
+    this.lead(this.takenUnits - mark + this.awaitedUnits);
   }
 
   /** Units open in leases still taken from. */
@@ -86,11 +134,12 @@ export class LeasePool {
     return units;
   }
 
-  /** The block to ask for: about BLOCK_SECONDS of the recent rate, or the units awaited when more; at least `units`. */
+  /** The block to ask for: about BLOCK_SECONDS of the recent rate, or the units awaited or LEAD_BLOCKS recent leads when more; at least `units`. */
   blockSize(units: number): number {
     const rate = Math.max(this.lastWindowUnits, this.windowUnits);
     const forRate = rate === 0 ? FIRST_BLOCK : Math.ceil((rate * BLOCK_SECONDS * 1000) / RATE_WINDOW_MS);
-    return Math.max(units, Math.min(MAX_BLOCK, Math.max(forRate, this.awaitedUnits)));
+    const forLead = LEAD_BLOCKS * Math.max(this.earlierLead, this.windowLead);
+    return Math.max(units, Math.min(MAX_BLOCK, Math.max(forRate, this.awaitedUnits, forLead)));
   }
 
   /** True when what is left is below the refill share of the next block, unless the quota is running out. */

@@ -179,6 +179,7 @@ export class RedisLedger implements QuotaLedger {
   /** Asks Redis for a block of `want` units (at least `atLeast`) for the pool; a granted lease joins it. */
   private async grant(pool: LeasePool, { org, key, service, month, limit }: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
     const id = `${this.node}-${++this.leaseCount}`;
+    const mark = pool.grantAsked();
     let reply: [number, number, number, number, number];
     try {
       reply = (await this.scripts.acquireLease(
@@ -195,6 +196,7 @@ export class RedisLedger implements QuotaLedger {
       if (error instanceof CommandTimeout) this.abandoned.add({ id, usageKey: this.names.monthUsage(org.id, month), service });
       throw this.storeError(error);
     }
+    pool.grantAnswered(mark);
     const [outcome, used, limitInForce, stale, granted] = reply;
     if (outcome === GRANTED) {
       pool.leases.push(newLease(id, granted, used, Date.now()));
