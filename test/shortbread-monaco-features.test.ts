@@ -27,6 +27,7 @@ const known = table`
   | ferries                 | name="Bateau Bus"                                  | ferry             | 10      |                                             | # the boat across Port Hercule
   | pier_polygons           | at=43.73363,7.42683                                | pier              | 12      |                                             | # a pier in Port Hercule
   | pier_lines              | near=43.7358327,7.4224042                          | pier              | 12      |                                             | # a quay-side pier in Port Hercule
+  | peaks                   | name="Mont Gros"                                   | peak              | 11      | ele=688                                     | # above Monaco, in France (issue 28)
   | streets                 | labelled="La Provençale"                           | motorway          | 5       | link=false oneway=true                      | # the A 8
   | streets                 | labelled="Tunnel de Monaco"                        | motorway          | 5       | link=true tunnel=true layer=-2              | # the A 500 link down to Monaco
   | streets                 | labelled="Boulevard Princesse Charlotte"           | primary           | 8       | link=false                                  |
