@@ -76,8 +76,11 @@ test('--help lists every command; no command or an unknown one prints the usage 
     'import',
     'worker',
     'user create',
+    'user set-password',
+    'user reset-password',
     'org members',
     'org set-role',
+    'org remove-member',
     'org set-tier',
     'key create',
     'key list',
@@ -114,8 +117,23 @@ test('a group of commands (key, user, org) lists its subcommands: with --help on
         'key revoke --org NAME --id ID',
       ],
     ],
-    ['user', ['user create --email E --password P [--org NAME] [--role owner|admin|member]']],
-    ['org', ['org members --org NAME', 'org set-role --org NAME --email E --role owner|admin|member', 'org set-tier --org NAME --tier']],
+    [
+      'user',
+      [
+        'user create --email E --password P [--org NAME] [--role owner|admin|member]',
+        'user set-password --email E --password P',
+        'user reset-password --email E',
+      ],
+    ],
+    [
+      'org',
+      [
+        'org members --org NAME',
+        'org set-role --org NAME --email E --role owner|admin|member',
+        'org remove-member --org NAME --email E [--revoke-keys]',
+        'org set-tier --org NAME --tier',
+      ],
+    ],
   ];
   for (const [group, synopses] of groups) {
     const help = await waymark([group, '--help']);

@@ -2,14 +2,16 @@
  * Roles and browser-safe keys in the dashboard, in a real browser: an owner restricts a key to
  * origins, client addresses and an expiry, edits it and rolls it (with and without a grace period)
  * and the API honours each step; an owner invites an admin and a member, who join through their
- * links and see only what their role allows; the owner changes a role and cannot leave the
- * organization without an owner. Screenshots go to test-artifacts/dashboard/ (roles-*).
+ * links and see only what their role allows; the owner changes a role, cannot leave the
+ * organization without an owner, and removes the member with its key; passwords are changed in the
+ * Team area and set with a reset link. Screenshots go to test-artifacts/dashboard/ (roles-*).
  */
 import type { ExecutionContext } from 'ava';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserTest, signedInContext } from './helpers/browser.js';
+import { createPasswordReset } from '../src/control-plane/password-changes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
@@ -339,6 +341,36 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     await ownerPage.locator('#banner.error').filter({ hasText: 'keeps at least one owner' }).waitFor();
     t.is(await ownerPage.getByLabel('Role of olga@roles.example').inputValue(), 'owner');
     await screenshot(ownerPage, '11-last-owner');
+
+    // Removing: a member has no Remove buttons and nobody one for themselves; the owner removes the
+    // member and its key, and the member's open page is signed out.
+    t.is(await memberPage.getByRole('button', { name: /^Remove / }).count(), 0);
+    t.is(await ownerPage.getByRole('button', { name: 'Remove olga@roles.example' }).count(), 0);
+    await ownerPage.getByRole('button', { name: 'Remove mia@roles.example' }).click();
+    await ownerPage.getByLabel('Also revoke the key they created').check();
+    await screenshot(ownerPage, '11b-remove-member');
+    await ownerPage.locator('#confirm-button').click();
+    const removed = 'mia@roles.example has been removed and the key they created revoked';
+    await ownerPage.locator('#banner.success').filter({ hasText: removed }).waitFor();
+    await ownerPage.locator('#members-table tbody tr', { hasText: 'mia@roles.example' }).waitFor({ state: 'detached' });
+    await memberPage.getByRole('link', { name: 'API Keys' }).click();
+    await memberPage.locator('#signin-form').waitFor();
+
+    // The owner changes its password in the Team area; the former admin sets one with an operator's reset link.
+    const passwordForm = ownerPage.locator('#password-form');
+    await passwordForm.getByLabel('Current password').fill(PASSWORD);
+    await passwordForm.getByLabel('New password').fill('olga has a new password');
+    await passwordForm.getByRole('button', { name: 'Change password' }).click();
+    await ownerPage.locator('#banner.success').filter({ hasText: 'Your password has been changed' }).waitFor();
+    const adam = (await server.store.findUserByEmail('adam@roles.example'))!;
+    const { token } = await createPasswordReset(server.store, adam, server.clock.now());
+    await adminPage.goto(`${server.url}/dashboard/#reset=${token}`);
+    await adminPage.locator('#reset-form').getByLabel('New password').fill('adam has a new password');
+    await screenshot(adminPage, '11c-reset-password');
+    await adminPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await adminPage.locator('#app-view').waitFor();
+    t.false(adminPage.url().includes('reset='), 'the token leaves the address bar');
+    t.is((await server.dashboard(null as never, 'POST', '/signin', { email: 'adam@roles.example', password: PASSWORD })).status, 401);
     await ownerPage.setViewportSize(PHONE);
     await screenshot(ownerPage, '12-owner-team-phone');
     await ownerPage.setViewportSize(DESKTOP);

@@ -572,6 +572,30 @@ const ROUTES: FuzzRoute[] = [
     invitations: true,
     body: (world) => ({ invitation: () => world.invitations?.token ?? 'no-invitation' }),
   },
+  {
+    method: 'PUT',
+    path: '/dashboard/api/password',
+    credentials: 'session',
+    // Never the account's current password: a change would end the fuzz's other sessions.
+    succeeds: false,
+    body: () => ({ currentPassword: (random) => `not the password ${Math.floor(random() * 1e9)}`, newPassword: password }),
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/api/password/reset',
+    credentials: 'none',
+    succeeds: false,
+    body: () => ({ token: () => `wmr_${'A'.repeat(43)}`, password }),
+  },
+  {
+    method: 'POST',
+    path: '/dashboard/api/members/{id}/remove',
+    credentials: 'session',
+    succeeds: false,
+    invitations: true,
+    segments: (random) => ({ id: `usr_${Math.floor(random() * 1e9)}` }),
+    body: () => ({ revokeKeys: (random) => random() < 0.5 }),
+  },
   // Operator
   {
     method: 'POST',

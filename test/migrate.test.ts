@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { hashKey } from '../src/control-plane/keys.js';
+import { createPasswordReset, resetPassword } from '../src/control-plane/password-changes.js';
 import { RedisStore } from '../src/control-plane/redis/index.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
 import { databaseFile } from '../core/config.js';
@@ -13,7 +14,7 @@ import { waymark } from './helpers/cli.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
-test('migrate --to-redis copies accounts, keys (revoked too), tiers and usage; a second run is refused', async (t) => {
+test('migrate --to-redis copies accounts, keys (revoked too), tiers, usage, sessions and reset links; a second run is refused', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'waymark-migrate-'));
   const settings = { url: REDIS_URL, prefix: `waymark-test-migrate-${randomBytes(4).toString('hex')}` };
   const redisEnv = { WAYMARK_REDIS_URL: settings.url, WAYMARK_REDIS_PREFIX: settings.prefix };
@@ -37,6 +38,10 @@ test('migrate --to-redis copies accounts, keys (revoked too), tiers and usage; a
   const sqlite = new SqliteStore(databaseFile(dataDir));
   const org = (await sqlite.findOrgByName('Acme'))!;
   sqlite.recordUsage([{ orgId: org.id, keyId: kept.id, service: 'routing', day: '2026-11-03', count: 7 }]);
+  const owner = (await sqlite.findUserByEmail('owner@acme.example'))!;
+  const session = { hash: 'session-of-the-owner', userId: owner.id, expiresAt: new Date(Date.now() + 86_400_000).toISOString() };
+  await sqlite.createSession(session);
+  const reset = await createPasswordReset(sqlite, owner, Date.now());
   await sqlite.close();
 
   const copied = await cli(['migrate', '--to-redis'], redisEnv);
@@ -52,6 +57,10 @@ test('migrate --to-redis copies accounts, keys (revoked too), tiers and usage; a
     { keyId: kept.id, used: { maps: 0, geocoding: 0, routing: 7 } },
   ]);
   t.is(await store.ledger.used(org.id, 'routing', '2026-11'), 7);
+  // The session and the reset link came along, the session in its user's index: using the link ends it.
+  t.like(await store.findSession(session.hash, new Date().toISOString()), { userId: owner.id });
+  t.like(await resetPassword(store, reset.token, 'a new long password', Date.now()), { id: owner.id });
+  t.is(await store.findSession(session.hash, new Date().toISOString()), null);
 
   const again = await waymark(['migrate', '--to-redis', '--data', dataDir], redisEnv);
   t.is(again.code, 1);

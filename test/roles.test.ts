@@ -9,32 +9,7 @@ import { serve } from './helpers/fixtures.js';
 import { STORE_KINDS, redisFor } from './helpers/backends.js';
 import { assertError } from './helpers/http.js';
 import type { Account, TestServer } from './helpers/server.js';
-
-const PASSWORD = 'correct horse battery';
-
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-async function as(server: TestServer, account: Account, method: string, path: string, body?: unknown): Promise<Answer> {
-  const res = await server.dashboard(account, method, path, body);
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-}
-
-/** Invites someone with `role` (absent: the default) and signs them up through the link. */
-async function join(server: TestServer, inviter: Account, email: string, role?: string): Promise<Account> {
-  const invited = await as(server, inviter, 'POST', '/invitations', role === undefined ? {} : { role });
-  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited)}`);
-  const res = await server.dashboard(null as unknown as Account, 'POST', '/signup', {
-    email,
-    password: PASSWORD,
-    invitation: invited.body.token,
-  });
-  const body = (await res.json()) as { csrfToken: string; organization: { id: string }; user: { role: string } };
-  if (res.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(body)}`);
-  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrfToken: body.csrfToken, orgId: body.organization.id, email };
-}
+import { as, join } from './helpers/team.js';
 
 const roleOf = async (server: TestServer, account: Account) =>
   ((await as(server, account, 'GET', '/me')).body.user as { role: string }).role;
@@ -58,7 +33,7 @@ for (const kind of STORE_KINDS) {
       id: (me as { id: string }).id,
       email: 'member@acme.example',
       role: 'member',
-      powers: { plan: false, roles: false, invitations: false, allKeys: false },
+      powers: { plan: false, roles: false, invitations: false, members: false, allKeys: false },
     });
     const members = (await as(server, member, 'GET', '/members')).body.members as { email: string; role: string }[];
     t.deepEqual(

@@ -129,3 +129,43 @@ for (const version of [1, 2]) {
     t.deepEqual(await upgraded.listInvitations('org_a'), []);
   });
 }
+
+test('a file of schema 4 keeps its invitations, and a member who made or used one can then be removed (issue 34)', async (t) => {
+  const file = tempFile(t);
+  const Database = (await import('better-sqlite3')).default;
+  const old = new Database(file);
+  for (const step of SCHEMA_STEPS.slice(0, 4)) old.exec(step);
+  old.pragma('user_version = 4');
+  old.exec(`
+    INSERT INTO organizations VALUES ('org_a', 'Old', 'free', '{}', '2026-01-01T00:00:00.000Z', 1);
+    INSERT INTO users VALUES ('usr_1', 'owner@example.com', 'x', 'org_a', '2026-01-01T00:00:00.000Z', 'owner');
+    INSERT INTO users VALUES ('usr_2', 'admin@example.com', 'x', 'org_a', '2026-01-02T00:00:00.000Z', 'admin');
+    INSERT INTO users VALUES ('usr_3', 'joined@example.com', 'x', 'org_a', '2026-01-03T00:00:00.000Z', 'member');
+    INSERT INTO invitations VALUES ('inv_used', 'org_a', 'hash-used', 'wmi_…', 'usr_2', '2026-01-02T00:00:00.000Z',
+      '2026-01-09T00:00:00.000Z', 'usr_3', '2026-01-03T00:00:00.000Z', NULL, 'member');
+    INSERT INTO invitations VALUES ('inv_open', 'org_a', 'hash-open', 'wmi_…', 'usr_2', '2026-01-04T00:00:00.000Z',
+      '2099-01-01T00:00:00.000Z', NULL, NULL, NULL, 'admin');
+    INSERT INTO sessions VALUES ('session-2', 'usr_2', '2099-01-01T00:00:00.000Z');
+  `);
+  old.close();
+
+  const store = new SqliteStore(file, { now: () => Date.parse('2026-02-01T00:00:00Z') });
+  t.teardown(() => store.close());
+  t.deepEqual(
+    (await store.listInvitations('org_a')).map((i) => [i.id, i.role, i.createdBy, i.acceptedBy]),
+    [
+      ['inv_open', 'admin', 'usr_2', null],
+      ['inv_used', 'member', 'usr_2', 'usr_3'],
+    ],
+  );
+  const nowIso = '2026-02-01T00:00:00.000Z';
+  for (const userId of ['usr_2', 'usr_3']) {
+    t.truthy(await store.removeUser({ orgId: 'org_a', userId, removableRoles: ['admin', 'member'], revokeKeys: false, nowIso }));
+  }
+  t.deepEqual(
+    (await store.listUsers('org_a')).map((u) => u.id),
+    ['usr_1'],
+  );
+  t.is(await store.findSession('session-2', nowIso), null);
+  t.like((await store.listInvitations('org_a'))[0], { id: 'inv_open', revokedAt: nowIso, createdBy: 'usr_2' });
+});

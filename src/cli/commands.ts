@@ -29,6 +29,22 @@ export const COMMANDS: readonly Command[] = [
     load: () => import('./user-create.js'),
   },
   {
+    name: 'user set-password',
+    summary: "Sets a user's password (at least 8 characters) and ends all of the user's dashboard sessions at once, on every node.",
+    synopsis: '--email E --password P',
+    flags: ['email', 'password'],
+    load: () => import('./user-set-password.js'),
+  },
+  {
+    name: 'user reset-password',
+    summary:
+      'Prints a one-time link (under WAYMARK_PUBLIC_URL) with which the user sets a new password: it works once, within 1 hour, ' +
+      "and ends all of the user's sessions; a newer link replaces an older one. Waymark does not e-mail it: send it yourself.",
+    synopsis: '--email E',
+    flags: ['email'],
+    load: () => import('./user-reset-password.js'),
+  },
+  {
     name: 'org members',
     summary: "Lists an organization's members: id, email, role (owner, admin or member) and when they joined.",
     synopsis: '--org NAME',
@@ -43,6 +59,17 @@ export const COMMANDS: readonly Command[] = [
     synopsis: '--org NAME --email E --role owner|admin|member',
     flags: ['org', 'email', 'role'],
     load: () => import('./org-set-role.js'),
+  },
+  {
+    name: 'org remove-member',
+    summary:
+      'Removes a member from an organization: its account and dashboard sessions end at once (on every node), its pending ' +
+      'invitations are revoked, and its email is free again. The keys it created stay active unless --revoke-keys is given. ' +
+      'An organization keeps at least one owner.',
+    synopsis: '--org NAME --email E [--revoke-keys]',
+    flags: ['org', 'email'],
+    switches: ['revoke-keys'],
+    load: () => import('./org-remove-member.js'),
   },
   {
     name: 'org set-tier',
@@ -150,7 +177,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'migrate',
     summary:
       'With --to-redis, copies the control plane of the --data folder (organizations, users, API keys including revoked ones, ' +
-      'invitations, unexpired sessions and all recorded usage) into the Redis of WAYMARK_REDIS_URL under WAYMARK_REDIS_PREFIX. ' +
+      'invitations, unexpired sessions and password-reset links, and all recorded usage) into the Redis of WAYMARK_REDIS_URL under WAYMARK_REDIS_PREFIX. ' +
       'It refuses when that prefix already holds a control plane; choose another prefix or delete its ":cp:" keys first. ' +
       'Stop the server first: usage it counts during the copy is not carried over. The SQLite file is left as it was.',
     synopsis: '--to-redis',

@@ -63,7 +63,7 @@ export function validateEmail(value: unknown): string {
   return email.toLowerCase();
 }
 
-function validatePassword(value: unknown): string {
+export function validatePassword(value: unknown): string {
   if (typeof value !== 'string' || value.length < MIN_PASSWORD_LENGTH) {
     throw new AccountError(`the password must be at least ${MIN_PASSWORD_LENGTH} characters`);
   }

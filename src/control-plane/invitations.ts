@@ -1,12 +1,15 @@
 /**
  * Invitations: the only way into an existing organization from the dashboard. A member makes one;
  * its token (`wmi_` + 43 random base64url characters) is shown once, inside the invitation link,
- * and stored only as its SHA-256. It admits one user, within 7 days, unless a member revokes it.
+ * and stored only as its SHA-256. It admits one user, within 7 days, unless a member revokes it,
+ * and only while its maker is a member whose role may still make it: a demotion or removal
+ * revokes the maker's pending invitations beyond its new role, and acceptance checks again.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { AccountError, newCredentials } from './accounts.js';
 import { newId } from './ids.js';
 import { secretHint } from './keys.js';
+import { mayInvite } from './permissions.js';
 import type { ControlStore } from './store.js';
 import type { InvitationRecord, InvitationStatus, Organization, Role, User } from './types.js';
 
@@ -50,6 +53,12 @@ export async function createInvitation(
   return { invitation, token };
 }
 
+/** Whether the invitation's maker is still a member whose role may make it, as acceptance checks (the store, atomically). */
+async function inviterMayStillInvite(store: ControlStore, invitation: InvitationRecord): Promise<boolean> {
+  const inviter = await store.getUser(invitation.createdBy);
+  return inviter !== null && inviter.orgId === invitation.orgId && mayInvite(inviter.role, invitation.role);
+}
+
 /** The organization a token can still admit someone to; an AccountError when it cannot. */
 export async function invitingOrganization(
   store: ControlStore,
@@ -57,8 +66,11 @@ export async function invitingOrganization(
   now: number,
 ): Promise<{ org: Organization; expiresAt: string }> {
   const invitation = typeof token === 'string' && TOKEN_PATTERN.test(token) ? await store.findInvitation(hashToken(token)) : null;
-  const org =
-    invitation && invitationStatus(invitation, new Date(now).toISOString()) === 'pending' ? await store.getOrg(invitation.orgId) : null;
+  const usable =
+    invitation &&
+    invitationStatus(invitation, new Date(now).toISOString()) === 'pending' &&
+    (await inviterMayStillInvite(store, invitation));
+  const org = usable ? await store.getOrg(invitation.orgId) : null;
   if (!invitation || !org) throw new AccountError(UNUSABLE);
   return { org, expiresAt: invitation.expiresAt };
 }

@@ -14,6 +14,7 @@ import type {
   KeyChanges,
   KeyUsage,
   Organization,
+  PasswordResetRecord,
   Role,
   Service,
   SessionRecord,
@@ -41,6 +42,24 @@ export class LastOwner extends StoreConflict {
   }
 }
 
+/** What removing a member asks: who, which roles the remover may remove, and whether their keys go too. */
+export interface RemovalRequest {
+  orgId: string;
+  userId: string;
+  /** The member is removed only while its role is one of these (checked atomically with the removal). */
+  removableRoles: readonly Role[];
+  /** Also revoke the active keys the member created in the dashboard. */
+  revokeKeys: boolean;
+  nowIso: string;
+}
+
+/** What a removal did. */
+export interface Removal {
+  user: User;
+  /** The keys revoked with the member (none unless asked). */
+  revokedKeys: ApiKeyRecord[];
+}
+
 /** A rolled key's new value (only its hash and hint are stored) and until when the old one works. */
 export interface KeyRoll {
   hash: string;
@@ -66,8 +85,31 @@ export interface ControlStore {
   getUser(id: string): Promise<User | null>;
   /** The members of an organization, oldest first. */
   listUsers(orgId: string): Promise<User[]>;
-  /** Sets a member's role; null when there is no such member; LastOwner when no owner would remain. */
+  /**
+   * Sets a member's role; null when there is no such member; LastOwner when no owner would remain.
+   * Revokes, with it, the member's pending invitations for roles the new one may not grant.
+   */
   setRole(orgId: string, userId: string, role: Role): Promise<User | null>;
+
+  /**
+   * Removes a member from its organization in one step: the user record (its email is free again),
+   * all its sessions (on every node: sessions are looked up in the store on each request), its
+   * password-reset link, its pending invitations (revoked) and, when asked, its keys (revoked).
+   * Null when there is no such member with a removable role; LastOwner when it is the last owner.
+   */
+  removeUser(request: RemovalRequest): Promise<Removal | null>;
+  /**
+   * Sets a user's password hash and ends every session of the user but `keepSession` (a session
+   * hash, or null for all), and cancels its password-reset link. False when there is no such user.
+   */
+  setPassword(userId: string, passwordHash: string, keepSession: string | null): Promise<boolean>;
+  /** Stores a password-reset link, replacing the user's earlier one; false when there is no such user. */
+  insertPasswordReset(reset: PasswordResetRecord): Promise<boolean>;
+  /**
+   * Uses a password-reset link up: sets the password, deletes the link and ends all the user's
+   * sessions, in one step. Null when the link is unknown, used, replaced or expired.
+   */
+  usePasswordReset(input: { hash: string; nowIso: string; passwordHash: string }): Promise<User | null>;
 
   getOrg(id: string): Promise<Organization | null>;
   /** The organization of that name, in any letter case. */
@@ -97,7 +139,8 @@ export interface ControlStore {
   /**
    * Creates a user in the organization of a pending, unexpired invitation and marks it accepted,
    * in one transaction, so that an invitation admits one user at most. Null when the invitation
-   * cannot be used; StoreConflict when the email is taken.
+   * cannot be used, also when its maker is no longer a member whose role may make it (`mayInvite`);
+   * StoreConflict when the email is taken.
    */
   acceptInvitation(input: {
     hash: string;

@@ -20,8 +20,8 @@ export interface Organization {
 
 /**
  * What a member may do in its organization, each role including the ones after it: an owner sets
- * the plan and the members' roles; an admin manages every key and the invitations; a member sees
- * usage and manages the keys it created itself.
+ * the plan and the members' roles; an admin manages every key and the invitations, and removes
+ * members up to its own role; a member sees usage and manages the keys it created itself.
  */
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -98,6 +98,18 @@ export interface SessionRecord {
   /** Hex SHA-256 of the cookie value. */
   hash: string;
   userId: string;
+  expiresAt: string;
+}
+
+/**
+ * A one-time password-reset link an operator made (`waymark user reset-password`). Only the
+ * SHA-256 of its token is stored; a user has at most one, a newer one replacing it.
+ */
+export interface PasswordResetRecord {
+  /** Hex SHA-256 of the token. */
+  hash: string;
+  userId: string;
+  createdAt: string;
   expiresAt: string;
 }
 

@@ -19,6 +19,8 @@ export const csrfTokenOf = (cookieValue: string) => createHash('sha256').update(
 
 export interface Session {
   user: User;
+  /** The stored form of the cookie value (its SHA-256): the session a password change keeps. */
+  hash: string;
   cookieValue: string;
   csrfToken: string;
 }
@@ -49,9 +51,11 @@ export class Sessions {
   async current(req: Request): Promise<Session | null> {
     const value = req.cookie(SESSION_COOKIE);
     if (!value || !COOKIE_VALUE.test(value)) return null;
+    // Looked up in the store on every request: a session ended or a member removed through any
+    // node (or the CLI) is refused from the next request on, on every node.
     const session = await this.store.findSession(sha256(value), new Date(this.now()).toISOString());
     const user = session && (await this.store.getUser(session.userId));
-    return user ? { user, cookieValue: value, csrfToken: csrfTokenOf(value) } : null;
+    return user ? { user, hash: session.hash, cookieValue: value, csrfToken: csrfTokenOf(value) } : null;
   }
 
   /** The session of a request that must be signed in; state changes also check the CSRF token. */

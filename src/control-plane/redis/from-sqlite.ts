@@ -65,9 +65,28 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
     const sessions = db
       .prepare<[string], { hash: string; user_id: string; expires_at: string }>('SELECT * FROM sessions WHERE expires_at > ?')
       .all(nowIso);
+    const latestSession = new Map<string, number>();
     for (const s of sessions) {
       const key = names.session(s.hash);
-      tx.hset(key, { hash: s.hash, userId: s.user_id, expiresAt: s.expires_at }).pexpireat(key, Date.parse(s.expires_at));
+      const expiresAt = Date.parse(s.expires_at);
+      tx.hset(key, { hash: s.hash, userId: s.user_id, expiresAt: s.expires_at })
+        .pexpireat(key, expiresAt)
+        .sadd(names.userSessions(s.user_id), s.hash);
+      latestSession.set(s.user_id, Math.max(latestSession.get(s.user_id) ?? 0, expiresAt));
+    }
+    for (const [userId, expiresAt] of latestSession) tx.pexpireat(names.userSessions(userId), expiresAt);
+    tx.set(names.sessionsIndexed, '1');
+
+    const resets = db
+      .prepare<[string], { user_id: string; hash: string; created_at: string; expires_at: string }>(
+        'SELECT * FROM password_resets WHERE expires_at > ?',
+      )
+      .all(nowIso);
+    for (const r of resets) {
+      const key = names.passwordReset(r.hash);
+      tx.hset(key, { hash: r.hash, userId: r.user_id, createdAt: r.created_at, expiresAt: r.expires_at })
+        .pexpireat(key, Date.parse(r.expires_at))
+        .hset(names.user(r.user_id), 'resetHash', r.hash);
     }
 
     const usage = db

@@ -8,8 +8,10 @@ import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
 import type { RedisSettings } from '../../../core/redis.js';
 import { newId } from '../ids.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { invitersOf, mayInvite } from '../permissions.js';
+import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll, type Removal, type RemovalRequest } from '../store.js';
 import {
+  ROLES,
   SERVICES,
   type ApiKeyRecord,
   type DailyUsage,
@@ -17,6 +19,7 @@ import {
   type KeyChanges,
   type KeyUsage,
   type Organization,
+  type PasswordResetRecord,
   type Role,
   type Service,
   type SessionRecord,
@@ -43,7 +46,7 @@ import {
   type Hash,
 } from './records.js';
 import { defineScripts, type Scripts } from './scripts.js';
-import { upgradeRoles } from './upgrade.js';
+import { indexSessions, upgradeRoles } from './upgrade.js';
 import { daysBetween, summarizeDays } from './usage.js';
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
@@ -98,6 +101,7 @@ export class RedisStore implements ControlStore {
     try {
       await store.client.connect();
       await upgradeRoles(store.client, store.names);
+      await indexSessions(store.client, store.names);
       if (options.directory !== false) await store.directory.listen(store.subscriber);
     } catch (error) {
       store.subscriber.disconnect();
@@ -192,10 +196,12 @@ export class RedisStore implements ControlStore {
 
   setRole(orgId: string, userId: string, role: Role): Promise<User | null> {
     return this.guarded(async () => {
-      const outcome = (await this.scripts.setRole([this.names.user(userId), this.names.orgOwners(orgId)], [orgId, userId, role])) as
-        | string[]
-        | string
-        | null;
+      const n = this.names;
+      const grantable = ROLES.filter((invited) => mayInvite(role, invited)).join(',');
+      const outcome = (await this.scripts.setRole(
+        [n.user(userId), n.orgOwners(orgId), n.orgInvitations(orgId)],
+        [orgId, userId, role, grantable, new Date(this.now()).toISOString(), n.invitation('')],
+      )) as string[] | string | null;
       if (outcome === 'last-owner') throw new LastOwner();
       return Array.isArray(outcome) ? withoutPassword(toUser(fromPairs(outcome))) : null;
     });
@@ -237,10 +243,15 @@ export class RedisStore implements ControlStore {
   createSession(session: SessionRecord): Promise<void> {
     return this.guarded(async () => {
       const key = this.names.session(session.hash);
+      const userSessions = this.names.userSessions(session.userId);
+      const expiresAt = Date.parse(session.expiresAt);
+      // A new session outlives the user's earlier ones: the index expires with it.
       await this.client
         .multi()
         .hset(key, { ...session })
-        .pexpireat(key, Date.parse(session.expiresAt))
+        .pexpireat(key, expiresAt)
+        .sadd(userSessions, session.hash)
+        .pexpireat(userSessions, expiresAt)
         .exec();
     });
   }
@@ -254,7 +265,96 @@ export class RedisStore implements ControlStore {
 
   deleteSession(hash: string): Promise<void> {
     return this.guarded(async () => {
-      await this.client.del(this.names.session(hash));
+      const userId = await this.client.hget(this.names.session(hash), 'userId');
+      const tx = this.client.multi().del(this.names.session(hash));
+      if (userId) tx.srem(this.names.userSessions(userId), hash);
+      await tx.exec();
+    });
+  }
+
+  removeUser(request: RemovalRequest): Promise<Removal | null> {
+    return this.guarded(async () => {
+      const n = this.names;
+      const { orgId, userId } = request;
+      const user = await this.getUser(userId);
+      if (!user) return null;
+      const outcome = (await this.scripts.removeUser(
+        [
+          n.user(userId),
+          n.emails,
+          n.orgUsers(orgId),
+          n.orgOwners(orgId),
+          n.orgInvitations(orgId),
+          n.userSessions(userId),
+          n.orgKeys(orgId),
+        ],
+        [
+          orgId,
+          userId,
+          request.removableRoles.join(','),
+          request.revokeKeys ? '1' : '0',
+          request.nowIso,
+          n.invitation(''),
+          n.session(''),
+          n.passwordReset(''),
+          n.key(''),
+          emailField(user.email),
+        ],
+      )) as [string, string[]] | string | null;
+      if (outcome === 'last-owner') throw new LastOwner();
+      if (!Array.isArray(outcome)) return null;
+      const revokedKeys: ApiKeyRecord[] = [];
+      for (const hash of outcome[1]) {
+        const fields = await this.client.hgetall(n.key(hash));
+        const key = toKey(fields);
+        this.directory.putKey(key, fields.version!);
+        await this.announce(`key ${hash}`);
+        revokedKeys.push(key);
+      }
+      return { user, revokedKeys };
+    });
+  }
+
+  setPassword(userId: string, passwordHash: string, keepSession: string | null): Promise<boolean> {
+    return this.guarded(async () => {
+      const n = this.names;
+      const done = await this.scripts.setPassword(
+        [n.user(userId), n.userSessions(userId)],
+        [passwordHash, keepSession ?? '', n.session(''), n.passwordReset('')],
+      );
+      return done === 1;
+    });
+  }
+
+  insertPasswordReset(reset: PasswordResetRecord): Promise<boolean> {
+    return this.guarded(async () => {
+      const n = this.names;
+      const done = await this.scripts.insertPasswordReset(
+        [n.user(reset.userId), n.passwordReset(reset.hash)],
+        [
+          n.passwordReset(''),
+          reset.hash,
+          reset.userId,
+          reset.createdAt,
+          reset.expiresAt,
+          // Relative to this store's clock, as the link's expiry is.
+          Math.max(1, Date.parse(reset.expiresAt) - this.now()),
+        ],
+      );
+      return done === 1;
+    });
+  }
+
+  usePasswordReset(input: { hash: string; nowIso: string; passwordHash: string }): Promise<User | null> {
+    return this.guarded(async () => {
+      const n = this.names;
+      const userId = await this.client.hget(n.passwordReset(input.hash), 'userId');
+      if (!userId) return null;
+      const pairs = (await this.scripts.usePasswordReset(
+        [n.passwordReset(input.hash), n.user(userId), n.userSessions(userId)],
+        [input.nowIso, input.passwordHash, input.hash, n.session('')],
+      )) as string[] | null;
+      return pairs ? withoutPassword(toUser(fromPairs(pairs))) : null;
     });
   }
 
@@ -376,14 +476,15 @@ export class RedisStore implements ControlStore {
     passwordHash: string;
   }): Promise<{ user: User; org: Organization } | null> {
     return this.guarded(async () => {
-      const orgId = await this.client.hget(this.names.invitation(input.hash), 'orgId');
-      if (!orgId) return null;
+      const [orgId, invitedRole, inviterId] = await this.client.hmget(this.names.invitation(input.hash), 'orgId', 'role', 'createdBy');
+      if (!orgId || !inviterId) return null;
+      const inviters = invitersOf((invitedRole ?? 'member') as Role).join(',');
       // The role is the invitation's, which the script reads as it accepts it.
       const user = this.newUser(input.email, input.passwordHash, orgId, 'member', input.nowIso);
       const n = this.names;
       const [outcome, orgPairs, role] = (await this.scripts.acceptInvitation(
-        [n.invitation(input.hash), n.emails, n.org(orgId), n.user(user.id), n.orgUsers(orgId), n.orgOwners(orgId)],
-        [input.nowIso, orgId, emailField(user.email), user.id, JSON.stringify(userFields(user))],
+        [n.invitation(input.hash), n.emails, n.org(orgId), n.user(user.id), n.orgUsers(orgId), n.orgOwners(orgId), n.user(inviterId)],
+        [input.nowIso, orgId, emailField(user.email), user.id, JSON.stringify(userFields(user)), inviters],
       )) as [string, string[]?, Role?];
       if (outcome === 'unusable') return null;
       if (outcome === 'email-taken') throw this.emailTaken(input.email);

@@ -46,6 +46,12 @@ export function controlKeys(prefix: string) {
 
     /** Expires with the session (PEXPIREAT). */
     session: (hash: string) => `${base}session:${hash}`,
+    /** Set of a user's session hashes, so that they can all be ended; expires with the newest session. */
+    userSessions: (userId: string) => `${base}user-sessions:${userId}`,
+    /** Set when the sessions stored before `userSessions` existed have been indexed (upgrade.ts). */
+    sessionsIndexed: `${base}sessions-indexed`,
+    /** A password-reset link (its token's hash); expires with it. The user's hash names it in `resetHash`. */
+    passwordReset: (hash: string) => `${base}password-reset:${hash}`,
 
     /** Hash of a month's units per service (served, `leased:` and `lost:`; scripts.ts): the quota counters. */
     monthUsage: (orgId: string, month: string) => `${base}used:${orgId}:${month}`,

@@ -4,6 +4,7 @@
  * objects of string fields (see records.ts).
  */
 import type { Redis } from 'ioredis';
+import { MEMBER_HELPERS, MEMBER_SCRIPTS } from './member-scripts.js';
 
 /** Helpers prepended to the scripts that need them. */
 const HSET_JSON = `
@@ -104,20 +105,23 @@ add_user(KEYS[1], KEYS[3], KEYS[4], KEYS[5], ARGV[1], ARGV[2], ARGV[3])
 return {'ok', redis.call('HGETALL', KEYS[2])}`,
   },
   /**
-   * KEYS invitation, emails, org, user, orgUsers, orgOwners; ARGV now, org id (as the caller read
-   * it), email, user id, user JSON without its role. The invitation must still be of that
-   * organization, pending and unexpired; the user gets the invitation's role. Answers {status,
-   * org pairs, role}.
+   * KEYS invitation, emails, org, user, orgUsers, orgOwners, inviter; ARGV now, org id (as the
+   * caller read it), email, user id, user JSON without its role, the roles that may make an
+   * invitation of its role (as the caller read it). The invitation must still be of that
+   * organization, pending and unexpired, and its maker still a member of it with one of those
+   * roles; the user gets the invitation's role. Answers {status, org pairs, role}.
    */
   acceptInvitation: {
-    keys: 6,
-    lua: `${ADD_USER}
+    keys: 7,
+    lua: `${ADD_USER}${MEMBER_HELPERS}
 local invitation = KEYS[1]
+local inviter = redis.call('HMGET', KEYS[7], 'orgId', 'role')
 if redis.call('HGET', invitation, 'orgId') ~= ARGV[2]
   or redis.call('HEXISTS', invitation, 'acceptedAt') == 1
   or redis.call('HEXISTS', invitation, 'revokedAt') == 1
   or redis.call('HGET', invitation, 'expiresAt') <= ARGV[1]
-  or redis.call('EXISTS', KEYS[3]) == 0 then
+  or redis.call('EXISTS', KEYS[3]) == 0
+  or inviter[1] ~= ARGV[2] or not listed(ARGV[6], inviter[2] or 'member') then
   return {'unusable'}
 end
 if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return {'email-taken'} end
@@ -169,16 +173,19 @@ if position then redis.call('LSET', KEYS[5], position, ARGV[4]) end
 return redis.call('HGETALL', KEYS[2])`,
   },
   /**
-   * KEYS user, orgOwners; ARGV org id, user id, role. The user's pairs; nil when not a member of
-   * the organization; 'last-owner' when the change would leave it without an owner.
+   * KEYS user, orgOwners, orgInvitations; ARGV org id, user id, role, the invitation roles the new
+   * role may grant, now, the invitation key prefix. The user's pairs; nil when not a member of the
+   * organization; 'last-owner' when the change would leave it without an owner. The member's
+   * pending invitations for other roles are revoked.
    */
   setRole: {
-    keys: 2,
-    lua: `
+    keys: 3,
+    lua: `${MEMBER_HELPERS}
 if redis.call('HGET', KEYS[1], 'orgId') ~= ARGV[1] then return false end
 if redis.call('HGET', KEYS[1], 'role') == 'owner' and ARGV[3] ~= 'owner' and redis.call('SCARD', KEYS[2]) <= 1 then
   return 'last-owner'
 end
+revoke_invitations(KEYS[3], ARGV[6], ARGV[2], ARGV[4], ARGV[5])
 redis.call('HSET', KEYS[1], 'role', ARGV[3])
 if ARGV[3] == 'owner' then redis.call('SADD', KEYS[2], ARGV[2]) else redis.call('SREM', KEYS[2], ARGV[2]) end
 return redis.call('HGETALL', KEYS[1])`,
@@ -314,6 +321,7 @@ return 1`,
     lua: `${LEASE_HELPERS}
 return settle_expired(KEYS[1], ARGV[1], now_ms())`,
   },
+  ...MEMBER_SCRIPTS,
 } as const;
 
 type ScriptName = keyof typeof SCRIPTS;

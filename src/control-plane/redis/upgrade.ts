@@ -23,3 +23,25 @@ export async function upgradeRoles(client: Redis, names: ControlKeys): Promise<v
   }
   await client.set(names.rolesUpgraded, '1');
 }
+
+/**
+ * Adds the sessions stored before each user's session index existed to it, once per prefix, so
+ * that removing a member or changing a password ends those too.
+ */
+export async function indexSessions(client: Redis, names: ControlKeys): Promise<void> {
+  if ((await client.exists(names.sessionsIndexed)) === 1) return;
+  const latest = new Map<string, number>();
+  let cursor = '0';
+  do {
+    const [next, found] = await client.scan(cursor, 'MATCH', names.session('*'), 'COUNT', 1000);
+    for (const key of found) {
+      const [hash, userId, expiresAt] = await client.hmget(key, 'hash', 'userId', 'expiresAt');
+      if (!hash || !userId || !expiresAt) continue;
+      await client.sadd(names.userSessions(userId), hash);
+      latest.set(userId, Math.max(latest.get(userId) ?? 0, Date.parse(expiresAt)));
+    }
+    cursor = next;
+  } while (cursor !== '0');
+  for (const [userId, expiresAt] of latest) await client.pexpireat(names.userSessions(userId), expiresAt);
+  await client.set(names.sessionsIndexed, '1');
+}

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll, type Removal, type RemovalRequest } from '../store.js';
 import {
   SERVICES,
   type ApiKeyRecord,
@@ -14,6 +14,7 @@ import {
   type KeyChanges,
   type KeyUsage,
   type Organization,
+  type PasswordResetRecord,
   type Role,
   type Service,
   type SessionRecord,
@@ -25,6 +26,7 @@ import {
 import { announceChange } from '../../../core/change-channel.js';
 import { SqliteDirectory } from './directory.js';
 import { listColumn, toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from './rows.js';
+import * as members from './members.js';
 import { migrate } from './schema.js';
 import { SqliteSignIns } from './sign-ins.js';
 
@@ -171,8 +173,27 @@ export class SqliteStore implements ControlStore {
         if (owners <= 1) throw new LastOwner();
       }
       const row = this.db.prepare<[string, string], UserRow>('UPDATE users SET role = ? WHERE id = ? RETURNING *').get(role, userId)!;
+      members.revokeInvitationsBeyond(this.db, userId, role, new Date(this.now()).toISOString());
       return withoutPassword(toUser(row));
     })();
+  }
+
+  async removeUser(request: RemovalRequest): Promise<Removal | null> {
+    const removal = this.db.transaction(() => members.removeUser(this.db, request, () => this.nextRevision()))();
+    if (removal && removal.revokedKeys.length > 0) await this.announce();
+    return removal;
+  }
+
+  async setPassword(userId: string, passwordHash: string, keepSession: string | null): Promise<boolean> {
+    return this.db.transaction(() => members.setPassword(this.db, userId, passwordHash, keepSession))();
+  }
+
+  async insertPasswordReset(reset: PasswordResetRecord): Promise<boolean> {
+    return members.insertPasswordReset(this.db, reset);
+  }
+
+  async usePasswordReset(input: { hash: string; nowIso: string; passwordHash: string }): Promise<User | null> {
+    return this.db.transaction(() => members.usePasswordReset(this.db, input))();
   }
 
   async listUsers(orgId: string): Promise<User[]> {
@@ -380,7 +401,7 @@ export class SqliteStore implements ControlStore {
           'SELECT * FROM invitations WHERE hash = ? AND accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?',
         )
         .get(input.hash, input.nowIso);
-      const orgRow = invitation && this.orgRow(invitation.org_id);
+      const orgRow = invitation && members.inviterMayStillInvite(this.db, invitation) && this.orgRow(invitation.org_id);
       if (!invitation || !orgRow) return null;
       const user = this.insertUser(input.email, input.passwordHash, orgRow.id, invitation.role as Role, input.nowIso);
       this.db.prepare('UPDATE invitations SET accepted_by = ?, accepted_at = ? WHERE id = ?').run(user.id, input.nowIso, invitation.id);

@@ -104,8 +104,43 @@ CREATE TABLE sign_in_addresses (
 CREATE INDEX sign_in_addresses_by_window ON sign_in_addresses(window_start);
 `;
 
+/**
+ * Removing members (issue 34): invitations keep their maker's and user's ids after the user is
+ * deleted (the table is rebuilt without those two foreign keys), and password-reset links, at most
+ * one per user.
+ */
+const MEMBER_REMOVAL = `
+CREATE TABLE invitations_without_user_references (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL REFERENCES organizations(id),
+  hash TEXT NOT NULL UNIQUE,
+  hint TEXT NOT NULL,
+  created_by TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  accepted_by TEXT,
+  accepted_at TEXT,
+  revoked_at TEXT,
+  role TEXT NOT NULL DEFAULT 'member'
+);
+INSERT INTO invitations_without_user_references
+  (id, org_id, hash, hint, created_by, created_at, expires_at, accepted_by, accepted_at, revoked_at, role)
+  SELECT id, org_id, hash, hint, created_by, created_at, expires_at, accepted_by, accepted_at, revoked_at, role FROM invitations;
+DROP TABLE invitations;
+ALTER TABLE invitations_without_user_references RENAME TO invitations;
+CREATE INDEX invitations_by_org ON invitations(org_id);
+CREATE INDEX invitations_by_creator ON invitations(created_by);
+CREATE INDEX sessions_by_user ON sessions(user_id);
+CREATE TABLE password_resets (
+  user_id TEXT PRIMARY KEY REFERENCES users(id),
+  hash TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+`;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4];
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, MEMBER_REMOVAL];
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */

@@ -1,9 +1,11 @@
 /** Signing up (a new organization, or joining one with an invitation), in and out, and who is signed in. */
 import { checkCredentials, signUp } from '../../control-plane/accounts.js';
 import { acceptInvitation } from '../../control-plane/invitations.js';
+import { resetPassword, setPassword } from '../../control-plane/password-changes.js';
 import type { User } from '../../control-plane/types.js';
 import { ApiError } from '../../http/errors.js';
 import { empty, json } from '../../http/reply.js';
+import type { Request } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { accountCall, jsonBody, orgOf, publicRoutes, sessionRoutes, type DashboardDeps } from './routes.js';
 import { orgView, userView } from './views.js';
@@ -13,6 +15,22 @@ export function registerAccounts(router: Router, { store, sessions, now, clientA
     const { setCookie, csrfToken } = await sessions.start(user);
     const org = await orgOf(store, user.orgId);
     return json(status, { user: userView(user), organization: orgView(org), csrfToken }, { 'Set-Cookie': setCookie });
+  };
+
+  /**
+   * Checks a password under the sign-in throttle: counted as a failure before it is checked, so a
+   * burst is limited like a sequence, and given back when it proves right.
+   */
+  const throttled = async (req: Request, email: string, check: () => Promise<User | null>): Promise<User | null> => {
+    const address = clientAddressOf(req);
+    const attempt = await store.signIns.begin(email, address, now());
+    if (!attempt.allowed) {
+      const wait = attempt.retryAfterSeconds;
+      throw new ApiError(429, `too many failed sign-in attempts; try again in ${wait} seconds`, { 'Retry-After': String(wait) });
+    }
+    const user = await check();
+    if (user) await store.signIns.succeeded(email, address, now());
+    return user;
   };
 
   publicRoutes(router, {
@@ -33,17 +51,15 @@ export function registerAccounts(router: Router, { store, sessions, now, clientA
     'POST /signin': async (req) => {
       const body = jsonBody(req);
       const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
-      const address = clientAddressOf(req);
-      // Counted as a failure before the password is checked, so a burst is limited like a sequence.
-      const attempt = await store.signIns.begin(email, address, now());
-      if (!attempt.allowed) {
-        const wait = attempt.retryAfterSeconds;
-        throw new ApiError(429, `too many failed sign-in attempts; try again in ${wait} seconds`, { 'Retry-After': String(wait) });
-      }
-      const user = await checkCredentials(store, body.email, body.password);
+      const user = await throttled(req, email, () => checkCredentials(store, body.email, body.password));
       if (!user) throw new ApiError(401, 'wrong email or password');
-      await store.signIns.succeeded(email, address, now());
       return signedIn(user, 200);
+    },
+
+    // An operator's one-time link (`waymark user reset-password`): a new password, and signed in.
+    'POST /password/reset': async (req) => {
+      const body = jsonBody(req);
+      return signedIn(await accountCall(() => resetPassword(store, body.token, body.password, now())), 200);
     },
   });
 
@@ -52,5 +68,15 @@ export function registerAccounts(router: Router, { store, sessions, now, clientA
 
     'GET /me': async (_req, { user, csrfToken }) =>
       json(200, { user: userView(user), organization: orgView(await orgOf(store, user.orgId)), csrfToken }),
+
+    // The user's own password: the current one first (throttled as sign-ins are); ends the other sessions.
+    'PUT /password': async (req, { user, hash }) => {
+      const body = jsonBody(req);
+      const verified = await throttled(req, user.email, () => checkCredentials(store, user.email, body.currentPassword));
+      if (!verified) throw new ApiError(403, 'the current password is wrong');
+      if (!(await accountCall(() => setPassword(store, user.id, body.newPassword, hash))))
+        throw new ApiError(401, 'sign in first: your account no longer exists');
+      return empty(204);
+    },
   });
 }

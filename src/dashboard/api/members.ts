@@ -1,12 +1,16 @@
-/** The organization's members, and their roles (set by owners). */
+/** The organization's members: their roles (set by owners), and removing them (owners and admins). */
 import { parseRole } from '../../control-plane/accounts.js';
+import { parseRevokeKeys, removeMember } from '../../control-plane/members.js';
+import { removableBy } from '../../control-plane/permissions.js';
 import { ApiError } from '../../http/errors.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, requirePower, sessionRoutes, type DashboardDeps } from './routes.js';
+import { accountCall, jsonBody, requirePower, sessionRoutes, withArticle, type DashboardDeps } from './routes.js';
 import { memberView } from './views.js';
 
-export function registerMembers(router: Router, { store, sessions }: DashboardDeps): void {
+export function registerMembers(router: Router, { store, sessions, now }: DashboardDeps): void {
+  const notAMember = (id: string) => new ApiError(404, `no member ${id} in your organization`);
+
   sessionRoutes(router, sessions, {
     'GET /members': async (_req, { user }) => json(200, { members: (await store.listUsers(user.orgId)).map(memberView) }),
 
@@ -15,8 +19,24 @@ export function registerMembers(router: Router, { store, sessions }: DashboardDe
       requirePower(user, 'roles', "change members' roles");
       const role = await accountCall(async () => parseRole(jsonBody(req).role));
       const member = await accountCall(() => store.setRole(user.orgId, req.params.id!, role));
-      if (!member) throw new ApiError(404, `no member ${req.params.id} in your organization`);
+      if (!member) throw notAMember(req.params.id!);
       return json(200, { member: memberView(member) });
+    },
+
+    // Owners remove anyone, admins admins and members; the last owner stays (409).
+    'POST /members/:id/remove': async (req, { user }) => {
+      requirePower(user, 'members', 'remove members');
+      const id = req.params.id!;
+      const revokeKeys = await accountCall(async () => parseRevokeKeys(req.body.length === 0 ? undefined : jsonBody(req).revokeKeys));
+      const member = await store.getUser(id);
+      if (!member || member.orgId !== user.orgId) throw notAMember(id);
+      if (!removableBy(user.role).includes(member.role)) {
+        throw new ApiError(403, `${withArticle(user.role)} cannot remove ${withArticle(member.role)}: only an owner can`);
+      }
+      const removal = await accountCall(() => removeMember(store, user, user.orgId, id, revokeKeys, now()));
+      // Gone, or promoted beyond the remover's reach, since it was read.
+      if (!removal) throw notAMember(id);
+      return json(200, { member: memberView(removal.user), revokedKeys: removal.revokedKeys.map((key) => key.id) });
     },
   });
 }

@@ -1,7 +1,7 @@
 // Waymark dashboard: sign-in, invitations, API keys (with origin, address and expiry restrictions, edits and rolls), usage, billing,
-// the team and its roles, and the map playground over the same-origin JSON API. What the page offers follows the role's powers (`user.powers`).
+// the team (roles, removing members, one's password; reset links), and the map playground over the same-origin JSON API. What the page offers follows the role's powers (`user.powers`).
 // One ES module per area, loaded natively (no build step); this one wires them together.
-import { invitationInUrl, openInvitation, resumeSession, setUpAuth } from './auth.js';
+import { invitationInUrl, openInvitation, openReset, resetInUrl, resumeSession, setUpAuth } from './auth.js';
 import { renderBilling } from './billing.js';
 import { hideBanner, setUpConfirm } from './feedback.js';
 import { loadKeys, setUpKeys } from './keys.js';
@@ -15,6 +15,8 @@ import { currentView, defineViews, showView } from './views.js';
 function onHashChange() {
   const invitation = invitationInUrl();
   if (invitation) return openInvitation(invitation);
+  const reset = resetInUrl();
+  if (reset) return openReset(reset);
   if (currentView() === state.shownView && state.shownView === 'playground') return; // the map moved
   hideBanner();
   showView();
@@ -30,5 +32,7 @@ setUpPlayground();
 setUpConfirm();
 addEventListener('hashchange', onHashChange);
 const invitation = invitationInUrl();
+const reset = resetInUrl();
 if (invitation) openInvitation(invitation);
+else if (reset) openReset(reset);
 else resumeSession();

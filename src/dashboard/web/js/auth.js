@@ -1,4 +1,5 @@
-// Signing in, up (a new organization) and out, and joining an organization with an invitation link.
+// Signing in, up (a new organization) and out, joining an organization with an invitation link, and setting a new password
+// with an operator's reset link.
 import { api } from './api.js';
 import { $ } from './dom.js';
 import { guarded, hideBanner, onSubmit, SESSION_ENDED, showBanner } from './feedback.js';
@@ -8,14 +9,14 @@ import { clearSecrets } from './secrets.js';
 import { state } from './state.js';
 import { renderAccount, showView } from './views.js';
 
-const AUTH_FORMS = ['signin', 'signup', 'join'];
-const AUTH_TITLES = { signin: 'Sign in to Waymark', signup: 'Create your Waymark account' };
+const AUTH_FORMS = ['signin', 'signup', 'join', 'reset'];
+const AUTH_TITLES = { signin: 'Sign in to Waymark', signup: 'Create your Waymark account', reset: 'Choose a new password' };
 
 async function signedIn(data) {
   // The plan table names the tiers (top bar, usage, billing); it is the same for everyone, so once per page.
   state.plans ??= (await api('GET', '/plans')).plans;
   state.session = data;
-  if (invitationInUrl()) forgetInvitationUrl();
+  if (invitationInUrl() || resetInUrl()) forgetInvitationUrl();
   renderAccount();
   $('#auth-view').hidden = true;
   $('#app-view').hidden = false;
@@ -50,14 +51,14 @@ export async function resumeSession() {
   }
 }
 
-/** Shows one of the account forms (`signin`, `signup` or `join`); the tabs are only for the first two. */
+/** Shows one of the account forms (`signin`, `signup`, `join` or `reset`); the tabs are only for the first two. */
 function showAuthForm(which, title = AUTH_TITLES[which]) {
   for (const name of AUTH_FORMS) $(`#${name}-form`).hidden = name !== which;
-  $('#auth-tabs').hidden = which === 'join';
+  $('#auth-tabs').hidden = which === 'join' || which === 'reset';
   $('#tab-signin').setAttribute('aria-selected', String(which === 'signin'));
   $('#tab-signup').setAttribute('aria-selected', String(which === 'signup'));
   $('#auth-title').textContent = title;
-  $(`#${which}-form input[name="email"]`).focus();
+  $(`#${which}-form input`).focus();
 }
 
 /** Wires an account form that signs the person in; `body` makes the request body from the form. */
@@ -83,6 +84,7 @@ export function setUpAuth() {
     password: form.password.value,
     invitation: state.pendingInvitation,
   }));
+  onAccountForm($('#reset-form'), '/password/reset', (form) => ({ token: state.pendingReset, password: form.password.value }));
   $('#leave-invitation').addEventListener('click', (event) => {
     event.preventDefault();
     state.pendingInvitation = null;
@@ -104,7 +106,21 @@ export function invitationInUrl() {
   return new URLSearchParams(location.hash.slice(1)).get('invitation');
 }
 
-/** Takes the invitation token out of the address bar (and so out of the history). */
+/** The token of a password-reset link (`#reset=wmr_…`, printed by `waymark user reset-password`), or null. */
+export function resetInUrl() {
+  return new URLSearchParams(location.hash.slice(1)).get('reset');
+}
+
+/** Opens a reset link: the form for the new password (the server says whether the link still works). */
+export function openReset(token) {
+  leaveDashboard();
+  state.pendingReset = token;
+  hideBanner();
+  $('#auth-view').hidden = false;
+  showAuthForm('reset');
+}
+
+/** Takes the invitation or reset token out of the address bar (and so out of the history). */
 function forgetInvitationUrl() {
   history.replaceState(null, '', location.pathname + location.search);
 }

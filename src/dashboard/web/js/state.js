@@ -7,6 +7,8 @@ export const state = {
   plans: null,
   /** The invitation token the join form accepts (from a `#invitation=…` link), or null. */
   pendingInvitation: null,
+  /** The password-reset token the reset form uses (from a `#reset=…` link), or null. */
+  pendingReset: null,
   /** The view on screen. */
   shownView: null,
   /** What the confirmation dialog runs when its danger button is chosen. */
@@ -27,5 +29,5 @@ export const state = {
   playgroundPick: null,
 };
 
-/** What the signed-in member's role allows (`plan`, `roles`, `invitations`, `allKeys`), as the server says. */
+/** What the signed-in member's role allows (`plan`, `roles`, `invitations`, `members`, `allKeys`), as the server says. */
 export const can = (power) => Boolean(state.session?.user.powers?.[power]);

@@ -1,7 +1,8 @@
-// The Team area: the members and their roles (set by owners), and invitation links (made by admins and owners).
+// The Team area: the members, their roles (set by owners) and removal (by admins and owners), invitation links (made by admins
+// and owners), and one's own password.
 import { api } from './api.js';
 import { $, el, emailText, fillTable, revokeButton, statusBadge } from './dom.js';
-import { clearErrors, confirmDanger, endsSession, onSubmit, showBanner } from './feedback.js';
+import { clearErrors, confirmDanger, endsSession, guarded, onSubmit, showBanner } from './feedback.js';
 import { formatTime, ROLE_LABELS, ROLES, STATUS_LABELS, withArticle } from './format.js';
 import { clearSecret, clearSecretOf, showSecret } from './secrets.js';
 import { can, state } from './state.js';
@@ -14,9 +15,9 @@ export async function loadTeam() {
     el('strong', { text: withArticle(role) }),
     ` of ${state.session.organization.name}: `,
     can('roles')
-      ? "you choose the plan and the members' roles, and manage every key and the invitations."
+      ? "you choose the plan and the members' roles, manage every key and the invitations, and remove members."
       : can('invitations')
-        ? "you manage every key and the invitations. An owner chooses the plan and the members' roles."
+        ? "you manage every key and the invitations, and remove admins and members. An owner chooses the plan and the members' roles."
         : 'you see the usage and manage the keys you created. Ask an admin or owner to invite someone.',
   );
   const invites = can('invitations');
@@ -73,14 +74,53 @@ function roleSelect(member) {
   return select;
 }
 
+/** Whether the signed-in member may remove `member`: admins and owners, up to their own role (the server decides). */
+function mayRemove(member) {
+  const { user } = state.session;
+  return can('members') && member.id !== user.id && ROLES.indexOf(member.role) >= ROLES.indexOf(user.role);
+}
+
 function memberRow(member) {
   const you = member.id === state.session.user.id ? el('span', { class: 'muted', text: ' (you)' }) : '';
+  const remove = el('button', { type: 'button', class: 'button danger small', 'aria-label': `Remove ${member.email}`, text: 'Remove' });
+  remove.addEventListener('click', () => guarded(() => confirmRemoveMember(member)));
   return el(
     'tr',
     { 'data-member-id': member.id, 'data-role': member.role },
     el('td', { class: 'member-email' }, emailText(member.email), you),
     el('td', { class: 'member-role' }, can('roles') ? roleSelect(member) : roleBadge(member.role)),
     el('td', { class: 'time', text: formatTime(member.createdAt) }),
+    el('td', { class: 'actions' }, mayRemove(member) ? remove : ''),
+  );
+}
+
+/** Asks before removing a member, offering to revoke the active keys it created too (kept unless ticked). */
+async function confirmRemoveMember(member) {
+  const { keys } = await api('GET', '/keys');
+  const theirs = keys.filter((key) => key.createdBy === member.id && key.status === 'active').length;
+  const revokeKeys = el('input', { type: 'checkbox', name: 'revokeKeys' });
+  const keysChoice = theirs
+    ? [el('label', { class: 'check' }, revokeKeys, ` Also revoke the ${theirs === 1 ? 'key' : `${theirs} keys`} they created`)]
+    : [];
+  confirmDanger(
+    {
+      title: `Remove ${member.email}?`,
+      message: [
+        emailText(member.email),
+        ' will be signed out at once and can no longer sign in; their pending invitation links stop working. ',
+        theirs ? 'The keys they created keep working unless you revoke them here (or roll them later). ' : '',
+        ...keysChoice,
+      ],
+      confirmLabel: 'Remove member',
+    },
+    async () => {
+      const { revokedKeys } = await api('POST', `/members/${encodeURIComponent(member.id)}/remove`, { revokeKeys: revokeKeys.checked });
+      const revoked = revokedKeys.length
+        ? ` and ${revokedKeys.length === 1 ? 'the key' : `${revokedKeys.length} keys`} they created revoked`
+        : '';
+      showBanner(`${member.email} has been removed${revoked}.`, 'success');
+      await loadTeam();
+    },
   );
 }
 
@@ -138,6 +178,11 @@ function confirmRevokeInvitation(invitation) {
 }
 
 export function setUpTeam() {
+  onSubmit($('#password-form'), async (form) => {
+    await api('PUT', '/password', { currentPassword: form.currentPassword.value, newPassword: form.newPassword.value });
+    form.reset();
+    showBanner('Your password has been changed; your other sessions have been signed out.', 'success');
+  });
   onSubmit($('#create-invitation-form'), async (form) => {
     const { invitation, url } = await api('POST', '/invitations', { role: form.elements.role.value });
     $('#new-invitation-expires').textContent = formatTime(invitation.expiresAt);
