@@ -393,11 +393,13 @@ export function placeOnPiece(graph: RoutingGraph, lon: number, lat: number, segm
 }
 
 /**
- * The `count` nearest distinct segments within `radiusMetres` that `filter` allows (whatever their
- * component, as OSRM's NearestPhantomNodes), nearest first, each narrowed to the directions the
- * filter leaves.
+ * The `count` nearest pieces (the 2-point pieces of the segments' polylines) within `radiusMetres`
+ * that `filter` allows, whatever their component, nearest first, each narrowed to the directions the
+ * filter leaves: OSRM v6's NearestPhantomNodes, which answers the k nearest entries of its R-tree,
+ * one per piece with both directions of travel in it. So several pieces of one road may be listed,
+ * two at the same place where the nearest point is the point they share.
  */
-export function nearestSegments(
+export function nearestPieces(
   graph: RoutingGraph,
   lon: number,
   lat: number,
@@ -411,42 +413,24 @@ export function nearestSegments(
   const x = lon;
   const y = mercatorY(lat);
   const unit = metresPerIndexUnit(lat);
-  /** Per segment, its nearest piece. */
-  const best = new Map<number, Snap>();
-  let ranked: Snap[] = [];
+  const [kx, ky] = metresPerDegree(lat);
+  let ranked: ReturnType<typeof projectOnPiece>[] = [];
   for (let wanted = Math.max(FIRST_CANDIDATES, 4 * count); ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accepted);
-    for (const item of found) {
-      const point = piecePoint[item]!;
-      const segment = segmentOfPoint(graph, point);
-      const placed = placeOnPiece(
-        graph,
-        lon,
-        lat,
-        segment,
-        point - graph.segmentPointFirst[segment]!,
-        alongPiece(coordinates, point, lon, lat),
-      );
-      const known = best.get(segment);
-      if (placed && placed.distance <= radiusMetres && (!known || placed.distance < known.distance)) best.set(segment, placed);
-    }
-    ranked = [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, count);
+    // Sorted stably: pieces at the same distance keep flatbush's order.
+    ranked = found
+      .map((item) => projectOnPiece(coordinates, piecePoint[item]!, lon, lat, kx, ky))
+      .filter((piece) => piece.distance <= radiusMetres)
+      .sort((a, b) => a.distance - b.distance)
+      .slice(0, count);
     if (found.length < wanted) break;
-    // Enough segments, none of which a piece not yet returned (at least as far as the last one's box) could beat.
+    // Enough pieces, none of which a piece not yet returned (at least as far as the last one's box) could beat.
     const last = piecePoint[found[found.length - 1]!]!;
     if (ranked.length === count && ranked[count - 1]!.distance <= boxDistance(coordinates, last, x, y) * unit) break;
   }
-  for (const placed of ranked) narrowDirections(graph, placed, filter);
-  return ranked;
-}
-
-/** Where on the piece from point `p` the perpendicular from (lon, lat) falls, clamped to 0–1, in snapping's flat frame. */
-function alongPiece(coordinates: Int32Array, p: number, lon: number, lat: number): number {
-  const [kx, ky] = metresPerDegree(lat);
-  const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
-  const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
-  const dx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx - ax;
-  const dy = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky - ay;
-  const squared = dx * dx + dy * dy;
-  return squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
+  return ranked.map((piece) => {
+    const snapped = snapOnPiece(graph, lon, lat, segmentOfPoint(graph, piece.point), piece.point, piece.t, piece.distance, kx, ky);
+    narrowDirections(graph, snapped, filter);
+    return snapped;
+  });
 }
