@@ -151,6 +151,38 @@ export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres
   return chosen;
 }
 
+/** Whether a snap lies on small components only: its segment and every other segment at its place flagged small. */
+export function onSmallComponent(graph: RoutingGraph, snapped: Snap): boolean {
+  return [snapped, ...(snapped.alsoOn ?? [])].every((on) => (graph.segmentFlags[on.segment]! & FLAG_SMALL_COMPONENT) !== 0);
+}
+
+/**
+ * OSRM v6's NearestCandidatesWithAlternativeFromBigComponent: the nearest snap within
+ * `radiusMetres` that `filter` allows, whatever its component (the roads of any component at that
+ * place in its `alsoOn`), and, when it lies on small components only, the nearest snap on a big one
+ * within `bigRadiusMetres` as `big` (null when there is none, or the nearest is on a big one); null
+ * when no road qualifies. The caller chooses between them as OSRM's SnapPhantomNodes does.
+ */
+export function snapWithBigAlternative(
+  graph: RoutingGraph,
+  lon: number,
+  lat: number,
+  radiusMetres: number,
+  bigRadiusMetres: number,
+  filter: SnapFilter = {},
+): { nearest: Snap; big: Snap | null } | null {
+  if (!graph.spatial) return null;
+  const bits = pieceBitsOf(graph);
+  const accepted = acceptedPiece(graph, filter);
+  const found = nearest(graph, lon, lat, radiusMetres, accepted);
+  if (!found) return null;
+  narrowDirections(graph, found, filter);
+  if (!onSmallComponent(graph, found)) return { nearest: found, big: null };
+  const big = nearest(graph, lon, lat, bigRadiusMetres, (item) => (bits[item]! & SMALL) === 0 && accepted(item));
+  if (big) narrowDirections(graph, big, filter);
+  return { nearest: found, big };
+}
+
 /** Whether a flatbush item (piece) may be snapped to under `filter`: a start point (or any segment asked), heading within the bearing. */
 function acceptedPiece(graph: RoutingGraph, { bearing, anySegment = false }: SnapFilter): (item: number) => boolean {
   const bits = pieceBitsOf(graph);
