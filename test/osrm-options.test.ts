@@ -106,7 +106,7 @@ dataTest('table and nearest take bearings, radiuses and snapping as route does',
   t.is((await get(`/api/v1/osrm/nearest/v1/driving/${CASINO[0]},${CASINO[1]}?radiuses=unlimited&snapping=any`)).status, 200);
 });
 
-dataTest('nearest number: that many distinct roads, nearest first', FILES, async (t) => {
+dataTest('nearest number: that many nearest pieces of road, nearest first', FILES, async (t) => {
   const one = await ok(`/api/v1/osrm/nearest/v1/driving/${PORT[0]},${PORT[1]}`);
   t.is(one.waypoints.length, 1);
   for (const number of [5, 100]) {
@@ -118,7 +118,7 @@ dataTest('nearest number: that many distinct roads, nearest first', FILES, async
       [...distances].sort((a, b) => a - b),
     );
     t.is(distances[0], one.waypoints[0].distance);
-    // Distinct segments: no two answers share a hint (a hint names its segment).
+    // Distinct pieces: no two answers share a hint (a hint names its segment and piece).
     t.is(new Set(many.waypoints.map((w: any) => w.hint)).size, number);
   }
   const westward = await ok(`/api/v1/osrm/nearest/v1/walking/${PORT[0]},${PORT[1]}?number=10&bearings=270,30&generate_hints=false`);

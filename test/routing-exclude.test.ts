@@ -4,15 +4,19 @@
 // Monaco (the A8 and its tolls, a ferry), Andorra (toll roads). For random pairs and
 // every class and combination a mode has, the engine's route never enters a road of an excluded
 // class and takes as long as a plain Dijkstra on the uncontracted edge-based graph that skips them;
-// snapping passes excluded roads by; /directions, /matrix and OSRM's route and table through a real
+// snapping passes excluded roads by; routes with via points and alternatives travel no piece the OSM
+// tags themselves (read with osmium, not through the profiles) put in an excluded class;
+// /directions, /matrix and OSRM's route and table through a real
 // server answer the same; bad values are a 400 naming the parameter (OSRM paths: InvalidValue).
 import test, { type ExecutionContext } from 'ava';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXCLUDABLE_CLASSES, ROAD_CLASSES, classMask, type RoadClass, type TravelMode } from '../core/routing/network.js';
 import { IMPASSABLE, classesOfNode, originalNode } from '../core/routing/graph-format.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
+import { answerDirections } from '../src/routing/answer/directions.js';
 import { answerMatrix } from '../src/routing/answer/matrix.js';
 import { pathThrough, searchHierarchy } from '../src/routing/graph/ch-search.js';
 import { endpointOfSnap, targetOfSnap } from '../src/routing/graph/endpoint.js';
@@ -184,6 +188,97 @@ dataTest('each class is on some fastest routes without the exclusion (the exclus
     t.true(using > 0, `${name}: no fastest route uses a ${roadClass} road`);
   }
 });
+
+/**
+ * The road classes (ROAD_CLASSES bits) of each directed piece "a>b" between consecutive OSM nodes of
+ * the extract's ways, from their OSM tags as OSRM v6's car.lua classes them (WayHandlers.classes:
+ * highway=motorway and motorway_link, toll / toll:forward / toll:backward = yes, route=ferry), read
+ * with osmium: a check that does not go through Waymark's profiles or graph.
+ */
+function osmClassPieces(file: string): Map<string, number> {
+  const filter = ['w/highway=motorway,motorway_link', 'w/toll', 'w/toll:forward', 'w/toll:backward', 'w/route=ferry'];
+  const opl = spawnSync('osmium', ['tags-filter', file, ...filter, '-R', '-f', 'opl', '-o', '-'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (opl.status !== 0) throw new Error(`osmium tags-filter: ${opl.stderr}`);
+  const [motorway, toll, ferry] = (['motorway', 'toll', 'ferry'] as const).map((name) => classMask([name]));
+  const pieces = new Map<string, number>();
+  for (const line of opl.stdout.split('\n')) {
+    if (!line.startsWith('w')) continue;
+    const tags = new Map((/ T(\S*)/.exec(line)?.[1] ?? '').split(',').map((pair) => pair.split('=') as [string, string]));
+    const nodes = (/ N(\S*)/.exec(line)?.[1] ?? '').split(',').map((ref) => ref.slice(1));
+    const highway = tags.get('highway');
+    const both = (highway === 'motorway' || highway === 'motorway_link' ? motorway! : 0) | (tags.get('route') === 'ferry' ? ferry! : 0);
+    const tollOf = (direction: string) => ((tags.get(`toll:${direction}`) ?? tags.get('toll')) === 'yes' ? toll! : 0);
+    const [forward, backward] = [both | tollOf('forward'), both | tollOf('backward')];
+    for (let k = 1; k < nodes.length; k++) {
+      const [a, b] = [nodes[k - 1], nodes[k]];
+      pieces.set(`${a}>${b}`, (pieces.get(`${a}>${b}`) ?? 0) | forward);
+      pieces.set(`${b}>${a}`, (pieces.get(`${b}>${a}`) ?? 0) | backward);
+    }
+  }
+  return pieces;
+}
+
+dataTest(
+  'driving with each class and combination excluded: 100 random routes (via points, alternatives) per region never travel a piece OSM tags put in one',
+  FILES,
+  (t) => {
+    for (const [name, region, file] of [
+      ['monaco driving', 'monaco', MONACO],
+      ['andorra driving', 'andorra', ANDORRA],
+      ['heidelberg driving', 'heidelberg', HEIDELBERG],
+    ] as const) {
+      const graph = graphs.get(name)!;
+      const classed = osmClassPieces(file);
+      // Most points drawn near the classed roads (within ~1 km), the others anywhere in the box.
+      const classedNodes = new Set([...classed.keys()].flatMap((piece) => piece.split('>')));
+      const near: LonLat[] = [];
+      for (let p = 0; p < graph.pointNodeId.length; p++)
+        if (classedNodes.has(String(graph.pointNodeId[p])))
+          near.push([graph.coordinates[2 * p]! * 1e-7, graph.coordinates[2 * p + 1]! * 1e-7]);
+      for (const classes of combinations('driving')) {
+        const mask = classMask(classes);
+        const random = seededRandom(34 + mask);
+        const draw = (): LonLat => {
+          if (random() < 0.4) return randomPoint(random, region);
+          const [lon, lat] = near[Math.floor(random() * near.length)]!;
+          return [lon + (random() - 0.5) * 0.02, lat + (random() - 0.5) * 0.015];
+        };
+        let routes = 0;
+        let excludedBefore = 0;
+        for (let i = 0; i < 100; i++) {
+          const points = Array.from({ length: 2 + Math.floor(random() * 3) }, draw);
+          const via = points.slice(1, -1);
+          const query =
+            `origin=${latLng(points[0]!)}&destination=${latLng(points.at(-1)!)}${via.length > 0 ? `&waypoints=${via.map(latLng).join('|')}` : ''}` +
+            `&avoid=${classes.map(avoidWordOf).join(',')}&alternatives=2&steps=false&overview=false`;
+          const answer = answerDirections(graph, { ...sanitizeDirections(new URLSearchParams(query)).params, annotations: ['nodes'] });
+          if (!answer.ok) continue;
+          for (const route of JSON.parse(answer.body).routes) {
+            routes++;
+            for (const leg of route.legs) {
+              const nodes: number[] = leg.annotation.nodes;
+              const travelled = nodes.slice(1).map((b, k) => `${nodes[k]}>${b}`);
+              const onClass = travelled.filter((piece) => ((classed.get(piece) ?? 0) & mask) !== 0);
+              t.deepEqual(onClass, [], `${name} exclude=${classes.join(',')} ${JSON.stringify(points)}`);
+            }
+          }
+          const plain = answerDirections(graph, {
+            ...sanitizeDirections(new URLSearchParams(query.replace(/&avoid=[^&]*/, ''))).params,
+            annotations: ['nodes'],
+          });
+          if (plain.ok) {
+            const nodes: number[] = JSON.parse(plain.body).routes[0].legs.flatMap((leg: any) => leg.annotation.nodes);
+            if (nodes.slice(1).some((b, k) => ((classed.get(`${nodes[k]}>${b}`) ?? 0) & mask) !== 0)) excludedBefore++;
+          }
+        }
+        t.log(
+          `${name} exclude=${classes.join(',')}: ${routes} routes, ${excludedBefore} of the fastest without the exclusion use the class`,
+        );
+        t.true(routes >= 30, `${name} exclude=${classes.join(',')}: ${routes} routes`);
+      }
+    }
+  },
+);
 
 dataTest('the matrix with avoid equals the Dijkstra that skips the classes, cell by cell', FILES, (t) => {
   const graph = graphs.get('heidelberg driving')!;

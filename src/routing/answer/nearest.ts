@@ -1,26 +1,26 @@
-/** OSRM's nearest service on a loaded graph: the point snapped to the nearest road of the mode, or the `number` nearest roads. */
-import { encodeHint } from '../graph/hint.js';
+/**
+ * OSRM's nearest service on a loaded graph: the `number` nearest pieces of road of the mode (1 by
+ * default), nearest first, whatever their component, as OSRM v6's NearestPhantomNodes; or the place
+ * a matching hint keeps.
+ */
+import { encodeHint, snapOfHint } from '../graph/hint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { nearestNodeIds } from '../graph/osm-nodes.js';
-import { nearestSegments } from '../graph/snap.js';
+import { nearestPieces } from '../graph/snap.js';
 import { osrmWaypoint } from '../response/directions-body.js';
 import type { NearestBody } from '../response/osrm.js';
-import { DEFAULT_SNAP_RULE, filterOf, noSegmentMessage, placePoint } from './place.js';
+import { DEFAULT_SNAP_RULE, filterOf, noSegmentMessage } from './place.js';
 import type { NearestParams, RoutingAnswer } from './task.js';
 
 export function answerNearest(graph: RoutingGraph, params: NearestParams): RoutingAnswer {
   const rule = params.rule ?? DEFAULT_SNAP_RULE;
-  const count = params.number ?? 1;
-  const withHints = params.generateHints ?? false;
-  // One road: the same snap as directions, so the waypoint equals a route's from the same point.
-  // More: the nearest distinct segments, nearest first, as OSRM lists them.
-  const snaps =
-    count === 1
-      ? [placePoint(graph, params.point, rule, withHints)].filter((s) => s !== null)
-      : nearestSegments(graph, params.point[0], params.point[1], rule.radius, filterOf(rule), count);
+  const [lon, lat] = params.point;
+  const filter = filterOf(rule);
+  const hinted = rule.hint ? snapOfHint(graph, rule.hint, lon, lat, filter) : null;
+  const snaps = hinted ? [hinted] : nearestPieces(graph, lon, lat, rule.radius, filter, params.number ?? 1);
   if (snaps.length === 0)
     return { ok: false, code: 'NoSegment', message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule) };
-  if (withHints && count > 1) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);
+  if (params.generateHints) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);
   const body: NearestBody = {
     code: 'Ok',
     waypoints: snaps.map((snapped) => ({ ...osrmWaypoint(snapped), nodes: nearestNodeIds(graph, snapped) })),

@@ -4,7 +4,7 @@
  */
 import { encodeHint, snapOfHint } from '../graph/hint.js';
 import type { RoutingGraph } from '../graph/load.js';
-import { snap, type Snap, type SnapFilter } from '../graph/snap.js';
+import { snap, snapWithBigAlternative, type Snap, type SnapFilter } from '../graph/snap.js';
 import type { LonLat } from '../../http/params/position.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
@@ -49,4 +49,41 @@ export function placePoints(
     snaps.push(placed);
   }
   return { ok: true, snaps };
+}
+
+/** A point's nearest snap whatever its component, and the nearest on a big component when that one is on a small one. */
+export interface SnapCandidates {
+  nearest: Snap;
+  big: Snap | null;
+}
+
+export type PlacedCandidates = { ok: true; candidates: SnapCandidates[] } | { ok: false; answer: RoutingAnswer };
+
+/**
+ * Each point placed as OSRM v6 places a trip's (plugin_base.hpp GetPhantomNodes): from its hint
+ * when the hint matches (no alternative then, as OSRM), else its nearest snap within the rule's
+ * radius and the big-component alternative (graph/snap.ts snapWithBigAlternative); or the NoSegment
+ * answer naming the first point without a road. Under the default radius the alternative may lie
+ * further than it, as OSRM's default radius is unlimited (a point 900 m from a cut-off forest track
+ * may be 2.5 km from the big network); a radius the request gives bounds both. Hints are the
+ * caller's to add, once it has chosen.
+ */
+export function placeCandidates(
+  graph: RoutingGraph,
+  points: readonly LonLat[],
+  rules: readonly SnapRule[],
+  nameOf: (index: number) => string,
+): PlacedCandidates {
+  const candidates: SnapCandidates[] = [];
+  for (const [i, [lon, lat]] of points.entries()) {
+    const rule = rules[i]!;
+    const filter = filterOf(rule);
+    const hinted = rule.hint ? snapOfHint(graph, rule.hint, lon, lat, filter) : null;
+    const bigRadius = rule.radius === SNAP_RADIUS_METRES ? Number.POSITIVE_INFINITY : rule.radius;
+    const placed = hinted ? { nearest: hinted, big: null } : snapWithBigAlternative(graph, lon, lat, rule.radius, bigRadius, filter);
+    if (placed === null)
+      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), points[i]!, rule) } };
+    candidates.push(placed);
+  }
+  return { ok: true, candidates };
 }

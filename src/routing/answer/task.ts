@@ -34,7 +34,7 @@ export interface RouteExtras extends OsrmExtras, AnnotationExtras {
 export interface NearestParams extends OsrmExtras {
   mode: TravelMode;
   point: LonLat;
-  /** How many distinct roads, nearest first (OSRM's `number`); 1 when absent. */
+  /** How many pieces of road, nearest first (OSRM's `number`); 1 when absent. */
   number?: number;
   /** Where the point may snap (bearing, radius, snapping, hint); the defaults when absent. */
   rule?: SnapRule;

@@ -151,6 +151,38 @@ export function snap(graph: RoutingGraph, lon: number, lat: number, radiusMetres
   return chosen;
 }
 
+/** Whether a snap lies on small components only: its segment and every other segment at its place flagged small. */
+export function onSmallComponent(graph: RoutingGraph, snapped: Snap): boolean {
+  return [snapped, ...(snapped.alsoOn ?? [])].every((on) => (graph.segmentFlags[on.segment]! & FLAG_SMALL_COMPONENT) !== 0);
+}
+
+/**
+ * OSRM v6's NearestCandidatesWithAlternativeFromBigComponent: the nearest snap within
+ * `radiusMetres` that `filter` allows, whatever its component (the roads of any component at that
+ * place in its `alsoOn`), and, when it lies on small components only, the nearest snap on a big one
+ * within `bigRadiusMetres` as `big` (null when there is none, or the nearest is on a big one); null
+ * when no road qualifies. The caller chooses between them as OSRM's SnapPhantomNodes does.
+ */
+export function snapWithBigAlternative(
+  graph: RoutingGraph,
+  lon: number,
+  lat: number,
+  radiusMetres: number,
+  bigRadiusMetres: number,
+  filter: SnapFilter = {},
+): { nearest: Snap; big: Snap | null } | null {
+  if (!graph.spatial) return null;
+  const bits = pieceBitsOf(graph);
+  const accepted = acceptedPiece(graph, filter);
+  const found = nearest(graph, lon, lat, radiusMetres, accepted);
+  if (!found) return null;
+  narrowDirections(graph, found, filter);
+  if (!onSmallComponent(graph, found)) return { nearest: found, big: null };
+  const big = nearest(graph, lon, lat, bigRadiusMetres, (item) => (bits[item]! & SMALL) === 0 && accepted(item));
+  if (big) narrowDirections(graph, big, filter);
+  return { nearest: found, big };
+}
+
 /** Whether a flatbush item (piece) may be snapped to under `filter`: a start point (or any segment asked), heading within the bearing. */
 function acceptedPiece(graph: RoutingGraph, { bearing, anySegment = false }: SnapFilter): (item: number) => boolean {
   const bits = pieceBitsOf(graph);
@@ -393,11 +425,13 @@ export function placeOnPiece(graph: RoutingGraph, lon: number, lat: number, segm
 }
 
 /**
- * The `count` nearest distinct segments within `radiusMetres` that `filter` allows (whatever their
- * component, as OSRM's NearestPhantomNodes), nearest first, each narrowed to the directions the
- * filter leaves.
+ * The `count` nearest pieces (the 2-point pieces of the segments' polylines) within `radiusMetres`
+ * that `filter` allows, whatever their component, nearest first, each narrowed to the directions the
+ * filter leaves: OSRM v6's NearestPhantomNodes, which answers the k nearest entries of its R-tree,
+ * one per piece with both directions of travel in it. So several pieces of one road may be listed,
+ * two at the same place where the nearest point is the point they share.
  */
-export function nearestSegments(
+export function nearestPieces(
   graph: RoutingGraph,
   lon: number,
   lat: number,
@@ -411,42 +445,24 @@ export function nearestSegments(
   const x = lon;
   const y = mercatorY(lat);
   const unit = metresPerIndexUnit(lat);
-  /** Per segment, its nearest piece. */
-  const best = new Map<number, Snap>();
-  let ranked: Snap[] = [];
+  const [kx, ky] = metresPerDegree(lat);
+  let ranked: ReturnType<typeof projectOnPiece>[] = [];
   for (let wanted = Math.max(FIRST_CANDIDATES, 4 * count); ; wanted *= 4) {
     const found = spatial.neighbors(x, y, wanted, radiusMetres / unit, accepted);
-    for (const item of found) {
-      const point = piecePoint[item]!;
-      const segment = segmentOfPoint(graph, point);
-      const placed = placeOnPiece(
-        graph,
-        lon,
-        lat,
-        segment,
-        point - graph.segmentPointFirst[segment]!,
-        alongPiece(coordinates, point, lon, lat),
-      );
-      const known = best.get(segment);
-      if (placed && placed.distance <= radiusMetres && (!known || placed.distance < known.distance)) best.set(segment, placed);
-    }
-    ranked = [...best.values()].sort((a, b) => a.distance - b.distance).slice(0, count);
+    // Sorted stably: pieces at the same distance keep flatbush's order.
+    ranked = found
+      .map((item) => projectOnPiece(coordinates, piecePoint[item]!, lon, lat, kx, ky))
+      .filter((piece) => piece.distance <= radiusMetres)
+      .sort((a, b) => a.distance - b.distance)
+      .slice(0, count);
     if (found.length < wanted) break;
-    // Enough segments, none of which a piece not yet returned (at least as far as the last one's box) could beat.
+    // Enough pieces, none of which a piece not yet returned (at least as far as the last one's box) could beat.
     const last = piecePoint[found[found.length - 1]!]!;
     if (ranked.length === count && ranked[count - 1]!.distance <= boxDistance(coordinates, last, x, y) * unit) break;
   }
-  for (const placed of ranked) narrowDirections(graph, placed, filter);
-  return ranked;
-}
-
-/** Where on the piece from point `p` the perpendicular from (lon, lat) falls, clamped to 0–1, in snapping's flat frame. */
-function alongPiece(coordinates: Int32Array, p: number, lon: number, lat: number): number {
-  const [kx, ky] = metresPerDegree(lat);
-  const ax = (coordinates[2 * p]! * 1e-7 - lon) * kx;
-  const ay = (coordinates[2 * p + 1]! * 1e-7 - lat) * ky;
-  const dx = (coordinates[2 * p + 2]! * 1e-7 - lon) * kx - ax;
-  const dy = (coordinates[2 * p + 3]! * 1e-7 - lat) * ky - ay;
-  const squared = dx * dx + dy * dy;
-  return squared > 0 ? Math.max(0, Math.min(1, -(ax * dx + ay * dy) / squared)) : 0;
+  return ranked.map((piece) => {
+    const snapped = snapOnPiece(graph, lon, lat, segmentOfPoint(graph, piece.point), piece.point, piece.t, piece.distance, kx, ky);
+    narrowDirections(graph, snapped, filter);
+    return snapped;
+  });
 }
