@@ -50,7 +50,7 @@ export interface HeldLease {
 
 export class LeasePool {
   readonly leases: HeldLease[] = [];
-  /** The grant in flight, shared by the reservations waiting for it. */
+  /** The grant in flight, shared by the reservations waiting for it; resolves to its failure's error when it fails. */
   acquiring: Promise<unknown> | null = null;
   /** Reservations waiting for a block (ledger.ts); the pool is kept while there are any. */
   waiting = 0;

@@ -124,11 +124,11 @@ export class RedisLedger implements QuotaLedger {
     return { granted: true, used, limit, pool, lease, units, keyId: key.id, day };
   }
 
-  /** Asks for a block; waiting reservations share it through `pool.acquiring` until it is answered. */
+  /** Asks for a block; waiting reservations share it through `pool.acquiring` (its failure as an Error) until it is answered. */
   private startGrant(pool: LeasePool, request: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
     const asked = this.grant(pool, request, want, atLeast);
     const shared = asked
-      .catch(() => null)
+      .catch((error: Error) => error)
       .finally(() => {
         if (pool.acquiring === shared) pool.acquiring = null;
       });
@@ -136,12 +136,18 @@ export class RedisLedger implements QuotaLedger {
     return asked;
   }
 
-  /** Waits for a block (the one asked for already, or a new one) and takes from it; refuses when Redis refuses. */
+  /**
+   * Waits for a block (the one asked for already, or a new one) and takes from it; refuses when
+   * Redis refuses. A grant that failed ends the wait, whoever asked for it: Redis is unavailable
+   * (timed out or disconnected), and asking again would make the request wait another time limit
+   * — with a crowd waiting, each round answered one of them, the last after as many limits as there
+   * were requests.
+   */
   private async grantThenTake(pool: LeasePool, request: ReserveRequest): Promise<LeaseReservation> {
     const { key, units } = request;
     for (;;) {
-      const asked = (pool.acquiring as Promise<Grant | null> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
-      let grant: Grant | null;
+      const asked = (pool.acquiring as Promise<Grant | Error> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
+      let grant: Grant | Error;
       pool.awaitedUnits += units;
       try {
         grant = await asked;
@@ -151,10 +157,10 @@ export class RedisLedger implements QuotaLedger {
       const lease = pool.usable(units);
       if (lease) {
         const reservation = this.takeFrom(pool, lease, request);
-        if (grant?.stale && grant.keyId === key.id) reservation.stale = true;
+        if (!(grant instanceof Error) && grant.stale && grant.keyId === key.id) reservation.stale = true;
         return reservation;
       }
-      if (grant === null) continue;
+      if (grant instanceof Error) throw grant;
       if (grant.outcome === KEY_NOT_ACTIVE) {
         if (grant.keyId === key.id) return this.refusal(pool, request, grant, true);
       } else if (grant.outcome !== GRANTED && grant.atLeast <= units) return this.refusal(pool, request, grant, false);
