@@ -169,8 +169,11 @@ test('an add Redis runs only after its caller gave up is refused (no job), one i
   );
   await within('its caller gives up', async () => performance.now() > answerBy || undefined);
   await control.call('CLIENT', 'UNPAUSE');
-  await t.throwsAsync(adding, { instanceOf: AddTooLate });
+  const refused = await t.throwsAsync(adding, { instanceOf: AddTooLate });
   t.deepEqual(await queue.recent(dataDir, 10), [], 'no job');
+  const id = /import job (\S+) in time/.exec(refused.message)![1]!;
+  t.is(await queue.status(id, dataDir), null, 'its id names no import (a placeholder holds it)');
+  t.is(await control.hget(`${settings.prefix}:waymark-import:${id}`, 'refused'), 'added after its caller had given up');
 
   const job = await queue.enqueue({ dataDir, osm: [SMALL_OSM], world: false }, performance.now() + 5000);
   t.like(await queue.status(job.id!, dataDir), { id: job.id, status: 'waiting', osm: [SMALL_OSM] });
