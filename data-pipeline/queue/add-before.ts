@@ -12,7 +12,7 @@
  * Redis read at or before the answer came, so "before the cutoff in Redis' clock" means before it
  * in ours, with no assumption about the network. What remains: Redis ran the add in time but its
  * answer took longer than REPLY_MARGIN_MS to come back (Redis stopped between running it and
- * replying); then the job exists and the caller gave up — the job id in its message finds it.
+ * replying); then the job exists although the caller gave up (`GET /operator/imports` lists it).
  */
 import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
