@@ -56,16 +56,19 @@ export async function withTimeout<T>(work: Promise<T>, ms: number, message: stri
   }
 }
 
-const CONNECT_TIMEOUT_MS = 10_000;
+/** How long `probeRedis` waits for Redis by default: the commands' documented 10 s (docs/OPERATIONS.md). */
+export const PROBE_TIMEOUT_MS = 10_000;
 
 /**
  * Connects once and pings, then disconnects: rejects with one clear line when Redis cannot be
- * reached. Run it before creating BullMQ clients, which would otherwise wait (and retry) forever.
+ * reached or does not answer within `ms` — connecting and the ping together, for a Redis that
+ * accepts connections but does not answer (hung, stopped with SIGSTOP) never fails either. Run it
+ * before creating BullMQ clients, which would otherwise wait (and retry) forever.
  */
-export async function probeRedis(settings: RedisSettings): Promise<void> {
+export async function probeRedis(settings: RedisSettings, ms = PROBE_TIMEOUT_MS): Promise<void> {
   const client = redisClient(settings, {
     lazyConnect: true,
-    connectTimeout: CONNECT_TIMEOUT_MS,
+    connectTimeout: ms,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
     // Once round the Sentinels: when none names a primary, that is the answer.
@@ -73,9 +76,12 @@ export async function probeRedis(settings: RedisSettings): Promise<void> {
   });
   let cause: Error | undefined; // The socket's error (ECONNREFUSED…); connect() only says the connection closed.
   client.on('error', (error: Error) => void (cause ??= error));
-  try {
+  const ping = async () => {
     await client.connect();
     await client.ping();
+  };
+  try {
+    await withTimeout(ping(), ms, `no answer within ${ms / 1000} s`);
   } catch (error) {
     throw new Error(`cannot reach Redis at ${redactedUrl(settings.url)} (WAYMARK_REDIS_URL): ${(cause ?? (error as Error)).message}`);
   } finally {

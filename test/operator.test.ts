@@ -4,10 +4,13 @@
  * child process of the server (no Redis) and through the BullMQ queue and a worker (real Redis).
  */
 import test, { type ExecutionContext } from 'ava';
+import { Redis } from 'ioredis';
 import type { ImportStatus } from '../data-pipeline/queue/job.js';
 import { silentLogging } from '../src/observability/logger.js';
 import type { OperatorOptions } from '../src/operator/index.js';
 import { startWaymark, type Waymark } from '../src/serve.js';
+import { startImportWorker } from '../data-pipeline/queue/worker.js';
+import { ownRedis } from './helpers/cluster.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
 import { within } from './helpers/waits.js';
 
@@ -190,4 +193,57 @@ test('with Redis unreachable the operator API answers 503', async (t) => {
   const res = await server.call('POST', '/operator/imports', { body: { osm: [SMALL_OSM] } });
   t.is(res.status, 503);
   t.regex(res.body.message, /import queue is unavailable: cannot reach Redis/);
+});
+
+/** The operator API's documented time limit, and how late a loaded machine may answer on top of it. */
+const ANSWER_MS = 5000;
+const LATE_MS = 3000;
+const UUID = /:[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}/;
+
+test('with Redis hung (SIGSTOP) an import request is 503 within 5 s — the first one (probing Redis) and one on a connected queue — and once Redis is back no job is queued and the dataset is unchanged', async (t) => {
+  const redis = await ownRedis(t, tempDir(t, 'operator-redis'));
+  const settings = { url: redis.url, prefix: `${TEST_PREFIX_ROOT}-hung` };
+  const connected = await operatorServer(t, { token: TOKEN, redis: settings });
+  const fresh = await operatorServer(t, { token: TOKEN, redis: settings });
+  // A worker would import a job as soon as one is queued, and switch the servers to its dataset.
+  const worker = startImportWorker(settings, connected.dataDir, silentLogging().logger);
+  t.teardown(() => worker.close());
+  t.deepEqual((await connected.call('GET', '/operator/imports')).body, { imports: [] }, 'the queue is connected');
+
+  redis.pause();
+  let answers: { status: number; ms: number; message: string }[];
+  try {
+    answers = await Promise.all(
+      [connected, fresh].map(async (server) => {
+        const started = performance.now();
+        const res = await fetch(`${server.url}/operator/imports`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ osm: [SMALL_OSM] }),
+          signal: AbortSignal.timeout(10 * ANSWER_MS),
+        });
+        return { status: res.status, ms: performance.now() - started, message: ((await res.json()) as any).message as string };
+      }),
+    );
+  } finally {
+    redis.resume();
+  }
+  for (const answer of answers) {
+    t.is(answer.status, 503);
+    // The first request's probe or the queue's own call, whichever limit ends first.
+    t.regex(
+      answer.message,
+      /^the import queue is unavailable: (cannot reach Redis at \S+ \(WAYMARK_REDIS_URL\): no answer|Redis at \S+ did not answer) within 5 s/,
+    );
+    t.true(answer.ms < ANSWER_MS + LATE_MS, `answered after ${Math.round(answer.ms)} ms`);
+  }
+
+  // Answered on the connection the first request went out on, so after anything it had left for Redis.
+  for (const server of [connected, fresh]) t.deepEqual((await server.call('GET', '/operator/imports')).body, { imports: [] });
+  const client = new Redis(redis.url);
+  t.teardown(() => client.disconnect());
+  const jobKeys = (await client.keys(`${settings.prefix}:waymark-import:*`)).filter((key) => UUID.test(key));
+  t.deepEqual(jobKeys, [], 'no job, nor anything of one');
+  t.is(connected.datasets.current(), null);
+  t.is(fresh.datasets.current(), null);
 });

@@ -3,9 +3,11 @@
  * completion and to failure, and `waymark worker` consuming the queue until SIGTERM.
  */
 import test from 'ava';
+import { Redis } from 'ioredis';
 import { createInterface } from 'node:readline';
 import { enqueueAndFollow } from '../data-pipeline/queue/client.js';
 import { spawnWaymark, waymark } from './helpers/cli.js';
+import { ownRedis } from './helpers/cluster.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
 import { within } from './helpers/waits.js';
 
@@ -22,6 +24,33 @@ test('import --queue and worker need WAYMARK_REDIS_URL (exit 2, one line)', asyn
     t.is(run.code, 2, run.stderr);
     t.regex(run.stderr, /^waymark: [^\n]*needs WAYMARK_REDIS_URL[^\n]*\n$/);
   }
+});
+
+test('import --queue against a hung Redis (SIGSTOP) exits 1 within its 10 s, naming Redis, and queues nothing', async (t) => {
+  const redis = await ownRedis(t, tempDir(t, 'queue-cli-redis'));
+  const data = tempDir(t, 'queue-cli');
+  // The command's own start (seconds on a loaded machine): one that exits at once, without a Redis URL.
+  let started = performance.now();
+  t.is((await waymark(['import', '--queue', '--osm', SMALL_OSM, '--data', data])).code, 2);
+  const startMs = performance.now() - started;
+  redis.pause();
+  started = performance.now();
+  let run: Awaited<ReturnType<typeof waymark>>;
+  try {
+    run = await waymark(['import', '--queue', '--osm', SMALL_OSM, '--data', data], {
+      WAYMARK_REDIS_URL: redis.url,
+      WAYMARK_REDIS_PREFIX: `${TEST_PREFIX_ROOT}-hung`,
+    });
+  } finally {
+    redis.resume();
+  }
+  const ms = performance.now() - started;
+  t.is(run.code, 1, run.stderr);
+  t.regex(lastLine(run.stderr), /^waymark: cannot reach Redis at redis:\/\/127\.0\.0\.1:\d+ \(WAYMARK_REDIS_URL\): no answer within 10 s/);
+  t.true(ms - startMs < 10_000 + 3000, `exited after ${Math.round(ms)} ms, of which ${Math.round(startMs)} ms to start`);
+  const client = new Redis(redis.url);
+  t.teardown(() => client.disconnect());
+  t.deepEqual(await client.keys(`${TEST_PREFIX_ROOT}-hung:*`), [], 'nothing reached Redis');
 });
 
 test('import --queue follows a job to completion (exit 0) and to failure (exit 1, the reason on one line)', async (t) => {

@@ -13,7 +13,10 @@ import type { ImportProgress } from '../data-pipeline/queue/job.js';
 import type { RedisSettings } from '../core/redis.js';
 import { IMPORT_QUEUE_NAME, redisConnection } from '../data-pipeline/queue/settings.js';
 import { corruptPbf, deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
-import { within } from './helpers/waits.js';
+import { WAIT_CEILING_MS, within } from './helpers/waits.js';
+import { ownRedis } from './helpers/cluster.js';
+import { AddTooLate, REPLY_MARGIN_MS } from '../data-pipeline/queue/add-before.js';
+import { Redis } from 'ioredis';
 import { startTestServer } from './helpers/server.js';
 
 const quiet = { onEnqueued: () => {}, onProgress: () => {} };
@@ -143,4 +146,35 @@ test('enqueueing with Redis unreachable fails with one clear line', async (t) =>
     ),
   );
   t.regex(error!.message, /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+});
+
+test('an add Redis runs only after its caller gave up is refused (no job), one in time goes through', async (t) => {
+  const redis = await ownRedis(t, tempDir(t, 'queue-redis'));
+  const settings = { url: redis.url, prefix: `${TEST_PREFIX_ROOT}-late` };
+  const dataDir = tempDir(t, 'queue-late');
+  const queue = new ImportQueue(settings, () => {});
+  t.teardown(() => queue.close());
+  t.deepEqual(await queue.recent(dataDir, 10), [], 'the queue is connected');
+  const control = new Redis(redis.url);
+  t.teardown(() => control.disconnect());
+
+  // Writes (the add's MULTI) wait while Redis is paused for them, as on a hung Redis; TIME, a read, is answered.
+  await control.call('CLIENT', 'PAUSE', String(WAIT_CEILING_MS), 'WRITE');
+  const answerBy = performance.now() + REPLY_MARGIN_MS + 200;
+  const adding = queue.enqueue({ dataDir, osm: [SMALL_OSM], world: false }, answerBy);
+  adding.catch(() => {});
+  await within(
+    'the add waits in Redis',
+    async () => / cmd=(eval|evalsha|exec) /.test(String(await control.call('CLIENT', 'LIST'))) || undefined,
+  );
+  await within('its caller gives up', async () => performance.now() > answerBy || undefined);
+  await control.call('CLIENT', 'UNPAUSE');
+  const refused = await t.throwsAsync(adding, { instanceOf: AddTooLate });
+  t.deepEqual(await queue.recent(dataDir, 10), [], 'no job');
+  const id = /import job (\S+) in time/.exec(refused.message)![1]!;
+  t.is(await queue.status(id, dataDir), null, 'its id names no import (a placeholder holds it)');
+  t.is(await control.hget(`${settings.prefix}:waymark-import:${id}`, 'refused'), 'added after its caller had given up');
+
+  const job = await queue.enqueue({ dataDir, osm: [SMALL_OSM], world: false }, performance.now() + 5000);
+  t.like(await queue.status(job.id!, dataDir), { id: job.id, status: 'waiting', osm: [SMALL_OSM] });
 });

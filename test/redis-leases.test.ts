@@ -3,7 +3,8 @@
  * takes from the quota, reports sent again or lost (they carry totals), a lease that lapses, and
  * one Redis has no record of. The month's total (served + leased + lost) is what the quota is
  * checked against. Then the ledger that asks for the leases (ledger.ts): a crowd of reservations
- * arriving at once, and requests arriving a turn of the event loop at a time (issue 27).
+ * arriving at once, and requests arriving a turn of the event loop at a time (issue 27); and two
+ * nodes at the end of a quota, one holding the units left in its lease (issue 34).
  */
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
@@ -14,6 +15,7 @@ import { defineScripts } from '../src/control-plane/redis/scripts.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './helpers/queue.js';
 import { storeWithKey } from './helpers/redis-store.js';
 import { within } from './helpers/waits.js';
+import { monthCounters } from './helpers/cluster.js';
 
 const GRANTED = 1;
 const REFUSED = 0;
@@ -149,4 +151,60 @@ test('requests one per open connection in each slow turn of the event loop: once
     0,
     'after the first turns every reservation came from a block in memory',
   );
+});
+
+test('two nodes at the end of the quota: a 2-unit request is served while the units left are in the other node’s lease, and together they serve exactly the quota', async (t) => {
+  const s = await storeWithKey(t);
+  const limit = 100;
+  await s.store.setTier(s.org.id, 'enterprise', { routing: limit });
+  const a = s.store;
+  const b = await s.anotherNode();
+  const reserve = (node: typeof a, units: number) => node.ledger.reserve({ ...s.request('routing'), limit, units });
+  let served = 0;
+  const serve = async (node: typeof a, units: number) => {
+    const reservation = await reserve(node, units);
+    if (!reservation.granted) return false;
+    node.ledger.commit(reservation);
+    served += units;
+    return true;
+  };
+
+  t.true(await serve(a, 1));
+  const client = new Redis(REDIS_URL);
+  t.teardown(() => client.disconnect());
+  const leased = async () => Number(await client.hget(s.usageKey, 'leased:routing'));
+  const heldByA = (await leased()) - 1;
+  t.true(heldByA >= 2, `A holds ${heldByA} units it did not take`);
+  t.true(await serve(b, limit - 1 - heldByA), 'B takes every unit Redis has left');
+  t.true(await serve(b, 2), 'B gets 2 of the units A held');
+
+  // Then 2-unit requests on both nodes in turn while they are served, 1-unit ones after: exactly the quota.
+  for (const units of [2, 1]) {
+    for (let refusals = 0, node = a; refusals < 2; node = node === a ? b : a) refusals = (await serve(node, units)) ? 0 : refusals + 1;
+  }
+  t.is(served, limit);
+  await Promise.all([a.ledger.flush(), b.ledger.flush()]);
+  await Promise.all([a.close(), b.close()]);
+  t.deepEqual(await monthCounters({ redisUrl: REDIS_URL }, s.usageKey, 'routing'), { served: limit, leased: 0, lost: 0 });
+});
+
+test('a crowd of 1- and 2-unit reservations over two nodes at once never serves more than the quota, and what it served is what Redis counts', async (t) => {
+  const s = await storeWithKey(t);
+  const limit = 100;
+  await s.store.setTier(s.org.id, 'enterprise', { routing: limit });
+  const nodes = [s.store, await s.anotherNode()];
+  const crowd = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => {
+      const node = nodes[i % 2]!;
+      const units = 1 + (i % 3 === 0 ? 1 : 0);
+      const reservation = await node.ledger.reserve({ ...s.request('routing'), limit, units });
+      if (reservation.granted) node.ledger.commit(reservation);
+      return reservation.granted ? units : 0;
+    }),
+  );
+  const served = crowd.reduce((sum, units) => sum + units, 0);
+  t.log(`${served} units served of ${limit}`);
+  t.true(served <= limit);
+  await Promise.all(nodes.map((node) => node.close()));
+  t.deepEqual(await monthCounters({ redisUrl: REDIS_URL }, s.usageKey, 'routing'), { served, leased: 0, lost: 0 });
 });

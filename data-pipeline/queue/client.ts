@@ -14,7 +14,9 @@ import {
   type ImportResult,
   type ImportStatus,
 } from './job.js';
-import { probeRedis, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, PROBE_TIMEOUT_MS, withTimeout, type RedisSettings } from '../../core/redis.js';
+import { redactedUrl } from '../../core/redis-url.js';
+import { addBefore } from './add-before.js';
 import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
 
 /** The states `recent()` lists, each looked up separately so every job's state is known without another call. */
@@ -33,10 +35,14 @@ export class ImportQueue {
     this.queue.on('error', onError);
   }
 
-  /** Adds an import job; its id is a fresh request id. */
-  enqueue(options: ImportOptions): Promise<ImportJob> {
+  /**
+   * Adds an import job, its id a fresh request id, for a caller that answers its client by
+   * `answerBy` (a `performance.now()` time): Redis refuses the add once that is too close
+   * (add-before.ts), so it never happens after the caller said that it did not.
+   */
+  enqueue(options: ImportOptions, answerBy: number): Promise<ImportJob> {
     const requestId = randomUUID();
-    return this.queue.add('import', { ...options, requestId }, { jobId: requestId });
+    return addBefore(this.queue, 'import', { ...options, requestId }, { jobId: requestId }, answerBy);
   }
 
   /** The job's status, or null when there is no such job for this data folder. */
@@ -64,6 +70,11 @@ export class ImportQueue {
   close(): Promise<void> {
     return this.queue.close();
   }
+
+  /** Drops the connection without waiting for Redis (which may not be answering). */
+  disconnect(): Promise<void> {
+    return this.queue.disconnect();
+  }
 }
 
 export type ImportOutcome = ImportStatus & { status: 'completed' | 'failed' };
@@ -77,9 +88,18 @@ export interface FollowHandlers {
 /**
  * Enqueues an import and follows it until it completes or fails for good. Events are subscribed
  * before the job is added, and the job's state is read once after, so no outcome is missed.
+ * Reaching Redis and enqueueing take at most PROBE_TIMEOUT_MS together: past it, it rejects and
+ * the job is not queued (Redis refuses the add if it gets it later).
  */
 export async function enqueueAndFollow(settings: RedisSettings, options: ImportOptions, handlers: FollowHandlers): Promise<ImportOutcome> {
+  const answerBy = performance.now() + PROBE_TIMEOUT_MS;
   await probeRedis(settings);
+  const inTime = <T>(work: Promise<T>) =>
+    withTimeout(
+      work,
+      answerBy - performance.now(),
+      `cannot reach Redis at ${redactedUrl(settings.url)} (WAYMARK_REDIS_URL): no answer within ${PROBE_TIMEOUT_MS / 1000} s; the import was not queued`,
+    );
   let jobId: string | undefined;
   let fail: (error: unknown) => void = () => {};
   // Following stops at the first connection error (the job itself goes on), rather than wait for Redis forever.
@@ -90,8 +110,9 @@ export async function enqueueAndFollow(settings: RedisSettings, options: ImportO
   const events = new QueueEvents(IMPORT_QUEUE_NAME, { connection: redisConnection(settings), prefix: settings.prefix });
   events.on('error', lost);
   const queue = new ImportQueue(settings, lost);
+  let failed = false;
   try {
-    await events.waitUntilReady();
+    await inTime(events.waitUntilReady());
     let settle: (outcome: ImportOutcome) => void = () => {};
     const outcome = new Promise<ImportOutcome>((resolve, reject) => {
       settle = resolve;
@@ -112,12 +133,17 @@ export async function enqueueAndFollow(settings: RedisSettings, options: ImportO
         if (args.jobId === jobId) check();
       });
     }
-    const job = await queue.enqueue(options);
+    const job = await inTime(queue.enqueue(options, answerBy));
     jobId = job.id!;
     handlers.onEnqueued(jobId);
     await settleIfFinished();
     return await outcome;
+  } catch (error) {
+    failed = true;
+    throw error;
   } finally {
-    await Promise.allSettled([events.close(), queue.close()]);
+    // Closing waits for Redis to answer QUIT; after a failure (Redis silent or gone) the connections are dropped at once.
+    if (failed) await Promise.allSettled([events.disconnect(), queue.disconnect()]);
+    else await Promise.allSettled([events.close(), queue.close()]);
   }
 }

@@ -1,8 +1,8 @@
 /**
  * The gateway every public service route runs behind: key check, scope check, quota reservation
  * and rate-limit headers, all in memory on the event loop. A reserved unit is committed only when
- * the handler answers 2xx or 304, and released otherwise, so enforcement is exact under any
- * concurrency.
+ * the handler answers 2xx or 304 to a client still there, and released otherwise, so enforcement is
+ * exact under any concurrency and only answered requests are counted.
  */
 import type { Clock } from '../clock.js';
 import { checkKeyShape, hashKey } from '../control-plane/keys.js';
@@ -251,7 +251,8 @@ export class Gateway {
     }
     const settle = (reply: Reply): Reply => {
       const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
-      if (success) {
+      // A client that went away (it gave up waiting) was not served, whatever the handler answered.
+      if (success && !req.clientGone) {
         ledger.commit(reservation);
         ledger.touchKey(caller.key.id, nowMs);
       } else {

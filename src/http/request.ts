@@ -17,6 +17,8 @@ export class Request {
   params: Readonly<Record<string, string>> = NO_PARAMS;
   body: Buffer = NO_BODY;
   id = '';
+  /** The client went away before its answer was written (set by the server glue): nothing it was answered reaches it. */
+  clientGone = false;
   private address: string | undefined;
 
   constructor(

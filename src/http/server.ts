@@ -128,6 +128,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       watching = true;
       res.onAborted(() => {
         aborted = true;
+        request.clientGone = true;
       });
     };
 

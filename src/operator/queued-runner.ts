@@ -1,7 +1,8 @@
 /**
  * Imports through the BullMQ queue (with `WAYMARK_REDIS_URL`): `waymark worker` processes for this
  * server's data folder run them; status comes from the jobs in Redis. The queue is connected on
- * first use, and an unreachable or silent Redis is a 503, not a request that hangs.
+ * first use, and an unreachable or silent Redis is a 503 within CALL_TIMEOUT_MS, not a request that
+ * hangs; an import whose 503 was sent is never enqueued after it (add-before.ts).
  */
 import { ImportQueue } from '../../data-pipeline/queue/client.js';
 import { statusOfJob, type ImportStatus } from '../../data-pipeline/queue/job.js';
@@ -12,6 +13,7 @@ import type { Logger } from '../observability/logger.js';
 import type { ImportRequest } from './import-request.js';
 import { RECENT_IMPORTS, type ImportRunner } from './runner.js';
 
+/** The operator API answers within this (docs/OPERATIONS.md): 503 when Redis has not answered by then. */
 const CALL_TIMEOUT_MS = 5000;
 
 export class QueuedImports implements ImportRunner {
@@ -23,17 +25,25 @@ export class QueuedImports implements ImportRunner {
     private readonly logger: Logger,
   ) {}
 
-  private async call<T>(work: (queue: ImportQueue) => Promise<T>): Promise<T> {
-    try {
+  /**
+   * Runs `work` on the queue, connecting it first (a probe of Redis, in the same time limit), and
+   * answers 503 once CALL_TIMEOUT_MS have passed; `work` gets the time (`performance.now()`) the
+   * 503 is due at.
+   */
+  private async call<T>(work: (queue: ImportQueue, answerBy: number) => Promise<T>): Promise<T> {
+    const answerBy = performance.now() + CALL_TIMEOUT_MS;
+    const connected = async () => {
       if (!this.queue) {
-        await probeRedis(this.settings);
+        await probeRedis(this.settings, CALL_TIMEOUT_MS);
         this.queue ??= new ImportQueue(this.settings, (error) =>
           this.logger.warn({ err: error }, 'import queue: Redis connection error; reconnecting'),
         );
       }
-      const answer = work(this.queue);
+      return work(this.queue, answerBy);
+    };
+    try {
       return await withTimeout(
-        answer,
+        connected(),
         CALL_TIMEOUT_MS,
         `Redis at ${redactedUrl(this.settings.url)} did not answer within ${CALL_TIMEOUT_MS / 1000} s`,
       );
@@ -44,7 +54,7 @@ export class QueuedImports implements ImportRunner {
   }
 
   async start(request: ImportRequest): Promise<ImportStatus> {
-    const job = await this.call((queue) => queue.enqueue({ dataDir: this.dataDir, ...request }));
+    const job = await this.call((queue, answerBy) => queue.enqueue({ dataDir: this.dataDir, ...request }, answerBy));
     return statusOfJob(job, 'waiting');
   }
 

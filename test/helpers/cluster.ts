@@ -85,6 +85,12 @@ export interface OwnRedis {
   start(): Promise<void>;
   /** SIGTERM, as a service manager stops it; resolves once it has exited. */
   stop(): Promise<void>;
+  /**
+   * SIGSTOP: a hung Redis. Connections stay open (the kernel still accepts new ones) and nothing is
+   * answered; `resume` (SIGCONT) and it runs everything sent meanwhile.
+   */
+  pause(): void;
+  resume(): void;
 }
 
 export async function ownRedis(t: ExecutionContext, dir: string): Promise<OwnRedis> {
@@ -112,6 +118,8 @@ export async function ownRedis(t: ExecutionContext, dir: string): Promise<OwnRed
       await current.line(/Ready to accept connections/);
     },
     stop: async () => current?.kill('SIGTERM'),
+    pause: () => void current!.process.kill('SIGSTOP'),
+    resume: () => void current!.process.kill('SIGCONT'),
   };
   await redis.start();
   return redis;

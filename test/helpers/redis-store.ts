@@ -39,5 +39,11 @@ export async function storeWithKey(t: ExecutionContext, url = REDIS_URL) {
     const reservation = await store.ledger.reserve(request(service));
     store.ledger.commit(reservation);
   };
-  return { store, names, request, serveOne, usageKey: names.monthUsage(org.id, MONTH) };
+  /** Another node on the same Redis and prefix (connections, directory and ledger of its own), closed when the test ends. */
+  const anotherNode = async () => {
+    const node = await RedisStore.open({ url, prefix });
+    t.teardown(() => node.close().catch(() => {}));
+    return node;
+  };
+  return { store, names, org, request, serveOne, anotherNode, usageKey: names.monthUsage(org.id, MONTH) };
 }

@@ -26,7 +26,9 @@ const ACK_POLL_MS = 2;
 /** Acknowledgement lists outlive any wait. */
 const ACK_TTL_MS = 60_000;
 
-function acknowledge(client: Redis, list: string): Promise<unknown> {
+/** Tells the sender of a message carrying `token` that this node has acted on it. */
+export function acknowledge(client: Redis, names: ControlKeys, token: string): Promise<unknown> {
+  const list = names.changeAcks(token);
   return client.multi().rpush(list, '1').pexpire(list, ACK_TTL_MS).exec();
 }
 
@@ -35,9 +37,14 @@ function acknowledge(client: Redis, list: string): Promise<unknown> {
  * passed), so that once a write has answered, the next request on any node sees it: nodes check
  * keys and serve quota from memory, without asking Redis per request.
  */
-export async function announce(client: Redis, names: ControlKeys, change: Change): Promise<void> {
+export function announce(client: Redis, names: ControlKeys, change: Change): Promise<void> {
+  return broadcast(client, names, names.changes, change);
+}
+
+/** Publishes `<message> <token>` on `channel` and waits until every subscriber has acknowledged the token (or ACK_WAIT_MS has passed). */
+export async function broadcast(client: Redis, names: ControlKeys, channel: string, message: string): Promise<void> {
   const token = randomBytes(9).toString('base64url');
-  const receivers = await client.publish(names.changes, `${change} ${token}`);
+  const receivers = await client.publish(channel, `${message} ${token}`);
   const list = names.changeAcks(token);
   const deadline = Date.now() + ACK_WAIT_MS;
   while (receivers > 0 && (await client.llen(list)) < receivers && Date.now() < deadline) {
@@ -171,7 +178,7 @@ export class RedisDirectory implements Directory {
       const hash = await this.client.hgetall(this.names.org(id));
       if (isPresent(hash)) this.orgs.set(id, toOrg(hash));
     }
-    if (token) await acknowledge(this.client, this.names.changeAcks(token));
+    if (token) await acknowledge(this.client, this.names, token);
   }
 
   /** Loads every key and organization; concurrent calls share one load. */

@@ -102,7 +102,10 @@ export class RedisStore implements ControlStore {
       await store.client.connect();
       await upgradeRoles(store.client, store.names);
       await indexSessions(store.client, store.names);
-      if (options.directory !== false) await store.directory.listen(store.subscriber);
+      if (options.directory !== false) {
+        await store.directory.listen(store.subscriber);
+        await store.ledger.listen(store.subscriber);
+      }
     } catch (error) {
       store.subscriber.disconnect();
       store.client.disconnect();

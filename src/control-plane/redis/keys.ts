@@ -11,8 +11,10 @@ export function controlKeys(prefix: string) {
     all: `${base}*`,
     /** Pub/sub channel of key and organization writes: `key <hash>` or `org <id>`. */
     changes: `${base}changes`,
-    /** List the nodes push to once they have applied the change of that token (directory.ts). */
+    /** List the nodes push to once they have applied the change (or recall) of that token (directory.ts). */
     changeAcks: (token: string) => `${base}change-acks:${token}`,
+    /** Pub/sub channel of quota recalls: `<org id>|<service>|<month>`, whose untaken leased units every node gives back (ledger.ts). */
+    quotaRecalls: `${base}quota-recalls`,
 
     org: (id: string) => `${base}org:${id}`,
     /** Set of every organization id. */

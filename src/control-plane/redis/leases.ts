@@ -50,8 +50,10 @@ export interface HeldLease {
 
 export class LeasePool {
   readonly leases: HeldLease[] = [];
-  /** The grant in flight, shared by the reservations waiting for it. */
+  /** The grant in flight, shared by the reservations waiting for it; resolves to its failure's error when it fails. */
   acquiring: Promise<unknown> | null = null;
+  /** The recall of the leases' untaken units in flight (ledger.ts), shared by the reservations Redis refused meanwhile. */
+  recalling: Promise<void> | null = null;
   /** Reservations waiting for a block (ledger.ts); the pool is kept while there are any. */
   waiting = 0;
   /** Units of the reservations awaiting a grant's answer now: a burst's demand, which the next block covers. */

@@ -10,12 +10,17 @@
  * an organization is its open blocks, at most two per service of at most MAX_BLOCK units each.
  * A grant whose reply did not come in time (the request got a 503) may still run in Redis: its
  * block is given back by the next report, rather than lapsing into lost.
+ * At the end of a quota the units left may sit in leases no request takes from — another node's,
+ * or this node's own blocks each too small for a request of several units: a request Redis refuses
+ * while such units could cover it recalls them (every node retires its leases of the pool and gives
+ * back what was not taken) and asks Redis once more, so it is served while the units exist anywhere.
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QuotaLedger, Reservation, ReserveRequest } from '../store.js';
 import type { Service } from '../types.js';
 import { CommandTimeout } from './command-timeout.js';
+import { acknowledge, broadcast } from './directory.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
 import { ClosedLeases, LeasePool, newLease, type HeldLease, type LeaseReport } from './leases.js';
 import type { Scripts } from './scripts.js';
@@ -45,7 +50,12 @@ interface Grant {
   keyId: string;
   /** The fewest units it would take. */
   atLeast: number;
+  /** For a refusal: the units left once every lease gives back what no request took (the most a recall can make available). */
+  recallable: number;
 }
+
+/** A pool's id, and what a recall names: one organization, service and month. */
+const poolId = (orgId: string, service: Service, month: string) => `${orgId}|${service}|${month}`;
 
 const GRANTED = 1;
 const KEY_NOT_ACTIVE = 2;
@@ -84,7 +94,7 @@ export class RedisLedger implements QuotaLedger {
 
   reserve(request: ReserveRequest): LeaseReservation | Promise<LeaseReservation> {
     const { org, service, month, limit, units } = request;
-    const id = `${org.id}|${service}|${month}`;
+    const id = poolId(org.id, service, month);
     let pool = this.pools.get(id);
     if (!pool) this.pools.set(id, (pool = new LeasePool(org.id, service, month, limit)));
     const reserving = pool;
@@ -124,11 +134,11 @@ export class RedisLedger implements QuotaLedger {
     return { granted: true, used, limit, pool, lease, units, keyId: key.id, day };
   }
 
-  /** Asks for a block; waiting reservations share it through `pool.acquiring` until it is answered. */
+  /** Asks for a block; waiting reservations share it through `pool.acquiring` (its failure as an Error) until it is answered. */
   private startGrant(pool: LeasePool, request: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
     const asked = this.grant(pool, request, want, atLeast);
     const shared = asked
-      .catch(() => null)
+      .catch((error: Error) => error)
       .finally(() => {
         if (pool.acquiring === shared) pool.acquiring = null;
       });
@@ -136,12 +146,19 @@ export class RedisLedger implements QuotaLedger {
     return asked;
   }
 
-  /** Waits for a block (the one asked for already, or a new one) and takes from it; refuses when Redis refuses. */
+  /**
+   * Waits for a block (the one asked for already, or a new one) and takes from it; refuses when
+   * Redis refuses. A grant that failed ends the wait, whoever asked for it: Redis is unavailable
+   * (timed out or disconnected), and asking again would make the request wait another time limit
+   * — with a crowd waiting, each round answered one of them, the last after as many limits as there
+   * were requests.
+   */
   private async grantThenTake(pool: LeasePool, request: ReserveRequest): Promise<LeaseReservation> {
     const { key, units } = request;
+    let recalled = false;
     for (;;) {
-      const asked = (pool.acquiring as Promise<Grant | null> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
-      let grant: Grant | null;
+      const asked = (pool.acquiring as Promise<Grant | Error> | null) ?? this.startGrant(pool, request, pool.blockSize(units), units);
+      let grant: Grant | Error;
       pool.awaitedUnits += units;
       try {
         grant = await asked;
@@ -151,14 +168,58 @@ export class RedisLedger implements QuotaLedger {
       const lease = pool.usable(units);
       if (lease) {
         const reservation = this.takeFrom(pool, lease, request);
-        if (grant?.stale && grant.keyId === key.id) reservation.stale = true;
+        if (!(grant instanceof Error) && grant.stale && grant.keyId === key.id) reservation.stale = true;
         return reservation;
       }
-      if (grant === null) continue;
+      if (grant instanceof Error) throw grant;
       if (grant.outcome === KEY_NOT_ACTIVE) {
         if (grant.keyId === key.id) return this.refusal(pool, request, grant, true);
-      } else if (grant.outcome !== GRANTED && grant.atLeast <= units) return this.refusal(pool, request, grant, false);
+      } else if (grant.outcome !== GRANTED && grant.atLeast <= units) {
+        // Units no request took may be out on leases (another node's, or this one's own smaller ones): once all are back, Redis is asked again.
+        if (recalled || grant.recallable < units) return this.refusal(pool, request, grant, false);
+        recalled = true;
+        await this.recall(pool);
+      }
     }
+  }
+
+  /**
+   * Asks every node (this one too) to give back the units its leases of the pool hold and no
+   * request took, and waits until they have (each acknowledges once Redis has its report) or
+   * ACK_WAIT_MS has passed. The pool's reservations that Redis refused meanwhile share the recall.
+   */
+  private recall(pool: LeasePool): Promise<void> {
+    pool.recalling ??= broadcast(this.client, this.names, this.names.quotaRecalls, poolId(pool.orgId, pool.service, pool.month))
+      .catch((error: unknown) => {
+        throw this.storeError(error);
+      })
+      .finally(() => {
+        pool.recalling = null;
+      });
+    return pool.recalling;
+  }
+
+  /** Subscribes to recalls, on the connection that listens for changes (ioredis subscribes it again after a reconnect). */
+  async listen(subscriber: Redis): Promise<void> {
+    subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.names.quotaRecalls) void this.answerRecall(message).catch(() => {});
+    });
+    await subscriber.subscribe(this.names.quotaRecalls);
+  }
+
+  /**
+   * A recall of a pool (`<pool id> <token>`): its leases are retired — no request takes from them
+   * again — and reported, which gives their untaken units back; then the recall is acknowledged.
+   * Taking stops before the report is sent, so a unit given back is never also served here.
+   */
+  private async answerRecall(message: string): Promise<void> {
+    const [id, token] = message.split(' ') as [string, string];
+    const pool = this.pools.get(id);
+    if (pool && pool.available() > 0) {
+      pool.retireAll();
+      await this.report(false);
+    }
+    await acknowledge(this.client, this.names, token);
   }
 
   private refusal(pool: LeasePool, { key, units, day }: ReserveRequest, grant: Grant, revoked: boolean): LeaseReservation {
@@ -180,7 +241,7 @@ export class RedisLedger implements QuotaLedger {
   private async grant(pool: LeasePool, { org, key, service, month, limit }: ReserveRequest, want: number, atLeast: number): Promise<Grant> {
     const id = `${this.node}-${++this.leaseCount}`;
     const mark = pool.grantAsked();
-    let reply: [number, number, number, number, number];
+    let reply: [number, number, number, number, number, number?];
     try {
       reply = (await this.scripts.acquireLease(
         [
@@ -191,18 +252,27 @@ export class RedisLedger implements QuotaLedger {
           this.names.leasePrefix + id,
         ],
         [service, want, atLeast, limit ?? -1, this.knownVersion(key.id), id, this.leaseTtlMs, this.names.leasePrefix],
-      )) as [number, number, number, number, number];
+      )) as [number, number, number, number, number, number?];
     } catch (error) {
       if (error instanceof CommandTimeout) this.abandoned.add({ id, usageKey: this.names.monthUsage(org.id, month), service });
       throw this.storeError(error);
     }
     pool.grantAnswered(mark);
-    const [outcome, used, limitInForce, stale, granted] = reply;
+    const [outcome, used, limitInForce, stale, granted, leased = 0] = reply;
     if (outcome === GRANTED) {
       pool.leases.push(newLease(id, granted, used, Date.now()));
       pool.shrinking = granted < want;
     }
-    return { outcome, used, limit: limitInForce < 0 ? null : limitInForce, stale: stale === 1, keyId: key.id, atLeast };
+    const limitOrNull = limitInForce < 0 ? null : limitInForce;
+    return {
+      outcome,
+      used,
+      limit: limitOrNull,
+      stale: stale === 1,
+      keyId: key.id,
+      atLeast,
+      recallable: limitOrNull === null ? 0 : limitOrNull - used + leased,
+    };
   }
 
   commit(reservation: Reservation): void {

@@ -227,7 +227,9 @@ return 'ok'`,
    * the quota runs out, or nothing when fewer than `at least` remain. Answers {outcome, used,
    * limit, stale, granted}: outcome 1 granted, 0 over the limit, 2 the key is not active; used
    * is the month's total (served, leased and lost) before the grant; stale as the key's version
-   * differs from the caller's (it re-reads the key and checks again before it serves).
+   * differs from the caller's (it re-reads the key and checks again before it serves). A refusal
+   * adds the units out on leases, some of which the nodes holding them may not have taken
+   * (ledger.ts recalls them).
    */
   acquireLease: {
     keys: 5,
@@ -244,7 +246,7 @@ local granted = tonumber(ARGV[2])
 if limit >= 0 then
   local remaining = limit - used
   granted = math.min(granted, math.max(tonumber(ARGV[3]), math.floor(remaining / 4)))
-  if granted > remaining then return {0, used, limit, stale, 0} end
+  if granted > remaining then return {0, used, limit, stale, 0, tonumber(redis.call('HGET', KEYS[3], 'leased:' .. service) or '0')} end
 end
 redis.call('HINCRBY', KEYS[3], 'leased:' .. service, granted)
 redis.call('HSET', KEYS[5], 'usage', KEYS[3], 'service', service, 'granted', granted, 'reported', 0)
