@@ -10,8 +10,6 @@ import { STORE_KINDS, redisFor } from './helpers/backends.js';
 import { assertError } from './helpers/http.js';
 import type { Account, TestServer } from './helpers/server.js';
 
-const PASSWORD = 'correct horse battery';
-
 interface Answer {
   status: number;
   body: Record<string, unknown>;
@@ -22,28 +20,14 @@ async function as(server: TestServer, account: Account, method: string, path: st
   return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-/** Invites someone with `role` (absent: the default) and signs them up through the link. */
-async function join(server: TestServer, inviter: Account, email: string, role?: string): Promise<Account> {
-  const invited = await as(server, inviter, 'POST', '/invitations', role === undefined ? {} : { role });
-  if (invited.status !== 201) throw new Error(`invitation failed: ${JSON.stringify(invited)}`);
-  const res = await server.dashboard(null as unknown as Account, 'POST', '/signup', {
-    email,
-    password: PASSWORD,
-    invitation: invited.body.token,
-  });
-  const body = (await res.json()) as { csrfToken: string; organization: { id: string }; user: { role: string } };
-  if (res.status !== 201) throw new Error(`sign-up failed: ${JSON.stringify(body)}`);
-  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, csrfToken: body.csrfToken, orgId: body.organization.id, email };
-}
-
 const roleOf = async (server: TestServer, account: Account) =>
   ((await as(server, account, 'GET', '/me')).body.user as { role: string }).role;
 
 async function organization(t: Parameters<typeof serve>[0], kind: (typeof STORE_KINDS)[number]) {
   const server = await serve(t, { redis: redisFor(t, kind) });
   const owner = await server.signUp('owner@acme.example', 'acme');
-  const admin = await join(server, owner, 'admin@acme.example', 'admin');
-  const member = await join(server, owner, 'member@acme.example');
+  const admin = await server.join(owner, 'admin@acme.example', 'admin');
+  const member = await server.join(owner, 'member@acme.example');
   return { server, owner, admin, member };
 }
 

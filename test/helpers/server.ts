@@ -41,6 +41,8 @@ export interface TestServer extends Waymark {
   clock: ManualClock;
   /** Signs up a new user (and organization) through the dashboard API. */
   signUp(email?: string, organization?: string): Promise<Account>;
+  /** Invites someone into the inviter's organization with `role` (absent: the default) and signs them up through the link. */
+  join(inviter: Account, email: string, role?: string): Promise<Account>;
   /** Creates a key through the dashboard API and returns its value. */
   createKey(account: Account, body?: Record<string, unknown>): Promise<{ id: string; value: string }>;
   /** Calls the dashboard API as the account, with its cookie and CSRF token. */
@@ -48,6 +50,7 @@ export interface TestServer extends Waymark {
 }
 
 let counter = 0;
+const PASSWORD = 'correct horse battery';
 
 export async function startTestServer(
   options: {
@@ -82,18 +85,26 @@ export async function startTestServer(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
+  /** Signs up with `body` (and the tests' password); the account of the new session. */
+  const signedUp = async (body: Record<string, unknown>): Promise<Account> => {
+    const res = await dashboard(null, 'POST', '/signup', { ...body, password: PASSWORD });
+    if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+    const answer = (await res.json()) as { csrfToken: string; organization: { id: string } };
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    return { cookie, csrfToken: answer.csrfToken, orgId: answer.organization.id, email: body.email as string };
+  };
+
   return {
     ...waymark,
     store: waymark.store as SqliteStore,
     dataDir,
     clock,
     dashboard,
-    async signUp(email = `user${process.pid}-${++counter}@example.com`, organization?: string) {
-      const res = await dashboard(null, 'POST', '/signup', { email, password: 'correct horse battery', organization });
-      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-      const body = (await res.json()) as { csrfToken: string; organization: { id: string } };
-      const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-      return { cookie, csrfToken: body.csrfToken, orgId: body.organization.id, email };
+    signUp: (email = `user${process.pid}-${++counter}@example.com`, organization?: string) => signedUp({ email, organization }),
+    async join(inviter, email, role) {
+      const invited = await dashboard(inviter, 'POST', '/invitations', role === undefined ? {} : { role });
+      if (invited.status !== 201) throw new Error(`invitation failed: ${invited.status} ${await invited.text()}`);
+      return signedUp({ email, invitation: ((await invited.json()) as { token: string }).token });
     },
     async createKey(account, body = {}) {
       const res = await dashboard(account, 'POST', '/keys', { ...body, name: body.name ?? 'test key' });
