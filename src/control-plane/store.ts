@@ -7,6 +7,7 @@
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
 import type { SignInLimiter } from './sign-ins.js';
+import { TIER_ACTIVE_KEYS, TIER_LABELS } from './tiers.js';
 import type {
   ApiKeyRecord,
   DailyUsage,
@@ -38,6 +39,17 @@ export class OrgNameTaken extends StoreConflict {
 export class LastOwner extends StoreConflict {
   constructor() {
     super('an organization keeps at least one owner: make another member an owner first');
+  }
+}
+
+/** A new key would take the organization past its tier's active-key limit (tiers.ts). */
+export class KeyLimitReached extends StoreConflict {
+  constructor(tier: Tier) {
+    const limit = TIER_ACTIVE_KEYS[tier];
+    super(
+      `your organization has ${limit} active API keys, the most the ${TIER_LABELS[tier]} plan allows; ` +
+        `revoke a key it no longer uses${tier === 'free' ? ', or upgrade to Pro at the billing page' : ''}`,
+    );
   }
 }
 
@@ -79,6 +91,11 @@ export interface ControlStore {
   findSession(hash: string, nowIso: string): Promise<SessionRecord | null>;
   deleteSession(hash: string): Promise<void>;
 
+  /**
+   * Adds a key unless its organization already has its tier's number of active keys
+   * (TIER_ACTIVE_KEYS; revoked and expired keys do not count), checked and written atomically:
+   * KeyLimitReached then, and StoreConflict when there is no such organization.
+   */
   insertKey(key: ApiKeyRecord): Promise<void>;
   listKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** Revokes an active key of the organization; null when there is no such key. */

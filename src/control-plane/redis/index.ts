@@ -26,6 +26,7 @@ import {
 } from '../types.js';
 import { commandConnection, storeError, subscriberConnection } from './connection.js';
 import { announce, RedisDirectory, type Change } from './directory.js';
+import { RedisKeyInserts } from './key-inserts.js';
 import { controlKeys, type ControlKeys } from './keys.js';
 import { RedisLedger } from './ledger.js';
 import { RedisSignIns } from './sign-ins.js';
@@ -61,6 +62,7 @@ export class RedisStore implements ControlStore {
   readonly directory: RedisDirectory;
   readonly ledger: RedisLedger;
   readonly signIns: RedisSignIns;
+  private readonly keyInserts: RedisKeyInserts;
   private readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly names: ControlKeys;
@@ -86,6 +88,7 @@ export class RedisStore implements ControlStore {
       setting('quotaLeaseTtlMs'),
     );
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
+    this.keyInserts = new RedisKeyInserts(this.client, this.names);
   }
 
   /**
@@ -260,14 +263,7 @@ export class RedisStore implements ControlStore {
 
   insertKey(key: ApiKeyRecord): Promise<void> {
     return this.guarded(async () => {
-      const n = this.names;
-      await this.client
-        .multi()
-        .hset(n.key(key.hash), { ...keyFields(key), version: FIRST_VERSION })
-        .hset(n.keyIds, key.id, key.hash)
-        .sadd(n.keys, key.hash)
-        .rpush(n.orgKeys(key.orgId), key.hash)
-        .exec();
+      await this.keyInserts.insert(key, FIRST_VERSION, new Date(this.now()).toISOString());
       this.directory.putKey(key, FIRST_VERSION);
       await this.announce(`key ${key.hash}`);
     });

@@ -6,7 +6,7 @@
 import type { Redis } from 'ioredis';
 
 /** Helpers prepended to the scripts that need them. */
-const HSET_JSON = `
+export const HSET_JSON = `
 local function hset_json(key, json)
   local flat = {}
   for field, value in pairs(cjson.decode(json)) do

@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { KeyLimitReached, LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { TIER_ACTIVE_KEYS } from '../tiers.js';
 import {
   SERVICES,
   type ApiKeyRecord,
@@ -241,34 +242,50 @@ export class SqliteStore implements ControlStore {
     this.db.prepare('DELETE FROM sessions WHERE hash = ?').run(hash);
   }
 
+  /** Refuses a new key of an organization at its tier's active-key limit. Call in the key's (immediate) transaction. */
+  private checkKeyRoom(orgId: string): void {
+    const org = this.db.prepare<[string], { tier: Tier }>('SELECT tier FROM organizations WHERE id = ?').get(orgId);
+    if (!org) throw new StoreConflict(`no organization ${orgId}`);
+    const { n } = this.db
+      .prepare<[string, string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM api_keys WHERE org_id = ? AND status = 'active' AND (expires_at IS NULL OR expires_at > ?)",
+      )
+      .get(orgId, new Date(this.now()).toISOString())!;
+    if (n >= TIER_ACTIVE_KEYS[org.tier]) throw new KeyLimitReached(org.tier);
+  }
+
   async insertKey(key: ApiKeyRecord): Promise<void> {
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
+    // Immediate: the count and the insert hold the file's write lock, so no other process inserts between them.
+    this.db
+      .transaction(() => {
+        this.checkKeyRoom(key.orgId);
+        this.db
+          .prepare(
+            `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
              previous_hash, previous_hash_expires_at, created_at, last_used_at, revoked_at, rev)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          key.id,
-          key.orgId,
-          key.name,
-          key.hint,
-          key.hash,
-          listColumn(key.scopes),
-          key.status,
-          key.createdBy,
-          listColumn(key.allowedOrigins),
-          listColumn(key.allowedIps),
-          key.expiresAt,
-          key.previousHash,
-          key.previousHashExpiresAt,
-          key.createdAt,
-          key.lastUsedAt,
-          key.revokedAt,
-          this.nextRevision(),
-        );
-    })();
+          )
+          .run(
+            key.id,
+            key.orgId,
+            key.name,
+            key.hint,
+            key.hash,
+            listColumn(key.scopes),
+            key.status,
+            key.createdBy,
+            listColumn(key.allowedOrigins),
+            listColumn(key.allowedIps),
+            key.expiresAt,
+            key.previousHash,
+            key.previousHashExpiresAt,
+            key.createdAt,
+            key.lastUsedAt,
+            key.revokedAt,
+            this.nextRevision(),
+          );
+      })
+      .immediate();
     await this.announce();
   }
 
