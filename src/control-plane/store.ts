@@ -7,6 +7,7 @@
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
 import type { SignInLimiter } from './sign-ins.js';
+import type { SignUpLimiter } from './sign-ups.js';
 import { TIER_ACTIVE_KEYS, TIER_LABELS } from './tiers.js';
 import type {
   ApiKeyRecord,
@@ -66,6 +67,8 @@ export interface ControlStore {
   readonly ledger: QuotaLedger;
   /** The sign-in throttle's counters, shared by every process or node on the store. */
   readonly signIns: SignInLimiter;
+  /** The sign-up throttle's counters, shared likewise. */
+  readonly signUps: SignUpLimiter;
 
   /**
    * Creates a user, the owner, and a new organization (Free tier). StoreConflict when the email is

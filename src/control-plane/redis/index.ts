@@ -30,6 +30,7 @@ import { RedisKeyInserts } from './key-inserts.js';
 import { controlKeys, type ControlKeys } from './keys.js';
 import { RedisLedger } from './ledger.js';
 import { RedisSignIns } from './sign-ins.js';
+import { RedisSignUps } from './sign-ups.js';
 import {
   fromPairs,
   invitationFields,
@@ -62,6 +63,7 @@ export class RedisStore implements ControlStore {
   readonly directory: RedisDirectory;
   readonly ledger: RedisLedger;
   readonly signIns: RedisSignIns;
+  readonly signUps: RedisSignUps;
   private readonly keyInserts: RedisKeyInserts;
   private readonly client: Redis;
   private readonly subscriber: Redis;
@@ -88,6 +90,7 @@ export class RedisStore implements ControlStore {
       setting('quotaLeaseTtlMs'),
     );
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
+    this.signUps = new RedisSignUps(this.client, this.names, (error) => storeError(error, settings));
     this.keyInserts = new RedisKeyInserts(this.client, this.names);
   }
 

@@ -60,6 +60,8 @@ export function controlKeys(prefix: string) {
     signInAccount: (email: string) => `${base}sign-in:account:${email}`,
     /** Hash of a client address's sign-in failures in its window; expires with the window. */
     signInAddress: (address: string) => `${base}sign-in:address:${address}`,
+    /** Hash of a client address's sign-ups in its window; expires with the window (sign-ups.ts). */
+    signUpAddress: (address: string) => `${base}sign-up:address:${address}`,
   };
 }
 

@@ -28,6 +28,7 @@ import { SqliteDirectory } from './directory.js';
 import { listColumn, toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from './rows.js';
 import { migrate } from './schema.js';
 import { SqliteSignIns } from './sign-ins.js';
+import { SqliteSignUps } from './sign-ups.js';
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
 
@@ -43,6 +44,7 @@ export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
   readonly signIns: SqliteSignIns;
+  readonly signUps: SqliteSignUps;
   private readonly db: Database.Database;
   private serving = false;
   private readonly now: () => number;
@@ -63,6 +65,7 @@ export class SqliteStore implements ControlStore {
     migrate(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.signIns = new SqliteSignIns(this.db);
+    this.signUps = new SqliteSignUps(this.db);
     const monthUsed = this.db.prepare<[string, string, string, string], { n: number | null }>(
       'SELECT SUM(count) AS n FROM usage_daily WHERE org_id = ? AND service = ? AND day BETWEEN ? AND ?',
     );

@@ -104,8 +104,18 @@ CREATE TABLE sign_in_addresses (
 CREATE INDEX sign_in_addresses_by_window ON sign_in_addresses(window_start);
 `;
 
+/** The sign-up throttle's counters (sqlite/sign-ups.ts); times in milliseconds since the epoch. */
+const V5 = `
+CREATE TABLE sign_up_addresses (
+  address TEXT PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  sign_ups INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sign_up_addresses_by_window ON sign_up_addresses(window_start);
+`;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4];
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5];
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */
