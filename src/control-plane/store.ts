@@ -36,6 +36,14 @@ export class OrgNameTaken extends StoreConflict {
   }
 }
 
+/** Sign-up named an organization that looks like an existing one's name (the same UTS #39 skeleton, name-skeleton.ts). */
+export class OrgNameLookAlike extends OrgNameTaken {
+  constructor(orgName: string) {
+    super(orgName);
+    this.message = `an organization whose name looks like ${JSON.stringify(orgName)} already exists`;
+  }
+}
+
 /** A role change would leave the organization without an owner. */
 export class LastOwner extends StoreConflict {
   constructor() {
@@ -72,7 +80,8 @@ export interface ControlStore {
 
   /**
    * Creates a user, the owner, and a new organization (Free tier). StoreConflict when the email is
-   * taken, and OrgNameTaken when an organization of that name exists, in any letter case.
+   * taken, OrgNameTaken when an organization of that name exists, in any letter case, and
+   * OrgNameLookAlike when one's name has the same skeleton (name-skeleton.ts).
    */
   createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
   /** Creates a user in an existing organization; StoreConflict when the email is taken. */

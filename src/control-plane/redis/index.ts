@@ -8,7 +8,8 @@ import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
 import type { RedisSettings } from '../../../core/redis.js';
 import { newId } from '../ids.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { nameSkeleton } from '../name-skeleton.js';
+import { LastOwner, OrgNameLookAlike, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
 import {
   SERVICES,
   type ApiKeyRecord,
@@ -45,6 +46,7 @@ import {
   type Hash,
 } from './records.js';
 import { defineScripts, type Scripts } from './scripts.js';
+import { indexOrgSkeletons } from './org-skeletons.js';
 import { upgradeRoles } from './upgrade.js';
 import { daysBetween, summarizeDays } from './usage.js';
 
@@ -104,6 +106,7 @@ export class RedisStore implements ControlStore {
     try {
       await store.client.connect();
       await upgradeRoles(store.client, store.names);
+      await indexOrgSkeletons(store.client, store.names);
       if (options.directory !== false) await store.directory.listen(store.subscriber);
     } catch (error) {
       store.subscriber.disconnect();
@@ -147,10 +150,19 @@ export class RedisStore implements ControlStore {
       const user = this.newUser(input.email, input.passwordHash, org.id, 'owner', now);
       const n = this.names;
       const outcome = await this.scripts.createUserWithOrg(
-        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id), n.orgOwners(org.id)],
-        [emailField(user.email), org.name.toLowerCase(), org.id, user.id, JSON.stringify(orgFields(org)), JSON.stringify(userFields(user))],
+        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id), n.orgOwners(org.id), n.orgSkeletons],
+        [
+          emailField(user.email),
+          org.name.toLowerCase(),
+          org.id,
+          user.id,
+          JSON.stringify(orgFields(org)),
+          JSON.stringify(userFields(user)),
+          nameSkeleton(org.name),
+        ],
       );
       if (outcome === 'org-name-taken') throw new OrgNameTaken(input.orgName);
+      if (outcome === 'org-name-look-alike') throw new OrgNameLookAlike(input.orgName);
       if (outcome === 'email-taken') throw this.emailTaken(input.email);
       this.directory.putOrg(org);
       await this.announce(`org ${org.id}`);

@@ -19,6 +19,8 @@ export function controlKeys(prefix: string) {
     orgs: `${base}orgs`,
     /** Hash: lower-cased organization name → organization id. */
     orgNames: `${base}org-names`,
+    /** Hash: an organization name's skeleton (name-skeleton.ts) → organization id, to refuse look-alikes. */
+    orgSkeletons: `${base}org-skeletons`,
 
     user: (id: string) => `${base}user:${id}`,
     /** Hash: lower-cased email → user id. */

@@ -5,7 +5,8 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { KeyLimitReached, LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
+import { nameSkeleton } from '../name-skeleton.js';
+import { KeyLimitReached, LastOwner, OrgNameLookAlike, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll } from '../store.js';
 import { TIER_ACTIVE_KEYS } from '../tiers.js';
 import {
   SERVICES,
@@ -62,6 +63,8 @@ export class SqliteStore implements ControlStore {
     this.db.pragma('foreign_keys = ON');
     // Organization names are unique in any letter case, also beyond ASCII (NOCASE folds ASCII only).
     this.db.function('casefold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+    // For the schema upgrade that gives each organization its name's skeleton.
+    this.db.function('name_skeleton', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? nameSkeleton(text) : text));
     migrate(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.signIns = new SqliteSignIns(this.db);
@@ -125,11 +128,19 @@ export class SqliteStore implements ControlStore {
     return this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE id = ?').get(id);
   }
 
+  /** The skeleton of a new organization's name; OrgNameLookAlike when an organization has it already. Call in its transaction. */
+  private freeSkeleton(name: string): string {
+    const skeleton = nameSkeleton(name);
+    if (this.db.prepare('SELECT 1 FROM organizations WHERE skeleton = ?').get(skeleton)) throw new OrgNameLookAlike(name);
+    return skeleton;
+  }
+
   async createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
     const created = this.db.transaction(() => {
       if (this.db.prepare('SELECT 1 FROM organizations WHERE casefold(name) = casefold(?)').get(input.orgName)) {
         throw new OrgNameTaken(input.orgName);
       }
+      const skeleton = this.freeSkeleton(input.orgName);
       const now = new Date(this.now()).toISOString();
       const orgRow: OrgRow = {
         id: newId('org'),
@@ -141,9 +152,9 @@ export class SqliteStore implements ControlStore {
       };
       this.db
         .prepare(
-          'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)',
+          'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev, skeleton) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev, @skeleton)',
         )
-        .run(orgRow);
+        .run({ ...orgRow, skeleton });
       return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, 'owner', now), org: toOrg(orgRow) };
     })();
     await this.announce();

@@ -104,8 +104,14 @@ CREATE TABLE sign_in_addresses (
 CREATE INDEX sign_in_addresses_by_window ON sign_in_addresses(window_start);
 `;
 
-/** The sign-up throttle's counters (sqlite/sign-ups.ts); times in milliseconds since the epoch. */
+/**
+ * The sign-up throttle's counters (sqlite/sign-ups.ts; times in milliseconds since the epoch), and
+ * each organization's name skeleton (name-skeleton.ts; `name_skeleton` is the store's function).
+ */
 const V5 = `
+ALTER TABLE organizations ADD COLUMN skeleton TEXT;
+UPDATE organizations SET skeleton = name_skeleton(name);
+CREATE INDEX organizations_by_skeleton ON organizations(skeleton);
 CREATE TABLE sign_up_addresses (
   address TEXT PRIMARY KEY,
   window_start INTEGER NOT NULL,
