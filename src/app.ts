@@ -30,7 +30,7 @@ import { elevationSource } from './terrain/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { operatorOffMessage, type OperatorApi } from './operator/index.js';
-import { usageReport } from './usage/report.js';
+import { usageReport, type UsageViewer } from './usage/report.js';
 
 export interface AppDeps {
   store: ControlStore;
@@ -130,19 +130,24 @@ export function createApp(deps: AppDeps): {
     { public: false },
   );
 
-  // Usage answers to a dashboard session or to any active key of the organization, without scope.
+  // Usage answers to a dashboard session or to any active key of the organization, without scope:
+  // a key sees its own usage among the keys, a member the keys it may manage.
   publicRoute('/usage/current', async (req) => {
     let orgId: string;
+    let viewer: UsageViewer;
     if (findKey(req) !== null) {
-      orgId = (await gateway.authenticate(req)).org.id;
+      const caller = await gateway.authenticate(req);
+      orgId = caller.org.id;
+      viewer = { key: caller.key };
     } else {
       const session = await sessions.current(req);
       if (!session) throw new ApiError(401, 'sign in to the dashboard or pass an API key of your organization');
       orgId = session.user.orgId;
+      viewer = { user: session.user };
     }
     const org = await store.getOrg(orgId);
     if (!org) throw new ApiError(401, 'unknown organization');
-    return json(200, await usageReport(store, org, gateway.periods.now()), { 'Cache-Control': 'no-store' });
+    return json(200, await usageReport(store, org, gateway.periods.now(), viewer), { 'Cache-Control': 'no-store' });
   });
 
   // Protobuf bodies wrap the service handler inside the gateway, so both formats are metered alike.

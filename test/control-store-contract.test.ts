@@ -12,8 +12,8 @@ import { Redis } from 'ioredis';
 import { createKey } from '../src/control-plane/accounts.js';
 import { RedisStore } from '../src/control-plane/redis/index.js';
 import { SqliteStore } from '../src/control-plane/sqlite/index.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore } from '../src/control-plane/store.js';
-import { quotaOf } from '../src/control-plane/tiers.js';
+import { KeyLimitReached, LastOwner, OrgNameTaken, StoreConflict, type ControlStore } from '../src/control-plane/store.js';
+import { quotaOf, TIER_ACTIVE_KEYS } from '../src/control-plane/tiers.js';
 import type { ApiKeyRecord, InvitationRecord, Organization, Service } from '../src/control-plane/types.js';
 
 const REDIS_URL = process.env.WAYMARK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -263,6 +263,39 @@ contract('a tier change sets the limit reservations are checked against; custom 
   t.like(await store.setTier(org.id, 'pro', {}), { tier: 'pro', customQuotas: {} });
   await t.throwsAsync(store.setTier('org_none', 'pro'), { instanceOf: StoreConflict });
 });
+
+contract(
+  "an organization holds at most its tier's active keys, created through any store at once; revoked and expired ones do not count",
+  async (t, backend) => {
+    const [a, b] = await backend.open(t);
+    const { org } = await signUp(a);
+    const limit = TIER_ACTIVE_KEYS.free;
+    const DAY_MS = 86_400_000;
+    const { key: first } = await createKey(a, org.id, { name: 'first' }, NOW);
+    for (let i = 1; i < limit - 2; i++) await createKey(a, org.id, { name: `k${i}` }, NOW);
+    await createKey(a, org.id, { name: 'expired', expiresAt: iso(NOW - DAY_MS) }, NOW - 2 * DAY_MS);
+    const burst = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createKey(i % 2 ? a : b, org.id, { name: `burst${i}` }, NOW)),
+    );
+    t.is(burst.filter((outcome) => outcome.status === 'fulfilled').length, 2);
+    for (const outcome of burst.filter((o) => o.status === 'rejected')) {
+      t.true(outcome.reason instanceof KeyLimitReached);
+      t.regex(outcome.reason.message, /has 100 active API keys, the most the Free plan allows; revoke a key .*upgrade to Pro/);
+    }
+    const active = async () => (await b.listKeys(org.id)).filter((k) => k.status === 'active' && k.name !== 'expired').length;
+    t.is(await active(), limit);
+    await t.throwsAsync(createKey(b, org.id, { name: 'one more' }, NOW), { instanceOf: KeyLimitReached });
+
+    await a.revokeKey(org.id, first.id, iso(NOW));
+    await createKey(b, org.id, { name: 'instead of the revoked one' }, NOW);
+    await t.throwsAsync(createKey(a, org.id, { name: 'one more' }, NOW), { instanceOf: KeyLimitReached });
+    t.is(await active(), limit);
+
+    await a.setTier(org.id, 'pro');
+    await createKey(b, org.id, { name: 'on Pro' }, NOW);
+    t.is(await active(), limit + 1);
+  },
+);
 
 contract('sessions are found until they expire, and not after being deleted', async (t, backend) => {
   const [store] = await backend.open(t);

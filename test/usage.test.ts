@@ -2,9 +2,11 @@
 import test from 'ava';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
+import { STORE_KINDS, redisFor } from './helpers/backends.js';
 import { customer, serve, tempDataDir, type Customer } from './helpers/fixtures.js';
 import { assertError, call } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { join as joinByInvitation } from './helpers/team.js';
 
 const hit = async (server: TestServer, service: string, keyValue: string, times = 1): Promise<void> => {
   for (let i = 0; i < times; i++) {
@@ -61,7 +63,10 @@ test('usage/current answers to any active key of the organization, whatever its 
     t.is(answer.status, 200);
     t.is(answer.body.organization.id, account.orgId);
     t.is(answer.body.services.routing.used, 3);
-    t.deepEqual(answer.body.keys.map((k: { name: string }) => k.name).sort(), ['main', 'tiles']);
+    t.deepEqual(
+      answer.body.keys.map((k: { name: string }) => k.name),
+      ['tiles'],
+    );
   }
   // Asking for usage is not metered.
   t.is((await call(`${server.url}/api/v1/usage/current?key=${mapsOnly.value}`)).body.services.maps.used, 0);
@@ -80,6 +85,37 @@ test('usage/current shows only the caller organization', async (t) => {
     [b.key.id],
   );
 });
+
+/** The ids of the keys a usage report lists. */
+const listed = (report: { keys: { id: string }[] }) => report.keys.map((k) => k.id).sort();
+
+for (const kind of STORE_KINDS) {
+  test(`${kind}: a member sees its own keys' usage and a key its own, in both reports; an owner sees every key`, async (t) => {
+    const server = await serve(t, { redis: redisFor(t, kind) });
+    const owner = await server.signUp('owner@acme.example', 'acme');
+    const member = await joinByInvitation(server, owner, 'member@acme.example');
+    const ownersKey = await server.createKey(owner, { name: "owner's" });
+    const membersKey = await server.createKey(member, { name: "member's" });
+    const othersKey = await server.createKey(owner, { name: 'other' });
+    await hit(server, 'maps', ownersKey.value, 2);
+    await hit(server, 'maps', membersKey.value);
+    const reports = async (cookie: string) => [
+      (await call(`${server.url}/api/v1/usage/current`, { headers: { cookie } })).body,
+      await (await server.dashboard({ ...owner, cookie }, 'GET', '/usage')).json(),
+    ];
+    for (const report of await reports(owner.cookie)) t.deepEqual(listed(report), [ownersKey.id, membersKey.id, othersKey.id].sort());
+    for (const report of await reports(member.cookie)) {
+      t.deepEqual(listed(report), [membersKey.id]);
+      // The quotas are the organization's: every viewer sees its totals.
+      t.is(report.services.maps.used, 3);
+    }
+    for (const value of [ownersKey.value, membersKey.value]) {
+      const report = (await call(`${server.url}/api/v1/usage/current?key=${value}`)).body;
+      t.deepEqual(listed(report), [value === ownersKey.value ? ownersKey.id : membersKey.id]);
+      t.is(report.services.maps.used, 3);
+    }
+  });
+}
 
 test('usage/current without a session or key is a 401; a bad key is refused like elsewhere', async (t) => {
   const server = await serve(t);

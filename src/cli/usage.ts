@@ -31,6 +31,6 @@ export const run: CommandRun = (input) =>
   withStore(input.dataDir, async (store) => {
     const org = await findOrg(store, input.required('org'));
     const period = new PeriodTracker(systemClock).now();
-    const report = await usageReport(store, org, period);
+    const report = await usageReport(store, org, period, 'operator');
     return { text: usageText(report, lastDay(period)), json: report };
   });

@@ -7,6 +7,7 @@ import { parseAllowedIps, parseAllowedOrigins, parseExpiry, parseGrace } from '.
 import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
 import { newId } from './ids.js';
+import { mixedScripts } from './name-scripts.js';
 import { OrgNameTaken, StoreConflict, type ControlStore } from './store.js';
 import {
   ROLES,
@@ -114,6 +115,21 @@ const orgNameOf = (organization: unknown, email: string): string =>
   organization === undefined || organization === null || organization === '' ? email : cleanOrgName(organization);
 
 /**
+ * Refuses a new organization's name that is not written in one script (name-scripts.ts), so that
+ * it cannot pass for another's; an email taken as the name is checked per side of its `@`.
+ */
+function checkNewOrgName(name: string, email: string): void {
+  for (const part of name === email ? email.split('@') : [name]) {
+    const mixed = mixedScripts(part);
+    if (mixed) {
+      throw new AccountError(
+        `the organization name ${JSON.stringify(part)} ${mixed}: write it in one script (Latin may go with one other, but not Cyrillic or Greek), so that it cannot pass for another organization's`,
+      );
+    }
+  }
+}
+
+/**
  * Dashboard sign-up: a user and always a new organization (named after the email when no name is
  * given). A taken name is a conflict: joining an existing organization takes an invitation.
  */
@@ -121,8 +137,10 @@ export async function signUp(
   store: ControlStore,
   input: { email: unknown; password: unknown; organization?: unknown },
 ): Promise<{ user: User; org: Organization }> {
+  const email = validateEmail(input.email);
+  const orgName = orgNameOf(input.organization, email);
+  checkNewOrgName(orgName, email);
   const credentials = await newCredentials(store, input);
-  const orgName = orgNameOf(input.organization, credentials.email);
   try {
     return await store.createUserWithOrg({ ...credentials, orgName });
   } catch (error) {
@@ -140,8 +158,10 @@ export async function addUser(
   input: { email: unknown; password: unknown; organization?: unknown; role?: unknown },
 ): Promise<{ user: User; org: Organization }> {
   const role = input.role === undefined ? undefined : parseRole(input.role);
-  const orgName = orgNameOf(input.organization, validateEmail(input.email));
+  const email = validateEmail(input.email);
+  const orgName = orgNameOf(input.organization, email);
   const org = await store.findOrgByName(orgName);
+  if (!org) checkNewOrgName(orgName, email);
   if (!org && role !== undefined && role !== 'owner') {
     throw new AccountError(`there is no organization ${JSON.stringify(orgName)}; a new organization's first user is its owner`);
   }

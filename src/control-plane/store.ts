@@ -7,6 +7,8 @@
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
 import type { SignInLimiter } from './sign-ins.js';
+import type { SignUpLimiter } from './sign-ups.js';
+import { TIER_ACTIVE_KEYS, TIER_LABELS } from './tiers.js';
 import type {
   ApiKeyRecord,
   DailyUsage,
@@ -35,10 +37,29 @@ export class OrgNameTaken extends StoreConflict {
   }
 }
 
+/** Sign-up named an organization that looks like an existing one's name (the same UTS #39 skeleton, name-skeleton.ts). */
+export class OrgNameLookAlike extends OrgNameTaken {
+  constructor(orgName: string) {
+    super(orgName);
+    this.message = `an organization whose name looks like ${JSON.stringify(orgName)} already exists`;
+  }
+}
+
 /** A role change would leave the organization without an owner. */
 export class LastOwner extends StoreConflict {
   constructor() {
     super('an organization keeps at least one owner: make another member an owner first');
+  }
+}
+
+/** A new key would take the organization past its tier's active-key limit (tiers.ts). */
+export class KeyLimitReached extends StoreConflict {
+  constructor(tier: Tier) {
+    const limit = TIER_ACTIVE_KEYS[tier];
+    super(
+      `your organization has ${limit} active API keys, the most the ${TIER_LABELS[tier]} plan allows; ` +
+        `revoke a key it no longer uses${tier === 'free' ? ', or upgrade to Pro at the billing page' : ''}`,
+    );
   }
 }
 
@@ -73,10 +94,13 @@ export interface ControlStore {
   readonly ledger: QuotaLedger;
   /** The sign-in throttle's counters, shared by every process or node on the store. */
   readonly signIns: SignInLimiter;
+  /** The sign-up throttle's counters, shared likewise. */
+  readonly signUps: SignUpLimiter;
 
   /**
    * Creates a user, the owner, and a new organization (Free tier). StoreConflict when the email is
-   * taken, and OrgNameTaken when an organization of that name exists, in any letter case.
+   * taken, OrgNameTaken when an organization of that name exists, in any letter case, and
+   * OrgNameLookAlike when one's name has the same skeleton (name-skeleton.ts).
    */
   createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }>;
   /** Creates a user in an existing organization; StoreConflict when the email is taken. */
@@ -121,6 +145,11 @@ export interface ControlStore {
   findSession(hash: string, nowIso: string): Promise<SessionRecord | null>;
   deleteSession(hash: string): Promise<void>;
 
+  /**
+   * Adds a key unless its organization already has its tier's number of active keys
+   * (TIER_ACTIVE_KEYS; revoked and expired keys do not count), checked and written atomically:
+   * KeyLimitReached then, and StoreConflict when there is no such organization.
+   */
   insertKey(key: ApiKeyRecord): Promise<void>;
   listKeys(orgId: string): Promise<ApiKeyRecord[]>;
   /** Revokes an active key of the organization; null when there is no such key. */

@@ -1,4 +1,4 @@
-/** Monthly quotas of each subscription tier (spec section 8) and how custom quotas override them. */
+/** Monthly quotas of each subscription tier (spec section 8), how custom quotas override them, and each tier's limit on keys. */
 import type { Organization, Quotas, Service, Tier } from './types.js';
 
 export const TIER_QUOTAS: Record<Tier, Quotas> = {
@@ -6,6 +6,13 @@ export const TIER_QUOTAS: Record<Tier, Quotas> = {
   pro: { maps: 500_000, geocoding: 100_000, routing: 100_000 },
   enterprise: { maps: null, geocoding: null, routing: null },
 };
+
+/**
+ * Active API keys an organization may hold at once (revoked and expired keys do not count): room
+ * for a key per app, environment and customer site, while one organization cannot fill every
+ * node's memory with keys (each node holds every key in its directory).
+ */
+export const TIER_ACTIVE_KEYS: Record<Tier, number> = { free: 100, pro: 1_000, enterprise: 1_000 };
 
 export const TIER_LABELS: Record<Tier, string> = { free: 'Free', pro: 'Pro', enterprise: 'Enterprise' };
 

@@ -1,7 +1,11 @@
-/** The current month's usage of an organization, as `GET /api/v1/usage/current` returns it. */
+/**
+ * The current month's usage of an organization, as `GET /api/v1/usage/current` returns it: the
+ * services' totals against the quotas, and the keys the viewer may see (see `keysVisibleTo`).
+ */
+import { mayManageKey } from '../control-plane/permissions.js';
 import type { ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
-import { SERVICES, type Organization, type Service } from '../control-plane/types.js';
+import { SERVICES, type ApiKeyRecord, type Organization, type Service, type User } from '../control-plane/types.js';
 import type { Period } from '../gateway/rate-limit.js';
 
 export interface ServiceUsage {
@@ -18,7 +22,21 @@ export interface UsageReport {
   keys: { id: string; name: string; hint: string; status: string; used: Record<Service, number> }[];
 }
 
-export async function usageReport(store: ControlStore, org: Organization, period: Period): Promise<UsageReport> {
+/**
+ * Who asks for a report: a signed-in member, an API key, or the operator (the CLI). The quotas are
+ * the organization's, so every viewer sees the services' totals; of the keys, a member sees the
+ * ones it may manage (admins and owners every key, members those they created), a key itself only,
+ * the operator every key.
+ */
+export type UsageViewer = { user: User } | { key: ApiKeyRecord } | 'operator';
+
+export function keysVisibleTo(viewer: UsageViewer): (key: ApiKeyRecord) => boolean {
+  if (viewer === 'operator') return () => true;
+  if ('key' in viewer) return (key) => key.id === viewer.key.id;
+  return (key) => mayManageKey(viewer.user, key);
+}
+
+export async function usageReport(store: ControlStore, org: Organization, period: Period, viewer: UsageViewer): Promise<UsageReport> {
   const quotas = quotasOf(org);
   const services = {} as Record<Service, ServiceUsage>;
   for (const service of SERVICES) {
@@ -34,7 +52,7 @@ export async function usageReport(store: ControlStore, org: Organization, period
     organization: { id: org.id, name: org.name, tier: org.tier },
     period: { start: period.monthStartIso, end: period.resetIso },
     services,
-    keys: keys.map((k) => ({
+    keys: keys.filter(keysVisibleTo(viewer)).map((k) => ({
       id: k.id,
       name: k.name,
       hint: k.hint,

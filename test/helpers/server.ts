@@ -48,6 +48,8 @@ export interface TestServer extends Waymark {
 }
 
 let counter = 0;
+/** The password of every account the tests sign up. */
+export const PASSWORD = 'correct horse battery';
 
 export async function startTestServer(
   options: {
@@ -82,19 +84,22 @@ export async function startTestServer(
       body: body === undefined ? undefined : JSON.stringify(body),
     });
 
+  /** Signs up with `body` (and the tests' password); the account of the new session. */
+  const signedUp = async (body: Record<string, unknown>): Promise<Account> => {
+    const res = await dashboard(null, 'POST', '/signup', { ...body, password: PASSWORD });
+    if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
+    const answer = (await res.json()) as { csrfToken: string; organization: { id: string } };
+    const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
+    return { cookie, csrfToken: answer.csrfToken, orgId: answer.organization.id, email: body.email as string };
+  };
+
   return {
     ...waymark,
     store: waymark.store as SqliteStore,
     dataDir,
     clock,
     dashboard,
-    async signUp(email = `user${process.pid}-${++counter}@example.com`, organization?: string) {
-      const res = await dashboard(null, 'POST', '/signup', { email, password: 'correct horse battery', organization });
-      if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${await res.text()}`);
-      const body = (await res.json()) as { csrfToken: string; organization: { id: string } };
-      const cookie = res.headers.get('set-cookie')!.split(';')[0]!;
-      return { cookie, csrfToken: body.csrfToken, orgId: body.organization.id, email };
-    },
+    signUp: (email = `user${process.pid}-${++counter}@example.com`, organization?: string) => signedUp({ email, organization }),
     async createKey(account, body = {}) {
       const res = await dashboard(account, 'POST', '/keys', { ...body, name: body.name ?? 'test key' });
       if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);

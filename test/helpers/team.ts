@@ -1,7 +1,7 @@
 /** An organization's team through the dashboard API: calls as a member, and joining through invitation links. */
-import type { Account, TestServer } from './server.js';
+import { PASSWORD, type Account, type TestServer } from './server.js';
 
-export const PASSWORD = 'correct horse battery';
+export { PASSWORD };
 
 export interface Answer {
   status: number;

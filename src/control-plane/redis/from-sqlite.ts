@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { Redis } from 'ioredis';
 import { toInvitation, toKey, toOrg, toUser, type InvitationRow, type KeyRow, type OrgRow, type UserRow } from '../sqlite/rows.js';
 import { dayUsageField, type ControlKeys } from './keys.js';
+import { nameSkeleton } from '../name-skeleton.js';
 import { invitationFields, keyFields, orgFields, userFields } from './records.js';
 
 export interface MigrationCounts {
@@ -34,8 +35,10 @@ export async function copySqliteToRedis(file: string, client: Redis, names: Cont
   const tx = client.multi();
   try {
     const orgs = db.prepare<[], OrgRow>('SELECT * FROM organizations ORDER BY created_at, rowid').all().map(toOrg);
-    for (const org of orgs)
+    for (const org of orgs) {
       tx.hset(names.org(org.id), orgFields(org)).sadd(names.orgs, org.id).hset(names.orgNames, org.name.toLowerCase(), org.id);
+      tx.hsetnx(names.orgSkeletons, nameSkeleton(org.name), org.id);
+    }
 
     const users = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, rowid').all().map(toUser);
     for (const user of users) {

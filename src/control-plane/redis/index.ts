@@ -8,8 +8,18 @@ import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
 import type { RedisSettings } from '../../../core/redis.js';
 import { newId } from '../ids.js';
+import { nameSkeleton } from '../name-skeleton.js';
 import { invitersOf, mayInvite } from '../permissions.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll, type Removal, type RemovalRequest } from '../store.js';
+import {
+  LastOwner,
+  OrgNameLookAlike,
+  OrgNameTaken,
+  StoreConflict,
+  type ControlStore,
+  type KeyRoll,
+  type Removal,
+  type RemovalRequest,
+} from '../store.js';
 import {
   ROLES,
   SERVICES,
@@ -29,9 +39,11 @@ import {
 } from '../types.js';
 import { commandConnection, storeError, subscriberConnection } from './connection.js';
 import { announce, RedisDirectory, type Change } from './directory.js';
+import { RedisKeyInserts } from './key-inserts.js';
 import { controlKeys, type ControlKeys } from './keys.js';
 import { RedisLedger } from './ledger.js';
 import { RedisSignIns } from './sign-ins.js';
+import { RedisSignUps } from './sign-ups.js';
 import {
   fromPairs,
   invitationFields,
@@ -46,6 +58,7 @@ import {
   type Hash,
 } from './records.js';
 import { defineScripts, type Scripts } from './scripts.js';
+import { indexOrgSkeletons } from './org-skeletons.js';
 import { indexSessions, upgradeRoles } from './upgrade.js';
 import { daysBetween, summarizeDays } from './usage.js';
 
@@ -64,6 +77,8 @@ export class RedisStore implements ControlStore {
   readonly directory: RedisDirectory;
   readonly ledger: RedisLedger;
   readonly signIns: RedisSignIns;
+  readonly signUps: RedisSignUps;
+  private readonly keyInserts: RedisKeyInserts;
   private readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly names: ControlKeys;
@@ -89,6 +104,8 @@ export class RedisStore implements ControlStore {
       setting('quotaLeaseTtlMs'),
     );
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
+    this.signUps = new RedisSignUps(this.client, this.names, (error) => storeError(error, settings));
+    this.keyInserts = new RedisKeyInserts(this.client, this.names);
   }
 
   /**
@@ -102,6 +119,7 @@ export class RedisStore implements ControlStore {
       await store.client.connect();
       await upgradeRoles(store.client, store.names);
       await indexSessions(store.client, store.names);
+      await indexOrgSkeletons(store.client, store.names);
       if (options.directory !== false) {
         await store.directory.listen(store.subscriber);
         await store.ledger.listen(store.subscriber);
@@ -148,10 +166,19 @@ export class RedisStore implements ControlStore {
       const user = this.newUser(input.email, input.passwordHash, org.id, 'owner', now);
       const n = this.names;
       const outcome = await this.scripts.createUserWithOrg(
-        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id), n.orgOwners(org.id)],
-        [emailField(user.email), org.name.toLowerCase(), org.id, user.id, JSON.stringify(orgFields(org)), JSON.stringify(userFields(user))],
+        [n.emails, n.orgNames, n.orgs, n.org(org.id), n.user(user.id), n.orgUsers(org.id), n.orgOwners(org.id), n.orgSkeletons],
+        [
+          emailField(user.email),
+          org.name.toLowerCase(),
+          org.id,
+          user.id,
+          JSON.stringify(orgFields(org)),
+          JSON.stringify(userFields(user)),
+          nameSkeleton(org.name),
+        ],
       );
       if (outcome === 'org-name-taken') throw new OrgNameTaken(input.orgName);
+      if (outcome === 'org-name-look-alike') throw new OrgNameLookAlike(input.orgName);
       if (outcome === 'email-taken') throw this.emailTaken(input.email);
       this.directory.putOrg(org);
       await this.announce(`org ${org.id}`);
@@ -363,14 +390,7 @@ export class RedisStore implements ControlStore {
 
   insertKey(key: ApiKeyRecord): Promise<void> {
     return this.guarded(async () => {
-      const n = this.names;
-      await this.client
-        .multi()
-        .hset(n.key(key.hash), { ...keyFields(key), version: FIRST_VERSION })
-        .hset(n.keyIds, key.id, key.hash)
-        .sadd(n.keys, key.hash)
-        .rpush(n.orgKeys(key.orgId), key.hash)
-        .exec();
+      await this.keyInserts.insert(key, FIRST_VERSION, new Date(this.now()).toISOString());
       this.directory.putKey(key, FIRST_VERSION);
       await this.announce(`key ${key.hash}`);
     });

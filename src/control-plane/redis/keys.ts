@@ -21,6 +21,8 @@ export function controlKeys(prefix: string) {
     orgs: `${base}orgs`,
     /** Hash: lower-cased organization name → organization id. */
     orgNames: `${base}org-names`,
+    /** Hash: an organization name's skeleton (name-skeleton.ts) → organization id, to refuse look-alikes. */
+    orgSkeletons: `${base}org-skeletons`,
 
     user: (id: string) => `${base}user:${id}`,
     /** Hash: lower-cased email → user id. */
@@ -68,6 +70,8 @@ export function controlKeys(prefix: string) {
     signInAccount: (email: string) => `${base}sign-in:account:${email}`,
     /** Hash of a client address's sign-in failures in its window; expires with the window. */
     signInAddress: (address: string) => `${base}sign-in:address:${address}`,
+    /** Hash of a client address's sign-ups in its window; expires with the window (sign-ups.ts). */
+    signUpAddress: (address: string) => `${base}sign-up:address:${address}`,
   };
 }
 

@@ -7,7 +7,7 @@ import type { Redis } from 'ioredis';
 import { MEMBER_HELPERS, MEMBER_SCRIPTS } from './member-scripts.js';
 
 /** Helpers prepended to the scripts that need them. */
-const HSET_JSON = `
+export const HSET_JSON = `
 local function hset_json(key, json)
   local flat = {}
   for field, value in pairs(cjson.decode(json)) do
@@ -83,13 +83,18 @@ end
 `;
 
 const SCRIPTS = {
-  /** KEYS emails, orgNames, orgs, org, user, orgUsers, orgOwners; ARGV email, lower-cased name, org id, user id, org JSON, user JSON. */
+  /**
+   * KEYS emails, orgNames, orgs, org, user, orgUsers, orgOwners, orgSkeletons; ARGV email,
+   * lower-cased name, org id, user id, org JSON, user JSON, the name's skeleton.
+   */
   createUserWithOrg: {
-    keys: 7,
+    keys: 8,
     lua: `${ADD_USER}
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return 'org-name-taken' end
+if redis.call('HEXISTS', KEYS[8], ARGV[7]) == 1 then return 'org-name-look-alike' end
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'email-taken' end
 redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+redis.call('HSET', KEYS[8], ARGV[7], ARGV[3])
 redis.call('SADD', KEYS[3], ARGV[3])
 hset_json(KEYS[4], ARGV[5])
 add_user(KEYS[1], KEYS[5], KEYS[6], KEYS[7], ARGV[1], ARGV[4], ARGV[6])

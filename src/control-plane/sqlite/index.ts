@@ -5,7 +5,19 @@ import { dirname } from 'node:path';
 import { monthBounds, monthKey } from '../../clock.js';
 import { newId } from '../ids.js';
 import { LocalLedger } from '../local-ledger.js';
-import { LastOwner, OrgNameTaken, StoreConflict, type ControlStore, type KeyRoll, type Removal, type RemovalRequest } from '../store.js';
+import { nameSkeleton } from '../name-skeleton.js';
+import {
+  KeyLimitReached,
+  LastOwner,
+  OrgNameLookAlike,
+  OrgNameTaken,
+  StoreConflict,
+  type ControlStore,
+  type KeyRoll,
+  type Removal,
+  type RemovalRequest,
+} from '../store.js';
+import { TIER_ACTIVE_KEYS } from '../tiers.js';
 import {
   SERVICES,
   type ApiKeyRecord,
@@ -29,6 +41,7 @@ import { listColumn, toInvitation, toKey, toOrg, toUser, type InvitationRow, typ
 import * as members from './members.js';
 import { migrate } from './schema.js';
 import { SqliteSignIns } from './sign-ins.js';
+import { SqliteSignUps } from './sign-ups.js';
 
 const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
 
@@ -44,6 +57,7 @@ export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
   readonly signIns: SqliteSignIns;
+  readonly signUps: SqliteSignUps;
   private readonly db: Database.Database;
   private serving = false;
   private readonly now: () => number;
@@ -61,9 +75,12 @@ export class SqliteStore implements ControlStore {
     this.db.pragma('foreign_keys = ON');
     // Organization names are unique in any letter case, also beyond ASCII (NOCASE folds ASCII only).
     this.db.function('casefold', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+    // For the schema upgrade that gives each organization its name's skeleton.
+    this.db.function('name_skeleton', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? nameSkeleton(text) : text));
     migrate(this.db);
     this.directory = new SqliteDirectory(this.db);
     this.signIns = new SqliteSignIns(this.db);
+    this.signUps = new SqliteSignUps(this.db);
     const monthUsed = this.db.prepare<[string, string, string, string], { n: number | null }>(
       'SELECT SUM(count) AS n FROM usage_daily WHERE org_id = ? AND service = ? AND day BETWEEN ? AND ?',
     );
@@ -123,11 +140,19 @@ export class SqliteStore implements ControlStore {
     return this.db.prepare<[string], OrgRow>('SELECT * FROM organizations WHERE id = ?').get(id);
   }
 
+  /** The skeleton of a new organization's name; OrgNameLookAlike when an organization has it already. Call in its transaction. */
+  private freeSkeleton(name: string): string {
+    const skeleton = nameSkeleton(name);
+    if (this.db.prepare('SELECT 1 FROM organizations WHERE skeleton = ?').get(skeleton)) throw new OrgNameLookAlike(name);
+    return skeleton;
+  }
+
   async createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
     const created = this.db.transaction(() => {
       if (this.db.prepare('SELECT 1 FROM organizations WHERE casefold(name) = casefold(?)').get(input.orgName)) {
         throw new OrgNameTaken(input.orgName);
       }
+      const skeleton = this.freeSkeleton(input.orgName);
       const now = new Date(this.now()).toISOString();
       const orgRow: OrgRow = {
         id: newId('org'),
@@ -139,9 +164,9 @@ export class SqliteStore implements ControlStore {
       };
       this.db
         .prepare(
-          'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev)',
+          'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev, skeleton) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev, @skeleton)',
         )
-        .run(orgRow);
+        .run({ ...orgRow, skeleton });
       return { user: this.insertUser(input.email, input.passwordHash, orgRow.id, 'owner', now), org: toOrg(orgRow) };
     })();
     await this.announce();
@@ -262,34 +287,50 @@ export class SqliteStore implements ControlStore {
     this.db.prepare('DELETE FROM sessions WHERE hash = ?').run(hash);
   }
 
+  /** Refuses a new key of an organization at its tier's active-key limit. Call in the key's (immediate) transaction. */
+  private checkKeyRoom(orgId: string): void {
+    const org = this.db.prepare<[string], { tier: Tier }>('SELECT tier FROM organizations WHERE id = ?').get(orgId);
+    if (!org) throw new StoreConflict(`no organization ${orgId}`);
+    const { n } = this.db
+      .prepare<[string, string], { n: number }>(
+        "SELECT COUNT(*) AS n FROM api_keys WHERE org_id = ? AND status = 'active' AND (expires_at IS NULL OR expires_at > ?)",
+      )
+      .get(orgId, new Date(this.now()).toISOString())!;
+    if (n >= TIER_ACTIVE_KEYS[org.tier]) throw new KeyLimitReached(org.tier);
+  }
+
   async insertKey(key: ApiKeyRecord): Promise<void> {
-    this.db.transaction(() => {
-      this.db
-        .prepare(
-          `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
+    // Immediate: the count and the insert hold the file's write lock, so no other process inserts between them.
+    this.db
+      .transaction(() => {
+        this.checkKeyRoom(key.orgId);
+        this.db
+          .prepare(
+            `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
              previous_hash, previous_hash_expires_at, created_at, last_used_at, revoked_at, rev)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          key.id,
-          key.orgId,
-          key.name,
-          key.hint,
-          key.hash,
-          listColumn(key.scopes),
-          key.status,
-          key.createdBy,
-          listColumn(key.allowedOrigins),
-          listColumn(key.allowedIps),
-          key.expiresAt,
-          key.previousHash,
-          key.previousHashExpiresAt,
-          key.createdAt,
-          key.lastUsedAt,
-          key.revokedAt,
-          this.nextRevision(),
-        );
-    })();
+          )
+          .run(
+            key.id,
+            key.orgId,
+            key.name,
+            key.hint,
+            key.hash,
+            listColumn(key.scopes),
+            key.status,
+            key.createdBy,
+            listColumn(key.allowedOrigins),
+            listColumn(key.allowedIps),
+            key.expiresAt,
+            key.previousHash,
+            key.previousHashExpiresAt,
+            key.createdAt,
+            key.lastUsedAt,
+            key.revokedAt,
+            this.nextRevision(),
+          );
+      })
+      .immediate();
     await this.announce();
   }
 

@@ -139,8 +139,27 @@ CREATE TABLE password_resets (
 );
 `;
 
+/**
+ * The sign-up throttle's counters (sqlite/sign-ups.ts; times in milliseconds since the epoch), and
+ * each organization's name skeleton (name-skeleton.ts; `name_skeleton` is the store's function).
+ */
+const SIGN_UPS_AND_NAME_SKELETONS = `
+ALTER TABLE organizations ADD COLUMN skeleton TEXT;
+UPDATE organizations SET skeleton = name_skeleton(name);
+CREATE INDEX organizations_by_skeleton ON organizations(skeleton);
+CREATE TABLE sign_up_addresses (
+  address TEXT PRIMARY KEY,
+  window_start INTEGER NOT NULL,
+  sign_ups INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX sign_up_addresses_by_window ON sign_up_addresses(window_start);
+`;
+
+/** Schema 5 (issue 34): both steps above, in one version. */
+const V5 = MEMBER_REMOVAL + SIGN_UPS_AND_NAME_SKELETONS;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, MEMBER_REMOVAL];
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5];
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */

@@ -8,6 +8,7 @@ import { empty, json } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
 import { accountCall, jsonBody, orgOf, publicRoutes, sessionRoutes, type DashboardDeps } from './routes.js';
+import { throttledSignUp } from './sign-up-throttle.js';
 import { orgView, userView } from './views.js';
 
 export function registerAccounts(router: Router, { store, sessions, now, clientAddressOf }: DashboardDeps): void {
@@ -40,9 +41,12 @@ export function registerAccounts(router: Router, { store, sessions, now, clientA
       if (body.invitation !== undefined && body.organization !== undefined) {
         throw new ApiError(400, 'an invitation joins the organization that made it: send either invitation or organization, not both');
       }
+      // A new organization (a fresh Free quota) is counted against the client's address; joining one is not.
       const { user } = await accountCall(() =>
         body.invitation === undefined
-          ? signUp(store, { email: body.email, password: body.password, organization: body.organization })
+          ? throttledSignUp(store, clientAddressOf(req), now(), () =>
+              signUp(store, { email: body.email, password: body.password, organization: body.organization }),
+            )
           : acceptInvitation(store, { invitation: body.invitation, email: body.email, password: body.password }, now()),
       );
       return signedIn(user, 201);

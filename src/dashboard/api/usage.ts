@@ -1,4 +1,4 @@
-/** The organization's usage this month: per service against its quotas, per key and per day. */
+/** The organization's usage this month: per service against its quotas, per day, and per key the member may see. */
 import type { Service } from '../../control-plane/types.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
@@ -11,7 +11,7 @@ export function registerUsage(router: Router, { store, sessions, periods }: Dash
       const org = await orgOf(store, user.orgId);
       const period = periods.now();
       const [report, days] = await Promise.all([
-        usageReport(store, org, period),
+        usageReport(store, org, period, { user }),
         store.usageByDay(org.id, `${period.month}-01`, lastDay(period)),
       ]);
       const daily = new Map<string, Record<Service, number>>();
