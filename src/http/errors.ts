@@ -21,3 +21,12 @@ export function errorBody(statusCode: number, message: string, code?: string): s
 
 export const badRequest = (message: string) => new ApiError(400, message);
 export const notFound = (message: string) => new ApiError(404, message);
+
+/**
+ * Whether `error` is a write refused for want of space: SQLite's SQLITE_FULL (a full disk under the
+ * control-plane file), or the system's ENOSPC or EDQUOT (a quota). Answered 507, never a bare 500.
+ */
+export function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
+}
