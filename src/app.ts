@@ -44,7 +44,7 @@ export interface AppDeps {
   services?: ServiceRoute[];
   /** The operator API (`/operator/*`), when this node offers one. */
   operator?: OperatorApi;
-  /** Reverse proxies whose X-Forwarded-For names the client (`WAYMARK_TRUSTED_PROXIES`); none by default. */
+  /** Reverse proxies whose X-Forwarded-* headers are believed (`WAYMARK_TRUSTED_PROXIES`); none by default. */
   trustedProxies?: CidrSet;
 }
 
