@@ -12,7 +12,7 @@ import { Sessions } from './dashboard/sessions.js';
 import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
 import { Gateway, type ServiceRoute } from './gateway/index.js';
-import { ApiError, isStorageFull } from './http/errors.js';
+import { ApiError, storageFull } from './http/errors.js';
 import { CidrSet } from '../core/cidr.js';
 import { clientAddressResolver } from './http/client-address.js';
 import { untrustedForwardingDropper } from './http/forwarded.js';
@@ -74,7 +74,6 @@ const preflightHeaders = (allowed: readonly string[]) => ({
 /** Paths under the public API prefixes: even their 404s carry CORS headers, so browsers can read them. */
 const API_PATH = /^\/(?:api\/v1|v1)(?:\/|$)/;
 const INTERNAL_ERROR = 'internal error; the X-Request-Id of this response identifies it in the server logs';
-const STORAGE_FULL = "the server's disk is full, so nothing was saved; try again once its operator has freed space";
 
 /** A 404's message: where the API is, unless the path already is there; how to turn on the operator API when it is off. */
 function notFoundMessage(req: Request, isApi: boolean, operatorOn: boolean): string {
@@ -194,9 +193,10 @@ export function createApp(deps: AppDeps): {
       logger.warn({ reqId: req.id, err: error }, 'control-plane store unavailable');
       return errorReply(503, `the account store is unavailable (${error.message}); try again shortly`, { 'Retry-After': '1' });
     }
-    if (isStorageFull(error)) {
-      logger.error({ reqId: req.id, err: error }, 'the disk is full: a write was refused');
-      return errorReply(507, STORAGE_FULL, { 'Retry-After': '60' });
+    const full = storageFull(error);
+    if (full !== null) {
+      logger.error({ reqId: req.id, err: error }, `${full}: a write was refused`);
+      return errorReply(507, `${full}, so nothing was saved; try again once its operator has made room`, { 'Retry-After': '60' });
     }
     logger.error({ reqId: req.id, err: error }, 'unhandled error');
     return errorReply(500, INTERNAL_ERROR);

@@ -1,18 +1,22 @@
 /**
  * Issue 34's HTTP hardening: the dashboard's Content-Security-Policy and `Cache-Control: no-store`
  * on its API; X-Forwarded-Host and -Proto believed only from trusted proxies (absolute links, the
- * dashboard's same-origin check); and a full disk answered 507 with the uniform body, never a
- * bare 500 (a real full disk: a small tmpfs, which needs root to mount).
+ * dashboard's same-origin check); and a store out of room answered 507 with the uniform body, never
+ * a bare 500: a real full disk (a small tmpfs, which needs root to mount) under the SQLite file and
+ * under Redis's append-only file, and a real Redis past its maxmemory.
  */
 import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
+import { Redis } from 'ioredis';
+import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CidrSet } from '../core/cidr.js';
+import { freePort, track } from './helpers/cluster.js';
 import { serve } from './helpers/fixtures.js';
 import { assertError, call } from './helpers/http.js';
 import type { Account, TestServer } from './helpers/server.js';
+import { within } from './helpers/waits.js';
 
 const LOOPBACK = CidrSet.parse(['127.0.0.1', '::1']);
 const PASSWORD = 'correct horse battery';
@@ -153,27 +157,85 @@ function fillDisk(dir: string): string {
   return file;
 }
 
+/** A redis-server of the test's own (the machine's Redis on 6379 is not touched), killed when the test ends, and a client of it. */
+async function privateRedis(t: ExecutionContext, args: string[] = []): Promise<{ url: string; client: Redis }> {
+  const port = await freePort();
+  const child = track(
+    t,
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...args], { stdio: ['ignore', 'pipe', 'pipe'] }),
+  );
+  await child.line(/Ready to accept connections/);
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+  client.on('error', () => {});
+  t.teardown(() => client.disconnect());
+  return { url: `redis://127.0.0.1:${port}`, client };
+}
+
+/** Sign-up, sign-in and creating a key, which all write to the store: each must be a 507 naming `reason`, with Retry-After. */
+async function assertNoRoom(t: ExecutionContext, server: TestServer, account: Account, reason: RegExp): Promise<void> {
+  const refusals = [
+    await dashboardCall(server, null, 'POST', '/signup', {}, { email: 'late@example.com', password: PASSWORD }),
+    await dashboardCall(server, null, 'POST', '/signin', {}, { email: account.email, password: PASSWORD }),
+    await dashboardCall(server, account, 'POST', '/keys', {}, { name: 'k' }),
+  ];
+  for (const answer of refusals) {
+    t.regex(assertError(t, answer, 507), reason);
+    t.is(answer.headers.get('retry-after'), '60');
+  }
+}
+
+/** Once there is room again, sign-up and sign-in work. */
+async function assertServedAgain(t: ExecutionContext, server: TestServer, account: Account): Promise<void> {
+  t.is((await dashboardCall(server, null, 'POST', '/signup', {}, { email: 'late@example.com', password: PASSWORD })).status, 201);
+  t.is((await dashboardCall(server, null, 'POST', '/signin', {}, { email: account.email, password: PASSWORD })).status, 200);
+}
+
+test('Redis past its maxmemory (OOM): sign-up, sign-in and creating a key answer 507 with the uniform body, and work again once it has room', async (t) => {
+  const redis = await privateRedis(t);
+  const server = await serve(t, { redis: { url: redis.url, prefix: 'waymark-oom' } });
+  const account = await server.signUp('early@example.com');
+  await redis.client.config('SET', 'maxmemory', '1');
+  await assertNoRoom(t, server, account, /^the control-plane Redis is out of memory \(maxmemory\), so nothing was saved/);
+  await redis.client.config('SET', 'maxmemory', '0');
+  await assertServedAgain(t, server, account);
+});
+
 const asRoot = process.getuid?.() === 0 ? test : test.skip;
-if (asRoot === test.skip) console.warn('skipping the full-disk test: mounting a small tmpfs needs root');
+if (asRoot === test.skip) console.warn('skipping the full-disk tests: mounting a small tmpfs needs root');
 
 asRoot(
-  'a full disk: sign-up, sign-in and creating a key answer 507 with the uniform body, and all works again once space is freed',
+  'a full disk under SQLite: sign-up, sign-in and creating a key answer 507 with the uniform body, and work again once space is freed',
   async (t) => {
     const dataDir = smallDisk(t, 16);
     const server = await serve(t, { dataDir });
     const account = await server.signUp('early@example.com');
     const ballast = fillDisk(dataDir);
-    const refusals = [
-      await dashboardCall(server, null, 'POST', '/signup', {}, { email: 'late@example.com', password: PASSWORD }),
-      await dashboardCall(server, null, 'POST', '/signin', {}, { email: account.email, password: PASSWORD }),
-      await dashboardCall(server, account, 'POST', '/keys', {}, { name: 'k' }),
-    ];
-    for (const answer of refusals) {
-      t.regex(assertError(t, answer, 507), /disk is full/);
-      t.is(answer.headers.get('retry-after'), '60');
-    }
+    await assertNoRoom(t, server, account, /^the server's disk is full, so nothing was saved/);
     rmSync(ballast);
-    t.is((await dashboardCall(server, null, 'POST', '/signup', {}, { email: 'late@example.com', password: PASSWORD })).status, 201);
-    t.is((await dashboardCall(server, null, 'POST', '/signin', {}, { email: account.email, password: PASSWORD })).status, 200);
+    await assertServedAgain(t, server, account);
   },
 );
+
+asRoot("a full disk under Redis's append-only file (MISCONF): the same 507s, and service again once space is freed", async (t) => {
+  const dir = smallDisk(t, 4);
+  const redis = await privateRedis(t, ['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec']);
+  const server = await serve(t, { redis: { url: redis.url, prefix: 'waymark-misconf' } });
+  const account = await server.signUp('early@example.com');
+  const ballast = fillDisk(dir);
+  // Redis learns of the full disk on its next write to the file; from then on it refuses writes.
+  await within('Redis refuses writes with MISCONF', () =>
+    redis.client.set('probe', 'x'.repeat(30_000)).then(
+      () => undefined,
+      (error: Error) => (/^MISCONF /.test(error.message) ? true : undefined),
+    ),
+  );
+  await assertNoRoom(t, server, account, /^the control-plane Redis cannot write to its disk, so nothing was saved/);
+  rmSync(ballast);
+  await within('Redis writes again', () =>
+    redis.client.set('probe', 'x').then(
+      () => true,
+      () => undefined,
+    ),
+  );
+  await assertServedAgain(t, server, account);
+});
