@@ -1,9 +1,13 @@
 /**
  * Fetches an http(s) input (an OSM extract) into DATA/downloads/, streamed to disk with progress
  * from Content-Length. The file appears under its final name only when complete, so a broken
- * download never looks like a finished one. `checkUrl` asks first, so that a URL that will not
+ * download never looks like a finished one, and its partial file is deleted on every failure.
+ * The file's name never comes from the URL (a last segment decoding to `..` once named the data
+ * folder itself): it is the URL's SHA-256, so one URL always lands on one file, with a suffix from
+ * a fixed list that tells osmium the format. `checkUrl` asks first, so that a URL that will not
  * answer fails the import before any work.
  */
+import { createHash } from 'node:crypto';
 import { createWriteStream, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
@@ -47,18 +51,32 @@ export async function checkUrl(url: string, signal?: AbortSignal): Promise<void>
   if (!response.ok && response.status !== 405 && response.status !== 501) throw httpFailure(url, response);
 }
 
-/** The file name a URL is saved under: its last path segment, or `download.osm.pbf`. */
-export function downloadName(url: string): string {
-  const name = basename(decodeURIComponent(new URL(url).pathname));
-  return /^[\w.-]+$/.test(name) ? name : 'download.osm.pbf';
+/** The formats inputs come in, longest first; a URL ending in none of them is taken for `.osm.pbf`. */
+const SUFFIXES = ['.osm.pbf', '.osm', '.csv'];
+
+/** The last segment of a URL's path, for people to read (progress, the manifest); never part of a path on disk. */
+export function downloadLabel(url: string): string {
+  let name: string;
+  try {
+    name = basename(decodeURIComponent(new URL(url).pathname));
+  } catch {
+    return 'download';
+  }
+  return /^[\w.-]+$/.test(name) && !/^\.+$/.test(name) ? name : 'download';
+}
+
+/** The name a URL is saved under in the downloads folder: its SHA-256 (16 hex digits) and the suffix of its format. */
+export function downloadFileName(url: string): string {
+  const path = new URL(url).pathname.toLowerCase();
+  const suffix = SUFFIXES.find((candidate) => path.endsWith(candidate)) ?? SUFFIXES[0]!;
+  return `${createHash('sha256').update(url).digest('hex').slice(0, 16)}${suffix}`;
 }
 
 /** Downloads `url` into the folder `dir`; resolves to the saved file. */
 export async function download(url: string, dir: string, onProgress: ProgressReporter, signal?: AbortSignal): Promise<string> {
-  const name = downloadName(url);
-  const file = join(dir, name);
+  const file = join(dir, downloadFileName(url));
   const partial = `${file}.part`;
-  const phase = `downloading ${name}`;
+  const phase = `downloading ${downloadLabel(url)}`;
   let response: Response;
   try {
     response = await fetch(url, { signal });
@@ -80,11 +98,11 @@ export async function download(url: string, dir: string, onProgress: ProgressRep
   onProgress({ phase, done: 0, total, unit: 'bytes' });
   try {
     await pipeline(Readable.fromWeb(response.body as ReadableStream<Uint8Array>), count, createWriteStream(partial), { signal });
+    renameSync(partial, file);
   } catch (error) {
     rmSync(partial, { force: true });
     throwIfAborted(signal);
     throw new Error(`cannot download ${url}: ${reason(error)}`);
   }
-  renameSync(partial, file);
   return file;
 }

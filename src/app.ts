@@ -12,9 +12,10 @@ import { Sessions } from './dashboard/sessions.js';
 import { registerDashboardStatic } from './dashboard/static.js';
 import { findKey } from './gateway/credentials.js';
 import { Gateway, type ServiceRoute } from './gateway/index.js';
-import { ApiError } from './http/errors.js';
+import { ApiError, storageFull } from './http/errors.js';
 import { CidrSet } from '../core/cidr.js';
 import { clientAddressResolver } from './http/client-address.js';
+import { untrustedForwardingDropper } from './http/forwarded.js';
 import { publicOriginResolver } from './http/public-origin.js';
 import { empty, errorReply, json, presetHeaders, type Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
@@ -43,7 +44,7 @@ export interface AppDeps {
   services?: ServiceRoute[];
   /** The operator API (`/operator/*`), when this node offers one. */
   operator?: OperatorApi;
-  /** Reverse proxies whose X-Forwarded-For names the client (`WAYMARK_TRUSTED_PROXIES`); none by default. */
+  /** Reverse proxies whose X-Forwarded-* headers are believed (`WAYMARK_TRUSTED_PROXIES`); none by default. */
   trustedProxies?: CidrSet;
 }
 
@@ -94,7 +95,9 @@ export function createApp(deps: AppDeps): {
   const { store, clock, logging, metrics } = deps;
   const { logger } = logging;
   const originOf = publicOriginResolver(deps.publicUrl);
-  const clientAddressOf = clientAddressResolver(deps.trustedProxies ?? CidrSet.parse([]));
+  const trustedProxies = deps.trustedProxies ?? CidrSet.parse([]);
+  const clientAddressOf = clientAddressResolver(trustedProxies);
+  const dropUntrustedForwarding = untrustedForwardingDropper(trustedProxies);
   const billingUrl = (req: Request) => `${originOf(req) ?? ''}/dashboard/#billing`;
   const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) }, clientAddressOf);
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
@@ -178,7 +181,7 @@ export function createApp(deps: AppDeps): {
   for (const route of protobufBodies.schemaRoutes()) publicRoute(route.path, route.handler);
 
   registerDashboardApi(router, { store, sessions, periods: gateway.periods, now: () => clock.now(), originOf, clientAddressOf });
-  registerDashboardStatic(router);
+  registerDashboardStatic(router, deps.publicUrl);
   deps.operator?.register(router);
 
   const finish = (req: Request, started: number, isPublic: boolean, reply: Reply): Reply => {
@@ -195,12 +198,18 @@ export function createApp(deps: AppDeps): {
       logger.warn({ reqId: req.id, err: error }, 'control-plane store unavailable');
       return errorReply(503, `the account store is unavailable (${error.message}); try again shortly`, { 'Retry-After': '1' });
     }
+    const full = storageFull(error);
+    if (full !== null) {
+      logger.error({ reqId: req.id, err: error }, `${full}: a write was refused`);
+      return errorReply(507, `${full}, so nothing was saved; try again once its operator has made room`, { 'Retry-After': '60' });
+    }
     logger.error({ reqId: req.id, err: error }, 'unhandled error');
     return errorReply(500, INTERNAL_ERROR);
   };
 
   const handle = (req: Request): Reply | Promise<Reply> => {
     const started = performance.now();
+    dropUntrustedForwarding(req);
     const match = router.match(req.method, req.path);
     if (match.kind === 'none') {
       const isApi = API_PATH.test(req.path);

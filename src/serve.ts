@@ -40,7 +40,7 @@ export interface StartOptions {
   operator?: OperatorOptions;
   /** The cluster's Redis, holding the control plane; by default WAYMARK_REDIS_URL, null for the embedded SQLite store. */
   redis?: RedisSettings | null;
-  /** Reverse proxies whose X-Forwarded-For names the client; by default WAYMARK_TRUSTED_PROXIES. */
+  /** Reverse proxies whose X-Forwarded-* headers are believed (the client, the host, the scheme); by default WAYMARK_TRUSTED_PROXIES. */
   trustedProxies?: CidrSet;
 }
 

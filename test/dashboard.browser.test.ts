@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { TIER_LABELS, TIER_PRICES_USD, TIER_QUOTAS } from '../src/control-plane/tiers.js';
 import { SERVICES, type Tier } from '../src/control-plane/types.js';
-import { browserTest, signedInContext } from './helpers/browser.js';
+import { browserTest, policyViolations, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
@@ -36,6 +36,7 @@ async function usageFigure(page: Page, service: string): Promise<string> {
 async function dashboardJourney(t: ExecutionContext, browser: Browser, server: TestServer): Promise<void> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (error) => t.fail(`page error: ${error.message}`));
+  const refused = policyViolations(page);
 
   // Sign up.
   await page.goto(`${server.url}/dashboard/`);
@@ -178,6 +179,7 @@ async function dashboardJourney(t: ExecutionContext, browser: Browser, server: T
   await page.getByRole('link', { name: 'Billing' }).click();
   await page.locator('.plan.current[data-tier="enterprise"]').waitFor();
   t.is(await page.locator('#current-quotas dd[data-service="routing"]').innerText(), 'unlimited per month');
+  t.deepEqual(refused, [], 'the dashboard keeps to its Content-Security-Policy');
 }
 
 browserTest('a person uses the dashboard end to end in a real browser', async (t, browser) => {

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { runImport } from '../data-pipeline/index.js';
 import { TRAVEL_MODES } from '../core/routing/network.js';
+import { CidrSet } from '../core/cidr.js';
 import { SERVICES } from '../src/control-plane/types.js';
 import { LAYERS, SOURCES } from '../core/geocoding/indexed-record.js';
 import { LABEL_LANGUAGES, STYLES } from '../core/maps/style-catalog.js';
@@ -807,7 +808,8 @@ async function makeWorld(t: ExecutionContext): Promise<{ server: TestServer; wor
   await runImport({ dataDir, osm: [MONACO], wof: [WOF_MONACO], dem: [MONACO_DEM], world: false }, () => {});
   // The server reads its operator API settings from the environment.
   process.env.WAYMARK_OPERATOR_TOKEN = OPERATOR_TOKEN;
-  const server = await serve(t, { dataDir });
+  // Loopback is a trusted proxy, so the hostile X-Forwarded-Host and -Proto values reach their readers.
+  const server = await serve(t, { dataDir, trustedProxies: CidrSet.parse(['127.0.0.1', '::1']) });
   const api = await customer(server);
   await server.store.setTier(api.account.orgId, 'enterprise');
   const mapsKey = (await server.createKey(api.account, { name: 'maps only', scopes: ['maps'] })).value;

@@ -7,19 +7,23 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { isBadInput, runImport, type ImportInputs } from '../data-pipeline/index.js';
+import { downloadLabel } from '../data-pipeline/download.js';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 import { MONACO_DEM, writeGeoTiff, type GeoTiffSpec } from './helpers/dem.js';
 import { dataTest } from './helpers/shared-data.js';
 
 const TOWN = join(PACKAGE_ROOT, 'test', 'fixtures', 'osm', 'town.osm');
 
-/** Serves town.osm, a web page where an extract should be, and 404 for anything else. */
+/**
+ * Serves town.osm, a web page where an extract should be (also under any `/hostile/` name), an
+ * extract that breaks off halfway, and 404 for anything else.
+ */
 let files: Server;
 let filesUrl = '';
 /** A port nothing listens on. */
@@ -33,8 +37,12 @@ const listen = async (server: Server) => {
 test.before(async () => {
   files = createServer((req, res) => {
     if (req.url === '/town.osm') res.writeHead(200).end(readFileSync(TOWN));
-    else if (req.url === '/login.osm.pbf')
+    else if (req.url === '/login.osm.pbf' || req.url?.startsWith('/hostile/'))
       res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Please sign in</body></html>');
+    else if (req.url === '/broken.osm.pbf' && req.method === 'GET') {
+      res.writeHead(200, { 'content-length': 100_000 }).write('x'.repeat(1000));
+      setImmediate(() => res.destroy());
+    } else if (req.url === '/broken.osm.pbf') res.writeHead(200).end();
     else res.writeHead(404).end('not here');
   });
   filesUrl = `http://127.0.0.1:${await listen(files)}`;
@@ -67,7 +75,8 @@ async function failsEarly(
   message: string | RegExp,
   allowed: string[] = [],
 ): Promise<Error> {
-  const dataDir = join(scratch(t), 'data');
+  const beside = scratch(t);
+  const dataDir = join(beside, 'data');
   const phases = new Set<string>();
   const error = await t.throwsAsync(runImport({ dataDir, osm: [], world: false, ...inputs }, (progress) => phases.add(progress.phase)));
   if (typeof message === 'string') t.is(error?.message, message);
@@ -77,7 +86,7 @@ async function failsEarly(
     [],
     'no work before the error',
   );
-  t.false(existsSync(dataDir), 'the data folder is not left behind');
+  t.deepEqual(readdirSync(beside), [], 'the data folder is not left behind, nor anything beside it');
   return error!;
 }
 
@@ -151,6 +160,16 @@ test('URLs are asked before anything is downloaded: a 404 is bad input, an unrea
 test('a download that is not OSM data fails before any work, and the download goes with the failed import', async (t) => {
   const url = `${filesUrl}/login.osm.pbf`;
   await failsEarly(t, { osm: [url] }, /^cannot read .*login\.osm\.pbf: not an OSM file \(osmium: \S/, ['downloading login.osm.pbf']);
+});
+
+test('a download is named by the server, never by its URL: nothing lands beside the data folder, and no partial file stays', async (t) => {
+  // Last segments decoding to `..` (once the data folder itself, its partial file `<data>.part` beside it), and to a path.
+  for (const segment of ['..%2F', '%2e%2e%2f', '%2e%2e', 'a%2F..%2F..%2Fx', '..%5C']) {
+    const url = `${filesUrl}/hostile/x/${segment}`;
+    await failsEarly(t, { osm: [url] }, /: not an OSM file \(osmium: \S/, [`downloading ${downloadLabel(url)}`]);
+  }
+  const broken = `${filesUrl}/broken.osm.pbf`;
+  await failsEarly(t, { osm: [broken] }, new RegExp(`^cannot download ${broken}: `), ['downloading broken.osm.pbf']);
 });
 
 test('a file corrupt after its header fails in the scan before the tiles; the data folder is left as it was', async (t) => {

@@ -13,6 +13,7 @@ import { basename, join } from 'node:path';
 import { paths, type DatasetManifest } from '../core/dataset-layout.js';
 import type { ProgressReporter } from '../data-pipeline/progress.js';
 import { runImport } from '../data-pipeline/index.js';
+import { downloadFileName } from '../data-pipeline/download.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
@@ -185,7 +186,7 @@ dataTest(
       if (progress.phase === 'downloading monaco.osm.pbf' && progress.total === statSync(MONACO).size) downloads.push(progress.done);
     });
     t.is(downloads.at(-1), statSync(MONACO).size, 'download progress counts up to Content-Length');
-    t.true(existsSync(join(dataDir, 'downloads', 'monaco.osm.pbf')));
+    t.true(existsSync(join(dataDir, 'downloads', downloadFileName(`${filesUrl}/monaco.osm.pbf`))));
     t.is(server.datasets.current()?.id, result.datasetId);
     const manifest = JSON.parse(readFileSync(paths.manifest(result.dir), 'utf8')) as DatasetManifest;
     t.deepEqual(manifest.inputs, ['osm:monaco.osm.pbf']);

@@ -101,6 +101,16 @@ for (const kind of STORE_KINDS) {
       { origin: 'https://app.example.com.evil.example' },
       { referer: 'https://evil.example/?https://app.example.com' },
       { origin: 'null' },
+      // Origins are parsed, not matched as text: what follows `?`, `#` or `@` is no part of the host.
+      { origin: 'https://evil.com?.example.org' },
+      { origin: 'https://evil.com#.example.org' },
+      { origin: 'https://evil.com@.example.org' },
+      { origin: 'https://evil.com/.example.org' },
+      { origin: 'https://a..example.org' },
+      { origin: 'https://app.example.com/' },
+      { origin: 'https://app.example.com, https://evil.example' },
+      // An opaque origin is foreign: it never falls back to the Referer.
+      { origin: 'null', referer: 'https://app.example.com/page' },
     ];
     for (const headers of refused) {
       const message = assertError(t, await use(server, value, headers), 403);

@@ -12,9 +12,12 @@ import { writeTestDataset } from './helpers/dataset.js';
 import { customer } from './helpers/fixtures.js';
 import { assertError, call } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { CidrSet } from '../core/cidr.js';
 
 const SLUGS = ['light', 'dark', 'gray', 'natural', 'outdoors'];
 const LANGUAGES = ['', 'local', 'en', 'de'];
+/** The tests call from loopback as a proxy would: X-Forwarded-* is believed only from a trusted proxy. */
+const trustedProxies = CidrSet.parse(['127.0.0.1', '::1']);
 
 let server: TestServer;
 let dataDir: string;
@@ -22,7 +25,7 @@ let dataDir: string;
 test.before(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'waymark-maps-styles-'));
   await writeTestDataset(dataDir);
-  server = await startTestServer({ dataDir });
+  server = await startTestServer({ dataDir, trustedProxies });
 });
 
 test.after.always(async () => {
@@ -125,7 +128,7 @@ test('X-Forwarded-Proto and X-Forwarded-Host make the URLs of styles, the style 
 test('WAYMARK_PUBLIC_URL, when set, makes the URLs whatever the request headers say', async (t) => {
   const publicDir = mkdtempSync(join(tmpdir(), 'waymark-maps-public-'));
   await writeTestDataset(publicDir);
-  const configured = await startTestServer({ dataDir: publicDir, publicUrl: 'https://geo.example.org/waymark/' });
+  const configured = await startTestServer({ dataDir: publicDir, publicUrl: 'https://geo.example.org/waymark/', trustedProxies });
   t.teardown(async () => {
     await configured.close();
     rmSync(publicDir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ import { paths, TILESET_ID } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { MbtilesReader } from '../src/dataset/mbtiles.js';
-import { browserTest, playgroundAccount, signedInContext } from './helpers/browser.js';
+import { browserTest, playgroundAccount, policyViolations, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
@@ -86,6 +86,7 @@ async function renderView(t: ExecutionContext, browser: Browser, style: string, 
   const failures: string[] = [];
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  const refused = policyViolations(page);
   page.on('response', (response) => {
     if (MAP_ASSET.test(response.url()) && response.status() !== 200) failures.push(`${response.status()} ${response.url()}`);
   });
@@ -100,6 +101,7 @@ async function renderView(t: ExecutionContext, browser: Browser, style: string, 
     t.true(variety.colours >= 4 && variety.nonDominantShare > 0.02, `${style} ${view.name} looks blank: ${JSON.stringify(variety)}`);
     t.deepEqual(failures, [], `${style} ${view.name}: map requests not answered 200`);
     t.deepEqual(errors, [], `${style} ${view.name}: page errors`);
+    t.deepEqual(refused, [], `${style} ${view.name}: refused by the Content-Security-Policy`);
   } finally {
     await context.close();
   }

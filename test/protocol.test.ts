@@ -4,9 +4,10 @@
  * exchange waits for the server to close the connection, with a guard that fails the test: an
  * answer must never be a 5xx, and a request must never be met with silence until the guard.
  *
- * Two findings are known failures of the uWebSockets.js 20.30 parser (see src/http/server.ts):
- * it answers nothing to HTTP/1.0 and to more than 48 header fields, and closes such a connection
- * only at its 10 s idle timeout.
+ * Known failures of the uWebSockets.js 20.30 parser (see src/http/server.ts): it answers nothing
+ * to HTTP/1.0 and to more than 48 header fields, and closes such a connection only at its 10 s
+ * idle timeout; and it closes at once, unanswered, a connection whose Content-Length framing it
+ * cannot follow (two values in one field, or two fields with a request pipelined behind).
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -161,21 +162,51 @@ test('API: a request asking Connection: close is answered with Connection: close
   t.regex(heads[1]!, /\r\nConnection: close\r\n/i);
 });
 
+const twoLengths = (first: string, second: string) =>
+  `POST /dashboard/api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${first}\r\nContent-Length: ${second}\r\n\r\n`;
+/** One Content-Length field listing two values, as RFC 9110 §8.6 allows a sender to fold them. */
+const listedLengths = (first: string, second: string) =>
+  `POST /dashboard/api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${first}, ${second}\r\n\r\n`;
+const HIDDEN_REQUEST = 'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n';
+
 test('API: two different Content-Length values get 400 with the uniform body, and the connection is closed', async (t) => {
   const server = await serve(t);
   for (const [first, second] of [
     ['2', '5'],
     ['5', '2'],
-  ]) {
-    const head = `POST /dashboard/api/signin HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${first}\r\nContent-Length: ${second}\r\n\r\n`;
-    const answer = await exchange(server.port, `${head}{}`);
+  ] as const) {
+    const answer = await exchange(server.port, `${twoLengths(first, second)}{}`);
     t.is(answer.status, 400, answer.head);
     t.regex(errorBody(answer).message, /Content-Length/);
     t.is(answer.headers.get('connection'), 'close');
-    // A request hidden after the body is never served: the 400 alone, or the connection closed at once.
-    const smuggled = await exchange(server.port, `${head}{}GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n`);
-    t.true(smuggled.status === 400 || (smuggled.status === null && smuggled.head === ''), smuggled.head);
-    t.false(smuggled.body.includes('HTTP/1.1'), smuggled.body);
+  }
+});
+
+test.failing('API: two Content-Lengths followed by another request in the same packet get 400 (uWS 20.30 closes without an answer)', async (t) => {
+  const server = await serve(t);
+  const answer = await exchange(server.port, `${twoLengths('2', '5')}{}${HIDDEN_REQUEST}`);
+  t.is(answer.status, 400, answer.head);
+});
+
+test.failing('API: one Content-Length field listing two values gets 400 (uWS 20.30 closes without an answer)', async (t) => {
+  const server = await serve(t);
+  const answer = await exchange(server.port, `${listedLengths('2', '5')}{}`);
+  t.is(answer.status, 400, answer.head);
+});
+
+test('API: what uWS 20.30 does instead: the connection is closed at once, unanswered, and a request hidden after the body is never served', async (t) => {
+  const server = await serve(t);
+  for (const bytes of [
+    `${twoLengths('2', '5')}{}${HIDDEN_REQUEST}`,
+    `${twoLengths('5', '2')}{}${HIDDEN_REQUEST}`,
+    `${listedLengths('2', '5')}{}${HIDDEN_REQUEST}`,
+    `${listedLengths('2', '2')}{}`,
+  ]) {
+    const started = Date.now();
+    const answer = await exchange(server.port, bytes);
+    t.deepEqual([answer.status, answer.head], [null, ''], bytes);
+    // Well before uWS's 10 s idle timeout: the parser gave up on the connection.
+    t.true(Date.now() - started < 5000, `closed after ${Date.now() - started} ms`);
   }
 });
 

@@ -9,6 +9,7 @@ import type { ControlStore } from '../control-plane/store.js';
 import type { User } from '../control-plane/types.js';
 import { ApiError } from '../http/errors.js';
 import type { Request } from '../http/request.js';
+import { parseWebOrigin } from '../http/web-origin.js';
 
 export const SESSION_COOKIE = 'waymark_session';
 const SESSION_TTL_MS = 30 * 86_400_000;
@@ -75,17 +76,21 @@ export class Sessions {
   }
 }
 
-/** Refuses state changes sent from another site (the dashboard API is same-origin only). */
+/**
+ * Refuses state changes sent from another site (the dashboard API is same-origin only): an
+ * `Origin` must be a web origin whose host is the request's (its Host, or from a trusted proxy its
+ * X-Forwarded-Host).
+ */
 export function requireSameOrigin(req: Request): void {
   if (req.header('sec-fetch-site') === 'cross-site') throw new ApiError(403, 'cross-site requests to the dashboard are refused');
   const origin = req.header('origin');
   if (origin === undefined) return;
-  const host = req.header('x-forwarded-host') ?? req.header('host');
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw new ApiError(403, 'the Origin header is not a valid origin');
-  }
-  if (originHost !== host) throw new ApiError(403, 'cross-origin requests to the dashboard are refused');
+  const parsed = parseWebOrigin(origin);
+  if (parsed === null)
+    throw new ApiError(
+      403,
+      'the Origin header is not a web origin (scheme://host[:port]); cross-origin requests to the dashboard are refused',
+    );
+  if (parsed.host !== (req.header('x-forwarded-host') ?? req.header('host')))
+    throw new ApiError(403, 'cross-origin requests to the dashboard are refused');
 }

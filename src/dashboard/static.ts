@@ -4,6 +4,10 @@
  * Only the files found there at start have routes, so no request path can reach outside `web/`.
  * Every file is revalidated (`no-cache` with an ETag: a 304 when unchanged): the modules import
  * each other by plain URLs, so after an upgrade a browser must never mix cached old ones with new.
+ * Every file carries a Content-Security-Policy: scripts, styles, fonts and frames only from this
+ * origin, no inline script or style; images also from `data:` (MapLibre's CSS icons) and `blob:`
+ * (MapLibre's decoded images, the static map preview); workers also from `blob:` (MapLibre's
+ * fallback); requests to this origin and to WAYMARK_PUBLIC_URL's (where style documents point).
  */
 import { Resvg } from '@resvg/resvg-js';
 import { createHash } from 'node:crypto';
@@ -22,11 +26,29 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-const SECURITY_HEADERS = {
+/** The dashboard's policy; `publicUrl`'s origin is added to what pages may fetch. */
+function contentSecurityPolicy(publicUrl: string | undefined): string {
+  const connect = publicUrl ? `'self' ${new URL(publicUrl).origin}` : `'self'`;
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    `connect-src ${connect}`,
+    "worker-src 'self' blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+const securityHeaders = (publicUrl: string | undefined) => ({
+  'Content-Security-Policy': contentSecurityPolicy(publicUrl),
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'same-origin',
-};
+});
 
 export const DASHBOARD_WEB_DIR = join(PACKAGE_ROOT, 'src', 'dashboard', 'web');
 /** MapLibre GL JS for the map playground, served from its npm package (ES modules: main, shared chunk, worker). */
@@ -35,19 +57,21 @@ const MAPLIBRE_FILES = ['maplibre-gl.mjs', 'maplibre-gl-shared.mjs', 'maplibre-g
 
 const FAVICON_SIZES = [16, 32, 48];
 
+type Security = ReturnType<typeof securityHeaders>;
+
 /** Registers GET `path` answering `body`, with an ETag and 304s. */
-function serveBytes(router: Router, path: string, contentType: string, body: Buffer): void {
+function serveBytes(router: Router, path: string, contentType: string, body: Buffer, security: Security): void {
   const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
   const reply: Reply = {
     status: 200,
-    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache', ETag: etag, ...SECURITY_HEADERS },
+    headers: { 'Content-Type': contentType, 'Cache-Control': 'no-cache', ETag: etag, ...security },
     body,
   };
   router.add('GET', path, (req) => (req.header('if-none-match') === etag ? empty(304, { ETag: etag }) : reply), { public: false });
 }
 
-function serveFile(router: Router, path: string, file: string): void {
-  serveBytes(router, path, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
+function serveFile(router: Router, path: string, file: string, security: Security): void {
+  serveBytes(router, path, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file), security);
 }
 
 /** An ICO file holding the SVG drawn as PNGs at each of `sizes` (the ICO form every browser reads). */
@@ -77,13 +101,15 @@ const filesBelow = (dir: string) =>
     .filter((path) => statSync(join(dir, path)).isFile())
     .map((path) => path.split(sep).join('/'));
 
-export function registerDashboardStatic(router: Router): void {
+export function registerDashboardStatic(router: Router, publicUrl: string | undefined): void {
+  const security = securityHeaders(publicUrl);
   for (const path of filesBelow(DASHBOARD_WEB_DIR)) {
-    serveFile(router, `/dashboard/${path}`, join(DASHBOARD_WEB_DIR, path));
-    if (path === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, path));
+    serveFile(router, `/dashboard/${path}`, join(DASHBOARD_WEB_DIR, path), security);
+    if (path === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, path), security);
   }
-  serveBytes(router, '/favicon.ico', 'image/x-icon', icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES));
-  for (const name of MAPLIBRE_FILES) serveFile(router, `/dashboard/vendor/maplibre-gl/${name}`, join(MAPLIBRE_DIR, name));
+  const favicon = icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES);
+  serveBytes(router, '/favicon.ico', 'image/x-icon', favicon, security);
+  for (const name of MAPLIBRE_FILES) serveFile(router, `/dashboard/vendor/maplibre-gl/${name}`, join(MAPLIBRE_DIR, name), security);
   const toDashboard = () => empty(302, { Location: '/dashboard/' });
   router.add('GET', '/', toDashboard, { public: false });
   router.add('GET', '/dashboard', toDashboard, { public: false });

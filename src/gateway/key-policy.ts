@@ -8,50 +8,65 @@ import type { ApiKeyRecord } from '../control-plane/types.js';
 import { CidrSet } from '../../core/cidr.js';
 import { ApiError } from '../http/errors.js';
 import type { Request } from '../http/request.js';
+import { parseWebOrigin } from '../http/web-origin.js';
 
 const EDIT_HINT = 'see the key in the API Keys area of the dashboard';
 
-/** Origins allowed: exact `scheme://host[:port]`, and `scheme://*.domain[:port]` for any subdomain. */
+/**
+ * Origins allowed: exact `scheme://host[:port]`, and `scheme://*.domain[:port]` for any subdomain.
+ * Requests' origins come parsed (src/http/web-origin.ts): scheme, host and port are compared as
+ * such, and a wildcard matches whole labels in front of the domain, never a string that merely ends
+ * like it.
+ */
 class OriginMatcher {
   private readonly exact = new Set<string>();
-  /** Per wildcard: what the origin starts with (`https://`), and what it ends with (`.example.com:8443`). */
-  private readonly wildcards: { scheme: string; suffix: string }[] = [];
+  /** Per wildcard: its scheme (`https:`), port (`''` for the default) and what the host ends with (`.example.com`). */
+  private readonly wildcards: { protocol: string; port: string; suffix: string }[] = [];
 
   constructor(origins: readonly string[]) {
     for (const origin of origins) {
       const star = origin.indexOf('://*.');
-      if (star < 0) this.exact.add(origin);
-      else this.wildcards.push({ scheme: origin.slice(0, star + 3), suffix: origin.slice(star + 4) });
-    }
-  }
-
-  /** `origin` as a browser sends it: lower-case scheme and host, default port left out. */
-  allows(origin: string): boolean {
-    if (this.exact.has(origin)) return true;
-    for (const { scheme, suffix } of this.wildcards) {
-      // At least one label before the domain: `https://*.example.com` is not `https://example.com`.
-      if (origin.length > scheme.length + suffix.length && origin.startsWith(scheme) && origin.endsWith(suffix)) {
-        const host = origin.slice(scheme.length, origin.length - suffix.length);
-        if (!host.includes(':') && !host.includes('/')) return true;
+      if (star < 0) {
+        this.exact.add(origin);
+        continue;
       }
+      const domain = new URL(origin.slice(0, star + 3) + origin.slice(star + 5));
+      this.wildcards.push({ protocol: domain.protocol, port: domain.port, suffix: `.${domain.hostname}` });
     }
-    return false;
+  }
+
+  allows(origin: URL): boolean {
+    if (this.exact.has(origin.origin)) return true;
+    const { protocol, port, hostname } = origin;
+    return this.wildcards.some(
+      (wildcard) =>
+        wildcard.protocol === protocol &&
+        wildcard.port === port &&
+        hostname.endsWith(wildcard.suffix) &&
+        wholeLabels(hostname.slice(0, -wildcard.suffix.length)),
+    );
   }
 }
 
-/** The origin a request comes from: its Origin header, else its Referer's origin; null when neither is usable. */
-function requestOrigin(req: Request): string | null {
+/** Whether the part of a host in front of a wildcard's domain is one or more labels (`a`, `a.b`; not ``, `a.`). */
+const wholeLabels = (prefix: string): boolean => prefix !== '' && !prefix.split('.').includes('');
+
+/**
+ * The origin a request comes from: its Origin header, else (no Origin at all: an `<img>`, a
+ * same-origin GET) its Referer's origin; `none` when it has neither. An `Origin` that is no web
+ * origin — `null`, sent for sandboxed frames, `file:` pages and redirects across sites, or junk —
+ * is `foreign`: it never falls back to the Referer.
+ */
+function requestOrigin(req: Request): URL | 'foreign' | 'none' {
   const origin = req.header('origin');
-  if (origin !== undefined && origin !== 'null') return origin.toLowerCase();
+  if (origin !== undefined) return parseWebOrigin(origin) ?? 'foreign';
   const referer = req.header('referer');
-  if (referer === undefined) return null;
-  try {
-    const url = new URL(referer);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
-  } catch {
-    return null;
-  }
+  if (referer === undefined || !URL.canParse(referer)) return 'none';
+  const url = new URL(referer);
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : 'none';
 }
+
+const RESTRICTED = 'this API key is restricted to certain web sites, and';
 
 export class KeyPolicy {
   private readonly expiresAtMs: number;
@@ -86,14 +101,14 @@ export class KeyPolicy {
     }
     if (this.origins) {
       const origin = requestOrigin(req);
-      if (origin === null) {
+      if (origin === 'none') throw new ApiError(403, `${RESTRICTED} the request has no Origin or Referer header; ${EDIT_HINT}`);
+      if (origin === 'foreign') {
         throw new ApiError(
           403,
-          `this API key is restricted to certain web sites, and the request has no Origin or Referer header; ${EDIT_HINT}`,
+          `${RESTRICTED} the request's Origin header names no web site it allows (an opaque origin, null, is none); ${EDIT_HINT}`,
         );
       }
-      if (!this.origins.allows(origin))
-        throw new ApiError(403, `this API key is restricted to certain web sites, and ${origin} is not one of them; ${EDIT_HINT}`);
+      if (!this.origins.allows(origin)) throw new ApiError(403, `${RESTRICTED} ${origin.origin} is not one of them; ${EDIT_HINT}`);
     }
     if (this.ips) {
       const address = clientAddressOf(req);

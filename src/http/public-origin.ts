@@ -1,7 +1,8 @@
 /**
  * The origin clients reach this server at (`https://maps.example.com`), and the API base under it
  * (`https://maps.example.com/api/v1`), for absolute links in responses: WAYMARK_PUBLIC_URL when
- * configured, else the request's Host — or X-Forwarded-Host and X-Forwarded-Proto behind a proxy.
+ * configured, else the request's Host — or X-Forwarded-Host and X-Forwarded-Proto behind a proxy
+ * (present only from a peer in WAYMARK_TRUSTED_PROXIES: src/http/forwarded.ts drops them otherwise).
  */
 import { ApiError } from './errors.js';
 import type { Request } from './request.js';
@@ -39,7 +40,7 @@ export function apiBaseResolver(publicUrl: string | undefined): (req: Request) =
     if (origin === null) {
       throw new ApiError(
         400,
-        'the Host (or X-Forwarded-Host) header must name the host this API is reached at; or set WAYMARK_PUBLIC_URL on the server',
+        'the Host (or, from a trusted proxy, X-Forwarded-Host) header must name the host this API is reached at; or set WAYMARK_PUBLIC_URL on the server',
       );
     }
     return `${origin}/api/v1`;

@@ -5,6 +5,13 @@
  * header blocks over `maxHeaderBytes` (431), and Content-Length headers of different values (400,
  * connection closed; repeats of one value are accepted).
  *
+ * Content-Length framing uWebSockets.js 20.30 cannot follow is closed by it at once, unanswered,
+ * whatever the handler writes: one field listing values (`Content-Length: 2, 5`, or anything but
+ * digits), and two different fields with another request in the same packet after the body (it
+ * closes a connection on which a request arrives while the previous answer is pending; answering
+ * at once instead would serve that request). Either way no request hidden behind is ever served;
+ * test/protocol.test.ts pins both as known failures.
+ *
  * What never reaches this glue, because uWebSockets.js 20.30's parser takes it for an incomplete
  * request and waits: a request line that is not `METHOD /target HTTP/1.1` (HTTP/1.0, HTTP/0.9,
  * HTTP/2, a NUL or space in the target, junk), more than 48 header fields, a field without a

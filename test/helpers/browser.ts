@@ -4,7 +4,7 @@
  */
 import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core';
 import type { TestServer } from './server.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -58,4 +58,13 @@ export async function playgroundAccount(server: TestServer): Promise<{ key: stri
   await server.store.setTier(account.orgId, 'enterprise');
   const key = (await server.createKey(account, { name: 'playground', scopes: ['maps'] })).value;
   return { key, cookie: account.cookie };
+}
+
+/** Collects what the page's Content-Security-Policy refused (Chromium reports each as a console error): empty while the page keeps to it. */
+export function policyViolations(page: Page): string[] {
+  const refused: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) refused.push(message.text());
+  });
+  return refused;
 }

@@ -32,7 +32,7 @@ export function registerInvitations(router: Router, { store, sessions, now, orig
     // What an invitation link leads to, for the sign-up page to show before the person commits.
     'POST /invitations/preview': async (req) => {
       const { org, expiresAt } = await accountCall(() => invitingOrganization(store, jsonBody(req).invitation, now()));
-      return json(200, { organization: { name: org.name }, expiresAt }, { 'Cache-Control': 'no-store' });
+      return json(200, { organization: { name: org.name }, expiresAt });
     },
   });
 
@@ -56,7 +56,7 @@ export function registerInvitations(router: Router, { store, sessions, now, orig
       const { invitation, token } = await createInvitation(store, user, role, now());
       const view = invitationView(invitation, new Date(now()).toISOString(), new Map([[user.id, user.email]]));
       // The token travels in the fragment, which browsers never send to a server or in a Referer.
-      return json(201, { invitation: view, token, url: `${origin}/dashboard/#invitation=${token}` }, { 'Cache-Control': 'no-store' });
+      return json(201, { invitation: view, token, url: `${origin}/dashboard/#invitation=${token}` });
     },
 
     'POST /invitations/:id/revoke': async (req, { user }) => {

@@ -38,7 +38,7 @@ export function registerKeys(router: Router, { store, sessions, now }: Dashboard
     'POST /keys': async (req, { user }) => {
       const input = keyInputOf(jsonBody(req));
       const { key, value } = await accountCall(() => createKey(store, user.orgId, input, now(), user.id));
-      return json(201, { key: keyView(key), value }, { 'Cache-Control': 'no-store' });
+      return json(201, { key: keyView(key), value });
     },
 
     'PATCH /keys/:id': async (req, { user }) => {
@@ -53,7 +53,7 @@ export function registerKeys(router: Router, { store, sessions, now }: Dashboard
       const grace = req.body.length === 0 ? undefined : jsonBody(req).grace;
       const rolled = await accountCall(() => rollKey(store, user.orgId, id, grace, now()));
       const key = activeKeyOrMissing(rolled?.key ?? null, id);
-      return json(200, { key: keyView(key), value: rolled!.value }, { 'Cache-Control': 'no-store' });
+      return json(200, { key: keyView(key), value: rolled!.value });
     },
 
     'POST /keys/:id/revoke': async (req, { user }) => {

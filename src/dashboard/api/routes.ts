@@ -1,7 +1,9 @@
 /**
  * What every dashboard route group shares: the guards, applied once per group (a state change from
  * another site is refused before anything else is read; a member's routes need a session, and its
- * state changes the session's CSRF token), JSON bodies, and the 400/403/409 answers of accounts.
+ * state changes the session's CSRF token), `Cache-Control: no-store` on every answer (they carry
+ * the member's data, CSRF tokens, key values, invitation links), JSON bodies, and the 400/403/409
+ * answers of accounts.
  */
 import { AccountError } from '../../control-plane/accounts.js';
 import { holds, leastRoleFor, type Power } from '../../control-plane/permissions.js';
@@ -33,7 +35,9 @@ function addGroup<Found>(router: Router, guard: (req: Request) => Promise<Found>
     const [method, path] = route.split(' ') as [string, string];
     const guarded = async (req: Request) => {
       if (method !== 'GET') requireSameOrigin(req);
-      return handler(req, await guard(req));
+      const reply = await handler(req, await guard(req));
+      reply.headers['Cache-Control'] = 'no-store';
+      return reply;
     };
     router.add(method, `/dashboard/api${path}`, guarded, { public: false });
   }

@@ -1,0 +1,15 @@
+/**
+ * A web origin as a browser sends it in `Origin` (RFC 6454 §7): `scheme://host[:port]` and
+ * nothing else. Parsed as a URL (WHATWG) and accepted only when the text is that URL's origin,
+ * so that a query, fragment, user info or path (`https://evil.com?.example.com`,
+ * `https://evil.com@.example.com`) can never pass for another host.
+ */
+
+/** The origin `text` names, or null: `null` (an opaque origin), a scheme other than http(s), or anything more or less than an origin. */
+export function parseWebOrigin(text: string): URL | null {
+  if (!URL.canParse(text)) return null;
+  const url = new URL(text);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  // Browsers send origins lower-cased, punycoded, without a default port: that is the URL's own origin.
+  return url.origin === text.toLowerCase() ? url : null;
+}
