@@ -68,7 +68,11 @@ stopped_at=
 pass_on() {
   local now=${EPOCHREALTIME//[!0-9]/}
   if [[ -n $stopped_at ]] && ((now - stopped_at < 1000000)); then return 0; fi
-  if [[ -z $stopped_at ]]; then echo "start: SIG$1: stopping the server${import_pid:+ and the import}…"; fi
+  if [[ -z $stopped_at ]]; then
+    local what='the server'
+    if [[ -n $import_pid ]] && kill -0 "$import_pid" 2>/dev/null; then what+=' and the import'; fi
+    echo "start: SIG$1: stopping $what…"
+  fi
   stopped_at=$now
   kill -s "$1" $server $import_pid 2>/dev/null || true
 }
@@ -79,6 +83,7 @@ trap 'pass_on HUP' HUP
 echo "start: starting the server…"
 setsid node "$root/bin/waymark.js" serve "$@" &
 server=$!
+if [[ -n $stopped_at ]]; then kill -s TERM "$server"; fi # a signal came just before
 
 # npm's pid: this script's parent, as npm runs `exec bash scripts/start.sh`.
 npm_pid=$PPID
