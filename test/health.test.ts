@@ -5,11 +5,12 @@
  * addresses a node gives to people and other machines (the serve banner, `waymark status`).
  */
 import test from 'ava';
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
 import { takeImportLock } from '../data-pipeline/import-lock.js';
+import { progressFile } from '../data-pipeline/progress-file.js';
 import { waymarkCommand } from '../src/cli/invocation.js';
 import { listeningOn } from '../src/cli/serve.js';
 import { advertisedUrl } from '../src/cluster/address.js';
@@ -54,6 +55,16 @@ test('/readyz is 503 without a dataset, saying when the first import runs, and s
     'the API says the import runs, not that the operator must run one',
   );
   t.is(answer.headers.get('retry-after'), '10');
+  // `waymark import` writes its latest phase beside the lock: the words name it.
+  const phases = progressFile(dataDir, () => {});
+  phases.report({ phase: 'cutting tiles', done: 51, total: 100, unit: 'tiles' });
+  t.regex((await call(`${server.url}/readyz`)).body.error, /, running for \d+ s; cutting tiles, 51 %\): maps, geocoding/);
+  t.regex(
+    assertError(t, await call(tiles), 503),
+    /; cutting tiles, 51 %\): maps, geocoding, routing and elevation answer once it is done; try again in a minute$/,
+  );
+  phases.remove();
+  t.false(existsSync(paths.importProgress(dataDir)));
   const good = await writeTestDataset(dataDir, 'first-1');
   release();
   server.datasets.reload();

@@ -80,13 +80,14 @@ dataTest(
     const importing = started.lines.find((line) => line.startsWith('start: ') && line.includes('waymark import'));
     t.true(importing?.includes(`--dem ${MONACO_DEM}`), importing);
 
-    const ready = await within('/readyz to name the running import', async () => {
+    // The import's phase comes from DATA/import.progress, which it rewrites every 2 s.
+    const ready = await within('/readyz to name the running import and its phase', async () => {
       const answer = await call(`${started.base}/readyz`);
-      return /first dataset is being imported/.test(answer.body?.error ?? '') ? answer : undefined;
+      return /first dataset is being imported .*; /.test(answer.body?.error ?? '') ? answer : undefined;
     });
     t.is(ready.status, 503);
     t.is(ready.body.dataset, null);
-    t.regex(ready.body.error, /^the first dataset is being imported \(waymark import, pid \d+, running for \d+ s\)/);
+    t.regex(ready.body.error, /^the first dataset is being imported \(waymark import, pid \d+, running for \d+ s; [a-z][^;]*\): maps/);
 
     await waymark(['user', 'create', '--email', 'start@example.com', '--password', 'a long password', '--org', 'Start', '--data', dataDir]);
     const key = JSON.parse((await waymark(['key', 'create', '--org', 'Start', '--name', 'k', '--json', '--data', dataDir])).stdout).value;

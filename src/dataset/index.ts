@@ -83,6 +83,23 @@ export interface Readiness {
   error?: string;
 }
 
+/** The running import's latest phase as DATA/import.progress has it (`cutting tiles, 51 %`), or '' without one. */
+function importPhase(dataDir: string): string {
+  try {
+    const { phase, done, total } = JSON.parse(readFileSync(paths.importProgress(dataDir), 'utf8')) as {
+      phase: unknown;
+      done: unknown;
+      total: unknown;
+    };
+    if (typeof phase !== 'string') return '';
+    const share =
+      typeof done === 'number' && typeof total === 'number' && total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : null;
+    return share === null ? phase : `${phase}, ${share} %`;
+  } catch {
+    return ''; // None written yet, or one being written.
+  }
+}
+
 export class DatasetHolder {
   private dataset: Dataset | null = null;
   private linkTarget: string | null = null;
@@ -129,7 +146,8 @@ export class DatasetHolder {
     } catch {
       // Released just now: the dataset is about to be served.
     }
-    return `the first dataset is being imported (waymark import, pid ${pid}${since}): maps, geocoding, routing and elevation answer once it is done`;
+    const phase = importPhase(this.dataDir);
+    return `the first dataset is being imported (waymark import, pid ${pid}${since}${phase ? `; ${phase}` : ''}): maps, geocoding, routing and elevation answer once it is done`;
   }
 
   /** Calls `listener` each time another dataset is swapped in (or the holder stops), e.g. to empty caches. */
