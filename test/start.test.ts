@@ -28,7 +28,9 @@ const MONACO_DEM = sharedFile('dem', 'N43E007.hgt.zip');
 async function npmStart(t: ExecutionContext, dataDir: string, env: Record<string, string> = {}) {
   patientTest(t);
   const port = await freePort();
+  // In a process group of its own, as a terminal's foreground job is (the Ctrl-C test signals the group).
   const child = spawn('npm', ['start', '--', '--port', String(port)], {
+    detached: true,
     cwd: PACKAGE_ROOT,
     env: { ...BASE_ENV, SHELL: '/bin/sh', WAYMARK_SKIP_SETUP: '1', WAYMARK_DATA: dataDir, WAYMARK_LOG_FORMAT: 'json', ...env },
   });
@@ -51,14 +53,17 @@ type Started = Awaited<ReturnType<typeof npmStart>>;
 /** How long a stop may take (a loaded machine); before the fix the server never stopped. */
 const STOP_MS = 60_000;
 
-/** Sends `signal` to npm and waits for npm, the port and every process npm had started to be gone; returns npm's exit status. */
-async function stopWith(t: ExecutionContext, started: Started, signal: NodeJS.Signals) {
+/**
+ * Sends `signal` to npm (or, `toGroup`, to its process group, as a terminal's Ctrl-C does) and waits
+ * for npm, the port and every process npm had started to be gone; returns npm's exit status.
+ */
+async function stopWith(t: ExecutionContext, started: Started, signal: NodeJS.Signals, toGroup = false) {
   const below = descendants(started.pid);
   t.true(
     below.some((p) => p.command.includes('waymark.js serve')),
     below.map((p) => p.command).join('\n'),
   );
-  process.kill(started.pid, signal);
+  process.kill(toGroup ? -started.pid : started.pid, signal);
   const code = await started.exited;
   await within('the port to close', async () => ((await call(`${started.base}/healthz`).catch(() => null)) ? undefined : true), STOP_MS);
   await within(
@@ -66,8 +71,9 @@ async function stopWith(t: ExecutionContext, started: Started, signal: NodeJS.Si
     async () => (below.some((p) => exists(p.pid)) ? undefined : true),
     STOP_MS,
   );
-  const stop = started.lines.map((line) => (line.startsWith('{') ? JSON.parse(line) : null)).find((entry) => entry?.signal);
-  t.like(stop, { signal, msg: `${signal}: stopping (writing buffered usage; a second signal stops at once)` }, started.lines.join('\n'));
+  // One line: the signal reached the server once (a second one would have stopped it at once).
+  const stops = started.lines.map((line) => (line.startsWith('{') ? JSON.parse(line) : null)).filter((entry) => entry?.signal);
+  t.like(stops, [{ signal, msg: `${signal}: stopping (writing buffered usage; a second signal stops at once)` }], started.lines.join('\n'));
   return code;
 }
 
@@ -121,4 +127,13 @@ test('npm start waits for its finished import (no zombie), is ready with the dat
   ).catch((error: Error) => t.fail(`${error.message}: ${JSON.stringify(descendants(started.pid))}`));
   await stopWith(t, started, 'SIGHUP');
   t.true(started.lines.includes(`start: npm (pid ${started.pid}) is gone`), started.lines.join('\n'));
+});
+
+test("Ctrl-C (SIGINT to npm's process group: npm, and the script, which npm signals again) stops the server and the import once", async (t) => {
+  const started = await npmStart(t, tempDataDir(t), { WAYMARK_OSM: TOWN });
+  await within('the import to run', async () =>
+    /first dataset is being imported/.test((await call(`${started.base}/readyz`)).body?.error ?? '') ? true : undefined,
+  );
+  t.is(await stopWith(t, started, 'SIGINT', true), 0);
+  t.true(started.lines.includes('import: waymark: the import was cancelled (SIGINT)'), started.lines.join('\n'));
 });
