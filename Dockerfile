@@ -57,9 +57,13 @@ USER waymark
 VOLUME /data
 EXPOSE 8080
 # `waymark serve` handles SIGTERM itself (writes buffered usage, then exits 0), so `docker stop` is clean.
-# /readyz, not /healthz: healthy means serving, so a dataset that cannot be opened makes it unhealthy.
+# /readyz, not /healthz: healthy means serving a dataset, so a container whose volume has no dataset
+# yet, or whose dataset cannot be opened, is not healthy. A container that imports its first dataset
+# is `starting` for 2 minutes (a demo or a small region's import), then `unhealthy` until the import is
+# served, and healthy at the next check (every 30 s) after it; the check prints /readyz's body, so
+# `docker inspect` shows why (no dataset yet, or the first import running, with its pid and time).
 # A `waymark worker` container checks its own port instead (docs/cluster/compose.yaml).
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.WAYMARK_PORT || 8080}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=120s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.WAYMARK_PORT || 8080}/readyz`).then(async (r) => { console.log(await r.text()); process.exit(r.ok ? 0 : 1); }, (e) => { console.log(e.message); process.exit(1); })"]
 ENTRYPOINT ["waymark"]
 CMD ["serve"]

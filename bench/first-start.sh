@@ -72,7 +72,7 @@ fi
 start
 wait_for /dashboard/
 dashboard=$(since "$t0")
-wait_for /readyz '"dataset":"' # {"status":"ready","dataset":null} until the import is done
+wait_for /readyz '"dataset":"' # 503 until the import is done
 dataset=$(since "$t0")
 stop_server
 

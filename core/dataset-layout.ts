@@ -14,6 +14,8 @@
  *     glyphs/<fontstack>/<range>.pbf, sprites/<name>[@2x].{json,png}
  *   DATA/current -> datasets/<id>
  *   DATA/import.lock               pid of the running import
+ *   DATA/import.progress           its latest phase, `{phase, done, total}` (JSON), rewritten every
+ *                                  2 s while it holds the lock: a server without a dataset names it in its 503s
  */
 import { readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -90,6 +92,7 @@ export const paths = {
   dataset: (dataDir: string, id: string) => join(dataDir, 'datasets', id),
   current: (dataDir: string) => join(dataDir, 'current'),
   importLock: (dataDir: string) => join(dataDir, 'import.lock'),
+  importProgress: (dataDir: string) => join(dataDir, 'import.progress'),
   manifest: (datasetDir: string) => join(datasetDir, 'manifest.json'),
   tiles: (datasetDir: string) => join(datasetDir, 'tiles.mbtiles'),
   geocoder: (datasetDir: string) => join(datasetDir, 'geocoder.sqlite'),

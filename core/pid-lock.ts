@@ -13,6 +13,17 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** The pid of the live process holding the lock `file`, or null when none does (no file, a stale one). */
+export function lockHolder(file: string): number | null {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(file, 'utf8').trim());
+  } catch {
+    return null;
+  }
+  return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
+}
+
 /**
  * Takes the lock `file`; returns the function that releases it. When a live process holds it,
  * throws what `heldBy(pid)` returns.
@@ -26,8 +37,8 @@ export function takePidLock(file: string, heldBy: (pid: number) => Error): () =>
       return () => rmSync(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(pid) && pid > 0 && isAlive(pid)) throw heldBy(pid);
+      const pid = lockHolder(file);
+      if (pid !== null) throw heldBy(pid);
       rmSync(file, { force: true });
     }
   }

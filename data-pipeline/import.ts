@@ -31,6 +31,7 @@ import { checkDiskSpace, diskSpaceNeeded } from './disk-space.js';
 import { isBadInput, unreadableOsm } from './import-errors.js';
 import { importMemory } from './memory-budget.js';
 import { takeImportLock } from './import-lock.js';
+import { progressFile } from './progress-file.js';
 import { checkInputs, checkOpenAddressesFile, checkOsmFile, type FileCheck, type ImportInputs } from './input-checks.js';
 import { osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
@@ -319,15 +320,18 @@ export async function runImport(options: ImportOptions, onProgress: ProgressRepo
   try {
     created.folder(dataDir);
     const releaseLock = takeImportLock(dataDir);
+    // Beside the lock, for a server on the folder without a dataset yet (its 503s name the phase).
+    const phases = progressFile(dataDir, onProgress);
     try {
-      const { id, dir, journal } = buildFolder(options, created, onProgress);
+      const { id, dir, journal } = buildFolder(options, created, phases.report);
       try {
-        const result = await buildDataset(id, options, { dataDir, dir, created, journal, memoryBytes, onProgress, signal });
+        const result = await buildDataset(id, options, { dataDir, dir, created, journal, memoryBytes, onProgress: phases.report, signal });
         return { ...result, seconds: Math.round((performance.now() - started) / 100) / 10 };
       } catch (error) {
         throw afterFailure(error, dir, journal, signal);
       }
     } finally {
+      phases.remove();
       releaseLock();
     }
   } catch (error) {

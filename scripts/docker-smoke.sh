@@ -8,7 +8,8 @@
 # 1. `docker build -t $WAYMARK_IMAGE .` (default tag waymark); its size and build time.
 # 2. One container on a volume: the Monaco extract and its Who's On First folder imported through
 #    the image's CLI, a user and a key made with it, then a vector tile, a search, a route and a
-#    raster tile through the published port; /readyz and Docker's health status become healthy.
+#    raster tile through the published port; /readyz, 503 on the empty volume, and Docker's health
+#    status become healthy.
 # 3. docs/cluster/compose.yaml (3 nodes, nginx, 2 workers, Redis): an import through the operator
 #    API, every node serving it, every container healthy; then Redis paused: /healthz and the
 #    dashboard still answer through nginx while API calls get 503 with Retry-After; Redis back,
@@ -116,7 +117,8 @@ log "single container $single on 127.0.0.1:$port"
 t0=$SECONDS
 docker run -d --name "$single" -p "127.0.0.1:$port:8080" -v "$single-data:/data" -v "$shared:/shared:ro" "$image" >/dev/null
 base=http://127.0.0.1:$port
-wait_for 'the container answers /readyz' 60 answers "$base/readyz" 200
+wait_for 'the container answers /healthz' 60 answers "$base/healthz" 200
+expect 503 'an empty container is not ready' "$base/readyz"
 [[ $(docker exec "$single" id -un) == waymark ]] || fail 'the container does not run as waymark'
 banner=$(docker logs "$single" 2>&1)
 grep -q 'listening on every interface, port 8080' <<<"$banner" || fail "banner: $banner"

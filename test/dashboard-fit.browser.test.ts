@@ -12,7 +12,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { STYLES } from '../core/maps/style-catalog.js';
+import { takeImportLock } from '../data-pipeline/import-lock.js';
 import { browserTest, signedInContext } from './helpers/browser.js';
+import { writeTestDataset } from './helpers/dataset.js';
 import { startTestServer, type Account, type TestServer } from './helpers/server.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard-fit');
@@ -223,6 +225,45 @@ async function playground(fixture: Fixture, newcomer: Account): Promise<void> {
     t.is((await style).status(), 200, 'the style loads with the chosen key');
     await page.locator('#playground-map canvas').waitFor();
     t.false(await notice(page).isVisible());
+    // Without a dataset the page says so in words, never with the key (MapLibre's errors name the URL
+    // they fetched); and why there is no 3D terrain, visible on a phone, not only as a hover title.
+    const status = page.locator('#playground-status');
+    const noDataset =
+      "Map error (503): no dataset has been imported yet: the operator must run `waymark import` on this server's data folder";
+    await status.filter({ hasText: noDataset }).waitFor();
+    const terrainNote = page.locator('#playground-terrain-note');
+    await terrainNote.filter({ hasText: 'No 3D terrain: there is no map data yet.' }).waitFor();
+    await page.setViewportSize(PHONE);
+    await assertOnScreen(t, terrainNote, 'the note on 3D terrain');
+    await page.setViewportSize(DESKTOP);
+    // While the first import runs (its lock held: by this process, here), the status says so.
+    // A new map (a page loaded again, the key pasted), whose style asks for the tiles again.
+    const showAgain = async () => {
+      await page.reload();
+      await picker.locator('option').first().waitFor({ state: 'attached' });
+      await picker.selectOption({ label: 'Another key: paste its value' });
+      await page.getByLabel('Key value', { exact: true }).fill(value);
+      await page.getByRole('button', { name: 'Show map' }).click();
+    };
+    const release = takeImportLock(server.dataDir);
+    try {
+      await showAgain();
+      await status.filter({ hasText: /^Map error \(503\): the first dataset is being imported \(waymark import, pid \d+/ }).waitFor();
+    } finally {
+      release();
+    }
+    t.false((await status.innerText()).includes(value), 'the key is not shown');
+    await screenshot(page, 'playground-first-import');
+    // A dataset without elevation: the note says so, and what the operator does.
+    await writeTestDataset(server.dataDir, 'flat-1');
+    server.datasets.reload();
+    await showAgain();
+    await terrainNote
+      .filter({
+        hasText:
+          'No 3D terrain: the served dataset has no elevation data: the operator must import DEMs (waymark import --dem FILE_OR_DIR).',
+      })
+      .waitFor();
   } finally {
     await page.context().close();
   }

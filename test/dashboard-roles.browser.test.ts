@@ -379,6 +379,7 @@ browserTest('an owner invites an admin and a member, who see only what their rol
     await openBilling(ownerPage);
     t.false(await ownerPage.locator('#plan-note').isVisible());
     await ownerPage.getByRole('button', { name: 'Switch to Pro' }).click();
+    await ownerPage.getByRole('dialog').getByRole('button', { name: 'Switch to Pro' }).click();
     await ownerPage.locator('.plan.current[data-tier="pro"]').waitFor();
     await server.store.setTier(owner.orgId, 'enterprise');
     await ownerPage.getByRole('link', { name: 'Usage' }).click();

@@ -108,7 +108,21 @@ async function dashboardJourney(t: ExecutionContext, browser: Browser, server: T
   t.is(await page.locator('.plan[data-tier="enterprise"] button').count(), 0);
   t.is(await page.locator('#current-quotas dd[data-service="maps"]').innerText(), '10,000 per month');
   await screenshot(page, '05-billing-free');
+  // The switch asks first, saying what changes: cancelled, nothing does; confirmed, the plan changes.
   await page.getByRole('button', { name: 'Switch to Pro' }).click();
+  const planDialog = page.getByRole('dialog', { name: 'Switch to Pro?' });
+  await planDialog.waitFor();
+  t.is(
+    await planDialog.locator('#confirm-message').innerText(),
+    "Your organization moves from Free (free) to Pro ($49 per month) now. Its monthly quotas become 500,000 maps, 100,000 geocoding, 100,000 routing requests, for this month's usage too.",
+  );
+  await screenshot(page, '05-billing-confirm');
+  await planDialog.getByRole('button', { name: 'Cancel' }).click();
+  await planDialog.waitFor({ state: 'hidden' });
+  t.is(await page.locator('.plan.current').getAttribute('data-tier'), 'free');
+  t.is(await page.locator('#account-tier').innerText(), 'FREE', 'cancelled: the plan is unchanged');
+  await page.getByRole('button', { name: 'Switch to Pro' }).click();
+  await planDialog.getByRole('button', { name: 'Switch to Pro' }).click();
   await page.locator('.plan.current[data-tier="pro"]').waitFor();
   t.is(await page.locator('#current-quotas dd[data-service="maps"]').innerText(), '500,000 per month');
   t.is(await page.locator('#current-quotas dd[data-service="geocoding"]').innerText(), '100,000 per month');

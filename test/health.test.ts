@@ -1,22 +1,25 @@
 /**
- * Liveness and readiness (issue 22): `/healthz` answers while the process runs; `/readyz`, which the
- * image's health check uses, fails while the dataset `current` points at cannot be opened. Also the
+ * Liveness and readiness (issues 22, 34): `/healthz` answers while the process runs; `/readyz`, which
+ * the image's health check uses, fails without a dataset (saying when the first import runs, as the
+ * API's 503s do) and while the dataset `current` points at cannot be opened. Also the
  * addresses a node gives to people and other machines (the serve banner, `waymark status`).
  */
 import test from 'ava';
-import { mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
+import { takeImportLock } from '../data-pipeline/import-lock.js';
+import { progressFile } from '../data-pipeline/progress-file.js';
 import { waymarkCommand } from '../src/cli/invocation.js';
 import { listeningOn } from '../src/cli/serve.js';
 import { advertisedUrl } from '../src/cluster/address.js';
 import { startDatasetOffers } from '../src/dataset/offer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { cluster } from './helpers/cluster.js';
-import { serve, tempDataDir } from './helpers/fixtures.js';
+import { customer, serve, tempDataDir } from './helpers/fixtures.js';
 import { writeTestDataset } from './helpers/dataset.js';
-import { call } from './helpers/http.js';
+import { assertError, call } from './helpers/http.js';
 import { queueFixture } from './helpers/queue.js';
 
 /** Points `current` at `id` the way an import does (a new link renamed over the old one). */
@@ -26,10 +29,51 @@ function pointCurrentAt(dataDir: string, id: string): void {
   renameSync(next, paths.current(dataDir));
 }
 
+test('/readyz is 503 without a dataset, saying when the first import runs, and so are the API answers; 200 once one is served', async (t) => {
+  const dataDir = tempDataDir(t);
+  const server = await serve(t, { dataDir });
+  const { key } = await customer(server);
+  const empty = await call(`${server.url}/readyz`);
+  t.is(empty.status, 503, 'an empty node serves no map: not ready (the image calls it unhealthy)');
+  t.deepEqual(empty.body, { status: 'unavailable', dataset: null, error: 'no dataset has been imported yet' });
+  t.deepEqual((await call(`${server.url}/healthz`)).body, { status: 'ok' });
+  const tiles = `${server.url}/api/v1/tiles/shortbread.json?key=${key.value}`;
+  t.regex(assertError(t, await call(tiles), 503), /^no dataset has been imported yet: the operator must run `waymark import`/);
+
+  // An import running on the folder holds its lock (this process, here).
+  const release = takeImportLock(dataDir);
+  const importing = await call(`${server.url}/readyz`);
+  t.is(importing.status, 503);
+  t.regex(
+    importing.body.error,
+    new RegExp(`^the first dataset is being imported \\(waymark import, pid ${process.pid}, running for \\d+ s\\)`),
+  );
+  const answer = await call(tiles);
+  t.is(
+    assertError(t, answer, 503),
+    `${importing.body.error}; try again in a minute`,
+    'the API says the import runs, not that the operator must run one',
+  );
+  t.is(answer.headers.get('retry-after'), '10');
+  // `waymark import` writes its latest phase beside the lock: the words name it.
+  const phases = progressFile(dataDir, () => {});
+  phases.report({ phase: 'cutting tiles', done: 51, total: 100, unit: 'tiles' });
+  t.regex((await call(`${server.url}/readyz`)).body.error, /, running for \d+ s; cutting tiles, 51 %\): maps, geocoding/);
+  t.regex(
+    assertError(t, await call(tiles), 503),
+    /; cutting tiles, 51 %\): maps, geocoding, routing and elevation answer once it is done; try again in a minute$/,
+  );
+  phases.remove();
+  t.false(existsSync(paths.importProgress(dataDir)));
+  const good = await writeTestDataset(dataDir, 'first-1');
+  release();
+  server.datasets.reload();
+  t.deepEqual((await call(`${server.url}/readyz`)).body, { status: 'ready', dataset: good.id });
+});
+
 test('/readyz is 503 while the dataset current points at cannot be opened, /healthz stays 200', async (t) => {
   const dataDir = tempDataDir(t);
   const server = await serve(t, { dataDir });
-  t.deepEqual((await call(`${server.url}/readyz`)).body, { status: 'ready', dataset: null }, 'no dataset yet: nothing is broken');
 
   const good = await writeTestDataset(dataDir, 'good-1');
   server.datasets.reload();

@@ -1,6 +1,7 @@
-/** `waymark serve`: runs the API and the dashboard until SIGINT or SIGTERM. */
+/** `waymark serve`: runs the API and the dashboard until SIGINT, SIGTERM or SIGHUP. */
 import { MAX_THREADS, readSettings, setting, type Settings } from '../../core/config.js';
 import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
+import { createLogging, type Logger } from '../observability/logger.js';
 import { startWaymark, type Waymark } from '../serve.js';
 import type { CommandInput, CommandRun } from './command.js';
 import { shellWord, waymarkCommand } from './invocation.js';
@@ -21,12 +22,19 @@ function serveConfig(input: CommandInput): ServeConfig {
   };
 }
 
-/** Closes the server (writing buffered usage) on the first signal; a second one exits at once. */
-function stopOnSignals(waymark: Waymark, asJson: boolean): void {
+/**
+ * Signals that stop the server: Ctrl-C, a supervisor's or `kill`'s SIGTERM, and SIGHUP (the terminal
+ * closed), which would otherwise end the process without writing buffered usage.
+ */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** Logs the signal and closes the server (writing buffered usage) on the first signal; a second one exits at once. */
+function stopOnSignals(waymark: Waymark, logger: Logger, asJson: boolean): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
+    logger.info({ signal }, `${signal}: stopping (writing buffered usage; a second signal stops at once)`);
     waymark.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -35,8 +43,7 @@ function stopOnSignals(waymark: Waymark, asJson: boolean): void {
       },
     );
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
 }
 
 /** Where it listens, in addresses that work: 127.0.0.1 on this machine, and the node's address for others when it listens on every interface. */
@@ -67,7 +74,9 @@ function banner(waymark: Waymark, config: ServeConfig): Outcome {
 
 export const run: CommandRun = async (input) => {
   const config = serveConfig(input);
+  const logging = createLogging();
   const waymark = await startWaymark({
+    logging,
     dataDir: config.dataDir,
     host: config.host,
     port: config.port,
@@ -75,6 +84,6 @@ export const run: CommandRun = async (input) => {
     usageFlushMs: config.usageFlushMs,
     threads: config.threads,
   });
-  stopOnSignals(waymark, input.json);
+  stopOnSignals(waymark, logging.logger, input.json);
   return banner(waymark, config);
 };

@@ -4,9 +4,10 @@
  * opens the new dataset — its tiles, and what each product's source opens (source.ts) — and swaps
  * it in. Requests already holding the old one finish with it; it is closed a minute later.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync, readlinkSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/dataset-layout.js';
+import { lockHolder } from '../../core/pid-lock.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
 import { MbtilesReader } from './mbtiles.js';
@@ -27,6 +28,8 @@ export function openedBy<T>(dataset: Dataset, source: DatasetSource<T>): T | nul
 }
 
 const NO_DATASET = "no dataset has been imported yet: the operator must run `waymark import` on this server's data folder";
+/** How soon a client may ask again while the first import runs (an import takes from seconds to hours). */
+const IMPORTING_RETRY_AFTER_S = 10;
 const CHECK_EVERY_MS = 2000;
 const CLOSE_OLD_AFTER_MS = 60_000;
 
@@ -62,11 +65,13 @@ function closeDataset(dataset: Dataset): void {
   closeSources(dataset.opened);
 }
 
-/** The dataset a request is answered from, or the 503 telling the operator to import one. */
+/** The dataset a request is answered from, or the 503 saying that the first import runs, or telling the operator to run one. */
 export function currentDataset(datasets: DatasetHolder): Dataset {
   const dataset = datasets.current();
-  if (!dataset) throw new ApiError(503, NO_DATASET);
-  return dataset;
+  if (dataset) return dataset;
+  const importing = datasets.firstImport();
+  if (!importing) throw new ApiError(503, NO_DATASET);
+  throw new ApiError(503, `${importing}; try again in a minute`, { 'Retry-After': String(IMPORTING_RETRY_AFTER_S) });
 }
 
 /** Whether the node serves what `current` points at (`/readyz`, the image's health check). */
@@ -74,8 +79,25 @@ export interface Readiness {
   ready: boolean;
   /** The dataset served, or null before the first import. */
   dataset: string | null;
-  /** Why the dataset `current` points at is not served: it could not be opened. */
+  /** Why the node is not ready: no dataset yet (the first import running, or none), or the one `current` points at could not be opened. */
   error?: string;
+}
+
+/** The running import's latest phase as DATA/import.progress has it (`cutting tiles, 51 %`), or '' without one. */
+function importPhase(dataDir: string): string {
+  try {
+    const { phase, done, total } = JSON.parse(readFileSync(paths.importProgress(dataDir), 'utf8')) as {
+      phase: unknown;
+      done: unknown;
+      total: unknown;
+    };
+    if (typeof phase !== 'string') return '';
+    const share =
+      typeof done === 'number' && typeof total === 'number' && total > 0 ? Math.min(100, Math.floor((done / total) * 100)) : null;
+    return share === null ? phase : `${phase}, ${share} %`;
+  } catch {
+    return ''; // None written yet, or one being written.
+  }
 }
 
 export class DatasetHolder {
@@ -99,11 +121,33 @@ export class DatasetHolder {
     return this.dataset;
   }
 
-  /** Ready unless the dataset `current` points at could not be opened; no dataset yet is ready (nothing is broken, the dashboard serves). */
+  /**
+   * Ready when it serves a dataset and the one `current` points at opened: a node without any dataset
+   * answers no map, search or route, so an empty container is not healthy (the dashboard still serves).
+   */
   readiness(): Readiness {
     const dataset = this.dataset?.id ?? null;
-    if (this.openFailure === null) return { ready: true, dataset };
-    return { ready: false, dataset, error: `cannot open dataset ${this.openFailure.dataset}: ${this.openFailure.message}` };
+    if (this.openFailure !== null) {
+      return { ready: false, dataset, error: `cannot open dataset ${this.openFailure.dataset}: ${this.openFailure.message}` };
+    }
+    if (dataset === null) return { ready: false, dataset, error: this.firstImport() ?? 'no dataset has been imported yet' };
+    return { ready: true, dataset };
+  }
+
+  /** While this node has no dataset and an import runs on its data folder: what it is, in words; else null. */
+  firstImport(): string | null {
+    if (this.dataset) return null;
+    const lock = paths.importLock(this.dataDir);
+    const pid = lockHolder(lock);
+    if (pid === null) return null;
+    let since = '';
+    try {
+      since = `, running for ${Math.max(0, Math.round((Date.now() - statSync(lock).mtimeMs) / 1000))} s`;
+    } catch {
+      // Released just now: the dataset is about to be served.
+    }
+    const phase = importPhase(this.dataDir);
+    return `the first dataset is being imported (waymark import, pid ${pid}${since}${phase ? `; ${phase}` : ''}): maps, geocoding, routing and elevation answer once it is done`;
   }
 
   /** Calls `listener` each time another dataset is swapped in (or the holder stops), e.g. to empty caches. */

@@ -1,7 +1,7 @@
 // The Billing area: the plans from the server's table (`GET /plans`), the current one, and the owner's choice.
 import { api } from './api.js';
 import { $, el } from './dom.js';
-import { guarded, showBanner } from './feedback.js';
+import { confirmDanger, showBanner } from './feedback.js';
 import { formatLimit, formatNumber, SERVICE_LABELS, SERVICES, tierLabel, withArticle } from './format.js';
 import { can, state } from './state.js';
 import { renderAccount } from './views.js';
@@ -53,8 +53,30 @@ function planAction(plan, current) {
     class: `button ${plan.tier === 'pro' ? 'primary' : 'secondary'}`,
     text: `Switch to ${plan.label}`,
   });
-  button.addEventListener('click', () => changeTier(plan.tier, button));
+  button.addEventListener('click', () => confirmPlanChange(plan, current));
   return button;
+}
+
+/** The price of a plan in words. */
+const priceOf = (plan) =>
+  plan.monthlyPriceUsd === null ? 'custom pricing' : plan.monthlyPriceUsd === 0 ? 'free' : `$${plan.monthlyPriceUsd} per month`;
+
+/** A plan change costs money or quota at once: the dialog says what changes, and the change waits for a second click. */
+function confirmPlanChange(plan, current) {
+  const from = state.plans.find((p) => p.tier === current);
+  const quotas = SERVICES.map((s) => `${formatNumber(plan.quotas[s])} ${SERVICE_LABELS[s].toLowerCase()}`).join(', ');
+  confirmDanger(
+    {
+      title: `Switch to ${plan.label}?`,
+      message: [
+        `Your organization moves from ${from?.label ?? tierLabel(current)} (${from ? priceOf(from) : 'its plan'}) to ${plan.label} (${priceOf(plan)}) now. `,
+        `Its monthly quotas become ${quotas} requests, for this month's usage too.`,
+      ],
+      confirmLabel: `Switch to ${plan.label}`,
+      tone: 'primary',
+    },
+    () => changeTier(plan.tier),
+  );
 }
 
 function planCard(plan, current) {
@@ -81,14 +103,11 @@ function planCard(plan, current) {
   );
 }
 
-async function changeTier(tier, button) {
-  button.disabled = true;
-  await guarded(async () => {
-    const { organization } = await api('PUT', '/billing', { tier });
-    state.session.organization = organization;
-    renderAccount();
-    renderBilling();
-    showBanner(`You are now on the ${tierLabel(tier)} plan. Your new quotas apply immediately.`, 'success');
-  });
-  button.disabled = false;
+/** Run by the confirmation dialog (which reports an API error in the banner). */
+async function changeTier(tier) {
+  const { organization } = await api('PUT', '/billing', { tier });
+  state.session.organization = organization;
+  renderAccount();
+  renderBilling();
+  showBanner(`You are now on the ${tierLabel(tier)} plan. Your new quotas apply immediately.`, 'success');
 }

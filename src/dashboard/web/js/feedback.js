@@ -59,12 +59,16 @@ export async function guarded(action) {
   }
 }
 
-/** Asks, in the confirmation dialog, before an action that cannot be undone. `message` is text and elements. */
-export function confirmDanger({ title, message, confirmLabel }, action) {
+/**
+ * Asks, in the confirmation dialog, before an action that cannot be undone (`tone` 'danger', its red
+ * button) or one that changes what the organization pays or may use ('primary'). `message` is text and elements.
+ */
+export function confirmDanger({ title, message, confirmLabel, tone = 'danger' }, action) {
   state.confirmedAction = action;
   $('#confirm-title').textContent = title;
   $('#confirm-message').replaceChildren(...message);
   $('#confirm-button').textContent = confirmLabel;
+  $('#confirm-button').className = `button ${tone}`;
   const dialog = $('#confirm-dialog');
   dialog.returnValue = '';
   dialog.showModal();

@@ -134,13 +134,58 @@ async function datasetView(styleUrl) {
 /** The style's raster-dem source, which hillshade and MapLibre's 3D terrain read. */
 const TERRAIN_SOURCE = 'terrain';
 
-/** 3D terrain (`map.setTerrain`) from the style's terrain source, when it has one and the box is ticked. */
+/** 3D terrain (`map.setTerrain`) from the style's terrain source, when it has one and the box is ticked; otherwise the note says why not. */
 function applyTerrain() {
   const map = state.map;
   const box = $('#playground-terrain');
   const available = Boolean(map?.getSource(TERRAIN_SOURCE));
   box.disabled = !available;
   if (map) map.setTerrain(available && box.checked ? { source: TERRAIN_SOURCE, exaggeration: 1.5 } : null);
+  if (available || !map) showTerrainNote('');
+  else void explainNoTerrain();
+}
+
+function showTerrainNote(text) {
+  const note = $('#playground-terrain-note');
+  note.textContent = text;
+  note.hidden = text === '';
+}
+
+/**
+ * Why the style has no terrain source, in words (a disabled box's hover title shows on no phone):
+ * the dataset has no elevation (the terrain TileJSON's refusal says so, and what the operator does),
+ * there is no dataset yet (the map's status says why), or the style draws none.
+ */
+async function explainNoTerrain() {
+  const key = $('#playground-key').value.trim();
+  const response = await fetch(`/api/v1/tiles/terrain.json?key=${encodeURIComponent(key)}`).catch(() => null);
+  if (response?.ok) return showTerrainNote('No 3D terrain in this style: choose Natural or Outdoors.');
+  const reason = (await response?.json().catch(() => null))?.message ?? '';
+  showTerrainNote(/no elevation data/.test(reason) ? `No 3D terrain: ${reason}.` : 'No 3D terrain: there is no map data yet.');
+}
+
+/** A message without any key value (MapLibre's errors name the URL they fetched, `?key=` included). */
+const withoutKey = (message) => message.replace(/wmk_[A-Za-z0-9]+/g, 'wmk_…').replace(/([?&]key=)[^&\s)"']+/g, '$1…');
+
+/** The message of the API's error body that MapLibre kept (an AJAXError's `body`, a Blob), or undefined. */
+async function apiReason(error) {
+  if (!(error?.body instanceof Blob)) return undefined;
+  try {
+    const { message } = JSON.parse(await error.body.text());
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A map error in words: an answer of the API by the reason its error body gives (no dataset yet, the
+ * first import running…), anything else by its message; never with the key.
+ */
+async function showMapError(error) {
+  const reason = await apiReason(error);
+  const text = reason === undefined ? `Map error: ${error?.message ?? 'unknown'}` : `Map error (${error.status}): ${reason}`;
+  playgroundStatus(withoutKey(text), 'error');
 }
 
 async function showPlaygroundMap() {
@@ -166,7 +211,7 @@ async function showPlaygroundMap() {
   map.addControl(new maplibre.NavigationControl());
   // Each style (a new one from setStyle too) says whether terrain can be shown.
   map.on('style.load', applyTerrain);
-  map.on('error', (event) => playgroundStatus(`Map error: ${event.error?.message ?? 'unknown'}`, 'error'));
+  map.on('error', (event) => void showMapError(event.error));
   map.on('idle', () => {
     if ($('#playground-status').dataset.kind !== 'error')
       playgroundStatus(
