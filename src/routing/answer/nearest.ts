@@ -19,7 +19,11 @@ export function answerNearest(graph: RoutingGraph, params: NearestParams): Routi
       ? [placePoint(graph, params.point, rule, withHints)].filter((s) => s !== null)
       : nearestSegments(graph, params.point[0], params.point[1], rule.radius, filterOf(rule), count);
   if (snaps.length === 0)
-    return { ok: false, code: 'NoSegment', message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule) };
+    return {
+      ok: false,
+      code: 'NoSegment',
+      message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule, params.pointOrder),
+    };
   if (withHints && count > 1) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);
   const body: NearestBody = {
     code: 'Ok',

@@ -32,7 +32,7 @@ export function answerTrip(
   elevation: ElevationLookup | null = null,
 ): RoutingAnswer {
   const graph = excluding(fullGraph, params.avoid);
-  const placed = placePoints(graph, params.points, params.snapRules, pointName, params.generateHints);
+  const placed = placePoints(graph, params.points, params.snapRules, pointName, params.generateHints, params.pointOrder);
   if (!placed.ok) return placed.answer;
   const { snaps } = placed;
   const n = snaps.length;
