@@ -29,8 +29,14 @@ export function metresOutside([west, south, east, north]: CoverageBox, [lon, lat
 }
 
 /** The point with its two coordinates exchanged (what was given in the other order), or null when that is no position. */
-export function swapped([lon, lat]: LonLat): LonLat | null {
+function swapped([lon, lat]: LonLat): LonLat | null {
   return Math.abs(lon) <= 90 ? [lat, lon] : null;
+}
+
+/** Whether `point` lies farther than `margin` metres from `box` while its swapped point lies within it: given in the other order. */
+export function isSwapped(box: CoverageBox, point: LonLat, margin = 0): boolean {
+  const other = swapped(point);
+  return other !== null && metresOutside(box, point) > margin && metresOutside(box, other) <= margin;
 }
 
 /**
@@ -41,7 +47,7 @@ export function outsideCoverage(box: CoverageBox, point: LonLat, order: PointOrd
   const [west, south, east, north] = box;
   const corners = `${echoPoint([west, south], order)} to ${echoPoint([east, north], order)}`;
   const text = `${echoPoint(point, order)} is outside the data's coverage, ${order} ${corners} (south-west to north-east corner)`;
-  const other = swapped(point);
-  if (other === null || metresOutside(box, other) > margin) return text;
-  return `${text}; did you mean ${echoPoint(other, order)}? positions here are ${order === 'lat,lng' ? 'latitude first' : 'longitude first'}`;
+  if (!isSwapped(box, point, margin)) return text;
+  const [lon, lat] = point;
+  return `${text}; did you mean ${echoPoint([lat, lon], order)}? positions here are ${order === 'lat,lng' ? 'latitude first' : 'longitude first'}`;
 }
