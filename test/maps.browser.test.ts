@@ -354,6 +354,49 @@ dataTest('raster tiles and static maps outside the extract draw the sea in sea c
   }
 });
 
+/**
+ * Straight lines of a faint other colour across the sea: rows (and columns) where at least 50
+ * pixels differ from the sea colour by a little while the pixels two above and below (left and
+ * right) are sea. A coast's detail never lines up so; a seam between two fills does.
+ */
+function seamsInSea(picture: { width: number; height: number; data: Uint8ClampedArray }): string[] {
+  const [r, g, b] = SEA_COLOUR;
+  const at = (x: number, y: number) => (y * picture.width + x) * 4;
+  const isSea = (i: number) => picture.data[i] === r && picture.data[i + 1] === g && picture.data[i + 2] === b;
+  const faint = (i: number) =>
+    !isSea(i) && Math.abs(picture.data[i]! - r) + Math.abs(picture.data[i + 1]! - g) + Math.abs(picture.data[i + 2]! - b) < 60;
+  const rows = new Map<number, number>();
+  const columns = new Map<number, number>();
+  for (let y = 2; y < picture.height - 2; y++) {
+    for (let x = 2; x < picture.width - 2; x++) {
+      if (!faint(at(x, y))) continue;
+      if (isSea(at(x, y - 2)) && isSea(at(x, y + 2))) rows.set(y, (rows.get(y) ?? 0) + 1);
+      if (isSea(at(x - 2, y)) && isSea(at(x + 2, y))) columns.set(x, (columns.get(x) ?? 0) + 1);
+    }
+  }
+  const lines = (kind: string, counts: Map<number, number>) =>
+    [...counts].filter(([, count]) => count >= 50).map(([line, count]) => `${kind} ${line} (${count} px)`);
+  return [...lines('row', rows), ...lines('column', columns)];
+}
+
+dataTest(
+  "static maps draw the open sea without a seam: across the tiles' edges and the world sea's pieces around the extract",
+  [MONACO],
+  async (t) => {
+    // Zoom 12: the edges of zoom-12 tiles cross the sea south of Monaco at row 238 and columns 183 and
+    // 695, once each a line of 20 % land colour (each tile's clip anti-aliased inside one pixel).
+    // Zoom 10: the world's sea north of the box's top edge (row 159) once showed its edge east of the box.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const view of ['center=43.70,7.42&zoom=12', 'center=43.70,7.42&zoom=10']) {
+      const res = await fetch(`${server!.url}/api/v1/staticmap?key=${key}&style=light&${view}&size=800x600`);
+      t.is(res.status, 200);
+      const png = Buffer.from(await res.arrayBuffer());
+      writeFileSync(join(ARTIFACTS, `sea-without-seams-${view.replace(/\W+/g, '-')}.png`), png);
+      t.deepEqual(seamsInSea(await pixels(png)), [], view);
+    }
+  },
+);
+
 const WORLD_AT_Z11 = 'MapLibre draws the sea around Monaco at zoom 11 where the extract ends, not the land colour';
 if (!existsSync(MONACO)) dataTest(WORLD_AT_Z11, [MONACO], () => {});
 else {
