@@ -101,6 +101,25 @@ dataTest(
   },
 );
 
+dataTest('a request with no point in the coverage is a 400 naming it, and the swap when the points were given lng,lat', DEMS, async (t) => {
+  const { account, key } = await customer(server);
+  const coverage = "is outside the data's coverage, lat,lng 42,1 to 44,8 \\(south-west to north-east corner\\)";
+  const swapped = assertError(t, await elevation(`locations=${CASINO[0]},${CASINO[1]}`, key.value), 400);
+  t.regex(
+    swapped,
+    new RegExp(
+      `^invalid parameter 'locations': no point has elevation data; 7.4275,43.7399 ${coverage}; did you mean 43.7399,7.4275\\? positions here are latitude first$`,
+    ),
+  );
+  const far = assertError(t, await elevation('path=10,10|11,11&samples=3', key.value), 400);
+  t.regex(far, new RegExp(`^invalid parameter 'path': no point has elevation data; 10,10 ${coverage}$`));
+  t.is(await mapsUsed(account.cookie), 0);
+  // One point inside is enough: the others answer null, as Google's.
+  const mixed = await elevation(`locations=${CASINO[0]},${CASINO[1]}|${latLngOf(CASINO)}`, key.value);
+  t.is(mixed.status, 200, mixed.text);
+  t.is(mixed.body.results[0].elevation, null);
+});
+
 dataTest(
   'a path is sampled evenly along its great circles, first and last points included, as points or an encoded polyline',
   DEMS,

@@ -1029,6 +1029,18 @@ if (missing.length > 0) {
     const title = `#${String(i + 1).padStart(3, '0')} ${entry.e} ?${entry.q} → ${describe(entry)} [${entry.what}]`;
     test(title, (t) => check(t, entry, run(index!, entry)));
   }
+
+  // "monte" begins the words of 673 places (Montevideo, Monterrey…): read in importance order, the
+  // 250 candidates held none of Monaco's Monte-Carlo before the whole word was retrieved as well.
+  test('autocomplete of a word that begins many others, without a focus, finds the places it names: Monte → Monte-Carlo', (t) => {
+    const features = run(index!, { what: '', e: 'autocomplete', q: 'text=Monte' });
+    t.log(features.map(brief).join(' | '));
+    t.true(features.some((feature) => feature.properties.gid === 'whosonfirst:locality:1125778413'));
+    t.true(
+      features.every((feature) => feature.properties.layer === 'locality'),
+      'places first: localities',
+    );
+  });
 }
 
 test('the table covers every source and every layer as an expected top result', (t) => {

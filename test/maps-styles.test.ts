@@ -141,6 +141,33 @@ test('WAYMARK_PUBLIC_URL, when set, makes the URLs whatever the request headers 
   for (const url of styleUrls(answer.body)) t.true(url.startsWith('https://geo.example.org/waymark/api/v1/'), url);
 });
 
+test("every style opens on the dataset's own data: a 1024×768 view at its center and zoom lies inside the dataset's bounds", async (t) => {
+  const { key } = await customer(server);
+  // The hand-written dataset's bounds (helpers/dataset.ts).
+  const [west, south, east, north] = [7.4, 43.72, 7.44, 43.76];
+  const mercatorY = (lat: number) => {
+    const sin = Math.sin((lat * Math.PI) / 180);
+    return 0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI);
+  };
+  for (const slug of SLUGS) {
+    const style = (await call(`${server.url}/api/v1/styles/${slug}/style.json?key=${key.value}`)).body;
+    const [lon, lat] = style.center as [number, number];
+    // Half the view in world fractions (MapLibre's 512-px world at zoom 0).
+    const halfWidth = 1024 / 2 / (512 * 2 ** style.zoom);
+    const halfHeight = 768 / 2 / (512 * 2 ** style.zoom);
+    const x = (lon + 180) / 360;
+    const y = mercatorY(lat);
+    const inside = (a: number, b: number) => a <= b + 1e-9;
+    t.true(inside((west + 180) / 360, x - halfWidth) && inside(x + halfWidth, (east + 180) / 360), `${slug}: ${lon} at zoom ${style.zoom}`);
+    t.true(inside(mercatorY(north), y - halfHeight) && inside(y + halfHeight, mercatorY(south)), `${slug}: ${lat} at zoom ${style.zoom}`);
+    // And no closer than needed: at a tenth of a zoom level out, the view reaches past one side.
+    t.true(
+      1024 / (512 * 2 ** (style.zoom - 0.1)) > (east - west) / 360 ||
+        768 / (512 * 2 ** (style.zoom - 0.1)) > mercatorY(south) - mercatorY(north),
+    );
+  }
+});
+
 test('GET /styles lists the slugs with names and style URLs', async (t) => {
   const { key } = await customer(server);
   const answer = await call(`${server.url}/api/v1/styles?key=${key.value}`);

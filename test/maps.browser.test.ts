@@ -3,7 +3,7 @@
  * dashboard's map playground with a key of the account, loads every style from the running server
  * and renders Monaco at zoom 15 and the world at zoom 2 — with no error event, every tile, glyph
  * and sprite request answered 200, and a picture that is not blank; with no position in its URL,
- * the playground opens where the dataset's TileJSON centre is. Beyond zoom 7 the world backdrop
+ * the playground opens on the style's view, wholly inside the dataset's bounds. Beyond zoom 7 the world backdrop
  * fills what the extract does not cover — sea, land, borders and places in vector tiles, raster
  * tiles, static maps and MapLibre's picture — and leaves the tiles inside the extract as stored.
  * Screenshots go to test-artifacts/maps/.
@@ -11,11 +11,11 @@
 import type { ExecutionContext } from 'ava';
 import test from 'ava';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { paths, TILESET_ID } from '../core/dataset-layout.js';
+import { paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { MbtilesReader } from '../src/dataset/mbtiles.js';
@@ -118,14 +118,14 @@ for (const style of STYLES) {
   }
 }
 
-const OPENS_AT_CENTRE = "without a position in its URL the playground opens at the dataset's TileJSON centre";
+const OPENS_AT_CENTRE = "without a position in its URL the playground opens at the style's view, wholly inside the dataset's bounds";
 if (!existsSync(MONACO)) dataTest(OPENS_AT_CENTRE, [MONACO], () => {});
 else {
   browserTest(OPENS_AT_CENTRE, async (t, browser) => {
     t.timeout(180_000);
-    const tileJson = await fetch(`${server!.url}/api/v1/tiles/${TILESET_ID}.json?key=${key}`);
-    const { center } = (await tileJson.json()) as { center: [number, number, number] };
-    const [longitude, latitude, zoom] = center;
+    const styleUrl = `${server!.url}/api/v1/styles/${STYLES[0]!.slug}/style.json?key=${key}`;
+    const style = (await (await fetch(styleUrl)).json()) as { center: [number, number]; zoom: number };
+    const { bounds } = JSON.parse(readFileSync(paths.manifest(paths.current(dataDir)), 'utf8')) as DatasetManifest;
     const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1280, height: 900 } });
     try {
       const page = await context.newPage();
@@ -135,11 +135,17 @@ else {
       const position = /map=([\d.]+)\/(-?[\d.]+)\/(-?[\d.]+)/.exec(page.url());
       t.truthy(position, page.url());
       const [shownZoom, shownLatitude, shownLongitude] = position!.slice(1).map(Number) as [number, number, number];
-      t.is(shownZoom, zoom);
+      t.is(shownZoom, style.zoom);
       t.true(
-        Math.abs(shownLatitude - latitude) < 0.001 && Math.abs(shownLongitude - longitude) < 0.001,
-        `shown at ${position![0]}, centre ${center.join(', ')}`,
+        Math.abs(shownLatitude - style.center[1]) < 0.001 && Math.abs(shownLongitude - style.center[0]) < 0.001,
+        `shown at ${position![0]}, the style's centre ${style.center.join(', ')}`,
       );
+      // The bounds' corners lie at or beyond the map's: no coarse world coastline, and no seam at the box's edge, is in view.
+      const { width, height } = (await page.locator('#playground-map').boundingBox())!;
+      const southWest = pixelOf([bounds[0], bounds[1]], [shownLongitude, shownLatitude], shownZoom, width, height);
+      const northEast = pixelOf([bounds[2], bounds[3]], [shownLongitude, shownLatitude], shownZoom, width, height);
+      t.true(southWest.x <= 0.5 && southWest.y >= height - 0.5, `south-west corner at ${JSON.stringify(southWest)} of ${width}×${height}`);
+      t.true(northEast.x >= width - 0.5 && northEast.y <= 0.5, `north-east corner at ${JSON.stringify(northEast)} of ${width}×${height}`);
       mkdirSync(ARTIFACTS, { recursive: true });
       writeFileSync(join(ARTIFACTS, 'playground-opens-at-centre.png'), await page.locator('#playground-map').screenshot());
     } finally {
@@ -349,6 +355,49 @@ dataTest('raster tiles and static maps outside the extract draw the sea in sea c
     for (const y of [172, 180, 188]) t.is(shareOfColour(picture, x, y, SEA_COLOUR), 1, `zoom 10: no seam along the box at (${x}, ${y})`);
   }
 });
+
+/**
+ * Straight lines of a faint other colour across the sea: rows (and columns) where at least 50
+ * pixels differ from the sea colour by a little while the pixels two above and below (left and
+ * right) are sea. A coast's detail never lines up so; a seam between two fills does.
+ */
+function seamsInSea(picture: { width: number; height: number; data: Uint8ClampedArray }): string[] {
+  const [r, g, b] = SEA_COLOUR;
+  const at = (x: number, y: number) => (y * picture.width + x) * 4;
+  const isSea = (i: number) => picture.data[i] === r && picture.data[i + 1] === g && picture.data[i + 2] === b;
+  const faint = (i: number) =>
+    !isSea(i) && Math.abs(picture.data[i]! - r) + Math.abs(picture.data[i + 1]! - g) + Math.abs(picture.data[i + 2]! - b) < 60;
+  const rows = new Map<number, number>();
+  const columns = new Map<number, number>();
+  for (let y = 2; y < picture.height - 2; y++) {
+    for (let x = 2; x < picture.width - 2; x++) {
+      if (!faint(at(x, y))) continue;
+      if (isSea(at(x, y - 2)) && isSea(at(x, y + 2))) rows.set(y, (rows.get(y) ?? 0) + 1);
+      if (isSea(at(x - 2, y)) && isSea(at(x + 2, y))) columns.set(x, (columns.get(x) ?? 0) + 1);
+    }
+  }
+  const lines = (kind: string, counts: Map<number, number>) =>
+    [...counts].filter(([, count]) => count >= 50).map(([line, count]) => `${kind} ${line} (${count} px)`);
+  return [...lines('row', rows), ...lines('column', columns)];
+}
+
+dataTest(
+  "static maps draw the open sea without a seam: across the tiles' edges and the world sea's pieces around the extract",
+  [MONACO],
+  async (t) => {
+    // Zoom 12: the edges of zoom-12 tiles cross the sea south of Monaco at row 238 and columns 183 and
+    // 695, once each a line of 20 % land colour (each tile's clip anti-aliased inside one pixel).
+    // Zoom 10: the world's sea north of the box's top edge (row 159) once showed its edge east of the box.
+    mkdirSync(ARTIFACTS, { recursive: true });
+    for (const view of ['center=43.70,7.42&zoom=12', 'center=43.70,7.42&zoom=10']) {
+      const res = await fetch(`${server!.url}/api/v1/staticmap?key=${key}&style=light&${view}&size=800x600`);
+      t.is(res.status, 200);
+      const png = Buffer.from(await res.arrayBuffer());
+      writeFileSync(join(ARTIFACTS, `sea-without-seams-${view.replace(/\W+/g, '-')}.png`), png);
+      t.deepEqual(seamsInSea(await pixels(png)), [], view);
+    }
+  },
+);
 
 const WORLD_AT_Z11 = 'MapLibre draws the sea around Monaco at zoom 11 where the extract ends, not the land colour';
 if (!existsSync(MONACO)) dataTest(WORLD_AT_Z11, [MONACO], () => {});

@@ -416,7 +416,7 @@ dataTest(
     t.is(badParameter.status, 400);
     t.regex(badParameter.headers.get('content-type') ?? '', /^application\/json/);
     t.is(errorBodyFault(badParameter), null);
-    const inTheSea = await call(url('/directions', `origin=43.60,7.60&destination=${latLng(CASINO)}&mode=driving`), { headers });
+    const inTheSea = await call(url('/directions', `origin=43.72,7.48&destination=${latLng(CASINO)}&mode=driving`), { headers });
     t.is(inTheSea.status, 422);
     t.regex(inTheSea.headers.get('content-type') ?? '', /^application\/json/);
     t.is(inTheSea.body.code, 'NoSegment');

@@ -303,6 +303,19 @@ test('static map parameters: each bad one is a 400 naming it, all reported at on
   t.is(await mapsUsed(account.cookie), 0);
 });
 
+test("a static map's center in the other order is a 400 naming the coverage and the swap; one simply elsewhere renders", async (t) => {
+  const { account, key } = await customer(server);
+  const swapped = await call(api('/staticmap', key.value, '&style=light&size=100x100&center=7.42,43.73&zoom=14'));
+  t.is(
+    assertError(t, swapped, 400),
+    "invalid parameter 'center': 7.42,43.73 is outside the data's coverage, lat,lng 43.72,7.4 to 43.76,7.44 (south-west to north-east corner); did you mean 43.73,7.42? positions here are latitude first",
+  );
+  t.is(await mapsUsed(account.cookie), 0);
+  // Paris is outside Monaco's data, but no swap of it is inside: the world backdrop is drawn, as before.
+  t.is((await fetch(api('/staticmap', key.value, '&style=light&size=100x100&center=48.8566,2.3522&zoom=3'))).status, 200);
+  t.is((await fetch(api('/staticmap', key.value, '&style=light&size=100x100&center=43.73,7.42&zoom=14'))).status, 200);
+});
+
 test('static map parameters accept the documented grammar: named and hex colours, alpha, fill, encoded polylines', (t) => {
   const params = sanitizeStaticMap(
     query(

@@ -384,7 +384,7 @@ dataTest('HTTP: bad requests are 400s (OSRM codes on the OSRM path); unmatchable
   await refusal(`/api/v1/match?points=${pointsOf(many)}`, 400, undefined, /'points': at most 100/);
   await refusal(`${own}&timestamps=3|2|4`, 400, undefined, /'timestamps'/);
   await refusal(`${own}&timestamps=1|2`, 400, undefined, /'timestamps': 2 entries for 3 points/);
-  await refusal(`/api/v1/match?points=43.70,7.42|43.701,7.421`, 422, 'NoSegment', /no road/);
+  await refusal(`/api/v1/match?points=43.725,7.44|43.726,7.441`, 422, 'NoSegment', /no road/);
   await refusal(
     `/api/v1/match?points=${latLng(ROUTES[3]![1])}|${latLng(ROUTES[0]![1])}&radiuses=100|100`,
     422,
@@ -409,7 +409,7 @@ dataTest('HTTP metering: one routing unit per started 100 points, reserved up fr
   t.true(Number.isNaN(await remaining(`/api/v1/match?points=${pointsOf(trace)}&timestamps=1`, 400)));
   t.true(Number.isNaN(await remaining(`/api/v1/osrm/match/v1/driving/${osrmCoords(trace)}?radiuses=1`, 400)));
   // Metered, then released: a NoSegment answer.
-  const afterNoSegment = await remaining(`/api/v1/match?points=43.70,7.42|43.701,7.421`, 422);
+  const afterNoSegment = await remaining(`/api/v1/match?points=43.725,7.44|43.726,7.441`, 422);
   t.is(afterNoSegment, afterOsrm);
   t.is(afterOsrm - (await remaining(`/api/v1/match?points=${pointsOf(trace.slice(0, 2))}`)), 1);
 });

@@ -7,6 +7,9 @@
  */
 import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import type { ServiceRoute } from '../gateway/index.js';
+import { ApiError } from '../http/errors.js';
+import { metresOutside, outsideCoverage } from '../http/params/coverage.js';
+import type { LonLat } from '../http/params/position.js';
 import { json } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { requiredElevation, type ElevationStore } from '../terrain/index.js';
@@ -37,6 +40,25 @@ function results(store: ElevationStore, points: readonly (readonly [number, numb
   });
 }
 
+/**
+ * A request none of whose points lies in the elevation data's box (the answer would be all nulls)
+ * is a 400 naming the coverage and, for a point given `lng,lat`, the swap; a request with some
+ * points inside answers the others null, as Google's.
+ */
+function checkCoverage(
+  store: ElevationStore,
+  query: URLSearchParams,
+  points: readonly LonLat[],
+  answered: readonly ElevationResult[],
+): void {
+  if (answered.some((result) => result.elevation !== null) || points.some((point) => metresOutside(store.bounds, point) === 0)) return;
+  const name = query.has('path') ? 'path' : 'locations';
+  throw new ApiError(
+    400,
+    `invalid parameter '${name}': no point has elevation data; ${outsideCoverage(store.bounds, points[0]!, 'lat,lng')}`,
+  );
+}
+
 export function elevationRoutes(datasets: DatasetHolder): ServiceRoute[] {
   return [
     {
@@ -47,7 +69,9 @@ export function elevationRoutes(datasets: DatasetHolder): ServiceRoute[] {
       handler: (req: Request) => {
         const points = sanitizeElevation(req.query);
         const store = requiredElevation(currentDataset(datasets));
-        return json(200, { results: results(store, points), status: 'OK' });
+        const answered = results(store, points);
+        checkCoverage(store, req.query, points, answered);
+        return json(200, { results: answered, status: 'OK' });
       },
     },
   ];

@@ -1,13 +1,14 @@
 /**
  * GET /styles and GET /styles/{slug}/style.json?lang=xx. Each slug and label language (and whether
  * the served dataset has elevation, for the styles drawing hillshade and contours) is generated once and kept as its JSON text cut at the base-URL and key tokens, so a request only joins the
- * pieces with its own base and key.
+ * pieces with its own base and key. Its `center` and `zoom` are the dataset's first view (first-view.ts).
  */
 import type { DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
 import { json, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { callerKey } from './absolute-urls.js';
+import { firstView, type FirstView } from './first-view.js';
 import { KEYED_DOCUMENT_CACHE } from './http-caching.js';
 import {
   BASE_TOKEN,
@@ -63,10 +64,13 @@ export function styleRoutes(
   style: (req: Request) => Reply;
 } {
   const templates = new Map<string, string[]>();
-  const template = (entry: StyleEntry, language: LabelLanguage, elevation: boolean): string[] => {
-    const cacheKey = `${entry.slug}/${language}/${elevation}`;
+  const template = (entry: StyleEntry, language: LabelLanguage, elevation: boolean, view: FirstView | null): string[] => {
+    const cacheKey = `${entry.slug}/${language}/${elevation}/${JSON.stringify(view)}`;
     let pieces = templates.get(cacheKey);
-    if (!pieces) templates.set(cacheKey, (pieces = JSON.stringify(styleDocument(entry, language, elevation)).split(TOKENS)));
+    if (!pieces) {
+      const document = { ...styleDocument(entry, language, elevation), ...view };
+      templates.set(cacheKey, (pieces = JSON.stringify(document).split(TOKENS)));
+    }
     return pieces;
   };
 
@@ -80,9 +84,12 @@ export function styleRoutes(
   const style = (req: Request): Reply => {
     const entry = styleOfSlug(req.params.slug!);
     const language = labelLanguage(req.rawQuery === '' ? null : req.query.get('lang'));
+    const manifest = datasets.current()?.manifest;
     // Hillshade and contours only from a dataset with elevation: their sources would fail without it.
-    const elevation = datasets.current()?.manifest.elevation !== undefined;
-    const body = render(template(entry, language, elevation), apiBase(req), callerKey(req));
+    const elevation = manifest?.elevation !== undefined;
+    // The style opens on the dataset's own data (first-view.ts).
+    const view = manifest ? firstView(manifest.bounds) : null;
+    const body = render(template(entry, language, elevation, view), apiBase(req), callerKey(req));
     return {
       status: 200,
       headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': KEYED_DOCUMENT_CACHE },

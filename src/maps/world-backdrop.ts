@@ -97,12 +97,21 @@ function ringArea(ring: readonly Point[]): number {
 /**
  * Boxes that together cover `box` minus every hole. For fills they overlap each other and reach
  * FILL_OVERLAP into the holes (so no anti-aliased hairline shows where pieces meet); for lines and
- * points they only touch.
+ * points they only touch. A fill's cut lies on whole tile units: a piece's edge across another's
+ * sea then stays straight when the tile's coordinates are rounded (off by one unit between its two
+ * ends, the renderer drew it as a 1-px line of land colour across the sea).
  */
 function boxesOutside(box: Box, holes: readonly Box[], fill: boolean): Box[] {
   let boxes = [box];
   for (const hole of holes) {
-    const cut: Box = fill ? [hole[0] + FILL_OVERLAP, hole[1] + FILL_OVERLAP, hole[2] - FILL_OVERLAP, hole[3] - FILL_OVERLAP] : hole;
+    const cut: Box = fill
+      ? [
+          Math.round(hole[0] + FILL_OVERLAP),
+          Math.round(hole[1] + FILL_OVERLAP),
+          Math.round(hole[2] - FILL_OVERLAP),
+          Math.round(hole[3] - FILL_OVERLAP),
+        ]
+      : hole;
     if (cut[0] >= cut[2] || cut[1] >= cut[3]) continue;
     boxes = boxes.flatMap((part) => (overlaps(cut, part) ? boxesAround(part, cut, fill) : [part]));
   }

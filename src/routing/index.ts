@@ -9,6 +9,8 @@ import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import type { Request } from '../http/request.js';
 import { osrmRoutes } from './osrm/routes.js';
+import type { RoutingTask } from './answer/task.js';
+import { checkCoverage } from './coverage.js';
 import { oncePerRequest, poolFor, runTask } from './run.js';
 import { sanitizeDirections, sanitizeIsochrone } from './sanitize/endpoints.js';
 import { matchUnits, sanitizeMatch } from './sanitize/match.js';
@@ -16,6 +18,12 @@ import { matrixUnits, sanitizeMatrix } from './sanitize/matrix.js';
 import { sanitizeOptimize } from './sanitize/optimize.js';
 
 export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
+  /** The task run in the pool of its mode, once its points are checked against the dataset's coverage. */
+  const answer = (task: RoutingTask, elevation = false) => {
+    const pool = poolFor(datasets, task.params.mode, elevation);
+    checkCoverage(datasets, task, 'lat,lng');
+    return runTask(pool, task);
+  };
   const matrixParams = oncePerRequest((req: Request) => sanitizeMatrix(req.query));
   const matchParams = oncePerRequest((req: Request) => sanitizeMatch(req.query));
   const optimizeParams = oncePerRequest((req: Request) => sanitizeOptimize(req.query));
@@ -25,7 +33,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       service: 'routing',
       handler: (req: Request) => {
         const { params } = sanitizeDirections(req.query);
-        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'directions', params });
+        return answer({ kind: 'directions', params }, params.elevation);
       },
     },
     {
@@ -33,7 +41,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       service: 'routing',
       handler: (req: Request) => {
         const { params } = sanitizeIsochrone(req.query);
-        return runTask(poolFor(datasets, params.mode), { kind: 'isochrone', params });
+        return answer({ kind: 'isochrone', params });
       },
     },
     {
@@ -46,7 +54,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       },
       handler: (req: Request) => {
         const params = matrixParams(req);
-        return runTask(poolFor(datasets, params.mode), { kind: 'matrix', params });
+        return answer({ kind: 'matrix', params });
       },
     },
     {
@@ -56,7 +64,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       units: (req: Request) => matchUnits(matchParams(req).points.length),
       handler: (req: Request) => {
         const params = matchParams(req);
-        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'match', params });
+        return answer({ kind: 'match', params }, params.elevation);
       },
     },
     {
@@ -66,7 +74,7 @@ export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
       units: (req: Request) => (optimizeParams(req), 1),
       handler: (req: Request) => {
         const params = optimizeParams(req);
-        return runTask(poolFor(datasets, params.mode, params.elevation), { kind: 'trip', params, body: 'optimize' });
+        return answer({ kind: 'trip', params, body: 'optimize' }, params.elevation);
       },
     },
     ...osrmRoutes(datasets),

@@ -13,7 +13,7 @@ import type { ParsedAddress } from './address-parser.js';
 import type { Box, GeocoderIndex, PlaceRow } from './index-file.js';
 import { kilometresBetween } from '../../../core/geo/distance.js';
 import { accuracyOf, filtersOf, recordOf, withoutDuplicates } from './places.js';
-import { matchExpression } from './match-expression.js';
+import { matchExpression, type MatchExpression } from './match-expression.js';
 import { analyzeQuery, correctingEveryToken, type QueryText, type QueryToken } from './query-text.js';
 import type { Vocabulary } from './vocabulary.js';
 import { matchText } from './text-match.js';
@@ -110,6 +110,25 @@ function* retrievals(query: QueryText, vocabulary: Vocabulary): Generator<Retrie
   const admin = tokens.filter((token) => token.admin);
   if (admin.length > 0 && admin.length < tokens.length) yield { tokens: admin, required: admin, any: false, fallback: true };
   if (tokens.length > 1) yield { tokens, required: tokens, any: true, fallback: true };
+}
+
+/**
+ * The retrieval's FTS5 expressions: its tokens, and, when the last is an unfinished word, that word
+ * whole as well. A short prefix begins many longer words ("Monte": Montevideo, Monterrey, … 673
+ * places with GeoNames), whose most important candidates would crowd the places named by the
+ * word itself (Monte-Carlo) out of the candidates before they are ranked.
+ */
+function matchExpressions(retrieval: Retrieval): MatchExpression[] {
+  const { required, any } = retrieval;
+  const expressions = [matchExpression(required, any)];
+  if (required.some((token) => token.prefix))
+    expressions.push(
+      matchExpression(
+        required.map((token) => ({ ...token, prefix: false })),
+        any,
+      ),
+    );
+  return expressions;
 }
 
 function score(row: PlaceRow, record: GeocodeRecord, query: QueryText, retrieval: Retrieval, params: SearchOptions): Scored | undefined {
@@ -246,9 +265,11 @@ export function searchQuery(index: GeocoderIndex, query: QueryText, params: Sear
   const box = focus && boundary ? intersection(focus, boundary.box) : focus;
   const scored: Scored[] = [];
   for (const retrieval of retrievals(query, index.vocabulary)) {
-    const match = matchExpression(retrieval.required, retrieval.any);
-    const rows = index.matches(match, filters, CANDIDATES, boundary?.box);
-    if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
+    const rows: PlaceRow[] = [];
+    for (const match of matchExpressions(retrieval)) {
+      rows.push(...index.matches(match, filters, CANDIDATES, boundary?.box));
+      if (box !== undefined) rows.push(...index.matches(match, filters, CANDIDATES, box));
+    }
     const seen = new Set<number>();
     for (const row of rows) {
       if (seen.has(row.id) || (boundary && !boundary.contains(row.lon, row.lat))) continue;

@@ -12,10 +12,22 @@ import { imageAnswer, imageReply } from './image-answer.js';
 import type { StaticMapJob } from './job.js';
 import type { RasterPool } from './pool.js';
 import { sanitizeStaticMap } from './sanitize/index.js';
+import type { View } from './sanitize/view.js';
+import { isSwapped, outsideCoverage, type CoverageBox } from '../../http/params/coverage.js';
 import { renderedStyle } from './style-documents.js';
+
+/**
+ * A `center` outside the dataset's bounds whose swapped point lies inside was written `lng,lat`:
+ * a 400 naming the coverage and the swap, where it would have drawn another part of the world.
+ */
+function checkCenterOrder(view: View, bounds: CoverageBox): void {
+  if (view.kind === 'center' && isSwapped(bounds, view.center))
+    throw new ApiError(400, `invalid parameter 'center': ${outsideCoverage(bounds, view.center, 'lat,lng')}`);
+}
 
 export function staticMapJob(query: URLSearchParams, dataset: Dataset): StaticMapJob {
   const params = sanitizeStaticMap(query);
+  checkCenterOrder(params.view, dataset.manifest.bounds);
   const { width, height } = params.size;
   const { center, zoom } = staticMapView(params.view, width, height, params.markers, params.paths);
   return {

@@ -17,7 +17,8 @@ import type { TravelMode } from '../../../core/routing/network.js';
 /** Whether a route keeps going at its via points by default: OSRM's continue_straight_at_waypoint (car true, bicycle and foot false). */
 const CONTINUES_STRAIGHT: Record<TravelMode, boolean> = { driving: true, cycling: false, walking: false };
 
-function pointName(index: number, count: number): string {
+/** How a message names point `index` of a route's `count`: origin, waypoints[i], destination. */
+export function pointName(index: number, count: number): string {
   if (index === 0) return 'origin';
   return index === count - 1 ? 'destination' : `waypoints[${index - 1}]`;
 }
@@ -36,7 +37,7 @@ export function answerDirections(
   // Avoided road classes are left out of snapping and routing alike, as OSRM's `exclude`.
   const graph = excluding(fullGraph, params.avoid);
   const points = [params.origin, ...params.waypoints, params.destination];
-  const placed = placePoints(graph, points, params.snapRules, (i) => pointName(i, points.length), params.generateHints);
+  const placed = placePoints(graph, points, params.snapRules, (i) => pointName(i, points.length), params.generateHints, params.pointOrder);
   if (!placed.ok) return placed.answer;
   const { snaps } = placed;
   const continueStraight = params.continueStraight === 'default' ? CONTINUES_STRAIGHT[params.mode] : params.continueStraight === 'true';

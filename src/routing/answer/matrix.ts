@@ -18,7 +18,7 @@ function snapAll(
   name: string,
   points: readonly LonLat[],
   rules: readonly SnapRule[],
-  withHints: boolean,
+  { generateHints = false, pointOrder }: OsrmExtras,
   cache: Map<string, Snap | null>,
 ): Snapped {
   const snaps: Snap[] = [];
@@ -27,9 +27,12 @@ function snapAll(
     // A point given as both a source and a destination (OSRM's usual table) is snapped once.
     const key = `${point[0]},${point[1]},${JSON.stringify(rule)}`;
     let snapped = cache.get(key);
-    if (snapped === undefined) cache.set(key, (snapped = placePoint(graph, point, rule, withHints)));
+    if (snapped === undefined) cache.set(key, (snapped = placePoint(graph, point, rule, generateHints)));
     if (snapped === null) {
-      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, `${name}[${i}]`, point, rule) } };
+      return {
+        ok: false,
+        answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, `${name}[${i}]`, point, rule, pointOrder) },
+      };
     }
     snaps.push(snapped);
   }
@@ -39,10 +42,9 @@ function snapAll(
 export function answerMatrix(fullGraph: RoutingGraph, params: MatrixParams & OsrmExtras): RoutingAnswer {
   const graph = excluding(fullGraph, params.avoid);
   const cache = new Map<string, Snap | null>();
-  const withHints = params.generateHints ?? false;
-  const sources = snapAll(graph, 'sources', params.sources, params.sourceRules, withHints, cache);
+  const sources = snapAll(graph, 'sources', params.sources, params.sourceRules, params, cache);
   if (!sources.ok) return sources.answer;
-  const destinations = snapAll(graph, 'destinations', params.destinations, params.destinationRules, withHints, cache);
+  const destinations = snapAll(graph, 'destinations', params.destinations, params.destinationRules, params, cache);
   if (!destinations.ok) return destinations.answer;
   const costs = manyToMany(
     graph,

@@ -19,7 +19,11 @@ export function answerNearest(graph: RoutingGraph, params: NearestParams): Routi
   const hinted = rule.hint ? snapOfHint(graph, rule.hint, lon, lat, filter) : null;
   const snaps = hinted ? [hinted] : nearestPieces(graph, lon, lat, rule.radius, filter, params.number ?? 1);
   if (snaps.length === 0)
-    return { ok: false, code: 'NoSegment', message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule) };
+    return {
+      ok: false,
+      code: 'NoSegment',
+      message: noSegmentMessage(params.mode, 'the coordinate', params.point, rule, params.pointOrder),
+    };
   if (params.generateHints) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);
   const body: NearestBody = {
     code: 'Ok',

@@ -5,6 +5,7 @@
 import { encodeHint, snapOfHint } from '../graph/hint.js';
 import type { RoutingGraph } from '../graph/load.js';
 import { snap, snapWithBigAlternative, type Snap, type SnapFilter } from '../graph/snap.js';
+import { echoPoint, type PointOrder } from '../../http/params/coverage.js';
 import type { LonLat } from '../../http/params/position.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 import { SNAP_RADIUS_METRES, type RoutingAnswer } from './task.js';
@@ -24,11 +25,11 @@ export function placePoint(graph: RoutingGraph, [lon, lat]: LonLat, rule: SnapRu
   return placed;
 }
 
-/** Why `name` at (lon, lat) has no road under `rule` (OSRM's NoSegment). */
-export function noSegmentMessage(mode: string, name: string, [lon, lat]: LonLat, rule: SnapRule): string {
+/** Why `name` at `point` has no road under `rule` (OSRM's NoSegment), the point written in the request's `order`. */
+export function noSegmentMessage(mode: string, name: string, point: LonLat, rule: SnapRule, order: PointOrder = 'lat,lng'): string {
   const within = Number.isFinite(rule.radius) ? ` within ${rule.radius} m` : '';
   const heading = rule.bearing ? ` heading ${rule.bearing.value}±${rule.bearing.range}°` : '';
-  return `no road for ${mode}${heading}${within} of ${name} (${lat},${lon})`;
+  return `no road for ${mode}${heading}${within} of ${name} (${echoPoint(point, order)})`;
 }
 
 export type PlacedPoints = { ok: true; snaps: Snap[] } | { ok: false; answer: RoutingAnswer };
@@ -40,12 +41,16 @@ export function placePoints(
   rules: readonly SnapRule[],
   nameOf: (index: number) => string,
   withHints = false,
+  order: PointOrder = 'lat,lng',
 ): PlacedPoints {
   const snaps: Snap[] = [];
   for (const [i, point] of points.entries()) {
     const placed = placePoint(graph, point, rules[i]!, withHints);
     if (placed === null)
-      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), point, rules[i]!) } };
+      return {
+        ok: false,
+        answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), point, rules[i]!, order) },
+      };
     snaps.push(placed);
   }
   return { ok: true, snaps };
@@ -73,6 +78,7 @@ export function placeCandidates(
   points: readonly LonLat[],
   rules: readonly SnapRule[],
   nameOf: (index: number) => string,
+  order: PointOrder = 'lat,lng',
 ): PlacedCandidates {
   const candidates: SnapCandidates[] = [];
   for (const [i, [lon, lat]] of points.entries()) {
@@ -82,7 +88,10 @@ export function placeCandidates(
     const bigRadius = rule.radius === SNAP_RADIUS_METRES ? Number.POSITIVE_INFINITY : rule.radius;
     const placed = hinted ? { nearest: hinted, big: null } : snapWithBigAlternative(graph, lon, lat, rule.radius, bigRadius, filter);
     if (placed === null)
-      return { ok: false, answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), points[i]!, rule) } };
+      return {
+        ok: false,
+        answer: { ok: false, code: 'NoSegment', message: noSegmentMessage(graph.mode, nameOf(i), points[i]!, rule, order) },
+      };
     candidates.push(placed);
   }
   return { ok: true, candidates };

@@ -4,6 +4,7 @@ import type { MatchParams } from '../sanitize/match.js';
 import type { MatrixParams } from '../sanitize/matrix.js';
 import type { OptimizeParams } from '../sanitize/optimize.js';
 import type { TravelMode } from '../../../core/routing/network.js';
+import type { PointOrder } from '../../http/params/coverage.js';
 import type { LonLat } from '../../http/params/position.js';
 import type { SnapRule } from '../sanitize/snapping.js';
 import type { RouteAnnotation } from '../response/annotation.js';
@@ -13,6 +14,8 @@ import type { SnapFilter } from '../graph/snap.js';
 export interface OsrmExtras {
   /** OSRM's `generate_hints`: each waypoint (and match tracepoint) carries its hint. */
   generateHints?: boolean;
+  /** How messages write a point: `lon,lat` on OSRM's paths (as their URLs), else `lat,lng`. */
+  pointOrder?: PointOrder;
 }
 
 /** OSRM's `annotations`, on the services whose bodies hold routes (route, match, trip). */

@@ -64,7 +64,7 @@ export function answerTrip(
   elevation: ElevationLookup | null = null,
 ): RoutingAnswer {
   const graph = excluding(fullGraph, params.avoid);
-  const placed = placeCandidates(graph, params.points, params.snapRules, pointName);
+  const placed = placeCandidates(graph, params.points, params.snapRules, pointName, params.pointOrder);
   if (!placed.ok) return placed.answer;
   const { snaps, time } = chooseSnaps(graph, placed.candidates);
   if (params.generateHints) for (const snapped of snaps) snapped.hint = encodeHint(graph, snapped);

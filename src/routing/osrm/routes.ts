@@ -7,7 +7,8 @@ import type { DatasetHolder } from '../../dataset/index.js';
 import type { ServiceRoute } from '../../gateway/index.js';
 import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
-import type { RoutingTask } from '../answer/task.js';
+import type { OsrmExtras, RoutingTask } from '../answer/task.js';
+import { checkCoverage } from '../coverage.js';
 import { oncePerRequest, poolFor, runTask } from '../run.js';
 import { matchUnits } from '../sanitize/match.js';
 import { matrixUnits } from '../sanitize/matrix.js';
@@ -30,10 +31,16 @@ function withoutFields(reply: Reply, fields: readonly string[]): Reply {
   return { ...reply, body: JSON.stringify(body) };
 }
 
+/** The task run in its pool once the URL's coordinates are checked against the coverage. */
 async function answerOsrm(datasets: DatasetHolder, request: OsrmRequest<unknown>, task: RoutingTask): Promise<Reply> {
-  const reply = await runTask(poolFor(datasets, task.params.mode), task, OSRM_ERROR_STATUS);
+  const pool = poolFor(datasets, task.params.mode);
+  checkCoverage(datasets, task, 'lon,lat');
+  const reply = await runTask(pool, task, OSRM_ERROR_STATUS);
   return request.skipWaypoints ? withoutFields(reply, WAYPOINT_FIELDS[task.kind]) : reply;
 }
+
+/** An OSRM request's parameters, whose messages write points as its URL does, `lon,lat`. */
+const lonLat = <P>(params: P): P & OsrmExtras => ({ ...params, pointOrder: 'lon,lat' });
 
 export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
   const route = oncePerRequest(osrmRouteRequest);
@@ -46,7 +53,7 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
       path: '/osrm/route/v1/:profile/:coords',
       service: 'routing',
       units: (req: Request) => (route(req), 1),
-      handler: (req: Request) => answerOsrm(datasets, route(req), { kind: 'directions', params: route(req).params }),
+      handler: (req: Request) => answerOsrm(datasets, route(req), { kind: 'directions', params: lonLat(route(req).params) }),
     },
     {
       path: '/osrm/table/v1/:profile/:coords',
@@ -56,26 +63,26 @@ export function osrmRoutes(datasets: DatasetHolder): ServiceRoute[] {
         const { sources, destinations } = table(req).params;
         return matrixUnits(sources.length * destinations.length);
       },
-      handler: (req: Request) => answerOsrm(datasets, table(req), { kind: 'matrix', params: table(req).params }),
+      handler: (req: Request) => answerOsrm(datasets, table(req), { kind: 'matrix', params: lonLat(table(req).params) }),
     },
     {
       path: '/osrm/nearest/v1/:profile/:coords',
       service: 'routing',
       units: (req: Request) => (nearest(req), 1),
-      handler: (req: Request) => answerOsrm(datasets, nearest(req), { kind: 'nearest', params: nearest(req).params }),
+      handler: (req: Request) => answerOsrm(datasets, nearest(req), { kind: 'nearest', params: lonLat(nearest(req).params) }),
     },
     {
       path: '/osrm/match/v1/:profile/:coords',
       service: 'routing',
       // As /match: one unit per started 100 trace points.
       units: (req: Request) => matchUnits(match(req).params.points.length),
-      handler: (req: Request) => answerOsrm(datasets, match(req), { kind: 'match', params: match(req).params }),
+      handler: (req: Request) => answerOsrm(datasets, match(req), { kind: 'match', params: lonLat(match(req).params) }),
     },
     {
       path: '/osrm/trip/v1/:profile/:coords',
       service: 'routing',
       units: (req: Request) => (trip(req), 1),
-      handler: (req: Request) => answerOsrm(datasets, trip(req), { kind: 'trip', params: trip(req).params, body: 'osrm' }),
+      handler: (req: Request) => answerOsrm(datasets, trip(req), { kind: 'trip', params: lonLat(trip(req).params), body: 'osrm' }),
     },
   ];
 }

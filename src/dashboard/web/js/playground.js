@@ -116,17 +116,16 @@ async function useKeyInField() {
   return usable;
 }
 
-/** Where the map opens: the centre and zoom of the dataset's TileJSON, else its bounds, else the whole world. */
+/**
+ * Where the map opens: the style's `center` and `zoom`, the dataset's first view (inside the
+ * imported extracts' box, so no coarse world coastline shows), else the whole world.
+ */
 async function datasetView(styleUrl) {
   try {
-    const style = await (await fetch(styleUrl)).json();
-    const source = Object.values(style.sources).find((s) => s.type === 'vector' && s.url);
-    const tileJson = await (await fetch(source.url)).json();
-    const [longitude, latitude, zoom] = tileJson.center ?? [];
-    if (Number.isFinite(longitude) && Number.isFinite(latitude)) return { center: [longitude, latitude], zoom: zoom ?? 2 };
-    if (tileJson.bounds?.length === 4) return { bounds: tileJson.bounds };
+    const { center, zoom } = await (await fetch(styleUrl)).json();
+    if (Array.isArray(center) && center.every(Number.isFinite) && Number.isFinite(zoom)) return { center, zoom };
   } catch {
-    // No TileJSON to go by (no dataset imported yet, say): the world.
+    // No style to go by (no dataset imported yet, say): the world.
   }
   return WORLD_VIEW;
 }

@@ -60,13 +60,20 @@ interface Rect {
   bottom: number;
 }
 
-/** The tile's part of the canvas that is kept (not in the buffer); null where there is none. */
+/**
+ * The tile's part of the canvas that is kept (not in the buffer), on whole device pixels; null
+ * where there is none. A tile's edge mostly falls inside a pixel: clipped there, each of the two
+ * tiles would cover the pixel in part, and their two anti-aliased fills over the land beneath
+ * would leave a 1-px seam of land colour in the sea. Rounded, the two tiles share the edge
+ * exactly, and each pixel is drawn whole by one of them (their features reach into each other's
+ * buffer, so nothing is missing there).
+ */
 function keptPart({ buffer, width, height }: DrawContext, tile: PlacedTile): Rect | null {
   const rect = {
-    left: Math.max(tile.left, buffer),
-    top: Math.max(tile.top, buffer),
-    right: Math.min(tile.left + tile.size, width - buffer),
-    bottom: Math.min(tile.top + tile.size, height - buffer),
+    left: Math.max(Math.round(tile.left), buffer),
+    top: Math.max(Math.round(tile.top), buffer),
+    right: Math.min(Math.round(tile.left + tile.size), width - buffer),
+    bottom: Math.min(Math.round(tile.top + tile.size), height - buffer),
   };
   return rect.left < rect.right && rect.top < rect.bottom ? rect : null;
 }
