@@ -77,9 +77,10 @@ async function rollKey(page: Page, name: string, grace: RegExp | null, before: s
   await dialog.waitFor({ state: 'hidden' });
   const value = page.locator('#new-key-value');
   await page.locator('#new-key-intro').filter({ hasText: 'The new value of key' }).waitFor();
-  await page.waitForFunction(
-    `/^wmk_/.test(document.querySelector('#new-key-value').textContent) && document.querySelector('#new-key-value').textContent !== ${JSON.stringify(before)}`,
-  );
+  await page.waitForFunction((old) => {
+    const text: string = (globalThis as any).document.querySelector('#new-key-value').textContent;
+    return /^wmk_/.test(text) && text !== old;
+  }, before);
   return value.innerText();
 }
 
@@ -195,9 +196,10 @@ async function invite(page: Page, role: string): Promise<string> {
   const before = (await page.locator('#new-invitation-url').textContent()) ?? '';
   await form.getByLabel('Role').selectOption({ label: role });
   await form.getByRole('button', { name: 'Create invitation link' }).click();
-  await page.waitForFunction(
-    `document.querySelector('#new-invitation-url').textContent.includes('#invitation=') && document.querySelector('#new-invitation-url').textContent !== ${JSON.stringify(before)}`,
-  );
+  await page.waitForFunction((old) => {
+    const text: string = (globalThis as any).document.querySelector('#new-invitation-url').textContent;
+    return text.includes('#invitation=') && text !== old;
+  }, before);
   return page.locator('#new-invitation-url').innerText();
 }
 

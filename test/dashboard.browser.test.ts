@@ -228,7 +228,7 @@ async function revokeKey(page: Page, name: string): Promise<void> {
 /** Opens the playground and waits until it has filled in `value` ('' for none, when it asks for a key instead). */
 async function playgroundFillsIn(page: Page, value: string): Promise<void> {
   await page.getByRole('link', { name: 'Map playground', exact: true }).click();
-  await page.waitForFunction(`document.querySelector('#playground-key').value === ${JSON.stringify(value)}`);
+  await page.waitForFunction((expected) => (globalThis as any).document.querySelector('#playground-key').value === expected, value);
   if (value === '') await page.locator('#playground-no-key').waitFor();
   else await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
 }
@@ -259,7 +259,10 @@ browserTest('the map playground fills in only an active key with the Maps scope,
     await form.getByRole('button', { name: 'Create key' }).click();
     const playgroundValue = await page.locator('#new-key-value').filter({ hasText: /^wmk_/ }).innerText();
     await page.getByRole('link', { name: 'Try it in the map playground' }).click();
-    await page.waitForFunction(`document.querySelector('#playground-key').value === ${JSON.stringify(playgroundValue)}`);
+    await page.waitForFunction(
+      (expected) => (globalThis as any).document.querySelector('#playground-key').value === expected,
+      playgroundValue,
+    );
     await page.locator('#playground-style option').first().waitFor({ state: 'attached' });
     // The notice goes once the maps API has taken the key, a request after the value is set.
     await noKey.waitFor({ state: 'hidden' });

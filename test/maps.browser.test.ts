@@ -32,6 +32,8 @@ const VIEWS = [
 ];
 /** Requests the map makes to Waymark's maps API, whose every answer must be 200. */
 const MAP_ASSET = /\/api\/v1\/(tiles|fonts|sprites)\//;
+/** The playground asks for the terrain TileJSON to say why a style has no 3D terrain: this dataset has no DEM, so it is a 503 by design. */
+const TERRAIN_PROBE = /\/api\/v1\/tiles\/terrain\.json\?/;
 
 let server: TestServer | undefined;
 let key = '';
@@ -88,7 +90,8 @@ async function renderView(t: ExecutionContext, browser: Browser, style: string, 
   page.on('pageerror', (error) => errors.push(error.message));
   const refused = policyViolations(page);
   page.on('response', (response) => {
-    if (MAP_ASSET.test(response.url()) && response.status() !== 200) failures.push(`${response.status()} ${response.url()}`);
+    if (MAP_ASSET.test(response.url()) && !TERRAIN_PROBE.test(response.url()) && response.status() !== 200)
+      failures.push(`${response.status()} ${response.url()}`);
   });
   try {
     await page.goto(`${server!.url}/dashboard/#playground&map=${view.position}`);
@@ -167,7 +170,7 @@ else {
       await page.getByRole('button', { name: 'Static map of this view' }).click();
       const image = page.locator('#playground-static-image');
       await image.waitFor({ state: 'visible', timeout: 120_000 });
-      await page.waitForFunction("document.querySelector('#playground-static-image').naturalWidth > 0");
+      await page.waitForFunction(() => (globalThis as any).document.querySelector('#playground-static-image').naturalWidth > 0);
       const url = new URL(await page.locator('#playground-static .secret-value').innerText());
       t.is(url.pathname, '/api/v1/staticmap');
       t.is(url.searchParams.get('style'), 'dark');
