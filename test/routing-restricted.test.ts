@@ -86,6 +86,15 @@ test('a route to a private road has the alternatives any route has: not much slo
   t.deepEqual(alternatives(graph, wide.from, wide.to, 2).map(names), [], 'round a wide block: twice as long');
 });
 
+test('a way mapped again on the same nodes as a destination-only way is that way only, as OSRM keeps one per node pair', (t) => {
+  // Durchgang and Anlieger share their last two segments; equally quick, OSRM keeps the name that
+  // sorts first (car/destination.feature:85), so passing there costs the restricted-access penalty.
+  const durchgang = at(48.04, 8.0005);
+  const ende = at(48.04, 8.0055);
+  t.deepEqual(names(route(graph, durchgang, ende)!), ['Durchgang', 'Umweg', 'Ende'], 'round the destination-only part');
+  t.deepEqual(names(route(graph, ende, at(48.04, 8.0025))!), ['Ende', 'Anlieger'], 'a destination on it is reached on it');
+});
+
 /** The least seconds at which the reach gets to a position (a point of some piece within 1 m), undefined when it does not. */
 function secondsAt(pieces: ReachedPiece[], position: LonLat): number | undefined {
   let best: number | undefined;

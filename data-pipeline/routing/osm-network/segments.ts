@@ -11,6 +11,7 @@ import type { RoadNetwork } from '../../../core/routing/network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import { RoadNetworkBuilder } from '../road-network-builder.js';
 import { IdIndex } from './id-index.js';
+import { keepOneOfParallelSegments } from './parallel-segments.js';
 import { NODE_BLOCKED, NODE_RESTRICTED, RESTRICTION_NO, nodePassageOf, restrictionKindOf, type RoutingWays } from './objects.js';
 
 /** Metres along the polyline of points start..end (inclusive) of `coordinates` (lon, lat × 10⁷), haversine. */
@@ -134,7 +135,9 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   wayFirstSegment[ways.count] = network.segmentCount;
 
   addTurnRestrictions(network, ways, modeIndex, junctionOfNode, wayFirstSegment);
-  return network.finish();
+  const built = network.finish();
+  keepOneOfParallelSegments(built.segments, built.junctionCount, ways.strings);
+  return built;
 }
 
 /**
