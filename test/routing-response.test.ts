@@ -4,6 +4,7 @@ import type { PathSegment, RouteLeg, SnappedPoint } from '../src/routing/path.js
 import { directionsBody, type DirectionsOptions } from '../src/routing/response/directions-body.js';
 import type { OsrmGeometry, OsrmStep } from '../src/routing/response/osrm.js';
 import type { LineString } from 'geojson';
+import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
 
 type LonLat = [number, number];
 const START: LonLat = [7.42, 43.73];
@@ -22,6 +23,8 @@ interface Road {
   ref?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
+  /** GUIDANCE_RAMP or GUIDANCE_MOTORWAY (a link, a motorway); absent: neither. */
+  guidance?: number;
   /** Roads meeting where this road starts, where the other ones lead, and junctions passed along it. */
   junctionRoads?: number;
   junctionExits?: LonLat[];
@@ -44,6 +47,7 @@ function legOf(roads: Road[]): RouteLeg {
       ref: road.ref ?? '',
       roundabout: road.roundabout ?? false,
       travel: road.travel ?? 'default',
+      guidance: road.guidance ?? 0,
       distance,
       duration: distance / 10,
       first,
@@ -456,6 +460,34 @@ test('where only two roads meet, a new name is told whatever the angle and a ben
   t.deepEqual(steps('Rue B', 3), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
   t.deepEqual(steps('Rue A', 2), ['depart:Rue A', 'arrive:Rue A']);
   t.deepEqual(steps('Rue A', 3), ['depart:Rue A', 'continue right:Rue A', 'arrive:Rue A']);
+});
+
+test('onto a motorway or trunk link: on ramp from another road, even where only two roads meet; off ramp from a motorway; nothing new leaving it', (t) => {
+  const steps = (from: number, junctionRoads: number) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Route A', guidance: from, points: [START, corner] },
+              { name: 'Bretelle', guidance: GUIDANCE_RAMP, junctionRoads, points: [offset(corner, 200, 0)] },
+              { name: 'Rue B', junctionRoads: 2, points: [offset(corner, 200, 200)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  // car/classes.feature:48: a primary, a motorway_link, a primary, each meeting the next alone.
+  t.deepEqual(steps(0, 2), ['depart:Route A', 'on ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps(0, 3), ['depart:Route A', 'on ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps(GUIDANCE_MOTORWAY, 3), ['depart:Route A', 'off ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(
+    steps(GUIDANCE_RAMP, 3),
+    ['depart:Route A', 'turn right:Bretelle', 'new name left:Rue B', 'arrive:Rue B'],
+    'from one link onto another',
+  );
 });
 
 test('at a T after a junction passed, the turn is an end of road (OSRM handleThreeWayTurn, buildIntersections)', (t) => {

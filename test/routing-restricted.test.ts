@@ -95,6 +95,17 @@ test('a way mapped again on the same nodes as a destination-only way is that way
   t.deepEqual(names(route(graph, ende, at(48.04, 8.0025))!), ['Ende', 'Anlieger'], 'a destination on it is reached on it');
 });
 
+test("a point beside a private service road snaps to the street it leaves, as OSRM's car takes no start point there; snapping=any takes it", (t) => {
+  const nameAt = (lon: number, anySegment: boolean) => {
+    const snapped = snap(graph, lon, 48.0504, 100, { anySegment });
+    return snapped === null ? null : graph.strings[graph.segmentName[snapped.segment]!];
+  };
+  // 7 m from the driveway's (or the private street's) line, 44 m from Dorfplatz.
+  t.is(nameAt(8.0021, false), 'Dorfplatz');
+  t.is(nameAt(8.0021, true), 'Hofeinfahrt');
+  t.is(nameAt(8.0041, false), 'Privatstraße', 'a private street is a start point');
+});
+
 /** The least seconds at which the reach gets to a position (a point of some piece within 1 m), undefined when it does not. */
 function secondsAt(pieces: ReachedPiece[], position: LonLat): number | undefined {
   let best: number | undefined;

@@ -34,6 +34,8 @@ export interface SegmentFields {
   /** Road classes of each direction (ROAD_CLASSES bits); absent: none. */
   forwardClasses?: number;
   backwardClasses?: number;
+  /** GUIDANCE_* bits of the way; absent: none. */
+  guidance?: number;
 }
 
 const float64 = (n: number) => new Float64Array(n);
@@ -57,6 +59,7 @@ export class RoadNetworkBuilder {
   private readonly backwardTravel = new Growable(uint8);
   private readonly restricted = new Growable(uint8);
   private readonly classes = new Growable(uint8);
+  private readonly guidance = new Growable(uint8);
   private readonly pointFirst = new Growable(uint32);
   private readonly coordinates = new Growable((n) => new Int32Array(n));
   private readonly nodeId = new Growable(float64);
@@ -115,6 +118,7 @@ export class RoadNetworkBuilder {
       (segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0),
     );
     this.classes.push((segment.forwardClasses ?? 0) | ((segment.backwardClasses ?? 0) << CLASS_BITS));
+    this.guidance.push(segment.guidance ?? 0);
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
     for (let p = first; p <= last; p++) this.nodeId.push(nodeIdOf(p));
     this.pointFirst.push(this.coordinates.length / 2);
@@ -154,6 +158,7 @@ export class RoadNetworkBuilder {
         backwardTravel: this.backwardTravel.take(),
         restricted: this.restricted.take(),
         classes: this.classes.take(),
+        guidance: this.guidance.take(),
         offGround: this.offGround.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),

@@ -10,6 +10,8 @@ export interface PathSegment {
   ref: string;
   roundabout: boolean;
   travel: TravelKind;
+  /** GUIDANCE_RAMP and GUIDANCE_MOTORWAY bits of the run's way (core/routing/network.ts); absent: neither. */
+  guidance?: number;
   /** Metres and seconds along this run. */
   distance: number;
   duration: number;

@@ -158,6 +158,7 @@ function writeHierarchyAndSegments(
     segmentRef,
     segmentFlags,
     segmentClasses: segments.classes,
+    segmentGuidance: segments.guidance,
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
     pointNodeId: segments.nodeId,

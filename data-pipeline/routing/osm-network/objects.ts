@@ -67,6 +67,8 @@ export interface RoutingWays {
   roundabout: Uint8Array;
   /** 1 for a bridge or a tunnel (profiles/ways.ts, `isOffGround`). */
   offGround: Uint8Array;
+  /** GUIDANCE_RAMP and GUIDANCE_MOTORWAY bits of each way (profiles/ways.ts, `wayLabels`). */
+  guidance: Uint8Array;
   /** `travels[travel[w * profiles.length + m]]`: how profile m travels way w; index 0 (undefined) where it does not use it. */
   travel: Uint32Array;
   travels: readonly (WayTravel | undefined)[];
@@ -104,7 +106,9 @@ class Interned<T> {
 const directionKey = (along: DirectionTravel | null) =>
   along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true} ${along.classes ?? 0}`;
 const travelKey = (travel: WayTravel | undefined): string =>
-  travel === undefined ? '' : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds}`;
+  travel === undefined
+    ? ''
+    : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds} ${travel.noStart === true}`;
 
 const float64 = (n: number) => new Float64Array(n);
 const uint32 = (n: number) => new Uint32Array(n);
@@ -120,6 +124,7 @@ export class RoutingObjects {
   private readonly refs = new Growable(uint32);
   private readonly roundabouts = new Growable(uint8);
   private readonly offGround = new Growable(uint8);
+  private readonly guidance = new Growable(uint8);
   private readonly travel = new Growable(uint32);
   private readonly strings = new Interned<string>((text) => text);
   private readonly travels = new Interned<WayTravel | undefined>(travelKey);
@@ -185,11 +190,12 @@ export class RoutingObjects {
       this.coordinates.push(coordinates[2 * i + 1]!);
     }
     this.pointFirst.push(this.pointIds.length);
-    const { name, ref, roundabout, offGround } = wayLabels(tags);
+    const { name, ref, roundabout, offGround, guidance } = wayLabels(tags);
     this.names.push(this.strings.add(name));
     this.refs.push(this.strings.add(ref));
     this.roundabouts.push(roundabout ? 1 : 0);
     this.offGround.push(offGround ? 1 : 0);
+    this.guidance.push(guidance);
     for (const t of travel) this.travel.push(this.travels.add(t));
   }
 
@@ -265,6 +271,7 @@ export class RoutingObjects {
       ref: this.refs.take(),
       roundabout: this.roundabouts.take(),
       offGround: this.offGround.take(),
+      guidance: this.guidance.take(),
       travel: this.travel.take(),
       travels: this.travels.values,
       strings: this.strings.values,

@@ -7,7 +7,7 @@
  * costs what entering a restricted way does.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
-import type { RoadNetwork } from '../../../core/routing/network.js';
+import { GUIDANCE_NO_START, type RoadNetwork } from '../../../core/routing/network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import { RoadNetworkBuilder } from '../road-network-builder.js';
 import { IdIndex } from './id-index.js';
@@ -75,6 +75,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     const ref = ways.ref[way]!;
     const roundabout = ways.roundabout[way] === 1;
     const offGround = ways.offGround[way] === 1;
+    const guidance = ways.guidance[way]! | (travel.noStart === true ? GUIDANCE_NO_START : 0);
     const forwardTravel = (travel.forward ?? travel.backward)!.travel;
     const backwardTravel = (travel.backward ?? travel.forward)!.travel;
     let start = first;
@@ -99,6 +100,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
           ref,
           roundabout,
           offGround,
+          guidance,
           travel: forwardTravel,
           backwardTravel,
           forwardRestricted,

@@ -3,7 +3,7 @@ import type { AccessVerdict, Direction, WayAccess } from './access.js';
 import { parseDuration } from './duration.js';
 import type { Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Tags, type WayTravel } from './profile.js';
-import { classMask } from '../../../core/routing/network.js';
+import { classMask, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
 
 /** `construction=*` values on a highway that still carries traffic. */
 const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
@@ -60,8 +60,21 @@ export function isOffGround(tags: Tags): boolean {
 }
 
 /** What the network keeps of a way whatever the mode. */
-export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean; offGround: boolean } {
-  return { name: tags.get('name') ?? '', ref: tags.get('ref') ?? '', roundabout: isRoundabout(tags), offGround: isOffGround(tags) };
+export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean; offGround: boolean; guidance: number } {
+  return {
+    name: tags.get('name') ?? '',
+    ref: tags.get('ref') ?? '',
+    roundabout: isRoundabout(tags),
+    offGround: isOffGround(tags),
+    guidance: roadClassification(tags),
+  };
+}
+
+/** GUIDANCE_RAMP or GUIDANCE_MOTORWAY by `highway`, for every mode (OSRM `Guidance.set_classification`: motorway_class and link_class). */
+function roadClassification(tags: Tags): number {
+  const highway = tags.get('highway');
+  if (highway === 'motorway_link' || highway === 'trunk_link') return GUIDANCE_RAMP;
+  return highway === 'motorway' || highway === 'trunk' ? GUIDANCE_MOTORWAY : 0;
 }
 
 export const isFerry = (tags: Tags) => tags.get('route') === 'ferry';

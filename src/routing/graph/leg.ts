@@ -10,6 +10,7 @@
 import type { LegSpan, PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
+import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import { metresBetween } from '../../../core/geo/distance.js';
@@ -113,6 +114,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
     // In the direction travelled: a cyclist pushes against a oneway and rides along it.
     const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, original)]!;
+    const guidance = graph.segmentGuidance[segment]! & (GUIDANCE_RAMP | GUIDANCE_MOTORWAY);
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
     if (
       run &&
@@ -121,6 +123,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       run.name === name &&
       run.ref === ref &&
       run.travel === travel &&
+      run.guidance === guidance &&
       (way === runWay || name !== '') &&
       // A U-turn (onto the other direction of the segment just travelled) is a maneuver of its own.
       (i === 0 || original !== (originals[i - 1]! ^ 1))
@@ -137,6 +140,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
         ref,
         roundabout,
         travel,
+        guidance,
         distance,
         duration: duration + carried,
         first,

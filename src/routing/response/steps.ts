@@ -7,7 +7,7 @@
  * piece of at most 1 m are trimmed (trim.ts), a maneuver and a name change just after it are collapsed
  * (collapse.ts), then short name changes are suppressed (verbosity.ts).
  */
-import type { TravelMode } from '../../../core/routing/network.js';
+import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
 import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
@@ -69,6 +69,17 @@ interface Maneuver {
   modifier: Modifier;
 }
 
+/**
+ * Onto a ramp (a motorway or trunk link) from a road that is none: `off ramp` from a motorway or
+ * trunk (OSRM's motorway handler), else `on ramp` (its findBasicTurnType), told even where only
+ * two roads meet (getInstructionForObvious); undefined elsewhere.
+ */
+function rampType(previous: Run, run: Run): ManeuverType | undefined {
+  const isRamp = (piece: Run) => ((piece.guidance ?? 0) & GUIDANCE_RAMP) !== 0;
+  if (!isRamp(run) || isRamp(previous)) return undefined;
+  return ((previous.guidance ?? 0) & GUIDANCE_MOTORWAY) !== 0 ? 'off ramp' : 'on ramp';
+}
+
 /** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
 function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
   if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
@@ -97,6 +108,8 @@ function maneuverOf(
   const announced = requiresNameAnnounced(step.road, run, suffixes);
   // Turning round (at a turning place, or where no road leads in but the one arrived on) is always told.
   if (modifier === 'uturn') return plain(announced ? 'turn' : 'continue');
+  const ramp = rampType(previous, run);
+  if (ramp !== undefined) return plain(ramp);
   // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
   // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
   if (run.junctionRoads === 2) return plain(announced ? 'new name' : undefined);
