@@ -18,7 +18,7 @@
  * (docs/ROUTING.md gives the reasons). Speeds are rounded to 0.01 km/h.
  */
 import test from 'ava';
-import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../core/routing/network.js';
 import { PROFILES } from '../data-pipeline/routing/profiles/index.js';
 import type { DirectionTravel, Profile } from '../data-pipeline/routing/profiles/profile.js';
 import { wayLabels } from '../data-pipeline/routing/profiles/ways.js';
@@ -105,21 +105,24 @@ test('the tables cover the three modes', (t) => {
 });
 
 // Ramps and motorways for guidance, the same for every mode (ways.ts wayLabels, OSRM Guidance.set_classification).
-test('the road classification of a way: a motorway or trunk link is a ramp, a motorway or trunk a motorway', (t) => {
+test('the road classification of a way: a motorway or trunk link is a ramp, a motorway or trunk a motorway, a way of no road class low priority', (t) => {
+  const BITS = { ramp: GUIDANCE_RAMP, motorway: GUIDANCE_MOTORWAY, 'low priority': GUIDANCE_LOW_PRIORITY };
   const kinds = Object.fromEntries(
-    ['motorway', 'motorway_link', 'trunk', 'trunk_link', 'primary', 'primary_link', 'service'].map((highway) => {
-      const { guidance } = wayLabels(new Map([['highway', highway]]));
-      return [highway, guidance === GUIDANCE_RAMP ? 'ramp' : guidance === GUIDANCE_MOTORWAY ? 'motorway' : ''];
+    ['motorway', 'motorway_link', 'trunk', 'trunk_link', 'primary', 'living_street', 'service', 'footway', ''].map((highway) => {
+      const { guidance } = wayLabels(new Map(highway === '' ? [['amenity', 'parking']] : [['highway', highway]]));
+      return [highway || '(none)', Object.entries(BITS).flatMap(([name, bit]) => ((guidance & bit) !== 0 ? [name] : []))];
     }),
   );
   t.deepEqual(kinds, {
-    motorway: 'motorway',
-    motorway_link: 'ramp',
-    trunk: 'motorway',
-    trunk_link: 'ramp',
-    primary: '',
-    primary_link: '',
-    service: '',
+    motorway: ['motorway'],
+    motorway_link: ['ramp'],
+    trunk: ['motorway'],
+    trunk_link: ['ramp'],
+    primary: [],
+    living_street: [],
+    service: ['low priority'],
+    footway: ['low priority'],
+    '(none)': ['low priority'],
   });
 });
 

@@ -4,7 +4,7 @@ import type { PathSegment, RouteLeg, SnappedPoint } from '../src/routing/path.js
 import { directionsBody, type DirectionsOptions } from '../src/routing/response/directions-body.js';
 import type { OsrmGeometry, OsrmStep } from '../src/routing/response/osrm.js';
 import type { LineString } from 'geojson';
-import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
 
 type LonLat = [number, number];
 const START: LonLat = [7.42, 43.73];
@@ -487,6 +487,37 @@ test('onto a motorway or trunk link: on ramp from another road, even where only 
     steps(GUIDANCE_RAMP, 3),
     ['depart:Route A', 'turn right:Bretelle', 'new name left:Rue B', 'arrive:Rue B'],
     'from one link onto another',
+  );
+});
+
+test("straight on from a road onto a way of no road class where three roads meet is a turn, as OSRM's findObviousTurn never takes such a way as the obvious one", (t) => {
+  const steps = (from: number, onto: number, junctionRoads: number) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Route A', guidance: from, points: [START, corner] },
+              { name: 'Parking', guidance: onto, junctionRoads, points: [offset(corner, 0, 300)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  // bicycle/area.feature:58: a primary straight on onto a car park's outline, which goes on to the right.
+  t.deepEqual(steps(0, GUIDANCE_LOW_PRIORITY, 3), ['depart:Route A', 'turn straight:Parking', 'arrive:Parking']);
+  t.deepEqual(steps(0, 0, 3), ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'], 'onto a road class');
+  t.deepEqual(
+    steps(GUIDANCE_LOW_PRIORITY, GUIDANCE_LOW_PRIORITY, 3),
+    ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'],
+    'from one such way',
+  );
+  t.deepEqual(
+    steps(0, GUIDANCE_LOW_PRIORITY, 2),
+    ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'],
+    'where only two roads meet',
   );
 });
 

@@ -45,11 +45,14 @@ export const EXCLUDABLE_CLASSES: Record<TravelMode, readonly RoadClass[]> = {
  * when entered from another road; GUIDANCE_MOTORWAY: a motorway or trunk (`IsMotorwayClass`),
  * from which a ramp is an `off ramp`; GUIDANCE_NO_START: no place to start or end a route beyond
  * what its travel kind says (OSRM `is_startpoint` false: a car's `highway=service` whose access
- * is private, WayHandlers.startpoint), so a point beside it snaps to the road it leaves from.
+ * is private, WayHandlers.startpoint), so a point beside it snaps to the road it leaves from;
+ * GUIDANCE_LOW_PRIORITY: a way that is no road class (OSRM `may_be_ignored`: a service road, a
+ * path, a square's outline), never the obvious way on from a road that is one.
  */
 export const GUIDANCE_RAMP = 1;
 export const GUIDANCE_MOTORWAY = 2;
 export const GUIDANCE_NO_START = 4;
+export const GUIDANCE_LOW_PRIORITY = 8;
 
 /** The mask of a set of road classes. */
 export function classMask(classes: readonly RoadClass[]): number {

@@ -10,7 +10,7 @@ export interface PathSegment {
   ref: string;
   roundabout: boolean;
   travel: TravelKind;
-  /** GUIDANCE_RAMP and GUIDANCE_MOTORWAY bits of the run's way (core/routing/network.ts); absent: neither. */
+  /** GUIDANCE_RAMP, GUIDANCE_MOTORWAY and GUIDANCE_LOW_PRIORITY bits of the run's way (core/routing/network.ts); absent: none. */
   guidance?: number;
   /** Metres and seconds along this run. */
   distance: number;

@@ -10,7 +10,7 @@
 import type { LegSpan, PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
-import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import { metresBetween } from '../../../core/geo/distance.js';
@@ -114,7 +114,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
     // In the direction travelled: a cyclist pushes against a oneway and rides along it.
     const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, original)]!;
-    const guidance = graph.segmentGuidance[segment]! & (GUIDANCE_RAMP | GUIDANCE_MOTORWAY);
+    const guidance = graph.segmentGuidance[segment]! & (GUIDANCE_RAMP | GUIDANCE_MOTORWAY | GUIDANCE_LOW_PRIORITY);
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
     if (
       run &&

@@ -7,7 +7,7 @@
  * piece of at most 1 m are trimmed (trim.ts), a maneuver and a name change just after it are collapsed
  * (collapse.ts), then short name changes are suppressed (verbosity.ts).
  */
-import { GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../../../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
 import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
@@ -80,6 +80,16 @@ function rampType(previous: Run, run: Run): ManeuverType | undefined {
   return ((previous.guidance ?? 0) & GUIDANCE_MOTORWAY) !== 0 ? 'off ramp' : 'on ramp';
 }
 
+/**
+ * Whether `run`, entered where three roads or more meet, is a way of no road class (a service road,
+ * a path, a square's outline) after a road of one: OSRM's findObviousTurn never takes such a way
+ * (`may_be_ignored`) as the obvious way on, so going straight onto it is a `turn`, not a `new name`.
+ */
+function leavesRoadClasses(previous: Run, run: Run): boolean {
+  const lowPriority = (piece: Run) => ((piece.guidance ?? 0) & GUIDANCE_LOW_PRIORITY) !== 0;
+  return lowPriority(run) && !lowPriority(previous);
+}
+
 /** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
 function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
   if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
@@ -120,7 +130,7 @@ function maneuverOf(
     const sameName = !(run.name === '' && run.ref === '') && !announced;
     return { type: sameName ? 'continue' : 'turn', modifier: atT.modifier };
   }
-  if (announced) return plain(isSlight(modifier) ? 'new name' : 'turn');
+  if (announced) return plain(isSlight(modifier) && !leavesRoadClasses(previous, run) ? 'new name' : 'turn');
   return plain(isSlight(modifier) ? undefined : 'continue');
 }
 
