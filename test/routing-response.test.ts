@@ -148,6 +148,18 @@ test('staying on a road that turns is a continue; a straight joint of one road i
   t.is(steps[0]!.distance, Math.round(straight.distance * 10) / 10);
 });
 
+test('a short last run after a turn is still a step: nothing follows it to collapse it into (foot/intersection.feature:9)', (t) => {
+  const leg = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', junctionRoads: 3, points: [offset(corner, 4, 0)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'turn right:Rue B',
+    'arrive:Rue B',
+  ]);
+});
+
 test('a short link between two roads joins the step before it', (t) => {
   const leg = legOf([
     { name: 'Rue A', points: [START, corner] },

@@ -2,7 +2,7 @@
  * The steps of one leg: `depart`, a maneuver where the road changes (`turn`, `new name`, `continue`,
  * `end of road`, `roundabout` with its exit number, `exit roundabout`, `notification` where ferry or
  * pushing starts or ends), and `arrive`. Runs shorter than SHORT_RUN_METRES (a junction link, a slip
- * between two roads) join the step before them, so the maneuver is told once, against the direction of
+ * between two roads) but the last join the step before them, so the maneuver is told once, against the direction of
  * the road left behind. In the order of OSRM's post-processing (api/route_api.hpp): a first and last
  * piece of at most 1 m are trimmed (trim.ts), a maneuver and a name change just after it are collapsed
  * (collapse.ts), then short name changes are suppressed (verbosity.ts).
@@ -101,7 +101,7 @@ function endOfRoad(coordinates: readonly [number, number][], previous: Run, run:
   return side === undefined ? undefined : { type: 'end of road', modifier: side };
 }
 
-/** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
+/** What happens where `run` begins after `previous` (`last`: the leg's last run), or undefined when `run` simply extends the step. */
 function maneuverOf(
   coordinates: readonly [number, number][],
   step: Draft,
@@ -109,12 +109,13 @@ function maneuverOf(
   run: Run,
   modifier: Modifier,
   suffixes: ReadonlySet<string>,
+  last: boolean,
 ): Maneuver | undefined {
   const plain = (type: ManeuverType | undefined) => (type === undefined ? undefined : { type, modifier });
   if (run.roundabout) return plain('roundabout');
   if (previous.roundabout) return plain('exit roundabout');
   if (run.travel !== previous.travel) return plain('notification');
-  if (run.distance < SHORT_RUN_METRES) return undefined;
+  if (run.distance < SHORT_RUN_METRES && !last) return undefined;
   const announced = requiresNameAnnounced(step.road, run, suffixes);
   // Turning round (at a turning place, or where no road leads in but the one arrived on) is always told.
   if (modifier === 'uturn') return plain(announced ? 'turn' : 'continue');
@@ -161,7 +162,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
     // A roundabout's modifier is the overall direction from the approach to the exit road.
     const departure = leaves ? bearingOutOf(coordinates, run.last) : bearingOutOf(coordinates, run.first);
     const modifier = modifierOf(deflection(bearingInto(coordinates, step.approachEnd), departure));
-    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes);
+    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes, next === undefined);
     if (maneuver === undefined) {
       step.last = run.last;
       step.distance += run.distance;
