@@ -21,6 +21,7 @@ const metres = (a: LonLat, b: LonLat) =>
 interface Road {
   name: string;
   ref?: string;
+  pronunciation?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
   /** GUIDANCE_RAMP or GUIDANCE_MOTORWAY (a link, a motorway); absent: neither. */
@@ -45,6 +46,7 @@ function legOf(roads: Road[]): RouteLeg {
     segments.push({
       name: road.name,
       ref: road.ref ?? '',
+      pronunciation: road.pronunciation ?? '',
       roundabout: road.roundabout ?? false,
       travel: road.travel ?? 'default',
       guidance: road.guidance ?? 0,
@@ -458,6 +460,26 @@ test("a name that only gains a profile's suffix or a tail is the same road, as O
   t.is(types('sj', 'nj', 'cycling'), 'depart:sj,new name straight:nj,arrive:nj', 'bicycle.lua has no suffix_list');
   t.is(types('sj', 'nj', 'driving'), 'depart:sj,arrive:nj');
   t.is(types('Main', 'Elm', 'driving'), 'depart:Main,new name straight:Elm,arrive:Elm');
+});
+
+test('a change of name:pronunciation alone is told, as OSRM requiresNameAnnounced', (t) => {
+  const steps = (pronunciation: string) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Houston St', pronunciation: 'hew-stun', points: [START, corner] },
+              { name: 'Houston St', pronunciation, junctionRoads: 3, points: [offset(corner, 200, 0)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  t.deepEqual(steps('how-stun'), ['depart:Houston St', 'turn right:Houston St', 'arrive:Houston St']);
+  t.deepEqual(steps('hew-stun'), ['depart:Houston St', 'continue right:Houston St', 'arrive:Houston St']);
 });
 
 test('where only two roads meet, a new name is told whatever the angle and a bend of one road is no step (OSRM getInstructionForObvious)', (t) => {

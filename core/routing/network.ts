@@ -81,6 +81,8 @@ export interface RoadSegments {
   /** `name` and `ref` of the way: indices into the network's `strings` (0 is ''). */
   name: Uint32Array;
   ref: Uint32Array;
+  /** `name:pronunciation` of the way, an index into `strings` as `name` (OSRM announces a change of it). */
+  pronunciation: Uint32Array;
   /** 1 for part of a roundabout (`junction=roundabout` or `circular`). */
   roundabout: Uint8Array;
   /** Index into TRAVEL_KINDS from `from` to `to`: how the segment is travelled (a ferry route, a way a cyclist must push along). */

@@ -23,6 +23,8 @@ export interface SegmentFields {
   /** Indices into the network's strings. */
   name: number;
   ref: number;
+  /** Index into the network's strings: `name:pronunciation`; absent: none. */
+  pronunciation?: number;
   roundabout: boolean;
   /** Part of a bridge or a tunnel (RoadSegments.offGround); absent: on the ground. */
   offGround?: boolean;
@@ -53,6 +55,7 @@ export class RoadNetworkBuilder {
   private readonly wayId = new Growable(float64);
   private readonly name = new Growable(uint32);
   private readonly ref = new Growable(uint32);
+  private readonly pronunciation = new Growable(uint32);
   private readonly roundabout = new Growable(uint8);
   private readonly offGround = new Growable(uint8);
   private readonly travel = new Growable(uint8);
@@ -110,6 +113,7 @@ export class RoadNetworkBuilder {
     this.wayId.push(segment.wayId);
     this.name.push(segment.name);
     this.ref.push(segment.ref);
+    this.pronunciation.push(segment.pronunciation ?? 0);
     this.roundabout.push(segment.roundabout ? 1 : 0);
     this.offGround.push(segment.offGround === true ? 1 : 0);
     this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
@@ -153,6 +157,7 @@ export class RoadNetworkBuilder {
         wayId: this.wayId.take(),
         name: this.name.take(),
         ref: this.ref.take(),
+        pronunciation: this.pronunciation.take(),
         roundabout: this.roundabout.take(),
         travel: this.travel.take(),
         backwardTravel: this.backwardTravel.take(),

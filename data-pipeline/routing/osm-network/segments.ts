@@ -73,6 +73,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     const wayId = ways.wayId[way]!;
     const name = ways.name[way]!;
     const ref = ways.ref[way]!;
+    const pronunciation = ways.pronunciation[way]!;
     const roundabout = ways.roundabout[way] === 1;
     const offGround = ways.offGround[way] === 1;
     const guidance = ways.guidance[way]! | (travel.noStart === true ? GUIDANCE_NO_START : 0);
@@ -98,6 +99,7 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
           wayId,
           name,
           ref,
+          pronunciation,
           roundabout,
           offGround,
           guidance,

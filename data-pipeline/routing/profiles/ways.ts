@@ -60,10 +60,18 @@ export function isOffGround(tags: Tags): boolean {
 }
 
 /** What the network keeps of a way whatever the mode. */
-export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean; offGround: boolean; guidance: number } {
+export function wayLabels(tags: Tags): {
+  name: string;
+  ref: string;
+  pronunciation: string;
+  roundabout: boolean;
+  offGround: boolean;
+  guidance: number;
+} {
   return {
     name: tags.get('name') ?? '',
     ref: tags.get('ref') ?? '',
+    pronunciation: tags.get('name:pronunciation') ?? '',
     roundabout: isRoundabout(tags),
     offGround: isOffGround(tags),
     guidance: roadClassification(tags),

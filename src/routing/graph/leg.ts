@@ -111,6 +111,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const flags = graph.segmentFlags[segment]!;
     const name = graph.strings[graph.segmentName[segment]!]!;
     const ref = graph.strings[graph.segmentRef[segment]!]!;
+    const pronunciation = graph.strings[graph.segmentPronunciation[segment]!]!;
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
     // In the direction travelled: a cyclist pushes against a oneway and rides along it.
     const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, original)]!;
@@ -122,6 +123,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       !run.roundabout &&
       run.name === name &&
       run.ref === ref &&
+      run.pronunciation === pronunciation &&
       run.travel === travel &&
       run.guidance === guidance &&
       (way === runWay || name !== '') &&
@@ -138,6 +140,7 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       const started: PathSegment = {
         name,
         ref,
+        pronunciation,
         roundabout,
         travel,
         guidance,
