@@ -150,6 +150,23 @@ withFeatures('small real scenarios run end to end: every row met', async (t) => 
   );
 });
 
+withFeatures("issue 34's scenarios: every route row met", async (t) => {
+  // car/destination.feature:85 (a way on the same nodes as a destination-only one), car/classes.feature:48
+  // (on ramp), bicycle/area.feature:58 and :88 (straight on onto an area's outline is a turn),
+  // car/restrictions.feature:119 (the detour to turn round in the leg arriving at the via point),
+  // car/names.feature:28 (a change of name:pronunciation is told).
+  const rows = async (file: string, line: number) => {
+    const { route, turns } = await tally(file, [line]);
+    return { route, turns };
+  };
+  t.deepEqual(await rows('car/destination.feature', 85), { route: { met: 3, total: 3 }, turns: { met: 0, total: 0 } });
+  t.deepEqual(await rows('car/classes.feature', 48), { route: { met: 3, total: 3 }, turns: { met: 3, total: 3 } });
+  t.deepEqual(await rows('bicycle/area.feature', 58), { route: { met: 10, total: 10 }, turns: { met: 0, total: 0 } });
+  t.deepEqual(await rows('bicycle/area.feature', 88), { route: { met: 10, total: 10 }, turns: { met: 0, total: 0 } });
+  t.deepEqual(await rows('car/restrictions.feature', 119), { route: { met: 1, total: 1 }, turns: { met: 1, total: 1 } });
+  t.deepEqual(await rows('car/names.feature', 28), { route: { met: 2, total: 2 }, turns: { met: 0, total: 0 } });
+});
+
 /** Runs `body` with the car profile's way() wrapped, restoring it after. */
 async function withDrivingWay<T>(wrap: (way: Profile['way']) => Profile['way'], body: () => Promise<T>): Promise<T> {
   const driving = PROFILES.driving as Profile;

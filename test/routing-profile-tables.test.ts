@@ -7,7 +7,8 @@
  *   - ways: `forw` and `backw`, the km/h along and against the way's node order (empty: closed
  *     that way), followed by `ferry` or `pushing` for those travel kinds and `restricted` for a
  *     direction used only to reach a destination on it (private, destination…); `duration` the
- *     seconds a ferry's `duration` tag gives the whole way;
+ *     seconds a ferry's `duration` tag gives the whole way; `start` `no` where a route may neither
+ *     start nor end on it (OSRM `is_startpoint`: a car's private service road);
  *   - nodes: per mode (`driving`, `cycling`, `walking`) `pass`, `blocked` or `restricted`
  *     (passing costs what entering a restricted road does);
  *   - turn restrictions: per mode `no`, `only` or `-` (not obeyed).
@@ -17,9 +18,10 @@
  * (docs/ROUTING.md gives the reasons). Speeds are rounded to 0.01 km/h.
  */
 import test from 'ava';
-import type { TravelMode } from '../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../core/routing/network.js';
 import { PROFILES } from '../data-pipeline/routing/profiles/index.js';
 import type { DirectionTravel, Profile } from '../data-pipeline/routing/profiles/profile.js';
+import { wayLabels } from '../data-pipeline/routing/profiles/ways.js';
 import { rowTags, table, type Row } from './helpers/tables.js';
 
 /** OSRM's profile names for Waymark's modes. */
@@ -50,15 +52,21 @@ const normalized = (text: string | undefined) => (text ?? '').split(/\s+/).filte
 function ways(profile: ProfileName, name: string, rows: Row[]): void {
   for (const row of rows) {
     test(titleOf(`${profile} ${name}`, row), (t) => {
-      const tags = rowTags(row, ['forw', 'backw', 'duration']);
+      const tags = rowTags(row, ['forw', 'backw', 'duration', 'start']);
       const travel = PROFILE[profile].way(new Map(Object.entries(tags)));
       t.deepEqual(
         {
           forw: cell(travel?.forward),
           backw: cell(travel?.backward),
           duration: travel?.durationSeconds === undefined ? '' : String(travel.durationSeconds),
+          start: travel?.noStart === true ? 'no' : '',
         },
-        { forw: normalized(row.cells.forw), backw: normalized(row.cells.backw), duration: row.cells.duration ?? '' },
+        {
+          forw: normalized(row.cells.forw),
+          backw: normalized(row.cells.backw),
+          duration: row.cells.duration ?? '',
+          start: row.cells.start ?? '',
+        },
         `${profile}: ${row.named}${row.comment ? ` (${row.comment})` : ''}`,
       );
     });
@@ -94,6 +102,28 @@ function restrictions(name: string, rows: Row[]): void {
 test('the tables cover the three modes', (t) => {
   t.deepEqual(Object.values(MODE_OF).sort(), Object.keys(PROFILES).sort());
   for (const [name, profile] of Object.entries(PROFILE)) t.is(profile.mode, MODE_OF[name as ProfileName]);
+});
+
+// Ramps and motorways for guidance, the same for every mode (ways.ts wayLabels, OSRM Guidance.set_classification).
+test('the road classification of a way: a motorway or trunk link is a ramp, a motorway or trunk a motorway, a way of no road class low priority', (t) => {
+  const BITS = { ramp: GUIDANCE_RAMP, motorway: GUIDANCE_MOTORWAY, 'low priority': GUIDANCE_LOW_PRIORITY };
+  const kinds = Object.fromEntries(
+    ['motorway', 'motorway_link', 'trunk', 'trunk_link', 'primary', 'living_street', 'service', 'footway', ''].map((highway) => {
+      const { guidance } = wayLabels(new Map(highway === '' ? [['amenity', 'parking']] : [['highway', highway]]));
+      return [highway || '(none)', Object.entries(BITS).flatMap(([name, bit]) => ((guidance & bit) !== 0 ? [name] : []))];
+    }),
+  );
+  t.deepEqual(kinds, {
+    motorway: ['motorway'],
+    motorway_link: ['ramp'],
+    trunk: ['motorway'],
+    trunk_link: ['ramp'],
+    primary: [],
+    living_street: [],
+    service: ['low priority'],
+    footway: ['low priority'],
+    '(none)': ['low priority'],
+  });
 });
 
 // ── Car (driving.ts, after car.lua) ──────────────────────────────────────────────────────────────
@@ -168,7 +198,6 @@ ways(
   | residential | private      |         | yes           |          | 25             | 25             | # the most specific key decides
   | residential |              |         | destination   |          | 25 restricted  | 25 restricted  |
   | primary     | destination  |         |               |          | 65 restricted  | 65 restricted  |
-  | service     | private      |         |               |          | 15 restricted  | 15 restricted  | # OSRM: no start or end point on it; Waymark: one like any other
   | motorway    | no           |         |               |          |                |                |
   | track       |              |         | yes           |          | 10             | 10             | # a class outside the table opened by an allowed value: 10 km/h
   | track       |              |         | designated    |          | 10             | 10             |
@@ -178,6 +207,24 @@ ways(
   | track       |              |         | destination   |          |                |                |
   | footway     |              |         |               | yes      | 10             | 10             |
   | steps       |              |         |               | yes      |                |                | # steps are never driven
+`,
+);
+
+// Start points (car.lua `service_access_tag_blacklist`, WayHandlers.startpoint): a highway=service
+// whose forwards access (the hierarchy's most specific key) is private; any other road is one.
+ways(
+  'car',
+  'start point',
+  table`
+  | tags                                                      | forw          | backw         | start |
+  | highway=service access=private                            | 15 restricted | 15 restricted | no    |
+  | highway=service motorcar=private                          | 15 restricted | 15 restricted | no    |
+  | highway=service access:forward=private                    | 15 restricted | 15            | no    |
+  | highway=service access:backward=private                   | 15            | 15 restricted |       | # OSRM reads the forwards access only
+  | highway=service access=private motorcar=yes               | 15            | 15            |       |
+  | highway=service access=destination                        | 15 restricted | 15 restricted |       |
+  | highway=service                                           | 15            | 15            |       |
+  | highway=residential access=private                        | 25 restricted | 25 restricted |       | # a private street: a start point
 `,
 );
 

@@ -464,9 +464,19 @@ function checkBody(
           .sort();
         t.deepEqual(maneuverKeys, ['bearing_after', 'bearing_before', 'instruction', 'location', 'type'], `${context} step ${i} maneuver`);
         t.true(
-          ['depart', 'arrive', 'turn', 'new name', 'continue', 'end of road', 'roundabout', 'exit roundabout', 'notification'].includes(
-            maneuver.type,
-          ),
+          [
+            'depart',
+            'arrive',
+            'turn',
+            'new name',
+            'continue',
+            'on ramp',
+            'off ramp',
+            'end of road',
+            'roundabout',
+            'exit roundabout',
+            'notification',
+          ].includes(maneuver.type),
           `${context}: ${maneuver.type}`,
         );
         if ('modifier' in maneuver)

@@ -4,6 +4,7 @@ import type { PathSegment, RouteLeg, SnappedPoint } from '../src/routing/path.js
 import { directionsBody, type DirectionsOptions } from '../src/routing/response/directions-body.js';
 import type { OsrmGeometry, OsrmStep } from '../src/routing/response/osrm.js';
 import type { LineString } from 'geojson';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
 
 type LonLat = [number, number];
 const START: LonLat = [7.42, 43.73];
@@ -20,8 +21,11 @@ const metres = (a: LonLat, b: LonLat) =>
 interface Road {
   name: string;
   ref?: string;
+  pronunciation?: string;
   roundabout?: boolean;
   travel?: PathSegment['travel'];
+  /** GUIDANCE_RAMP or GUIDANCE_MOTORWAY (a link, a motorway); absent: neither. */
+  guidance?: number;
   /** Roads meeting where this road starts, where the other ones lead, and junctions passed along it. */
   junctionRoads?: number;
   junctionExits?: LonLat[];
@@ -42,8 +46,10 @@ function legOf(roads: Road[]): RouteLeg {
     segments.push({
       name: road.name,
       ref: road.ref ?? '',
+      pronunciation: road.pronunciation ?? '',
       roundabout: road.roundabout ?? false,
       travel: road.travel ?? 'default',
+      guidance: road.guidance ?? 0,
       distance,
       duration: distance / 10,
       first,
@@ -142,6 +148,18 @@ test('staying on a road that turns is a continue; a straight joint of one road i
   const steps = directionsBody([[straight]], [], OPTIONS).routes[0]!.legs[0]!.steps;
   t.is(steps.length, 2);
   t.is(steps[0]!.distance, Math.round(straight.distance * 10) / 10);
+});
+
+test('a short last run after a turn is still a step: nothing follows it to collapse it into (foot/intersection.feature:9)', (t) => {
+  const leg = legOf([
+    { name: 'Rue A', points: [START, corner] },
+    { name: 'Rue B', junctionRoads: 3, points: [offset(corner, 4, 0)] },
+  ]);
+  t.deepEqual(typesAndNames(directionsBody([[leg]], [], OPTIONS).routes[0]!.legs[0]!.steps), [
+    'depart:Rue A',
+    'turn right:Rue B',
+    'arrive:Rue B',
+  ]);
 });
 
 test('a short link between two roads joins the step before it', (t) => {
@@ -444,6 +462,26 @@ test("a name that only gains a profile's suffix or a tail is the same road, as O
   t.is(types('Main', 'Elm', 'driving'), 'depart:Main,new name straight:Elm,arrive:Elm');
 });
 
+test('a change of name:pronunciation alone is told, as OSRM requiresNameAnnounced', (t) => {
+  const steps = (pronunciation: string) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Houston St', pronunciation: 'hew-stun', points: [START, corner] },
+              { name: 'Houston St', pronunciation, junctionRoads: 3, points: [offset(corner, 200, 0)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  t.deepEqual(steps('how-stun'), ['depart:Houston St', 'turn right:Houston St', 'arrive:Houston St']);
+  t.deepEqual(steps('hew-stun'), ['depart:Houston St', 'continue right:Houston St', 'arrive:Houston St']);
+});
+
 test('where only two roads meet, a new name is told whatever the angle and a bend of one road is no step (OSRM getInstructionForObvious)', (t) => {
   const leg = (name: string, junctionRoads: number) =>
     legOf([
@@ -456,6 +494,65 @@ test('where only two roads meet, a new name is told whatever the angle and a ben
   t.deepEqual(steps('Rue B', 3), ['depart:Rue A', 'turn right:Rue B', 'arrive:Rue B']);
   t.deepEqual(steps('Rue A', 2), ['depart:Rue A', 'arrive:Rue A']);
   t.deepEqual(steps('Rue A', 3), ['depart:Rue A', 'continue right:Rue A', 'arrive:Rue A']);
+});
+
+test('onto a motorway or trunk link: on ramp from another road, even where only two roads meet; off ramp from a motorway; nothing new leaving it', (t) => {
+  const steps = (from: number, junctionRoads: number) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Route A', guidance: from, points: [START, corner] },
+              { name: 'Bretelle', guidance: GUIDANCE_RAMP, junctionRoads, points: [offset(corner, 200, 0)] },
+              { name: 'Rue B', junctionRoads: 2, points: [offset(corner, 200, 200)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  // car/classes.feature:48: a primary, a motorway_link, a primary, each meeting the next alone.
+  t.deepEqual(steps(0, 2), ['depart:Route A', 'on ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps(0, 3), ['depart:Route A', 'on ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(steps(GUIDANCE_MOTORWAY, 3), ['depart:Route A', 'off ramp right:Bretelle', 'new name left:Rue B', 'arrive:Rue B']);
+  t.deepEqual(
+    steps(GUIDANCE_RAMP, 3),
+    ['depart:Route A', 'turn right:Bretelle', 'new name left:Rue B', 'arrive:Rue B'],
+    'from one link onto another',
+  );
+});
+
+test("straight on from a road onto a way of no road class where three roads meet is a turn, as OSRM's findObviousTurn never takes such a way as the obvious one", (t) => {
+  const steps = (from: number, onto: number, junctionRoads: number) =>
+    typesAndNames(
+      directionsBody(
+        [
+          [
+            legOf([
+              { name: 'Route A', guidance: from, points: [START, corner] },
+              { name: 'Parking', guidance: onto, junctionRoads, points: [offset(corner, 0, 300)] },
+            ]),
+          ],
+        ],
+        [],
+        OPTIONS,
+      ).routes[0]!.legs[0]!.steps,
+    );
+  // bicycle/area.feature:58: a primary straight on onto a car park's outline, which goes on to the right.
+  t.deepEqual(steps(0, GUIDANCE_LOW_PRIORITY, 3), ['depart:Route A', 'turn straight:Parking', 'arrive:Parking']);
+  t.deepEqual(steps(0, 0, 3), ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'], 'onto a road class');
+  t.deepEqual(
+    steps(GUIDANCE_LOW_PRIORITY, GUIDANCE_LOW_PRIORITY, 3),
+    ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'],
+    'from one such way',
+  );
+  t.deepEqual(
+    steps(0, GUIDANCE_LOW_PRIORITY, 2),
+    ['depart:Route A', 'new name straight:Parking', 'arrive:Parking'],
+    'where only two roads meet',
+  );
 });
 
 test('at a T after a junction passed, the turn is an end of road (OSRM handleThreeWayTurn, buildIntersections)', (t) => {

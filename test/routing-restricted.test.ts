@@ -86,6 +86,26 @@ test('a route to a private road has the alternatives any route has: not much slo
   t.deepEqual(alternatives(graph, wide.from, wide.to, 2).map(names), [], 'round a wide block: twice as long');
 });
 
+test('a way mapped again on the same nodes as a destination-only way is that way only, as OSRM keeps one per node pair', (t) => {
+  // Durchgang and Anlieger share their last two segments; equally quick, OSRM keeps the name that
+  // sorts first (car/destination.feature:85), so passing there costs the restricted-access penalty.
+  const durchgang = at(48.04, 8.0005);
+  const ende = at(48.04, 8.0055);
+  t.deepEqual(names(route(graph, durchgang, ende)!), ['Durchgang', 'Umweg', 'Ende'], 'round the destination-only part');
+  t.deepEqual(names(route(graph, ende, at(48.04, 8.0025))!), ['Ende', 'Anlieger'], 'a destination on it is reached on it');
+});
+
+test("a point beside a private service road snaps to the street it leaves, as OSRM's car takes no start point there; snapping=any takes it", (t) => {
+  const nameAt = (lon: number, anySegment: boolean) => {
+    const snapped = snap(graph, lon, 48.0504, 100, { anySegment });
+    return snapped === null ? null : graph.strings[graph.segmentName[snapped.segment]!];
+  };
+  // 7 m from the driveway's (or the private street's) line, 44 m from Dorfplatz.
+  t.is(nameAt(8.0021, false), 'Dorfplatz');
+  t.is(nameAt(8.0021, true), 'Hofeinfahrt');
+  t.is(nameAt(8.0041, false), 'Privatstraße', 'a private street is a start point');
+});
+
 /** The least seconds at which the reach gets to a position (a point of some piece within 1 m), undefined when it does not. */
 function secondsAt(pieces: ReachedPiece[], position: LonLat): number | undefined {
   let best: number | undefined;

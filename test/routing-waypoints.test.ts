@@ -107,3 +107,28 @@ test('continue_straight: a car leaves a via point the way it came, a walker may 
     t.true(Math.abs(metres - expected) < 5, `${mode}${extra}: ${metres} m`);
   }
 });
+
+test('a destination just ahead on the start segment, reached only heading back, turns round at the dead end beyond it', (t) => {
+  // East Road ends at 8.030: from 8.025 on to the dead end (372 m) and back to 8.028 (149 m). The
+  // start's label on the way back hid that path, and the route crossed the ferry to turn round at
+  // the far end of West Road instead (4.2 km).
+  const answer = directionsOn(graphs.get('driving')!, 'origin=48,8.025&destination=48,8.028&bearings=|270,10&mode=driving');
+  const metres = answer.ok ? (answer.body.routes[0].distance as number) : NaN;
+  t.true(Math.abs(metres - 521) < 5, `${metres} m`);
+});
+
+test('continue_straight: of two equally fast ways through a via point, the detour to turn round is in the leg that arrives, as in OSRM', (t) => {
+  // From a point by a via point nearer the road's dead end and back: on to the dead end and back
+  // either before the via point or after it. OSRM's search seeds both directions of the via point,
+  // and a seed beats a path through it (car/restrictions.feature:119). West Road's dead end is at
+  // its first node, East Road's at its last.
+  const legMetres = (query: string) => {
+    const answer = directionsOn(graphs.get('driving')!, `${query}&mode=driving`);
+    const legs = (answer.ok ? answer.body.routes[0].legs : []) as { distance: number }[];
+    return legs.map((leg) => Math.round(leg.distance / 10) * 10);
+  };
+  // 8.008 -> 8.005: 595 m to 8.000 and 372 m back, then 223 m.
+  t.deepEqual(legMetres('origin=48,8.008&waypoints=48,8.005&destination=48,8.008'), [970, 220]);
+  // 8.025 -> 8.028: 372 m to 8.030 and 149 m back, then 223 m.
+  t.deepEqual(legMetres('origin=48,8.025&waypoints=48,8.028&destination=48,8.025'), [520, 220]);
+});

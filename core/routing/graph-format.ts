@@ -10,8 +10,8 @@ export { TRAVEL_KINDS } from './network.js';
 
 /** "WMRG" read as little-endian bytes. */
 export const ROUTING_GRAPH_MAGIC = 0x47524d57;
-/** 6: the elevation of bridges and tunnels at every point (routes' elevation profiles); 5: the OSM node id of every point (OSRM's `annotations=nodes`); 4: road classes per segment direction and the exclusion overlay (docs/ROUTING-ENGINE.md, "Excluding road classes"). */
-export const ROUTING_GRAPH_VERSION = 6;
+/** 7: the GUIDANCE_* bits of every segment (ramps, motorways, no start point, no road class) and its `name:pronunciation`; 6: the elevation of bridges and tunnels at every point (routes' elevation profiles); 5: the OSM node id of every point (OSRM's `annotations=nodes`); 4: road classes per segment direction and the exclusion overlay (docs/ROUTING-ENGINE.md, "Excluding road classes"). */
+export const ROUTING_GRAPH_VERSION = 7;
 /** Weight (deciseconds) of a direction the mode may not travel. */
 export const IMPASSABLE = 0xffffffff;
 /** `middle` of an edge that is an original turn, not a shortcut. */
@@ -131,8 +131,12 @@ function sectionsOf(c: RoutingGraphCounts) {
     segmentDistance: ['f32', c.segments],
     segmentName: ['u32', c.segments],
     segmentRef: ['u32', c.segments],
+    // `name:pronunciation` (RoadSegments.pronunciation), an index into the string table.
+    segmentPronunciation: ['u32', c.segments],
     segmentFlags: ['u8', c.segments],
     segmentClasses: ['u8', c.segments],
+    // RoadSegments.guidance: GUIDANCE_* bits (core/routing/network.ts).
+    segmentGuidance: ['u8', c.segments],
     segmentPointFirst: ['u32', c.segments + 1],
     coordinates: ['i32', 2 * c.points],
     // f64, not two u32 halves: as exact for ids below 2^53 (OSM's are near 2^34), the same 8 bytes, read in one step.

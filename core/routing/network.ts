@@ -39,6 +39,21 @@ export const EXCLUDABLE_CLASSES: Record<TravelMode, readonly RoadClass[]> = {
   walking: ['ferry'],
 };
 
+/**
+ * RoadSegments.guidance bits, what OSRM reads of a way beside how it is travelled. GUIDANCE_RAMP: a
+ * motorway or trunk link (OSRM's road classification `IsRampClass`, lib/guidance.lua), `on ramp`
+ * when entered from another road; GUIDANCE_MOTORWAY: a motorway or trunk (`IsMotorwayClass`),
+ * from which a ramp is an `off ramp`; GUIDANCE_NO_START: no place to start or end a route beyond
+ * what its travel kind says (OSRM `is_startpoint` false: a car's `highway=service` whose access
+ * is private, WayHandlers.startpoint), so a point beside it snaps to the road it leaves from;
+ * GUIDANCE_LOW_PRIORITY: a way that is no road class (OSRM `may_be_ignored`: a service road, a
+ * path, a square's outline), never the obvious way on from a road that is one.
+ */
+export const GUIDANCE_RAMP = 1;
+export const GUIDANCE_MOTORWAY = 2;
+export const GUIDANCE_NO_START = 4;
+export const GUIDANCE_LOW_PRIORITY = 8;
+
 /** The mask of a set of road classes. */
 export function classMask(classes: readonly RoadClass[]): number {
   let mask = 0;
@@ -66,6 +81,8 @@ export interface RoadSegments {
   /** `name` and `ref` of the way: indices into the network's `strings` (0 is ''). */
   name: Uint32Array;
   ref: Uint32Array;
+  /** `name:pronunciation` of the way, an index into `strings` as `name` (OSRM announces a change of it). */
+  pronunciation: Uint32Array;
   /** 1 for part of a roundabout (`junction=roundabout` or `circular`). */
   roundabout: Uint8Array;
   /** Index into TRAVEL_KINDS from `from` to `to`: how the segment is travelled (a ferry route, a way a cyclist must push along). */
@@ -80,6 +97,8 @@ export interface RoadSegments {
   restricted: Uint8Array;
   /** Road classes (ROAD_CLASSES bits) of the forward direction in bits 0–2, of the backward one in bits 3–5. */
   classes: Uint8Array;
+  /** GUIDANCE_* bits of the segment's way. */
+  guidance: Uint8Array;
   /** 1 for part of a bridge or a tunnel (`bridge=*`, `tunnel=*`): a way off the ground the DEMs describe. */
   offGround: Uint8Array;
   /** The points of segment s are pointFirst[s] ≤ p < pointFirst[s + 1], at least 2, from `from` to `to`. */

@@ -23,6 +23,8 @@ export interface SegmentFields {
   /** Indices into the network's strings. */
   name: number;
   ref: number;
+  /** Index into the network's strings: `name:pronunciation`; absent: none. */
+  pronunciation?: number;
   roundabout: boolean;
   /** Part of a bridge or a tunnel (RoadSegments.offGround); absent: on the ground. */
   offGround?: boolean;
@@ -34,6 +36,8 @@ export interface SegmentFields {
   /** Road classes of each direction (ROAD_CLASSES bits); absent: none. */
   forwardClasses?: number;
   backwardClasses?: number;
+  /** GUIDANCE_* bits of the way; absent: none. */
+  guidance?: number;
 }
 
 const float64 = (n: number) => new Float64Array(n);
@@ -51,12 +55,14 @@ export class RoadNetworkBuilder {
   private readonly wayId = new Growable(float64);
   private readonly name = new Growable(uint32);
   private readonly ref = new Growable(uint32);
+  private readonly pronunciation = new Growable(uint32);
   private readonly roundabout = new Growable(uint8);
   private readonly offGround = new Growable(uint8);
   private readonly travel = new Growable(uint8);
   private readonly backwardTravel = new Growable(uint8);
   private readonly restricted = new Growable(uint8);
   private readonly classes = new Growable(uint8);
+  private readonly guidance = new Growable(uint8);
   private readonly pointFirst = new Growable(uint32);
   private readonly coordinates = new Growable((n) => new Int32Array(n));
   private readonly nodeId = new Growable(float64);
@@ -107,6 +113,7 @@ export class RoadNetworkBuilder {
     this.wayId.push(segment.wayId);
     this.name.push(segment.name);
     this.ref.push(segment.ref);
+    this.pronunciation.push(segment.pronunciation ?? 0);
     this.roundabout.push(segment.roundabout ? 1 : 0);
     this.offGround.push(segment.offGround === true ? 1 : 0);
     this.travel.push(TRAVEL_KINDS.indexOf(segment.travel));
@@ -115,6 +122,7 @@ export class RoadNetworkBuilder {
       (segment.forwardRestricted === true ? RESTRICTED_FORWARD : 0) | (segment.backwardRestricted === true ? RESTRICTED_BACKWARD : 0),
     );
     this.classes.push((segment.forwardClasses ?? 0) | ((segment.backwardClasses ?? 0) << CLASS_BITS));
+    this.guidance.push(segment.guidance ?? 0);
     for (let i = 2 * first; i < 2 * last + 2; i++) this.coordinates.push(coordinates[i]!);
     for (let p = first; p <= last; p++) this.nodeId.push(nodeIdOf(p));
     this.pointFirst.push(this.coordinates.length / 2);
@@ -149,11 +157,13 @@ export class RoadNetworkBuilder {
         wayId: this.wayId.take(),
         name: this.name.take(),
         ref: this.ref.take(),
+        pronunciation: this.pronunciation.take(),
         roundabout: this.roundabout.take(),
         travel: this.travel.take(),
         backwardTravel: this.backwardTravel.take(),
         restricted: this.restricted.take(),
         classes: this.classes.take(),
+        guidance: this.guidance.take(),
         offGround: this.offGround.take(),
         pointFirst: this.pointFirst.take(),
         coordinates: this.coordinates.take(),

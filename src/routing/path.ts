@@ -8,8 +8,12 @@ import type { TravelKind } from '../../core/routing/network.js';
 export interface PathSegment {
   name: string;
   ref: string;
+  /** The way's `name:pronunciation`; absent: none. */
+  pronunciation?: string;
   roundabout: boolean;
   travel: TravelKind;
+  /** GUIDANCE_RAMP, GUIDANCE_MOTORWAY and GUIDANCE_LOW_PRIORITY bits of the run's way (core/routing/network.ts); absent: none. */
+  guidance?: number;
   /** Metres and seconds along this run. */
   distance: number;
   duration: number;

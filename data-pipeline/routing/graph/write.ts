@@ -49,13 +49,13 @@ export interface RoutingGraphStats {
 
 /**
  * The file's string table: the network's strings that segments use, numbered in order of first use
- * (names, then refs), '' first; `fileIndex` maps a network string index to its file index.
+ * (names, then refs, then pronunciations), '' first; `fileIndex` maps a network string index to its file index.
  */
 function usedStrings(network: RoadNetwork): { fileIndex: Uint32Array; encoded: Buffer[] } {
-  const { name, ref } = network.segments;
+  const { name, ref, pronunciation } = network.segments;
   const fileIndex = new Uint32Array(network.strings.length);
   const encoded = [Buffer.alloc(0)];
-  for (const column of [name, ref]) {
+  for (const column of [name, ref, pronunciation]) {
     for (const i of column) {
       if (i === 0 || fileIndex[i] !== 0) continue;
       fileIndex[i] = encoded.length;
@@ -134,11 +134,13 @@ function writeHierarchyAndSegments(
   };
   const segmentName = new Uint32Array(segments.count);
   const segmentRef = new Uint32Array(segments.count);
+  const segmentPronunciation = new Uint32Array(segments.count);
   const segmentFlags = new Uint8Array(segments.count);
   let smallSegments = 0;
   for (let s = 0; s < segments.count; s++) {
     segmentName[s] = strings.fileIndex[segments.name[s]!]!;
     segmentRef[s] = strings.fileIndex[segments.ref[s]!]!;
+    segmentPronunciation[s] = strings.fileIndex[segments.pronunciation[s]!]!;
     const small = Math.max(componentSize[2 * s]!, componentSize[2 * s + 1]!) < smallBelow;
     if (small && (edgeBased.nodeWeight[2 * s] !== IMPASSABLE || edgeBased.nodeWeight[2 * s + 1] !== IMPASSABLE)) smallSegments++;
     segmentFlags[s] =
@@ -156,8 +158,10 @@ function writeHierarchyAndSegments(
     segmentDistance: segments.distance,
     segmentName,
     segmentRef,
+    segmentPronunciation,
     segmentFlags,
     segmentClasses: segments.classes,
+    segmentGuidance: segments.guidance,
     segmentPointFirst: segments.pointFirst,
     coordinates: segments.coordinates,
     pointNodeId: segments.nodeId,

@@ -64,9 +64,13 @@ export interface RoutingWays {
   /** Indices into `strings`. */
   name: Uint32Array;
   ref: Uint32Array;
+  /** `name:pronunciation` (OSRM announces a change of it). */
+  pronunciation: Uint32Array;
   roundabout: Uint8Array;
   /** 1 for a bridge or a tunnel (profiles/ways.ts, `isOffGround`). */
   offGround: Uint8Array;
+  /** GUIDANCE_RAMP, GUIDANCE_MOTORWAY and GUIDANCE_LOW_PRIORITY bits of each way (profiles/ways.ts, `wayLabels`). */
+  guidance: Uint8Array;
   /** `travels[travel[w * profiles.length + m]]`: how profile m travels way w; index 0 (undefined) where it does not use it. */
   travel: Uint32Array;
   travels: readonly (WayTravel | undefined)[];
@@ -104,7 +108,9 @@ class Interned<T> {
 const directionKey = (along: DirectionTravel | null) =>
   along === null ? '-' : `${along.kmh} ${along.travel} ${along.restricted === true} ${along.classes ?? 0}`;
 const travelKey = (travel: WayTravel | undefined): string =>
-  travel === undefined ? '' : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds}`;
+  travel === undefined
+    ? ''
+    : `${directionKey(travel.forward)} ${directionKey(travel.backward)} ${travel.durationSeconds} ${travel.noStart === true}`;
 
 const float64 = (n: number) => new Float64Array(n);
 const uint32 = (n: number) => new Uint32Array(n);
@@ -118,8 +124,10 @@ export class RoutingObjects {
   private readonly coordinates = new Growable((n) => new Int32Array(n));
   private readonly names = new Growable(uint32);
   private readonly refs = new Growable(uint32);
+  private readonly pronunciations = new Growable(uint32);
   private readonly roundabouts = new Growable(uint8);
   private readonly offGround = new Growable(uint8);
+  private readonly guidance = new Growable(uint8);
   private readonly travel = new Growable(uint32);
   private readonly strings = new Interned<string>((text) => text);
   private readonly travels = new Interned<WayTravel | undefined>(travelKey);
@@ -185,11 +193,13 @@ export class RoutingObjects {
       this.coordinates.push(coordinates[2 * i + 1]!);
     }
     this.pointFirst.push(this.pointIds.length);
-    const { name, ref, roundabout, offGround } = wayLabels(tags);
+    const { name, ref, pronunciation, roundabout, offGround, guidance } = wayLabels(tags);
     this.names.push(this.strings.add(name));
     this.refs.push(this.strings.add(ref));
+    this.pronunciations.push(this.strings.add(pronunciation));
     this.roundabouts.push(roundabout ? 1 : 0);
     this.offGround.push(offGround ? 1 : 0);
+    this.guidance.push(guidance);
     for (const t of travel) this.travel.push(this.travels.add(t));
   }
 
@@ -263,8 +273,10 @@ export class RoutingObjects {
       coordinates: this.coordinates.take(),
       name: this.names.take(),
       ref: this.refs.take(),
+      pronunciation: this.pronunciations.take(),
       roundabout: this.roundabouts.take(),
       offGround: this.offGround.take(),
+      guidance: this.guidance.take(),
       travel: this.travel.take(),
       travels: this.travels.values,
       strings: this.strings.values,

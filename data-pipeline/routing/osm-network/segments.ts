@@ -7,10 +7,11 @@
  * costs what entering a restricted way does.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
-import type { RoadNetwork } from '../../../core/routing/network.js';
+import { GUIDANCE_NO_START, type RoadNetwork } from '../../../core/routing/network.js';
 import type { DirectionTravel } from '../profiles/profile.js';
 import { RoadNetworkBuilder } from '../road-network-builder.js';
 import { IdIndex } from './id-index.js';
+import { keepOneOfParallelSegments } from './parallel-segments.js';
 import { NODE_BLOCKED, NODE_RESTRICTED, RESTRICTION_NO, nodePassageOf, restrictionKindOf, type RoutingWays } from './objects.js';
 
 /** Metres along the polyline of points start..end (inclusive) of `coordinates` (lon, lat × 10⁷), haversine. */
@@ -72,8 +73,10 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
     const wayId = ways.wayId[way]!;
     const name = ways.name[way]!;
     const ref = ways.ref[way]!;
+    const pronunciation = ways.pronunciation[way]!;
     const roundabout = ways.roundabout[way] === 1;
     const offGround = ways.offGround[way] === 1;
+    const guidance = ways.guidance[way]! | (travel.noStart === true ? GUIDANCE_NO_START : 0);
     const forwardTravel = (travel.forward ?? travel.backward)!.travel;
     const backwardTravel = (travel.backward ?? travel.forward)!.travel;
     let start = first;
@@ -96,8 +99,10 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
           wayId,
           name,
           ref,
+          pronunciation,
           roundabout,
           offGround,
+          guidance,
           travel: forwardTravel,
           backwardTravel,
           forwardRestricted,
@@ -134,7 +139,9 @@ export function buildNetwork(ways: RoutingWays, modeIndex: number): RoadNetwork 
   wayFirstSegment[ways.count] = network.segmentCount;
 
   addTurnRestrictions(network, ways, modeIndex, junctionOfNode, wayFirstSegment);
-  return network.finish();
+  const built = network.finish();
+  keepOneOfParallelSegments(built.segments, built.junctionCount, ways.strings);
+  return built;
 }
 
 /**

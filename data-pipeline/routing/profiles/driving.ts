@@ -186,9 +186,17 @@ function withCarClasses(travel: WayTravel, tags: Tags): WayTravel {
   return travel;
 }
 
+/** OSRM car.lua `service_access_tag_blacklist`: a highway=service whose forwards access is one of these is no start point. */
+const SERVICE_ACCESS_NO_START = new Set(['private']);
+
 function way(tags: Tags): WayTravel | undefined {
   const travel = roadTravel(tags);
-  return travel === undefined ? undefined : withCarClasses(travel, tags);
+  if (travel === undefined) return undefined;
+  // OSRM WayHandlers.startpoint: a route neither starts nor ends on a private service road it need not use.
+  if (tags.get('highway') === 'service' && SERVICE_ACCESS_NO_START.has(firstTagValue(tags, ACCESS.hierarchy, 'forward') ?? '')) {
+    travel.noStart = true;
+  }
+  return withCarClasses(travel, tags);
 }
 
 function roadTravel(tags: Tags): WayTravel | undefined {

@@ -30,6 +30,8 @@ export interface WayTravel {
   backward: DirectionTravel | null;
   /** Time to travel the whole way (a ferry's `duration`), replacing the speeds; shared out by length. */
   durationSeconds?: number;
+  /** No place to start or end a route (OSRM `is_startpoint` false beyond the travel kind: a car's private service road). */
+  noStart?: boolean;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { AccessVerdict, Direction, WayAccess } from './access.js';
 import { parseDuration } from './duration.js';
 import type { Oneway } from './oneway.js';
 import { usable, type DirectionTravel, type Tags, type WayTravel } from './profile.js';
-import { classMask } from '../../../core/routing/network.js';
+import { classMask, GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
 
 /** `construction=*` values on a highway that still carries traffic. */
 const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
@@ -60,8 +60,50 @@ export function isOffGround(tags: Tags): boolean {
 }
 
 /** What the network keeps of a way whatever the mode. */
-export function wayLabels(tags: Tags): { name: string; ref: string; roundabout: boolean; offGround: boolean } {
-  return { name: tags.get('name') ?? '', ref: tags.get('ref') ?? '', roundabout: isRoundabout(tags), offGround: isOffGround(tags) };
+export function wayLabels(tags: Tags): {
+  name: string;
+  ref: string;
+  pronunciation: string;
+  roundabout: boolean;
+  offGround: boolean;
+  guidance: number;
+} {
+  return {
+    name: tags.get('name') ?? '',
+    ref: tags.get('ref') ?? '',
+    pronunciation: tags.get('name:pronunciation') ?? '',
+    roundabout: isRoundabout(tags),
+    offGround: isOffGround(tags),
+    guidance: roadClassification(tags),
+  };
+}
+
+/** OSRM lib/guidance.lua `road_types`: the road classes; any other way may be ignored (`may_be_ignored`). */
+const ROAD_TYPES = new Set([
+  'motorway',
+  'motorway_link',
+  'trunk',
+  'trunk_link',
+  'primary',
+  'primary_link',
+  'secondary',
+  'secondary_link',
+  'tertiary',
+  'tertiary_link',
+  'unclassified',
+  'residential',
+  'living_street',
+]);
+
+/**
+ * GUIDANCE_RAMP, GUIDANCE_MOTORWAY and GUIDANCE_LOW_PRIORITY by `highway`, for every mode (OSRM
+ * `Guidance.set_classification`: motorway_class, link_class, may_be_ignored).
+ */
+function roadClassification(tags: Tags): number {
+  const highway = tags.get('highway') ?? '';
+  const lowPriority = ROAD_TYPES.has(highway) ? 0 : GUIDANCE_LOW_PRIORITY;
+  if (highway === 'motorway_link' || highway === 'trunk_link') return GUIDANCE_RAMP;
+  return (highway === 'motorway' || highway === 'trunk' ? GUIDANCE_MOTORWAY : 0) | lowPriority;
 }
 
 export const isFerry = (tags: Tags) => tags.get('route') === 'ferry';

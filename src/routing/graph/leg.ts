@@ -10,6 +10,7 @@
 import type { LegSpan, PathSegment, RouteLeg } from '../path.js';
 import type { NodePath } from './ch-search.js';
 import { FLAG_ROUNDABOUT, TRAVEL_KINDS, originalNode, restrictedEntryPenalty, travelOfNode } from '../../../core/routing/graph-format.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
 import { junctionRoadsOf, roadsLeaving } from './junction-roads.js';
 import type { RoutingGraph } from './load.js';
 import { metresBetween } from '../../../core/geo/distance.js';
@@ -110,9 +111,11 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
     const flags = graph.segmentFlags[segment]!;
     const name = graph.strings[graph.segmentName[segment]!]!;
     const ref = graph.strings[graph.segmentRef[segment]!]!;
+    const pronunciation = graph.strings[graph.segmentPronunciation[segment]!]!;
     const roundabout = (flags & FLAG_ROUNDABOUT) !== 0;
     // In the direction travelled: a cyclist pushes against a oneway and rides along it.
     const travel = TRAVEL_KINDS[travelOfNode(graph.segmentFlags, original)]!;
+    const guidance = graph.segmentGuidance[segment]! & (GUIDANCE_RAMP | GUIDANCE_MOTORWAY | GUIDANCE_LOW_PRIORITY);
     // Roundabout segments are never merged: the response counts one exit per roundabout run.
     if (
       run &&
@@ -120,7 +123,9 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       !run.roundabout &&
       run.name === name &&
       run.ref === ref &&
+      run.pronunciation === pronunciation &&
       run.travel === travel &&
+      run.guidance === guidance &&
       (way === runWay || name !== '') &&
       // A U-turn (onto the other direction of the segment just travelled) is a maneuver of its own.
       (i === 0 || original !== (originals[i - 1]! ^ 1))
@@ -135,8 +140,10 @@ export function buildLeg(graph: RoutingGraph, path: NodePath, start: Snap, end: 
       const started: PathSegment = {
         name,
         ref,
+        pronunciation,
         roundabout,
         travel,
+        guidance,
         distance,
         duration: duration + carried,
         first,

@@ -5,6 +5,7 @@
 import type { SnappedPoint } from '../path.js';
 import { metresPerIndexUnit, mercatorY, METRES_PER_DEGREE } from '../../../core/routing/geo.js';
 import { FLAG_SMALL_COMPONENT, IMPASSABLE, TRAVEL_KINDS, travelOfNode } from '../../../core/routing/graph-format.js';
+import { GUIDANCE_NO_START } from '../../../core/routing/network.js';
 import type { RoutingGraph } from './load.js';
 
 export interface Snap extends SnappedPoint {
@@ -60,12 +61,14 @@ const EXCLUDED = 4;
 const START_KINDS: ReadonlySet<number> = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
 
 /**
- * Whether no passable direction of segment `s` is travelled the mode's own way (a ferry, a train):
- * as OSRM's profiles set `is_startpoint` (WayHandlers.startpoint), such a segment is no place to
- * start or end, and a point beside a ferry pier snaps onto the road to it, unless the request
- * allows any segment (OSRM's `snapping=any`).
+ * Whether no passable direction of segment `s` is travelled the mode's own way (a ferry, a train),
+ * or its way is no start point (GUIDANCE_NO_START, a car's private service road): as OSRM's
+ * profiles set `is_startpoint` (WayHandlers.startpoint), such a segment is no place to start or
+ * end, and a point beside a ferry pier snaps onto the road to it, unless the request allows any
+ * segment (OSRM's `snapping=any`).
  */
 function startsNowhere(graph: RoutingGraph, s: number): boolean {
+  if ((graph.segmentGuidance[s]! & GUIDANCE_NO_START) !== 0) return true;
   return ![2 * s, 2 * s + 1].some(
     (node) => graph.nodeWeight[node] !== IMPASSABLE && START_KINDS.has(travelOfNode(graph.segmentFlags, node)),
   );

@@ -8,6 +8,8 @@ import type { TravelMode } from '../../../core/routing/network.js';
 export interface Named {
   name: string;
   ref: string;
+  /** `name:pronunciation`; absent: none. */
+  pronunciation?: string;
 }
 
 const COMPASS = ['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw', 'north', 'south', 'west', 'east'];
@@ -80,6 +82,8 @@ function decomposesToSuffixes(a: string, b: string, suffixes: ReadonlySet<string
 
 /** OSRM's requiresNameAnnounced: going from road `from` onto road `to` is a change of road worth telling. */
 export function requiresNameAnnounced(from: Named, to: Named, suffixes: ReadonlySet<string>): boolean {
+  // A change of pronunciation is always told (a name spoken differently).
+  if ((from.pronunciation ?? '') !== (to.pronunciation ?? '')) return true;
   // The same name and ref never need telling (every term below agrees); most joints of a route are such.
   if (from.name === to.name && from.ref === to.ref) return false;
   if (from.name === '' && from.ref === '' && !(to.name === '' && to.ref === '')) return true;

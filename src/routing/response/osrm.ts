@@ -12,6 +12,8 @@ export type ManeuverType =
   | 'turn'
   | 'new name'
   | 'continue'
+  | 'on ramp'
+  | 'off ramp'
   | 'end of road'
   | 'roundabout'
   | 'exit roundabout'

@@ -15,7 +15,8 @@ export interface Run extends PathSegment {
 
 function continuesRun(run: Run, segment: PathSegment, leg: RouteLeg): boolean {
   if (run.roundabout || segment.roundabout) return run.roundabout && segment.roundabout;
-  if (run.name !== segment.name || run.ref !== segment.ref || run.travel !== segment.travel) return false;
+  if (run.name !== segment.name || run.ref !== segment.ref || run.pronunciation !== segment.pronunciation) return false;
+  if (run.travel !== segment.travel || run.guidance !== segment.guidance) return false;
   const turn = deflection(bearingInto(leg.coordinates, segment.first), bearingOutOf(leg.coordinates, segment.first));
   return Math.abs(turn) <= STRAIGHT_ON_DEGREES;
 }
@@ -29,8 +30,10 @@ export function runOf(segment: PathSegment, segmentCount = 1): Run {
   return {
     name: segment.name,
     ref: segment.ref,
+    pronunciation: segment.pronunciation,
     roundabout: segment.roundabout,
     travel: segment.travel,
+    guidance: segment.guidance,
     distance: segment.distance,
     duration: segment.duration,
     first: segment.first,

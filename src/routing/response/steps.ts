@@ -2,12 +2,12 @@
  * The steps of one leg: `depart`, a maneuver where the road changes (`turn`, `new name`, `continue`,
  * `end of road`, `roundabout` with its exit number, `exit roundabout`, `notification` where ferry or
  * pushing starts or ends), and `arrive`. Runs shorter than SHORT_RUN_METRES (a junction link, a slip
- * between two roads) join the step before them, so the maneuver is told once, against the direction of
+ * between two roads) but the last join the step before them, so the maneuver is told once, against the direction of
  * the road left behind. In the order of OSRM's post-processing (api/route_api.hpp): a first and last
  * piece of at most 1 m are trimmed (trim.ts), a maneuver and a name change just after it are collapsed
  * (collapse.ts), then short name changes are suppressed (verbosity.ts).
  */
-import type { TravelMode } from '../../../core/routing/network.js';
+import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP, type TravelMode } from '../../../core/routing/network.js';
 import type { PathSegment, RouteLeg } from '../path.js';
 import type { Geometries } from '../sanitize/route-options.js';
 import { bearing, bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
@@ -69,6 +69,27 @@ interface Maneuver {
   modifier: Modifier;
 }
 
+/**
+ * Onto a ramp (a motorway or trunk link) from a road that is none: `off ramp` from a motorway or
+ * trunk (OSRM's motorway handler), else `on ramp` (its findBasicTurnType), told even where only
+ * two roads meet (getInstructionForObvious); undefined elsewhere.
+ */
+function rampType(previous: Run, run: Run): ManeuverType | undefined {
+  const isRamp = (piece: Run) => ((piece.guidance ?? 0) & GUIDANCE_RAMP) !== 0;
+  if (!isRamp(run) || isRamp(previous)) return undefined;
+  return ((previous.guidance ?? 0) & GUIDANCE_MOTORWAY) !== 0 ? 'off ramp' : 'on ramp';
+}
+
+/**
+ * Whether `run`, entered where three roads or more meet, is a way of no road class (a service road,
+ * a path, a square's outline) after a road of one: OSRM's findObviousTurn never takes such a way
+ * (`may_be_ignored`) as the obvious way on, so going straight onto it is a `turn`, not a `new name`.
+ */
+function leavesRoadClasses(previous: Run, run: Run): boolean {
+  const lowPriority = (piece: Run) => ((piece.guidance ?? 0) & GUIDANCE_LOW_PRIORITY) !== 0;
+  return lowPriority(run) && !lowPriority(previous);
+}
+
 /** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
 function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
   if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
@@ -80,7 +101,7 @@ function endOfRoad(coordinates: readonly [number, number][], previous: Run, run:
   return side === undefined ? undefined : { type: 'end of road', modifier: side };
 }
 
-/** What happens where `run` begins after `previous`, or undefined when `run` simply extends the step. */
+/** What happens where `run` begins after `previous` (`last`: the leg's last run), or undefined when `run` simply extends the step. */
 function maneuverOf(
   coordinates: readonly [number, number][],
   step: Draft,
@@ -88,15 +109,18 @@ function maneuverOf(
   run: Run,
   modifier: Modifier,
   suffixes: ReadonlySet<string>,
+  last: boolean,
 ): Maneuver | undefined {
   const plain = (type: ManeuverType | undefined) => (type === undefined ? undefined : { type, modifier });
   if (run.roundabout) return plain('roundabout');
   if (previous.roundabout) return plain('exit roundabout');
   if (run.travel !== previous.travel) return plain('notification');
-  if (run.distance < SHORT_RUN_METRES) return undefined;
+  if (run.distance < SHORT_RUN_METRES && !last) return undefined;
   const announced = requiresNameAnnounced(step.road, run, suffixes);
   // Turning round (at a turning place, or where no road leads in but the one arrived on) is always told.
   if (modifier === 'uturn') return plain(announced ? 'turn' : 'continue');
+  const ramp = rampType(previous, run);
+  if (ramp !== undefined) return plain(ramp);
   // Where only two roads meet there is no choice: OSRM's getInstructionForObvious (intersection_handler.cpp)
   // tells a new name in whatever direction the road goes, and nothing when the road keeps its name.
   if (run.junctionRoads === 2) return plain(announced ? 'new name' : undefined);
@@ -107,7 +131,7 @@ function maneuverOf(
     const sameName = !(run.name === '' && run.ref === '') && !announced;
     return { type: sameName ? 'continue' : 'turn', modifier: atT.modifier };
   }
-  if (announced) return plain(isSlight(modifier) ? 'new name' : 'turn');
+  if (announced) return plain(isSlight(modifier) && !leavesRoadClasses(previous, run) ? 'new name' : 'turn');
   return plain(isSlight(modifier) ? undefined : 'continue');
 }
 
@@ -138,7 +162,7 @@ function draftsOf(leg: RouteLeg, runs: readonly Run[], suffixes: ReadonlySet<str
     // A roundabout's modifier is the overall direction from the approach to the exit road.
     const departure = leaves ? bearingOutOf(coordinates, run.last) : bearingOutOf(coordinates, run.first);
     const modifier = modifierOf(deflection(bearingInto(coordinates, step.approachEnd), departure));
-    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes);
+    const maneuver = maneuverOf(coordinates, step, previous, run, modifier, suffixes, next === undefined);
     if (maneuver === undefined) {
       step.last = run.last;
       step.distance += run.distance;
