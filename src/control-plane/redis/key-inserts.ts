@@ -9,7 +9,7 @@ import { TIER_ACTIVE_KEYS } from '../tiers.js';
 import type { ApiKeyRecord, Tier } from '../types.js';
 import type { ControlKeys } from './keys.js';
 import { keyFields } from './records.js';
-import { HSET_JSON } from './scripts.js';
+import { defineScript, HSET_JSON, type Script } from './scripts.js';
 
 /**
  * KEYS key, keyIds, keys, orgKeys, org; ARGV key JSON, key id, key hash, the key records' name
@@ -32,8 +32,6 @@ redis.call('SADD', KEYS[3], ARGV[3])
 redis.call('RPUSH', KEYS[4], ARGV[3])
 return {'ok'}`;
 
-type Script = (...args: (string | number)[]) => Promise<unknown>;
-
 export class RedisKeyInserts {
   private readonly script: Script;
 
@@ -41,8 +39,7 @@ export class RedisKeyInserts {
     client: Redis,
     private readonly names: ControlKeys,
   ) {
-    client.defineCommand('waymark_insertKeyWithinLimit', { numberOfKeys: 5, lua: INSERT });
-    this.script = (client as unknown as Record<string, Script>).waymark_insertKeyWithinLimit!.bind(client);
+    this.script = defineScript(client, 'insertKeyWithinLimit', 5, INSERT);
   }
 
   /** Writes the key's record (with its first `version`) and indexes; KeyLimitReached or StoreConflict (no organization) instead. */

@@ -334,13 +334,38 @@ return settle_expired(KEYS[1], ARGV[1], now_ms())`,
 type ScriptName = keyof typeof SCRIPTS;
 export type Scripts = Record<ScriptName, (keys: string[], args: (string | number)[]) => Promise<unknown>>;
 
-/** Registers the scripts on the connection (EVALSHA, loaded on first use) and returns callers for them. */
+/** A caller of one script: the names of its keys first, then its arguments. */
+export type Script = (...keysThenArgs: (string | number)[]) => Promise<unknown>;
+
+/**
+ * Registers `lua` on the connection as the command `waymark_<name>` (EVALSHA, loaded on first use)
+ * and returns its caller; with `storeError`, the caller's failures become the store's errors.
+ */
+export function defineScript(
+  client: Redis,
+  name: string,
+  numberOfKeys: number,
+  lua: string,
+  storeError?: (error: unknown) => Error,
+): Script {
+  client.defineCommand(`waymark_${name}`, { numberOfKeys, lua });
+  const command = (client as unknown as Record<string, Script>)[`waymark_${name}`]!.bind(client);
+  if (!storeError) return command;
+  return async (...keysThenArgs) => {
+    try {
+      return await command(...keysThenArgs);
+    } catch (error) {
+      throw storeError(error);
+    }
+  };
+}
+
+/** Registers the scripts on the connection and returns callers for them. */
 export function defineScripts(client: Redis): Scripts {
   const scripts = {} as Scripts;
   for (const [name, { keys, lua }] of Object.entries(SCRIPTS) as [ScriptName, { keys: number; lua: string }][]) {
-    client.defineCommand(`waymark_${name}`, { numberOfKeys: keys, lua });
-    const command = (client as unknown as Record<string, (...args: (string | number)[]) => Promise<unknown>>)[`waymark_${name}`]!;
-    scripts[name] = (keyNames, args) => command.call(client, ...keyNames, ...args);
+    const command = defineScript(client, name, keys, lua);
+    scripts[name] = (keyNames, args) => command(...keyNames, ...args);
   }
   return scripts;
 }

@@ -7,6 +7,7 @@
 import type { Redis } from 'ioredis';
 import { refusal, SIGN_IN_LIMITS, type SignInAttempt, type SignInLimiter } from '../sign-ins.js';
 import type { ControlKeys } from './keys.js';
+import { defineScript, type Script } from './scripts.js';
 
 /**
  * KEYS account, address; ARGV now, account failures, first lock, max lock, forget after, address
@@ -52,8 +53,6 @@ if (tonumber(redis.call('HGET', KEYS[2], 'failures')) or 0) > 0 then
 end
 return 1`;
 
-type Script = (...args: (string | number)[]) => Promise<unknown>;
-
 export class RedisSignIns implements SignInLimiter {
   private readonly beginScript: Script;
   private readonly succeededScript: Script;
@@ -61,42 +60,29 @@ export class RedisSignIns implements SignInLimiter {
   constructor(
     client: Redis,
     private readonly names: ControlKeys,
-    private readonly storeError: (error: unknown) => Error,
+    storeError: (error: unknown) => Error,
   ) {
-    client.defineCommand('waymark_signInBegin', { numberOfKeys: 2, lua: BEGIN });
-    client.defineCommand('waymark_signInSucceeded', { numberOfKeys: 2, lua: SUCCEEDED });
-    const commands = client as unknown as Record<string, Script>;
-    this.beginScript = commands.waymark_signInBegin!.bind(client);
-    this.succeededScript = commands.waymark_signInSucceeded!.bind(client);
+    this.beginScript = defineScript(client, 'signInBegin', 2, BEGIN, storeError);
+    this.succeededScript = defineScript(client, 'signInSucceeded', 2, SUCCEEDED, storeError);
   }
 
   async begin(account: string, address: string, nowMs: number): Promise<SignInAttempt> {
     const { accountFailures, firstLockMs, maxLockMs, forgetMs, addressFailures, addressWindowMs } = SIGN_IN_LIMITS;
-    let allowed: number;
-    let until: number;
-    try {
-      [allowed, until] = (await this.beginScript(
-        this.names.signInAccount(account),
-        this.names.signInAddress(address),
-        nowMs,
-        accountFailures,
-        firstLockMs,
-        maxLockMs,
-        forgetMs,
-        addressFailures,
-        addressWindowMs,
-      )) as [number, number];
-    } catch (error) {
-      throw this.storeError(error);
-    }
+    const [allowed, until] = (await this.beginScript(
+      this.names.signInAccount(account),
+      this.names.signInAddress(address),
+      nowMs,
+      accountFailures,
+      firstLockMs,
+      maxLockMs,
+      forgetMs,
+      addressFailures,
+      addressWindowMs,
+    )) as [number, number];
     return allowed === 1 ? { allowed: true } : refusal(until, nowMs);
   }
 
   async succeeded(account: string, address: string): Promise<void> {
-    try {
-      await this.succeededScript(this.names.signInAccount(account), this.names.signInAddress(address));
-    } catch (error) {
-      throw this.storeError(error);
-    }
+    await this.succeededScript(this.names.signInAccount(account), this.names.signInAddress(address));
   }
 }

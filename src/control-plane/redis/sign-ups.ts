@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { refusal } from '../sign-ins.js';
 import { SIGN_UP_LIMITS, type SignUpAttempt, type SignUpLimiter } from '../sign-ups.js';
 import type { ControlKeys } from './keys.js';
+import { defineScript, type Script } from './scripts.js';
 
 /** KEYS address; ARGV now, sign-ups allowed, window (ms). Answers {1, 0} when allowed (and counted), {0, until} when refused. */
 const BEGIN = `
@@ -31,8 +32,6 @@ if (tonumber(redis.call('HGET', KEYS[1], 'signUps')) or 0) > 0 then
 end
 return 1`;
 
-type Script = (...args: (string | number)[]) => Promise<unknown>;
-
 export class RedisSignUps implements SignUpLimiter {
   private readonly beginScript: Script;
   private readonly failedScript: Script;
@@ -40,35 +39,22 @@ export class RedisSignUps implements SignUpLimiter {
   constructor(
     client: Redis,
     private readonly names: ControlKeys,
-    private readonly storeError: (error: unknown) => Error,
+    storeError: (error: unknown) => Error,
   ) {
-    client.defineCommand('waymark_signUpBegin', { numberOfKeys: 1, lua: BEGIN });
-    client.defineCommand('waymark_signUpFailed', { numberOfKeys: 1, lua: FAILED });
-    const commands = client as unknown as Record<string, Script>;
-    this.beginScript = commands.waymark_signUpBegin!.bind(client);
-    this.failedScript = commands.waymark_signUpFailed!.bind(client);
+    this.beginScript = defineScript(client, 'signUpBegin', 1, BEGIN, storeError);
+    this.failedScript = defineScript(client, 'signUpFailed', 1, FAILED, storeError);
   }
 
   async begin(address: string, nowMs: number): Promise<SignUpAttempt> {
     const { addressSignUps, addressWindowMs } = SIGN_UP_LIMITS;
-    let allowed: number;
-    let until: number;
-    try {
-      [allowed, until] = (await this.beginScript(this.names.signUpAddress(address), nowMs, addressSignUps, addressWindowMs)) as [
-        number,
-        number,
-      ];
-    } catch (error) {
-      throw this.storeError(error);
-    }
+    const [allowed, until] = (await this.beginScript(this.names.signUpAddress(address), nowMs, addressSignUps, addressWindowMs)) as [
+      number,
+      number,
+    ];
     return allowed === 1 ? { allowed: true } : refusal(until, nowMs);
   }
 
   async failed(address: string): Promise<void> {
-    try {
-      await this.failedScript(this.names.signUpAddress(address));
-    } catch (error) {
-      throw this.storeError(error);
-    }
+    await this.failedScript(this.names.signUpAddress(address));
   }
 }
