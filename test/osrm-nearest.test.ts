@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { FEATURES_DIR, readFeature } from '../bench/osrm-features/harness.js';
 import { hashes, World } from '../bench/osrm-features/scenario.js';
 import { IMPASSABLE, TRAVEL_KINDS, travelOfNode } from '../core/routing/graph-format.js';
+import { GUIDANCE_NO_START } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { answerNearest } from '../src/routing/answer/nearest.js';
 import type { RoutingGraph } from '../src/routing/graph/load.js';
@@ -112,7 +113,7 @@ requiringTest(
   },
 );
 
-/** Travel kinds a nearest answer may start on (not on board a ferry or a train, OSRM's is_startpoint). */
+/** Travel kinds a nearest answer may start on (not on board a ferry or a train, OSRM's is_startpoint; nor a way that is no start point, GUIDANCE_NO_START). */
 const START_KINDS = new Set([TRAVEL_KINDS.indexOf('default'), TRAVEL_KINDS.indexOf('pushing')]);
 
 /** Metres from `point` to every piece of every segment a route may start on, nearest first: a brute force over the whole graph. */
@@ -124,7 +125,7 @@ function pieceDistances(graph: RoutingGraph, point: LonLat): number[] {
     const startable = [2 * s, 2 * s + 1].some(
       (node) => nodeWeight[node] !== IMPASSABLE && START_KINDS.has(travelOfNode(segmentFlags, node)),
     );
-    if (!startable) continue;
+    if (!startable || (graph.segmentGuidance[s]! & GUIDANCE_NO_START) !== 0) continue;
     for (let p = segmentPointFirst[s]!; p + 1 < segmentPointFirst[s + 1]!; p++) distances.push(metresToSegment(point, at(p), at(p + 1)));
   }
   return distances.sort((a, b) => a - b);
