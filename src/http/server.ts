@@ -128,13 +128,11 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
     const { id, method } = request;
     const closing = closingAsked(request);
     // uWS needs an abort handler before answering later; attached only when the answer waits.
-    let aborted = false;
     let watching = false;
     const watchAbort = () => {
       if (watching) return;
       watching = true;
       res.onAborted(() => {
-        aborted = true;
         request.clientGone = true;
       });
     };
@@ -149,8 +147,8 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       if (!(result instanceof Promise)) return write(res, result, id, method, closing);
       watchAbort();
       result.then(
-        (reply) => aborted || write(res, reply, id, method, closing),
-        () => aborted || write(res, errorReply(500, INTERNAL_ERROR), id, method, closing),
+        (reply) => request.clientGone || write(res, reply, id, method, closing),
+        () => request.clientGone || write(res, errorReply(500, INTERNAL_ERROR), id, method, closing),
       );
     };
 
@@ -163,7 +161,9 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
       // packet and, if a request was there, closed the connection itself.
       watchAbort();
       setImmediate(
-        () => aborted || write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, 'ours'),
+        () =>
+          request.clientGone ||
+          write(res, errorReply(400, 'the request has Content-Length headers of different values'), id, method, 'ours'),
       );
       return;
     }
@@ -179,7 +179,7 @@ export function listen(handler: AppHandler, options: ListenOptions): Promise<Run
         // uWS reuses the chunk's memory after this callback returns, so it is copied.
         else chunks.push(Buffer.from(chunk.slice(0)));
       }
-      if (!isLast || aborted) return;
+      if (!isLast || request.clientGone) return;
       if (tooLarge) return write(res, errorReply(413, `request body larger than ${maxBodyBytes} bytes`), id, method, closing);
       request.body = Buffer.concat(chunks);
       run();
