@@ -152,6 +152,41 @@ for (const kind of STORE_KINDS) {
     for (const account of [owner, admin]) t.is((await as(server, account, 'GET', '/me')).status, 200);
   });
 
+  test(`${kind}: under a burst of parallel removals a member and a stranger are all refused, and two owners removing each other leave one`, async (t) => {
+    const { server, owner, admin, member } = await organization(t, kind);
+    const coOwner = await join(server, owner, 'co-owner@acme.example', 'owner');
+    const [ownerId, coOwnerId, adminId] = [owner, coOwner, admin].map(async (account) => (await whoIs(server, account)).id);
+    const stranger = await server.signUp('stranger@other.example', 'other');
+    const before = await members(server, owner);
+
+    const refused = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => {
+        const target = await [ownerId, coOwnerId, adminId][i % 3]!;
+        return [
+          (await as(server, member, 'POST', `/members/${target}/remove`)).status,
+          (await as(server, stranger, 'POST', `/members/${target}/remove`)).status,
+        ];
+      }),
+    );
+    t.deepEqual(
+      refused,
+      Array.from({ length: 10 }, () => [403, 404]),
+    );
+    t.deepEqual(await members(server, owner), before);
+
+    // Each owner removes the other at the same moment: one removal wins, the other finds its remover gone or the last owner.
+    const [first, second] = await Promise.all([
+      as(server, owner, 'POST', `/members/${await coOwnerId}/remove`),
+      as(server, coOwner, 'POST', `/members/${await ownerId}/remove`),
+    ]);
+    t.is([first.status, second.status].filter((status) => status === 200).length, 1, `${first.status} ${second.status}`);
+    const survivor = first.status === 200 ? owner : coOwner;
+    t.deepEqual(
+      (await members(server, survivor)).filter((line) => line.endsWith(' owner')),
+      [`${survivor.email} owner`],
+    );
+  });
+
   test(`${kind}: a password change ends the user's other sessions, and the old password stops working`, async (t) => {
     const { server, member } = await organization(t, kind);
     const elsewhere = await accountOf(await signIn(server, member.email), member.email);
