@@ -25,6 +25,7 @@ RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" >/tmp/extr
  && rm -f /tmp/extra-ca.pem
 COPY tsconfig.json ./
 COPY core ./core
+COPY workers ./workers
 COPY src ./src
 COPY data-pipeline ./data-pipeline
 RUN npm run build && npm prune --omit=dev

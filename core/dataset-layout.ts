@@ -35,7 +35,7 @@ export interface VectorLayerInfo {
 /**
  * The MBTiles metadata row (JSON `WorldBackdrop`) of a dataset imported with the world layer: the
  * layer's deepest zoom and the box of every imported extract. Beyond that zoom the server cuts the
- * world layer's tiles for the area outside the boxes (src/maps/world-backdrop.ts).
+ * world layer's tiles for the area outside the boxes (core/maps/world-backdrop.ts).
  */
 export const WORLD_METADATA_KEY = 'waymark_world';
 export interface WorldBackdrop {

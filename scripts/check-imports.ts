@@ -4,7 +4,11 @@
  * exit status 1, with each offending import named, when one runs a forbidden way:
  *   - the products (src/maps, src/geocoding, src/routing, src/elevation) import each other;
  *   - core/ imports anything outside core/;
- *   - data-pipeline/ imports src/;
+ *   - workers/ (what runs on the serving pools' threads) imports anything but workers/ and core/, or
+ *     one pool's code (workers/routing/, workers/render/) imports the other's;
+ *   - src/ imports from workers/ anything but a pool's contract (workers/routing/task.ts,
+ *     workers/render/task.ts);
+ *   - data-pipeline/ imports src/ or workers/;
  *   - src/ imports data-pipeline/ anywhere but the CLI (src/cli/) and the operator API (src/operator/).
  * It reads the TypeScript sources (not dist/), so it needs a build only for itself.
  */
@@ -13,23 +17,37 @@ import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 
-const FOLDERS = ['core', 'src', 'data-pipeline', 'scripts', 'bench', 'test'];
+const FOLDERS = ['core', 'workers', 'src', 'data-pipeline', 'scripts', 'bench', 'test'];
 const PRODUCTS = new Set(['src/maps', 'src/geocoding', 'src/routing', 'src/elevation']);
 const STARTS_IMPORTS = new Set(['src/cli', 'src/operator']);
+const POOLS = new Set(['workers/routing', 'workers/render']);
+/** The one file of each pool that src/ may import: what a task and its answer are. */
+const POOL_CONTRACTS = new Set(['workers/routing/task.ts', 'workers/render/task.ts']);
 
-/** A file's place in the table: its top-level folder; in src/, a product, the CLI or the operator API by itself. */
+/**
+ * A file's place in the table: its top-level folder; in src/, a product, the CLI or the operator API
+ * by itself; in workers/, a pool's code, its contract (task.ts) apart.
+ */
 function unitOf(file: string): string {
+  if (POOL_CONTRACTS.has(file)) return file.replace(/\.ts$/, '');
   const [top, second] = file.split('/');
   const sub = `${top}/${second}`;
-  return PRODUCTS.has(sub) || STARTS_IMPORTS.has(sub) ? sub : top!;
+  return PRODUCTS.has(sub) || STARTS_IMPORTS.has(sub) || POOLS.has(sub) ? sub : top!;
 }
+const poolOf = (unit: string) => (topOf(unit) === 'workers' ? unit.split('/').slice(0, 2).join('/') : null);
 const topOf = (unit: string) => unit.split('/')[0]!;
 
 /** Why an import from one unit to another is forbidden, or null. */
 function forbidden(from: string, to: string): string | null {
   if (PRODUCTS.has(from) && PRODUCTS.has(to) && from !== to) return 'products never import each other';
   if (from === 'core' && to !== 'core') return 'core/ imports nothing outside core/';
-  if (from === 'data-pipeline' && topOf(to) === 'src') return 'data-pipeline/ never imports src/';
+  if (topOf(from) === 'workers' && topOf(to) !== 'workers' && to !== 'core')
+    return 'workers/ imports only workers/ and core/: thread code never loads event-loop code';
+  if (topOf(from) === 'workers' && topOf(to) === 'workers' && poolOf(from) !== poolOf(to))
+    return "one pool's thread code never imports the other's";
+  if (topOf(from) === 'src' && topOf(to) === 'workers' && !to.endsWith('/task'))
+    return "src/ imports from workers/ only a pool's contract (task.ts)";
+  if (from === 'data-pipeline' && (topOf(to) === 'src' || topOf(to) === 'workers')) return 'data-pipeline/ never imports src/ or workers/';
   if (topOf(from) === 'src' && to === 'data-pipeline' && !STARTS_IMPORTS.has(from))
     return 'src/ imports data-pipeline/ only from src/cli/ and src/operator/';
   return null;
@@ -52,7 +70,7 @@ for (const file of sources) {
       .replace(/\.js$/, '.ts');
     if (target.startsWith('..')) continue;
     const [from, to] = [unitOf(file), unitOf(target)];
-    if (topOf(from) === topOf(to) && !(PRODUCTS.has(from) && PRODUCTS.has(to) && from !== to)) continue;
+    if (from === to || (topOf(from) === topOf(to) && topOf(from) !== 'workers' && !(PRODUCTS.has(from) && PRODUCTS.has(to)))) continue;
     const row = `${from}\t${to}`;
     counts.set(row, (counts.get(row) ?? 0) + 1);
     const why = forbidden(from, to);
@@ -75,6 +93,6 @@ if (offences.length > 0) {
   process.exitCode = 1;
 } else {
   console.log(
-    `\nno forbidden import: products import no other product, core/ nothing outside it, data-pipeline/ no src/, src/ data-pipeline/ only from src/cli/ and src/operator/`,
+    `\nno forbidden import: products import no other product, core/ nothing outside it, workers/ only workers/ and core/ (each pool its own), src/ of workers/ only the pools' task.ts, data-pipeline/ neither src/ nor workers/, src/ data-pipeline/ only from src/cli/ and src/operator/`,
   );
 }

@@ -18,7 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import { paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
-import { MbtilesReader } from '../src/dataset/mbtiles.js';
+import { MbtilesReader } from '../core/maps/mbtiles.js';
 import { browserTest, playgroundAccount, policyViolations, signedInContext } from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';

@@ -7,7 +7,7 @@ import test from 'ava';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { snapOfHint } from '../src/routing/graph/hint.js';
+import { snapOfHint } from '../workers/routing/graph/hint.js';
 import { call, type Answer } from './helpers/http.js';
 import type { LonLat } from './helpers/routing.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';

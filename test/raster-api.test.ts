@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../core/package-root.js';
 import { ApiError } from '../src/http/errors.js';
 import { staticMapView } from '../src/maps/raster/fit.js';
-import type { RasterJob } from '../src/maps/raster/job.js';
+import type { RasterJob } from '../workers/render/task.js';
 import { RasterPool } from '../src/maps/raster/pool.js';
 import { sanitizeStaticMap } from '../src/maps/raster/sanitize/index.js';
 import { MAX_MARKERS } from '../src/maps/raster/sanitize/overlays.js';

@@ -1,8 +1,8 @@
-/** Static map overlays (src/maps/raster/overlays.ts): pins, paths and the attribution drawn on a canvas. */
+/** Static map overlays (workers/render/draw/overlays.ts): pins, paths and the attribution drawn on a canvas. */
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import test from 'ava';
-import type { StaticMapJob } from '../src/maps/raster/job.js';
-import { drawAttribution, drawOverlays } from '../src/maps/raster/overlays.js';
+import type { StaticMapJob } from '../workers/render/task.js';
+import { drawAttribution, drawOverlays } from '../workers/render/draw/overlays.js';
 
 const WIDTH = 200;
 const HEIGHT = 100;

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { runImport } from '../data-pipeline/index.js';
-import { renderJob } from '../src/maps/raster/render/job-render.js';
+import { renderJob } from '../workers/render/thread.js';
 import { browserTest } from './helpers/browser.js';
 import { comparePictures, maplibrePicture, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';
 import { startTestServer, type TestServer } from './helpers/server.js';

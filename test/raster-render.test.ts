@@ -11,8 +11,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { STYLES, styleDocument } from '../core/maps/style-catalog.js';
-import type { RasterAnswer, StaticMapJob } from '../src/maps/raster/job.js';
-import rasterTask from '../src/maps/raster/render/job-render.js';
+import type { RasterAnswer, StaticMapJob } from '../workers/render/task.js';
+import rasterTask from '../workers/render/thread.js';
 import { TEST_TILES, writeTestDataset, type TestDataset } from './helpers/dataset.js';
 
 let dataDir: string;

@@ -14,13 +14,13 @@ import { join } from 'node:path';
 import type { RoadNetwork, TravelMode } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import type { Request } from '../src/http/request.js';
-import { answerDirections } from '../src/routing/answer/directions.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
+import { answerDirections } from '../workers/routing/answer/directions.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { graphOf } from './helpers/routing.js';
-import { route } from '../src/routing/graph/route.js';
-import { snap, type Snap } from '../src/routing/graph/snap.js';
+import { route } from '../workers/routing/graph/route.js';
+import { snap, type Snap } from '../workers/routing/graph/snap.js';
 import { osrmRouteRequest } from '../src/routing/osrm/requests.js';
-import type { RouteLeg } from '../src/routing/path.js';
+import type { RouteLeg } from '../workers/routing/path.js';
 
 const MODES = ['driving', 'walking', 'cycling'] as const satisfies readonly TravelMode[];
 

@@ -18,7 +18,7 @@ import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { cyclingSpeedOnSlope, walkingSpeedOnSlope } from '../data-pipeline/routing/profiles/slope.js';
 import { buildRoutingGraphs } from '../data-pipeline/routing/build.js';
 import { applySlopeTimes, offGroundLines } from '../data-pipeline/routing/slope-times.js';
-import { routeElevation } from '../src/routing/response/route-elevation.js';
+import { routeElevation } from '../workers/routing/response/route-elevation.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
 import { ANDORRA_DEM } from './helpers/dem.js';
 import { directionsOn, latLng, openGraph, type LonLat } from './helpers/routing.js';

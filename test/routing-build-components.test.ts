@@ -13,7 +13,7 @@ import { graphBuildBytes } from '../data-pipeline/routing/build-schedule.js';
 import { weakComponents } from '../data-pipeline/routing/graph/weak-components.js';
 import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { RoadNetworkBuilder } from '../data-pipeline/routing/road-network-builder.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../core/routing/graph-file.js';
 import { seededRandom } from './helpers/http.js';
 
 let dir = '';

@@ -16,9 +16,9 @@ import { buildEdgeBasedGraph } from '../data-pipeline/routing/graph/edge-based.j
 import { excludableNodes, writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { ThreadLeases } from '../data-pipeline/threads.js';
-import { loadRoutingGraph, openRoutingGraph } from '../src/routing/graph/load.js';
-import { route } from '../src/routing/graph/route.js';
-import { snap } from '../src/routing/graph/snap.js';
+import { loadRoutingGraph, openRoutingGraph } from '../core/routing/graph-file.js';
+import { route } from '../workers/routing/graph/route.js';
+import { snap } from '../workers/routing/graph/snap.js';
 import { seededRandom } from './helpers/http.js';
 import { referenceDeciseconds } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { paths } from '../core/dataset-layout.js';
 import { ElevationStore } from '../core/terrain/elevation-store.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
-import { routeElevation } from '../src/routing/response/route-elevation.js';
+import { routeElevation } from '../workers/routing/response/route-elevation.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { assertError, call } from './helpers/http.js';
 import { decodeGeometry, haversine, latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';

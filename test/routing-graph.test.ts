@@ -14,14 +14,14 @@ import type { RoadNetwork, TravelMode } from '../core/routing/network.js';
 import { buildEdgeBasedGraph } from '../data-pipeline/routing/graph/edge-based.js';
 import { writeRoutingGraph, type RoutingGraphOptions } from '../data-pipeline/routing/graph/write.js';
 import { RoadNetworkBuilder } from '../data-pipeline/routing/road-network-builder.js';
-import type { RouteLeg } from '../src/routing/path.js';
-import { alternatives } from '../src/routing/graph/alternatives.js';
+import type { RouteLeg } from '../workers/routing/path.js';
+import { alternatives } from '../workers/routing/graph/alternatives.js';
 import { IMPASSABLE, ROUTING_GRAPH_VERSION } from '../core/routing/graph-format.js';
 import { metresBetween } from '../core/geo/distance.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
-import { reach } from '../src/routing/graph/reach.js';
-import { route } from '../src/routing/graph/route.js';
-import { BIG_COMPONENT_DETOUR_METRES, snap, type Snap } from '../src/routing/graph/snap.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../core/routing/graph-file.js';
+import { reach } from '../workers/routing/graph/reach.js';
+import { route } from '../workers/routing/graph/route.js';
+import { BIG_COMPONENT_DETOUR_METRES, snap, type Snap } from '../workers/routing/graph/snap.js';
 import { seededRandom } from './helpers/http.js';
 
 const SPACING = 0.001; // degrees between grid junctions (~111 m)

@@ -1,9 +1,9 @@
 import test from 'ava';
 import type { Feature, Geometry, MultiPolygon, Polygon, Position } from 'geojson';
-import type { ReachedPiece } from '../src/routing/path.js';
-import { isochroneFeatures, type IsochroneProperties } from '../src/routing/isochrone/isochrone-features.js';
-import { localProjection } from '../src/routing/isochrone/local-projection.js';
-import { MAX_CELLS_PER_SIDE, timeGrid } from '../src/routing/isochrone/time-grid.js';
+import type { ReachedPiece } from '../workers/routing/path.js';
+import { isochroneFeatures, type IsochroneProperties } from '../workers/routing/isochrone/isochrone-features.js';
+import { localProjection } from '../workers/routing/isochrone/local-projection.js';
+import { MAX_CELLS_PER_SIDE, timeGrid } from '../workers/routing/isochrone/time-grid.js';
 
 type LonLat = [number, number];
 const CENTER: LonLat = [7.42, 43.73];

@@ -10,9 +10,9 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { ApiError } from '../src/http/errors.js';
-import { answerMatch } from '../src/routing/answer/match.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
-import { matchingConfidence } from '../src/routing/graph/map-matching.js';
+import { answerMatch } from '../workers/routing/answer/match.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
+import { matchingConfidence } from '../workers/routing/graph/map-matching.js';
 import { MATCH_PARAMETERS, MAX_TRACE_POINTS, matchUnits, sanitizeMatch } from '../src/routing/sanitize/match.js';
 import { call, errorBodyFault, hostileUrlValue, junk, pick, rateLimit, refusal, seededRandom, type Answer } from './helpers/http.js';
 import { decodeGeometry, directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';

@@ -6,8 +6,8 @@
 // parameters answer a uniform 400 or a 200, never a 500.
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { answerMatrix } from '../src/routing/answer/matrix.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
+import { answerMatrix } from '../workers/routing/answer/matrix.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { MAX_MATRIX_ELEMENTS, matrixUnits, sanitizeMatrix } from '../src/routing/sanitize/matrix.js';
 import { ApiError } from '../src/http/errors.js';
 import { assertError, call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';

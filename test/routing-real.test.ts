@@ -9,7 +9,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
 import type { TravelMode } from '../core/routing/network.js';
-import { snap } from '../src/routing/graph/snap.js';
+import { snap } from '../workers/routing/graph/snap.js';
 import { call, errorBodyFault, inParallel, seededRandom, type Answer } from './helpers/http.js';
 import {
   decodeGeometry,

@@ -1,8 +1,8 @@
 import test, { type ExecutionContext } from 'ava';
 import polyline from '@mapbox/polyline';
-import type { PathSegment, RouteLeg, SnappedPoint } from '../src/routing/path.js';
-import { directionsBody, type DirectionsOptions } from '../src/routing/response/directions-body.js';
-import type { OsrmGeometry, OsrmStep } from '../src/routing/response/osrm.js';
+import type { PathSegment, RouteLeg, SnappedPoint } from '../workers/routing/path.js';
+import { directionsBody, type DirectionsOptions } from '../workers/routing/response/directions-body.js';
+import type { OsrmGeometry, OsrmStep } from '../workers/routing/response/osrm.js';
 import type { LineString } from 'geojson';
 import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
 

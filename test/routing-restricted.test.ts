@@ -11,12 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeRoutingGraph } from '../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import type { ReachedPiece, RouteLeg } from '../src/routing/path.js';
-import { alternatives } from '../src/routing/graph/alternatives.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
-import { reach } from '../src/routing/graph/reach.js';
-import { route } from '../src/routing/graph/route.js';
-import { snap, type Snap } from '../src/routing/graph/snap.js';
+import type { ReachedPiece, RouteLeg } from '../workers/routing/path.js';
+import { alternatives } from '../workers/routing/graph/alternatives.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../core/routing/graph-file.js';
+import { reach } from '../workers/routing/graph/reach.js';
+import { route } from '../workers/routing/graph/route.js';
+import { snap, type Snap } from '../workers/routing/graph/snap.js';
 import { haversine, type LonLat } from './helpers/routing.js';
 
 /** Residential streets, metres per second. */

@@ -19,7 +19,7 @@ import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
 import { cyclingSpeedOnSlope, walkingSpeedOnSlope } from '../data-pipeline/routing/profiles/slope.js';
 import { applySlopeTimes } from '../data-pipeline/routing/slope-times.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
-import { snap } from '../src/routing/graph/snap.js';
+import { snap } from '../workers/routing/graph/snap.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { seededRandom } from './helpers/http.js';
 import { directionsOn, latLng, openGraph, referenceDeciseconds, type LonLat } from './helpers/routing.js';

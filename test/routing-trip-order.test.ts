@@ -1,13 +1,14 @@
-// The order a trip visits its points (src/routing/trip/visit-order.ts) on travel-time tables like
+// The order a trip visits its points (workers/routing/trip/visit-order.ts) on travel-time tables like
 // a road network's (points in a plane, times from distances with one-way detours, so the table is
 // asymmetric), for every combination of roundtrip/source/destination OSRM supports: up to 12
 // points the order is the best of all permutations (found here by brute force); above, the
 // heuristic is never slower than the order given, keeps the fixed ends, and where the best is known
 // (9 to 12 points, the heuristic forced) it is within a few percent of it.
 import test from 'ava';
-import { EXACT_MAX_POINTS, visitOrder, type TripEnds } from '../src/routing/trip/visit-order.js';
+import { EXACT_MAX_POINTS, visitOrder } from '../workers/routing/trip/visit-order.js';
 import { seededRandom } from './helpers/http.js';
 import { bestOrderTime, orderTime } from './helpers/trips.js';
+import type { TripEnds } from '../workers/routing/task.js';
 
 /** The seven supported combinations (one-way with neither end fixed is OSRM's NotImplemented). */
 const ENDS: TripEnds[] = [

@@ -9,10 +9,10 @@
 // nothing; a trip costs one routing unit.
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { answerMatrix } from '../src/routing/answer/matrix.js';
-import { DEFAULT_SNAP_RULE } from '../src/routing/answer/place.js';
-import { answerTrip } from '../src/routing/answer/trip.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
+import { answerMatrix } from '../workers/routing/answer/matrix.js';
+import { DEFAULT_SNAP_RULE } from '../workers/routing/answer/place.js';
+import { answerTrip } from '../workers/routing/answer/trip.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { sanitizeOptimize } from '../src/routing/sanitize/optimize.js';
 import { call, errorBodyFault, rateLimit, seededRandom, type Answer } from './helpers/http.js';
 import { directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { directionsOn, graphOf } from './helpers/routing.js';
 
 /** Main Street along 48° N from 8.000 to 8.010, one way, with `highway=<place>` on its node at 8.005 (none when empty). */

@@ -13,12 +13,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readHeader, sectionLayout } from '../core/routing/graph-format.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import { endpointOfSnap, targetOfSnap } from '../src/routing/graph/endpoint.js';
-import { openRoutingGraph, type RoutingGraph } from '../src/routing/graph/load.js';
-import { manyToMany } from '../src/routing/graph/many-to-many.js';
-import { route } from '../src/routing/graph/route.js';
-import { snap } from '../src/routing/graph/snap.js';
-import type { RouteLeg } from '../src/routing/path.js';
+import { endpointOfSnap, targetOfSnap } from '../workers/routing/graph/endpoint.js';
+import { openRoutingGraph, type RoutingGraph } from '../core/routing/graph-file.js';
+import { manyToMany } from '../workers/routing/graph/many-to-many.js';
+import { route } from '../workers/routing/graph/route.js';
+import { snap } from '../workers/routing/graph/snap.js';
+import type { RouteLeg } from '../workers/routing/path.js';
 import { graphOf, referenceDeciseconds } from './helpers/routing.js';
 
 /** A grid cell, in degrees (about 110 m). */

@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TravelMode } from '../core/routing/network.js';
 import { readRoadNetworks } from '../data-pipeline/routing/osm-network.js';
-import type { RoutingGraph } from '../src/routing/graph/load.js';
-import { route } from '../src/routing/graph/route.js';
-import { snap } from '../src/routing/graph/snap.js';
+import type { RoutingGraph } from '../core/routing/graph-file.js';
+import { route } from '../workers/routing/graph/route.js';
+import { snap } from '../workers/routing/graph/snap.js';
 import { directionsOn, graphOf } from './helpers/routing.js';
 
 /** West Road (8.000–8.010) to the pier, the ferry across (8.010–8.020), East Road beyond (to 8.030), along 48° N. */

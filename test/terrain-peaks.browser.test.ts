@@ -9,7 +9,7 @@ import test from 'ava';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { renderJob } from '../src/maps/raster/render/job-render.js';
+import { renderJob } from '../workers/render/thread.js';
 import { browserTest, playgroundAccount } from './helpers/browser.js';
 import { ANDORRA_DEM, ANDORRA_OSM, importAndorraWithDem } from './helpers/dem.js';
 import { comparePictures, maplibrePicture, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';

@@ -15,9 +15,9 @@ import { LABEL_LANGUAGES, STYLES, styleDocument } from '../core/maps/style-catal
 import { ElevationStore } from '../core/terrain/elevation-store.js';
 import type { FeatureValue, TileFeature } from '../data-pipeline/features.js';
 import { parseElevation, peaks } from '../data-pipeline/shortbread/peaks.js';
-import { MbtilesReader } from '../src/dataset/mbtiles.js';
-import type { MetatileJob } from '../src/maps/raster/job.js';
-import rasterTask from '../src/maps/raster/render/job-render.js';
+import { MbtilesReader } from '../core/maps/mbtiles.js';
+import type { MetatileJob } from '../workers/render/task.js';
+import rasterTask from '../workers/render/thread.js';
 import { ANDORRA_DEM, ANDORRA_OSM, importAndorraWithDem } from './helpers/dem.js';
 import { dataTest } from './helpers/shared-data.js';
 import { decodeTile, featuresOf, tileAt } from './helpers/vector-tiles.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TileFeature } from '../data-pipeline/features.js';
 import { writeTiles, type TilerResult } from '../data-pipeline/tiles/tiler.js';
-import { MbtilesReader } from '../src/dataset/mbtiles.js';
+import { MbtilesReader } from '../core/maps/mbtiles.js';
 import { decodeTile, featuresOf, tileAt } from './helpers/vector-tiles.js';
 
 const CASINO: [number, number] = [7.4277, 43.7393];

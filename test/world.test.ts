@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeTiles } from '../data-pipeline/tiles/tiler.js';
 import { worldFeatures } from '../data-pipeline/world/index.js';
-import { MbtilesReader } from '../src/dataset/mbtiles.js';
+import { MbtilesReader } from '../core/maps/mbtiles.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
 
 let dir = '';

@@ -4,7 +4,7 @@
  * a metatile at once, so a sibling of a tile drawn before would not be cold), timed GETs and
  * quantiles of their latencies.
  */
-import { worldPixel } from '../../src/maps/raster/render/viewport.js';
+import { worldPixel } from '../../core/geo/web-mercator.js';
 import { fmtMs } from './report.js';
 
 export type Bounds = [west: number, south: number, east: number, north: number];

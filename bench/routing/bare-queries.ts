@@ -9,17 +9,16 @@
  */
 import { performance } from 'node:perf_hooks';
 import { EXCLUDABLE_CLASSES, classMask, type RoadClass, type TravelMode } from '../../core/routing/network.js';
-import { excluding } from '../../src/routing/graph/exclude.js';
-import { answerDirections } from '../../src/routing/answer/directions.js';
-import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
-import { answerMatch } from '../../src/routing/answer/match.js';
-import { answerTrip } from '../../src/routing/answer/trip.js';
-import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
-import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
-import type { RoutingGraph } from '../../src/routing/graph/load.js';
-import { manyToMany } from '../../src/routing/graph/many-to-many.js';
-import { route } from '../../src/routing/graph/route.js';
-import { snap, type Snap } from '../../src/routing/graph/snap.js';
+import { excluding } from '../../workers/routing/graph/exclude.js';
+import { answerDirections } from '../../workers/routing/answer/directions.js';
+import { answerIsochrone } from '../../workers/routing/answer/isochrone.js';
+import { answerMatch } from '../../workers/routing/answer/match.js';
+import { answerTrip } from '../../workers/routing/answer/trip.js';
+import { endpointOfSnap, targetOfSnap } from '../../workers/routing/graph/endpoint.js';
+import type { RoutingGraph } from '../../core/routing/graph-file.js';
+import { manyToMany } from '../../workers/routing/graph/many-to-many.js';
+import { route } from '../../workers/routing/graph/route.js';
+import { snap, type Snap } from '../../workers/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
 import { MAX_TRACE_POINTS, sanitizeMatch } from '../../src/routing/sanitize/match.js';
 import { noisyTrace } from '../../test/helpers/traces.js';
@@ -27,6 +26,7 @@ import { seededRandom } from '../lib/request-list.js';
 import { sanitizeOptimize } from '../../src/routing/sanitize/optimize.js';
 import { timeCalls, type CallTimings } from '../lib/timings.js';
 import { latLng, snappedPairs, type Position, type SnappedPair } from './random-points.js';
+import { SNAP_RADIUS_METRES } from '../../workers/routing/task.js';
 
 export const ISOCHRONE_MINUTES = [5, 15, 30] as const;
 /** How many 100-point traces are matched per mode. */

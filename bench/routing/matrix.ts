@@ -13,18 +13,18 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
-import { answerMatrix } from '../../src/routing/answer/matrix.js';
-import { DEFAULT_SNAP_RULE } from '../../src/routing/answer/place.js';
-import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
-import { searchHierarchy } from '../../src/routing/graph/ch-search.js';
-import { edgeMetricsOf } from '../../src/routing/graph/edge-metrics.js';
-import { endpointOfSnap, type Endpoint } from '../../src/routing/graph/endpoint.js';
-import { loadRoutingGraph, openRoutingGraph } from '../../src/routing/graph/load.js';
-import { manyToMany } from '../../src/routing/graph/many-to-many.js';
-import { snap } from '../../src/routing/graph/snap.js';
-import { workspaceOf } from '../../src/routing/graph/workspace.js';
+import { answerMatrix } from '../../workers/routing/answer/matrix.js';
+import { DEFAULT_SNAP_RULE } from '../../workers/routing/answer/place.js';
+import { searchHierarchy } from '../../workers/routing/graph/ch-search.js';
+import { edgeMetricsOf } from '../../workers/routing/graph/edge-metrics.js';
+import { endpointOfSnap, type Endpoint } from '../../workers/routing/graph/endpoint.js';
+import { loadRoutingGraph, openRoutingGraph } from '../../core/routing/graph-file.js';
+import { manyToMany } from '../../workers/routing/graph/many-to-many.js';
+import { snap } from '../../workers/routing/graph/snap.js';
+import { workspaceOf } from '../../workers/routing/graph/workspace.js';
 import { summarizeTimings } from '../lib/timings.js';
 import { randomPositions, type Position } from './random-points.js';
+import { SNAP_RADIUS_METRES } from '../../workers/routing/task.js';
 
 const osm = process.argv[2] ?? join(process.cwd(), '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
 /** The city, not the whole extract (which reaches Kaiserslautern). */

@@ -3,11 +3,11 @@
  * run asks the same) inside the bounding box of the extract's road network, and the pairs and
  * centres of them that snap to a mode's network.
  */
-import type { RoutingGraph } from '../../src/routing/graph/load.js';
-import { snap, type Snap } from '../../src/routing/graph/snap.js';
-import { SNAP_RADIUS_METRES } from '../../src/routing/answer/task.js';
+import type { RoutingGraph } from '../../core/routing/graph-file.js';
+import { snap, type Snap } from '../../workers/routing/graph/snap.js';
 import { seededRandom } from '../lib/request-list.js';
 import { quantile } from '../lib/timings.js';
+import { SNAP_RADIUS_METRES } from '../../workers/routing/task.js';
 
 /** [lon, lat] */
 export type Position = [number, number];

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { paths } from '../../core/dataset-layout.js';
 import { TRAVEL_MODES } from '../../core/routing/network.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../core/routing/graph-file.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';
 import type { ServerChild } from '../lib/child.js';
 import { LOAD_ARGS, loadSettings } from '../lib/load.js';

@@ -11,8 +11,8 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { paths } from '../../core/dataset-layout.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
-import { route } from '../../src/routing/graph/route.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../core/routing/graph-file.js';
+import { route } from '../../workers/routing/graph/route.js';
 import { checkAnswers, queryPath } from '../geocoding/answers.js';
 import { runEngineBaseline, type EngineTimes } from '../geocoding/engine.js';
 import { makeQueries, type Query } from '../geocoding/queries.js';

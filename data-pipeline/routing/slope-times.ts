@@ -230,7 +230,7 @@ export function offGroundLines(network: RoadNetwork, lookup: ElevationLookup): O
  * The elevation of the way at each point of the network's polylines where it is a bridge or a
  * tunnel (its run's straight line, `offGroundLines`), NaN where it is on the ground (the DEM's
  * elevation there is the way's) or unknown: what a route's elevation profile reads
- * (src/routing/response/route-elevation.ts).
+ * (workers/routing/response/route-elevation.ts).
  */
 export function offGroundPointElevations(network: RoadNetwork, lookup: ElevationLookup): Float32Array {
   const { segments } = network;

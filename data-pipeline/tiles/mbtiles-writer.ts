@@ -1,5 +1,5 @@
 /**
- * Writes an MBTiles 1.3 archive in the deduplicated layout the server reads (src/dataset/mbtiles.ts):
+ * Writes an MBTiles 1.3 archive in the deduplicated layout the server reads (core/maps/mbtiles.ts):
  * `images` holds each distinct gzipped tile once under `tile_id` = hex MD5 of its bytes (computed by the tile cutter), `map` points
  * every z/x/y (TMS row order) at one, and the `tiles` view joins them for other MBTiles readers.
  * Tiles are written in transactions of `BATCH_SIZE`.

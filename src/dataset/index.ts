@@ -10,7 +10,7 @@ import { DATASET_FORMAT_VERSION, paths, type DatasetManifest } from '../../core/
 import { lockHolder } from '../../core/pid-lock.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';
-import { MbtilesReader } from './mbtiles.js';
+import { MbtilesReader } from '../../core/maps/mbtiles.js';
 import type { DatasetSource } from './source.js';
 
 export interface Dataset {

@@ -9,7 +9,7 @@ import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import type { ServiceRoute } from '../gateway/index.js';
 import { ApiError } from '../http/errors.js';
 import { metresOutside, outsideCoverage } from '../http/params/coverage.js';
-import type { LonLat } from '../http/params/position.js';
+import type { LonLat } from '../../core/geo/types.js';
 import { json } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { requiredElevation, type ElevationStore } from '../terrain/index.js';

@@ -9,7 +9,8 @@ import { sanitize } from '../http/params/compose.js';
 import { messages } from '../http/params/messages.js';
 import { wholeNumber } from '../http/params/number.js';
 import { decodePolyline } from '../http/params/polyline.js';
-import { parsePositionList, type LonLat } from '../http/params/position.js';
+import { parsePositionList } from '../http/params/position.js';
+import type { LonLat } from '../../core/geo/types.js';
 import { clean, rejected, type Sanitized } from '../http/params/sanitized.js';
 
 export const MAX_POINTS = 512;

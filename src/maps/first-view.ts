@@ -6,7 +6,7 @@
  * its sea) meets the extract's coast at the box's edge. A smaller viewport at that zoom shows less,
  * still inside; a larger one may reach past the box.
  */
-import { worldPixel } from './raster/render/viewport.js';
+import { worldPixel } from '../../core/geo/web-mercator.js';
 
 /** CSS pixels of the viewport the first view fills: a common embedded map (the dashboard's playground is smaller). */
 export const FIRST_VIEW_SIZE = { width: 1024, height: 768 } as const;

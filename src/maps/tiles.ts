@@ -9,13 +9,13 @@
 import { gunzipSync } from 'node:zlib';
 import { TILESET_ID } from '../../core/dataset-layout.js';
 import { currentDataset, type Dataset, type DatasetHolder } from '../dataset/index.js';
-import type { StoredTile } from '../dataset/mbtiles.js';
+import type { StoredTile } from '../../core/maps/mbtiles.js';
 import { ApiError } from '../http/errors.js';
 import { presetHeaders, type PresetHeaders, type Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
 import { assetCacheControl, notModified } from './http-caching.js';
 import { datasetTileCache, type TileCache } from './tile-cache.js';
-import { backdropTiles } from './world-backdrop.js';
+import { backdropTiles } from '../../core/maps/world-backdrop.js';
 
 /** The deepest zoom stored; clients overzoom beyond it. */
 export const TILE_MAX_ZOOM = 14;

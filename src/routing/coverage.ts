@@ -8,11 +8,10 @@
  */
 import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
-import { metresOutside, outsideCoverage, type CoverageBox, type PointOrder } from '../http/params/coverage.js';
-import type { LonLat } from '../http/params/position.js';
-import { pointName } from './answer/directions.js';
-import { SNAP_RADIUS_METRES, type RoutingTask } from './answer/task.js';
-import type { SnapRule } from './sanitize/snapping.js';
+import { metresOutside, outsideCoverage, type CoverageBox } from '../http/params/coverage.js';
+import type { PointOrder } from '../../core/geo/point-text.js';
+import type { LonLat } from '../../core/geo/types.js';
+import { pointName, SNAP_RADIUS_METRES, type RoutingTask, type SnapRule } from '../../workers/routing/task.js';
 
 /** One point of a request, as its messages name it, with the radius it may snap within. */
 interface NamedPoint {

@@ -9,13 +9,13 @@ import type { ServiceRoute } from '../gateway/index.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import type { Request } from '../http/request.js';
 import { osrmRoutes } from './osrm/routes.js';
-import type { RoutingTask } from './answer/task.js';
 import { checkCoverage } from './coverage.js';
 import { oncePerRequest, poolFor, runTask } from './run.js';
 import { sanitizeDirections, sanitizeIsochrone } from './sanitize/endpoints.js';
 import { matchUnits, sanitizeMatch } from './sanitize/match.js';
 import { matrixUnits, sanitizeMatrix } from './sanitize/matrix.js';
 import { sanitizeOptimize } from './sanitize/optimize.js';
+import type { RoutingTask } from '../../workers/routing/task.js';
 
 export function routingRoutes(datasets: DatasetHolder): ServiceRoute[] {
   /** The task run in the pool of its mode, once its points are checked against the dataset's coverage. */

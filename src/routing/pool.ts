@@ -7,19 +7,12 @@
 import { Piscina } from 'piscina';
 import { paths } from '../../core/dataset-layout.js';
 import type { TravelMode } from '../../core/routing/network.js';
-import type { RoutingAnswer, RoutingTask } from './answer/task.js';
-import { loadRoutingGraph } from './graph/load.js';
+import { loadRoutingGraph } from '../../core/routing/graph-file.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../core/worker-exec-argv.js';
+import { type RoutingAnswer, type RoutingTask, ROUTING_THREAD_FILE, type RoutingWorkerData } from '../../workers/routing/task.js';
 
-const WORKER = new URL('./worker.js', import.meta.url).href;
 /** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
 const QUEUE_PER_THREAD = 256;
-
-/** What every thread of the pool gets: the graphs, and the elevation store's file (null: the dataset has none). */
-export interface RoutingWorkerData {
-  graphs: Partial<Record<TravelMode, SharedArrayBuffer>>;
-  elevationFile: string | null;
-}
 
 export class RoutingPool {
   private readonly pool: Piscina<RoutingTask, RoutingAnswer>;
@@ -35,7 +28,7 @@ export class RoutingPool {
     this.hasElevation = elevationFile !== null;
     const workerData: RoutingWorkerData = { graphs, elevationFile };
     this.pool = new Piscina({
-      filename: WORKER,
+      filename: ROUTING_THREAD_FILE,
       execArgv: [...ESM_WORKER_EXEC_ARGV],
       workerData,
       minThreads: threads,

@@ -3,10 +3,10 @@ import { currentDataset, openedBy, type DatasetHolder } from '../dataset/index.j
 import { ApiError } from '../http/errors.js';
 import type { Reply } from '../http/reply.js';
 import type { Request } from '../http/request.js';
-import type { RoutingTask } from './answer/task.js';
 import type { RoutingPool } from './pool.js';
 import { routingPoolSource } from './source.js';
 import { NO_ELEVATION } from '../terrain/index.js';
+import type { RoutingTask } from '../../workers/routing/task.js';
 
 /** No road near a point, or no route between points: the request is well-formed but cannot be answered. */
 const UNROUTABLE = 422;

@@ -6,7 +6,7 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import type { Browser } from 'playwright-core';
-import type { StaticMapJob } from '../../src/maps/raster/job.js';
+import type { StaticMapJob } from '../../workers/render/task.js';
 
 export interface MapView {
   center: readonly [number, number];

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TravelMode } from '../../core/routing/network.js';
-import type { RoutingGraph } from '../../src/routing/graph/load.js';
+import type { RoutingGraph } from '../../core/routing/graph-file.js';
 import { openGraph, writeRoutingDataset } from './routing.js';
 import { startTestServer, type TestServer } from './server.js';
 

@@ -12,16 +12,16 @@ import { paths, type DatasetManifest } from '../../core/dataset-layout.js';
 import { writeRoutingGraph } from '../../data-pipeline/routing/graph/write.js';
 import type { RoadNetwork, TravelMode } from '../../core/routing/network.js';
 import { readRoadNetworks } from '../../data-pipeline/routing/osm-network.js';
-import { answerDirections } from '../../src/routing/answer/directions.js';
-import { answerIsochrone } from '../../src/routing/answer/isochrone.js';
-import type { RoutingAnswer } from '../../src/routing/answer/task.js';
+import { answerDirections } from '../../workers/routing/answer/directions.js';
+import { answerIsochrone } from '../../workers/routing/answer/isochrone.js';
 import type { ElevationLookup } from '../../core/terrain/line-samples.js';
-import { endpointOfSnap, targetOfSnap } from '../../src/routing/graph/endpoint.js';
+import { endpointOfSnap, targetOfSnap } from '../../workers/routing/graph/endpoint.js';
 import { IMPASSABLE, classesOfNode, originalNode, restrictedEntryPenalty } from '../../core/routing/graph-format.js';
-import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../src/routing/graph/load.js';
-import type { Snap } from '../../src/routing/graph/snap.js';
+import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../../core/routing/graph-file.js';
+import type { Snap } from '../../workers/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
 import { writeTestDataset } from './dataset.js';
+import type { RoutingAnswer } from '../../workers/routing/task.js';
 
 export type LonLat = [number, number];
 

@@ -21,7 +21,7 @@
  * them (to each other: turns, and shortcuts through ordinary nodes only) are kept aside as the
  * exclusion **overlay** before they are contracted in turn: a query that excludes some classes
  * walks the hierarchy below them and the overlay among them, skipping the excluded nodes
- * (src/routing/graph/exclude.ts). See docs/ROUTING-ENGINE.md, "Excluding road classes".
+ * (workers/routing/graph/exclude.ts). See docs/ROUTING-ENGINE.md, "Excluding road classes".
  */
 import { NO_MIDDLE } from '../../../core/routing/graph-format.js';
 import { NodeHeap } from '../../../core/routing/heap.js';

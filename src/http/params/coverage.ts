@@ -5,21 +5,11 @@
  * surely written in the other order, and the message says so.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
-import type { LonLat } from './position.js';
+import type { LonLat } from '../../../core/geo/types.js';
+import { echoPoint, type PointOrder } from '../../../core/geo/point-text.js';
 
 /** [west, south, east, north] in degrees. */
 export type CoverageBox = readonly [number, number, number, number];
-
-/** How a parameter writes a position. */
-export type PointOrder = 'lat,lng' | 'lon,lat';
-
-/** Degrees as a message writes them: at most 6 decimals (about 10 cm), no trailing zeros. */
-const degrees = (value: number) => String(Number(value.toFixed(6)));
-
-/** `point` written in `order`. */
-export function echoPoint([lon, lat]: LonLat, order: PointOrder): string {
-  return order === 'lat,lng' ? `${degrees(lat)},${degrees(lon)}` : `${degrees(lon)},${degrees(lat)}`;
-}
 
 /** Metres from `point` to the nearest point of `box` (its coordinates clamped into the box); 0 inside. */
 export function metresOutside([west, south, east, north]: CoverageBox, [lon, lat]: LonLat): number {

@@ -2,8 +2,7 @@
 import { decimalInRange } from './number.js';
 import { clean, rejected, type Sanitized, type Sanitizer } from './sanitized.js';
 import { messages } from './messages.js';
-
-export type LonLat = [number, number];
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** Placeholder of a refused position; never used because the request is refused. */
 export const NOWHERE: LonLat = [NaN, NaN];

@@ -2,9 +2,9 @@
  * The center and zoom of a static map: as given, or the zoom at which a bbox (given, or around the
  * markers and paths) fills the picture less a padding. Zooms are MapLibre's: a 512-px world at zoom 0.
  */
-import type { StaticMarker, StaticPath } from './job.js';
+import type { StaticMarker, StaticPath } from '../../../workers/render/task.js';
 import { MAX_ZOOM, type Bounds, type View } from './sanitize/view.js';
-import { worldPixel } from './render/viewport.js';
+import { worldPixel } from '../../../core/geo/web-mercator.js';
 
 const WORLD_PX = 512;
 /** CSS pixels kept free around fitted overlays, so that pins and line ends are not cut. */

@@ -3,7 +3,7 @@ import { presetHeaders, type PresetHeaders, type Reply } from '../../http/reply.
 import type { Request } from '../../http/request.js';
 import { assetFile, type AssetFile } from '../dataset-files.js';
 import { assetCacheControl, notModified } from '../http-caching.js';
-import type { RasterFormat } from './job.js';
+import type { RasterFormat } from '../../../workers/render/task.js';
 
 export interface ImageAnswer extends AssetFile {
   headers: readonly PresetHeaders[];

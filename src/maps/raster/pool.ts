@@ -1,5 +1,5 @@
 /**
- * The raster pool: Piscina threads running render/job-render.ts, one pool per served dataset, created
+ * The raster pool: Piscina threads running workers/render/thread.ts, one pool per served dataset, created
  * at the first raster request and closed when another dataset is swapped in. Every failure of a
  * job becomes one clean ApiError: a full queue or a job past its time limit a 503 (Piscina ends the
  * thread of an aborted job and starts another), a crashed thread or a renderer error a 500.
@@ -7,11 +7,10 @@
 import { Piscina } from 'piscina';
 import { currentDataset, type Dataset, type DatasetHolder } from '../../dataset/index.js';
 import { ApiError } from '../../http/errors.js';
-import type { RasterAnswer, RasterJob } from './job.js';
+import { RENDER_THREAD_FILE, type RasterAnswer, type RasterJob } from '../../../workers/render/task.js';
 import { ESM_WORKER_EXEC_ARGV } from '../../../core/worker-exec-argv.js';
 import { setting } from '../../../core/config.js';
 
-const WORKER = new URL('./render/job-render.js', import.meta.url).href;
 /** Jobs waiting per thread before new ones are refused (503): rendering is slow, a long queue only adds latency. */
 const QUEUE_PER_THREAD = 32;
 /**
@@ -33,7 +32,7 @@ export class RasterPool {
     threads: number,
     /** A job taking longer (waiting included) is aborted and its thread replaced. */
     private readonly timeoutMs = setting('renderTimeoutMs'),
-    worker = WORKER,
+    worker = RENDER_THREAD_FILE,
   ) {
     // Piscina's `maxQueue` does not count tasks that carry an abort signal (they wait in another
     // queue while no thread is free), so the bound on waiting jobs is kept here.

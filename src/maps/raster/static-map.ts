@@ -9,7 +9,7 @@ import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import { staticMapView } from './fit.js';
 import { imageAnswer, imageReply } from './image-answer.js';
-import type { StaticMapJob } from './job.js';
+import type { StaticMapJob } from '../../../workers/render/task.js';
 import type { RasterPool } from './pool.js';
 import { sanitizeStaticMap } from './sanitize/index.js';
 import type { View } from './sanitize/view.js';

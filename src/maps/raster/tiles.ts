@@ -15,7 +15,7 @@ import { labelLanguage, styleOfSlug } from '../styles.js';
 import { datasetTileCache } from '../tile-cache.js';
 import type { RasterDiskCache } from './disk-cache.js';
 import { imageAnswer, imageReply, type ImageAnswer } from './image-answer.js';
-import type { RasterFormat } from './job.js';
+import type { RasterFormat } from '../../../workers/render/task.js';
 import type { RasterPool } from './pool.js';
 import { EXTENSION_FORMATS, FORMAT_EXTENSIONS } from './sanitize/picture.js';
 import { sanitizeLang } from './sanitize/style.js';

@@ -7,14 +7,12 @@ import { list, quoted } from '../../http/params/messages.js';
 import { EXCLUDABLE_CLASSES, type RoadClass, type TravelMode } from '../../../core/routing/network.js';
 import { avoidWordOf } from '../sanitize/avoid.js';
 import type { Request } from '../../http/request.js';
-import type { AnnotationExtras, MatchExtras, NearestParams, OsrmExtras, RouteExtras } from '../answer/task.js';
-import { ROUTE_ANNOTATIONS, type RouteAnnotation } from '../response/annotation.js';
 import { messages } from '../sanitize/messages.js';
-import { sanitizeDirections, type DirectionsParams } from '../sanitize/endpoints.js';
-import { MAX_MATCH_RADIUS, MAX_TRACE_POINTS, sanitizeMatch, type MatchParams } from '../sanitize/match.js';
-import { checkElementCount, sanitizeMatrix, type MatrixParams } from '../sanitize/matrix.js';
+import { sanitizeDirections } from '../sanitize/endpoints.js';
+import { MAX_MATCH_RADIUS, MAX_TRACE_POINTS, sanitizeMatch } from '../sanitize/match.js';
+import { checkElementCount, sanitizeMatrix } from '../sanitize/matrix.js';
 import { MAX_WAYPOINTS } from '../sanitize/points.js';
-import { isSupportedTrip, MAX_TRIP_POINTS, sanitizeOptimize, sanitizeTripEnds, type OptimizeParams } from '../sanitize/optimize.js';
+import { isSupportedTrip, MAX_TRIP_POINTS, sanitizeOptimize, sanitizeTripEnds } from '../sanitize/optimize.js';
 import { sanitize } from '../../http/params/compose.js';
 import { sanitizeContinueStraight } from '../sanitize/route-options.js';
 import { parsePosition } from '../../http/params/position.js';
@@ -22,8 +20,21 @@ import { osrmError, withOsrmCode, type OsrmErrorCode } from './errors.js';
 import { parseOsrmPath } from './path.js';
 import { checkOsrmQuery, type SharedOptions } from './query.js';
 import { osrmSnapRules } from './snapping.js';
-import { filterOf } from '../answer/place.js';
-import type { SnapRule } from '../sanitize/snapping.js';
+import {
+  type AnnotationExtras,
+  type MatchExtras,
+  type NearestParams,
+  type OsrmExtras,
+  type RouteExtras,
+  ROUTE_ANNOTATIONS,
+  type RouteAnnotation,
+  type DirectionsParams,
+  type MatchParams,
+  type MatrixParams,
+  type OptimizeParams,
+  filterOf,
+  type SnapRule,
+} from '../../../workers/routing/task.js';
 
 export type OsrmRequest<P> = SharedOptions & { params: P };
 

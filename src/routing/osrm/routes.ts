@@ -7,13 +7,13 @@ import type { DatasetHolder } from '../../dataset/index.js';
 import type { ServiceRoute } from '../../gateway/index.js';
 import type { Reply } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
-import type { OsrmExtras, RoutingTask } from '../answer/task.js';
 import { checkCoverage } from '../coverage.js';
 import { oncePerRequest, poolFor, runTask } from '../run.js';
 import { matchUnits } from '../sanitize/match.js';
 import { matrixUnits } from '../sanitize/matrix.js';
 import { OSRM_ERROR_STATUS } from './errors.js';
 import { osrmMatchRequest, osrmNearestRequest, osrmRouteRequest, osrmTableRequest, osrmTripRequest, type OsrmRequest } from './requests.js';
+import type { OsrmExtras, RoutingTask } from '../../../workers/routing/task.js';
 
 /** The body fields `skip_waypoints=true` leaves out, per task. */
 const WAYPOINT_FIELDS: Record<RoutingTask['kind'], readonly string[]> = {

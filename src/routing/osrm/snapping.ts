@@ -5,9 +5,9 @@
  * message; a bad entry is InvalidValue naming the parameter.
  */
 import { messages, quoted } from '../../http/params/messages.js';
-import type { Approach } from '../graph/snap.js';
-import { snapRulesOf, type SnapRule } from '../sanitize/snapping.js';
+import { snapRulesOf } from '../sanitize/snapping.js';
 import { osrmError } from './errors.js';
+import type { Approach, SnapRule } from '../../../workers/routing/task.js';
 
 const APPROACHES = ['curb', 'opposite', 'unrestricted'] as const;
 

@@ -1,5 +1,5 @@
 /** The parameter checks of directions and isochrones, and one function per endpoint that applies them. */
-import { sanitize, type CleanParams, type CleanRequest } from '../../http/params/compose.js';
+import { sanitize, type CleanRequest } from '../../http/params/compose.js';
 import { flag } from '../../http/params/choice.js';
 import { sanitizeTime } from './contours.js';
 import { sanitizeGeneralize } from './generalize.js';
@@ -17,6 +17,7 @@ import {
   sanitizeOverview,
   sanitizeSteps,
 } from './route-options.js';
+import type { DirectionsParams, IsochroneParams } from '../../../workers/routing/task.js';
 
 /** The parameters of the routing endpoints (directions, isochrone, optimize); each may be given once. */
 export const ROUTING_PARAMETERS = [
@@ -66,9 +67,6 @@ const isochrone = {
   generalize: sanitizeGeneralize,
   polygons: flag('polygons', true),
 };
-
-export type DirectionsParams = CleanParams<typeof directions>;
-export type IsochroneParams = CleanParams<typeof isochrone>;
 
 /** `/directions`; throws ApiError 400 naming each bad parameter. */
 export const sanitizeDirections = (query: URLSearchParams): CleanRequest<DirectionsParams> =>

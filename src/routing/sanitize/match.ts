@@ -6,15 +6,17 @@
  * and the directions options `steps`, `geometries`, `overview`, `lang`. Checked in the gateway's
  * `units` too, so a refused request is never metered.
  */
-import { sanitize, type CleanParams } from '../../http/params/compose.js';
+import { sanitize } from '../../http/params/compose.js';
 import { flag, oneOf } from '../../http/params/choice.js';
 import { quoted } from '../../http/params/messages.js';
-import { parsePositionList, type LonLat } from '../../http/params/position.js';
+import { parsePositionList } from '../../http/params/position.js';
+import type { LonLat } from '../../../core/geo/types.js';
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
 import { sanitizeElevation, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
 import { sanitizeAvoid } from './avoid.js';
+import type { MatchParams } from '../../../workers/routing/task.js';
 
 /** Trace points of one request at most (OSRM's `max-matching-size` default). */
 export const MAX_TRACE_POINTS = 100;
@@ -146,8 +148,6 @@ const match = {
   avoid: sanitizeAvoid,
   elevation: sanitizeElevation,
 };
-
-export type MatchParams = CleanParams<typeof match>;
 
 /** `/match`; throws ApiError 400 naming each bad parameter. */
 export const sanitizeMatch = (query: URLSearchParams): MatchParams => sanitize(query, match, MATCH_PARAMETERS).params;

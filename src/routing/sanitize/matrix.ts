@@ -4,22 +4,21 @@
  * `source_radiuses`, `destination_bearings`, `destination_radiuses`, `snapping`), and the element limit. Checked in the
  * gateway's `units` too, so a refused request is never metered.
  */
-import { sanitize, type CleanParams } from '../../http/params/compose.js';
+import { sanitize } from '../../http/params/compose.js';
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { ApiError } from '../../http/errors.js';
 import { messages } from './messages.js';
-import { parsePositionList, NOWHERE, type LonLat } from '../../http/params/position.js';
+import { parsePositionList, NOWHERE } from '../../http/params/position.js';
+import type { LonLat } from '../../../core/geo/types.js';
 import { sanitizeMode } from './route-options.js';
-import { snapRulesOf, type SnapRule } from './snapping.js';
+import { snapRulesOf } from './snapping.js';
 import { sanitizeAvoid } from './avoid.js';
+import { type SnapRule, ANNOTATIONS, type Annotation, type MatrixParams } from '../../../workers/routing/task.js';
 
 /** Sources × destinations of one request at most. */
 export const MAX_MATRIX_ELEMENTS = 10_000;
 /** Elements per `routing` unit: a request costs one unit per started hundred. */
 export const ELEMENTS_PER_UNIT = 100;
-
-export const ANNOTATIONS = ['duration', 'distance'] as const;
-export type Annotation = (typeof ANNOTATIONS)[number];
 
 export const MATRIX_PARAMETERS = [
   'sources',
@@ -71,8 +70,6 @@ const matrix = {
   destinationRules: snapRules('destination_', 'destinations'),
   avoid: sanitizeAvoid,
 };
-
-export type MatrixParams = CleanParams<typeof matrix>;
 
 /** Throws ApiError 400 for more elements than MAX_MATRIX_ELEMENTS. */
 export function checkElementCount(elements: number): void {

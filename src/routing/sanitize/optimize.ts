@@ -4,17 +4,18 @@
  * mode, and how the answer is shaped and the points snapped as in directions.
  */
 import { flag, oneOf } from '../../http/params/choice.js';
-import { sanitize, type CleanParams } from '../../http/params/compose.js';
-import { parsePositionList, type LonLat } from '../../http/params/position.js';
+import { sanitize } from '../../http/params/compose.js';
+import { parsePositionList } from '../../http/params/position.js';
+import type { LonLat } from '../../../core/geo/types.js';
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { ApiError } from '../../http/errors.js';
-import type { TripEnds } from '../trip/visit-order.js';
 import { ROUTING_PARAMETERS } from './endpoints.js';
 import { sanitizeInstructionLanguage } from './instruction-language.js';
 import { messages } from './messages.js';
 import { sanitizeElevation, sanitizeGeometries, sanitizeMode, sanitizeOverview, sanitizeSteps } from './route-options.js';
 import { sanitizeAvoid } from './avoid.js';
 import { snapRulesOf } from './snapping.js';
+import type { TripEnds, OptimizeParams } from '../../../workers/routing/task.js';
 
 /** Points of one trip at most: OSRM's default (`--max-trip-size 100`). */
 export const MAX_TRIP_POINTS = 100;
@@ -57,8 +58,6 @@ const optimize = {
   elevation: sanitizeElevation,
   snapRules: (query: URLSearchParams) => snapRulesOf(query, query.get('points')?.split('|').length ?? 0, '', 'points'),
 };
-
-export type OptimizeParams = CleanParams<typeof optimize>;
 
 /** `/optimize`; throws ApiError 400 naming each bad parameter, or the unsupported combination. */
 export function sanitizeOptimize(query: URLSearchParams): OptimizeParams {

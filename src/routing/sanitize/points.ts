@@ -1,7 +1,8 @@
 /** `origin`, `destination` (required) and `waypoints` (`lat,lng|lat,lng`, at most 23) of directions. */
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { messages } from './messages.js';
-import { parsePositionList, requiredPosition, type LonLat } from '../../http/params/position.js';
+import { parsePositionList, requiredPosition } from '../../http/params/position.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export const MAX_WAYPOINTS = 23;
 

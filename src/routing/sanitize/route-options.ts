@@ -4,18 +4,10 @@ import { wholeNumber } from '../../http/params/number.js';
 import { clean, rejected, type Sanitizer } from '../../http/params/sanitized.js';
 import { flag, oneOf } from '../../http/params/choice.js';
 import { messages } from './messages.js';
-
-export const GEOMETRIES = ['polyline', 'polyline6', 'geojson'] as const;
-export type Geometries = (typeof GEOMETRIES)[number];
-
-/** OSRM semantics: `simplified` to the zoom level the route fits, `full`, or `false` for no route geometry. */
-export const OVERVIEWS = ['simplified', 'full', 'false'] as const;
-export type Overview = (typeof OVERVIEWS)[number];
+import { CONTINUE_STRAIGHT, GEOMETRIES, OVERVIEWS } from '../../../workers/routing/task.js';
 
 export const MAX_ALTERNATIVES = 3;
 
-/** `continue_straight` as OSRM takes it: `default` leaves it to the mode (answer/directions.ts). */
-export const CONTINUE_STRAIGHT = ['default', 'true', 'false'] as const;
 export const sanitizeContinueStraight = oneOf('continue_straight', CONTINUE_STRAIGHT, 'default');
 
 export const sanitizeMode: Sanitizer<TravelMode> = oneOf('mode', TRAVEL_MODES, 'driving');

@@ -8,21 +8,8 @@
  * - `snapping`: `default`, or `any` to allow segments that are no start point (ferries).
  */
 import { clean, rejected, type Sanitized, type Sanitizer } from '../../http/params/sanitized.js';
-import { SNAP_RADIUS_METRES } from '../answer/task.js';
-import type { Approach, BearingFilter } from '../graph/snap.js';
 import { messages } from './messages.js';
-
-/** Where one point may snap. */
-export interface SnapRule {
-  radius: number;
-  bearing: BearingFilter | null;
-  /** `snapping=any`: ferries too. */
-  anySegment: boolean;
-  /** The side of the road to stop at (OSRM's `approaches`, set by osrm/requests.ts); null: either. */
-  approach: Approach | null;
-  /** OSRM's hint for the point (set by osrm/requests.ts): snapped again from it when it matches. */
-  hint?: string;
-}
+import { SNAP_RADIUS_METRES, type BearingFilter, type SnapRule } from '../../../workers/routing/task.js';
 
 /** How many points a directions request has: origin, the waypoints, destination. */
 function pointCount(query: URLSearchParams): number {

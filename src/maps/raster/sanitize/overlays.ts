@@ -8,10 +8,10 @@
  */
 import { decodePolyline } from '../../../http/params/polyline.js';
 import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
-import type { StaticMarker, StaticPath } from '../job.js';
+import type { StaticMarker, StaticPath } from '../../../../workers/render/task.js';
 import { parseColor } from './color.js';
 import { messages } from './messages.js';
-import { MAX_LATITUDE } from '../render/viewport.js';
+import { MAX_LATITUDE } from '../../../../core/geo/web-mercator.js';
 import { mapPosition } from './view.js';
 
 export const MAX_MARKERS = 50;

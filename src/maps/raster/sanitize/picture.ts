@@ -1,7 +1,7 @@
 /** `size=WxH` (required), `scale=1|2` and `format=png|webp|jpg` of the picture. */
 import { clean, rejected, type Sanitizer } from '../../../http/params/sanitized.js';
 import { oneOf } from '../../../http/params/choice.js';
-import type { RasterFormat } from '../job.js';
+import type { RasterFormat } from '../../../../workers/render/task.js';
 import { messages } from './messages.js';
 
 export const MAX_SIZE = 1280;

@@ -1,8 +1,9 @@
 /** `center=lat,lng` with `zoom`, or `bbox=minLon,minLat,maxLon,maxLat`, or neither (fit to the markers and paths, checked by the endpoint). */
 import { decimalInRange } from '../../../http/params/number.js';
 import { clean, rejected, type Sanitized, type Sanitizer } from '../../../http/params/sanitized.js';
-import { NOWHERE, parsePosition, type LonLat } from '../../../http/params/position.js';
-import { MAX_LATITUDE } from '../render/viewport.js';
+import { NOWHERE, parsePosition } from '../../../http/params/position.js';
+import type { LonLat } from '../../../../core/geo/types.js';
+import { MAX_LATITUDE } from '../../../../core/geo/web-mercator.js';
 import { messages } from './messages.js';
 
 export const MAX_ZOOM = 20;
