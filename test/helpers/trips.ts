@@ -1,5 +1,5 @@
-import type { TripEnds } from '../../workers/routing/task.js';
 /** Trip orders as the trip tests judge them: the time of an order, and the least time of every order allowed, by brute force. */
+import type { TripEnds } from '../../workers/routing/task.js';
 
 /** Seconds from point `from` to point `to`. */
 export type TravelTime = (from: number, to: number) => number;
