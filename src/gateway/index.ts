@@ -15,13 +15,29 @@ import type { Request } from '../http/request.js';
 import type { Handler } from '../http/router.js';
 import { findKey } from './credentials.js';
 import { KeyPolicy, policyOf } from './key-policy.js';
-import { PeriodTracker, rateLimitHeaders } from './rate-limit.js';
+import { PeriodTracker, rateLimitHeaders, type Period } from './rate-limit.js';
 
 export interface Caller {
   key: ApiKeyRecord;
   org: Organization;
   /** SHA-256 of the key value the request carried: the key's current one, or its previous one during a roll's grace. */
   valueHash: string;
+}
+
+/** What a service route answers once its caller is known (and, when metered, its units reserved). */
+export type ServiceHandler = (req: Request, caller: Caller) => Reply | Promise<Reply>;
+
+/** One metered request as the gateway's steps pass it on: who asks, for what, what it reserved. */
+interface MeteredRequest {
+  req: Request;
+  caller: Caller;
+  service: Service;
+  handler: ServiceHandler;
+  /** Units the request costs (reserved before the handler runs). */
+  units: number;
+  /** The quota period it is counted in, and when it was received. */
+  period: Period;
+  nowMs: number;
 }
 
 /** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
@@ -35,7 +51,7 @@ export interface ServiceRoute {
    * 400, which then costs nothing. E.g. a matrix: one unit per started 100 elements.
    */
   units?: (req: Request) => number;
-  handler: (req: Request, caller: Caller) => Reply | Promise<Reply>;
+  handler: ServiceHandler;
   /**
    * The route takes POST too: this reads the body as more query parameters (`a=1&b=2`), added to
    * the URL's before the key and the parameters are read; it throws the 4xx of a body it cannot read.
@@ -175,7 +191,7 @@ export class Gateway {
   }
 
   /** Wraps a handler that needs `service`'s scope but is not metered (no quota, no usage, no headers). */
-  scoped(service: Service, handler: (req: Request, caller: Caller) => Reply | Promise<Reply>): Handler {
+  scoped(service: Service, handler: ServiceHandler): Handler {
     return (req) => {
       const caller = this.authenticate(req, service);
       return caller instanceof Promise ? caller.then((found) => handler(req, found)) : handler(req, caller);
@@ -183,11 +199,7 @@ export class Gateway {
   }
 
   /** Wraps a service handler with authentication, scope check and metering of `service` (`unitsOf`: what a request costs). */
-  meter(
-    service: Service,
-    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
-    unitsOf: (req: Request) => number = ONE_UNIT,
-  ): Handler {
+  meter(service: Service, handler: ServiceHandler, unitsOf: (req: Request) => number = ONE_UNIT): Handler {
     return (req) => {
       const caller = this.authenticate(req);
       return caller instanceof Promise
@@ -196,84 +208,97 @@ export class Gateway {
     };
   }
 
-  /** Scope check (confirmed on a fresh read before a refusal, see callerOf), then a reservation of the request's units, then the handler. */
+  /**
+   * The metering steps: the scope (confirmed on a fresh read before a refusal, see callerOf), a
+   * reservation of the request's units (`reserve`), then the handler on it (`runReserved`).
+   */
   private meterCaller(
     req: Request,
     caller: Caller,
     service: Service,
-    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
+    handler: ServiceHandler,
     unitsOf: (req: Request) => number,
     fresh = false,
   ): Reply | Promise<Reply> {
     const nowMs = this.clock.now();
     const period = this.periods.now(nowMs);
-    const { org, key } = caller;
-    const ledger = this.store.ledger;
-    if (!key.scopes.includes(service)) {
+    if (!caller.key.scopes.includes(service)) {
       if (!fresh && this.store.directory.refreshKey) {
-        return this.refreshedCaller(key.id, caller.valueHash, req).then((again) =>
+        return this.refreshedCaller(caller.key.id, caller.valueHash, req).then((again) =>
           this.meterCaller(req, again, service, handler, unitsOf, true),
         );
       }
-      const limit = quotaOf(org, service);
-      const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, period.resetIso));
-      const used = ledger.used(org.id, service, period.month);
-      return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
+      return this.refuseScope(caller.org, service, period);
     }
-    const units = unitsOf(req);
-    const reservation = ledger.reserve({ org, key, service, month: period.month, day: period.day, limit: quotaOf(org, service), units });
+    return this.reserve({ req, caller, service, handler, units: unitsOf(req), period, nowMs });
+  }
+
+  /** The 403 of a key without the service's scope, with the organization's rate-limit headers. */
+  private refuseScope(org: Organization, service: Service, { month, resetIso }: Period): Reply | Promise<Reply> {
+    const limit = quotaOf(org, service);
+    const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, resetIso));
+    const used = this.store.ledger.used(org.id, service, month);
+    return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
+  }
+
+  /** Reserves the request's units of the month's quota; a reservation the store found stale re-checks the caller first. */
+  private reserve(request: MeteredRequest): Reply | Promise<Reply> {
+    const { req, caller, service, units } = request;
+    const { org, key } = caller;
+    const { month, day } = request.period;
+    const reservation = this.store.ledger.reserve({ org, key, service, month, day, limit: quotaOf(org, service), units });
     const run = (granted: Reservation): Reply | Promise<Reply> =>
       granted.stale && this.store.directory.refreshKey
-        ? this.refreshedReservation(req, caller, service, granted).then((fresh) =>
-            this.runReserved(req, fresh, service, units, granted, period.resetIso, nowMs, handler),
-          )
-        : this.runReserved(req, caller, service, units, granted, period.resetIso, nowMs, handler);
+        ? this.refreshedReservation(req, caller, service, granted).then((fresh) => this.runReserved({ ...request, caller: fresh }, granted))
+        : this.runReserved(request, granted);
     return reservation instanceof Promise ? reservation.then(run, storeFailure) : run(reservation);
   }
 
-  /** Runs the handler on a reservation (or refuses), and settles the reservation by the answer. */
-  private runReserved(
-    req: Request,
-    caller: Caller,
-    service: Service,
-    units: number,
-    reservation: Reservation,
-    resetIso: string,
-    nowMs: number,
-    handler: (req: Request, caller: Caller) => Reply | Promise<Reply>,
-  ): Reply | Promise<Reply> {
-    const ledger = this.store.ledger;
-    const { limit } = reservation;
+  /** Runs the handler on a reservation (or refuses: revoked 401, quota 429), and settles the reservation by the answer. */
+  private runReserved(request: MeteredRequest, reservation: Reservation): Reply | Promise<Reply> {
+    const { req, caller, service } = request;
+    const { resetIso } = request.period;
     if (reservation.revoked) throw new ApiError(401, REVOKED_MESSAGE);
     if (!reservation.granted) {
       this.events.onQuotaRejected?.(service);
-      return errorReply(429, this.quotaMessage(req, service, caller.org, limit), rateLimitHeaders(limit, reservation.used, resetIso));
+      const { limit, used } = reservation;
+      return errorReply(429, this.quotaMessage(req, service, caller.org, limit), rateLimitHeaders(limit, used, resetIso));
     }
-    const settle = (reply: Reply): Reply => {
-      const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
-      // A client that went away (it gave up waiting) was not served, whatever the handler answered.
-      if (success && !req.clientGone) {
-        ledger.commit(reservation);
-        ledger.touchKey(caller.key.id, nowMs);
-      } else {
-        ledger.release(reservation);
-      }
-      Object.assign(reply.headers, rateLimitHeaders(limit, reservation.used + (success ? units : 0), resetIso));
-      return reply;
-    };
-    const fail = (error: unknown): Reply => {
-      ledger.release(reservation);
-      if (error instanceof ApiError) {
-        const headers = { ...error.headers, ...rateLimitHeaders(limit, reservation.used, resetIso) };
-        return errorReply(error.statusCode, error.message, headers, error.code);
-      }
-      throw error;
-    };
     try {
-      const result = handler(req, caller);
-      return result instanceof Promise ? result.then(settle, fail) : settle(result);
+      const result = request.handler(req, caller);
+      return result instanceof Promise
+        ? result.then(
+            (reply) => this.settle(request, reservation, reply),
+            (error: unknown) => this.settleFailure(reservation, resetIso, error),
+          )
+        : this.settle(request, reservation, result);
     } catch (error) {
-      return fail(error);
+      return this.settleFailure(reservation, resetIso, error);
     }
+  }
+
+  /** A handler's answer: its units committed when it succeeded for a client still there, else released; the rate-limit headers added. */
+  private settle({ req, caller, units, period, nowMs }: MeteredRequest, reservation: Reservation, reply: Reply): Reply {
+    const ledger = this.store.ledger;
+    const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
+    // A client that went away (it gave up waiting) was not served, whatever the handler answered.
+    if (success && !req.clientGone) {
+      ledger.commit(reservation);
+      ledger.touchKey(caller.key.id, nowMs);
+    } else {
+      ledger.release(reservation);
+    }
+    Object.assign(reply.headers, rateLimitHeaders(reservation.limit, reservation.used + (success ? units : 0), period.resetIso));
+    return reply;
+  }
+
+  /** A handler's throw: the units released; an ApiError becomes its reply with the rate-limit headers, anything else goes on up. */
+  private settleFailure(reservation: Reservation, resetIso: string, error: unknown): Reply {
+    this.store.ledger.release(reservation);
+    if (error instanceof ApiError) {
+      const headers = { ...error.headers, ...rateLimitHeaders(reservation.limit, reservation.used, resetIso) };
+      return errorReply(error.statusCode, error.message, headers, error.code);
+    }
+    throw error;
   }
 }
