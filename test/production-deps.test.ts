@@ -24,6 +24,7 @@ function productionCopy(t: ExecutionContext): string {
     'bin',
     'dist/src',
     'dist/core',
+    'dist/workers',
     'dist/data-pipeline',
     'src/dashboard/web',
     'src/protobuf/schemas',
@@ -48,7 +49,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const root = process.cwd();
-const RUNTIME = ['dist/src', 'dist/core', 'dist/data-pipeline'];
+const RUNTIME = ['dist/src', 'dist/core', 'dist/workers', 'dist/data-pipeline'];
 // Entry scripts whose top level runs a program: what they import is checked, they are not run.
 const PROGRAMS = new Set(['dist/data-pipeline/queue/child-import.js']);
 const NOT_FOUND = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND', 'ERR_PACKAGE_PATH_NOT_EXPORTED']);
