@@ -1,6 +1,6 @@
 /**
  * The import's heavy work in worker threads: a Piscina pool per kind of task (the default export of
- * a module beside the step that starts the pool: tiles/spill-osm-block.ts, tiles/cut-job.ts, routing/worker.ts), a task
+ * a module beside the step that starts the pool: tiles/spill-thread.ts, tiles/cut-thread.ts, routing/graph-thread.ts), a task
  * reporting progress back over a MessagePort, and cancellation by the import's AbortSignal (Piscina
  * stops the thread running a cancelled task).
  */

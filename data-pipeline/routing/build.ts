@@ -1,7 +1,7 @@
 /**
  * The routing job of an import: the road network of every travel mode read from the OSM extracts
  * in one pass, then one contracted graph file per mode (`routing/<mode>.graph` in the dataset),
- * the modes built side by side in worker threads (worker.ts) as far as the threads
+ * the modes built side by side in worker threads (graph-thread.ts) as far as the threads
  * and the memory budget allow. With an elevation store (the import's DEMs), the walking and
  * cycling segment times follow the slopes first, and every mode's bridges and tunnels get their
  * elevations (slope-times.ts).
@@ -20,7 +20,7 @@ import { readRoadNetworks } from './osm-network.js';
 import { ElevationStore } from '../../core/terrain/elevation-store.js';
 import { applySlopeTimes, offGroundPointElevations } from './slope-times.js';
 
-const WORKER = new URL('./worker.js', import.meta.url);
+const WORKER = new URL('./graph-thread.js', import.meta.url);
 
 /** What the worker gets: the network (its buffers transferred), the file to write, and the import's thread count its cells may borrow from. */
 export interface RoutingGraphTask {

@@ -4,7 +4,7 @@
  * each, a GeoTIFF in windows of up to WINDOW × WINDOW pixels whose edges lie on the store's block
  * edges (neighbouring windows share that row or column of samples, so no block is made of two
  * pieces) — which threads of a pool read, fill and cut
- * into blocks (elevation-job.ts), as many at once as the threads and the memory budget allow, while
+ * into blocks (elevation-thread.ts), as many at once as the threads and the memory budget allow, while
  * the main thread writes the blocks in the inputs' order (store-writer.ts): memory holds a few
  * pieces, whatever the number and size of the inputs.
  */
@@ -16,12 +16,12 @@ import { ImportInputError } from '../import-errors.js';
 import type { ProgressReporter } from '../progress.js';
 import { importThreads, pipelinePool } from '../threads.js';
 import { demFiles, demKind } from './dem-files.js';
-import type { ElevationPiece, ElevationTask } from './elevation-job.js';
+import type { ElevationPiece, ElevationTask } from './elevation-thread.js';
 import { geoTiffLayout } from './geotiff-dem.js';
 import { hgtSamples } from './hgt.js';
 import { ElevationStoreWriter } from './store-writer.js';
 
-const JOB = new URL('./elevation-job.js', import.meta.url);
+const JOB = new URL('./elevation-thread.js', import.meta.url);
 const PHASE = 'elevation';
 /** GeoTIFF windows: up to 1920 + 1 samples a side (8 blocks), a few tens of MB while read. */
 const WINDOW = 8 * BLOCK_CELLS;

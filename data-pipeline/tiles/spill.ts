@@ -11,7 +11,7 @@
 import { closeSync, openSync } from 'node:fs';
 import type { TileFeature } from '../features.js';
 import { geometryBox } from './clip.js';
-import type { CutJob } from './cut-job.js';
+import type { CutJob } from './cut-thread.js';
 import { ByteArena, writeParts, type Segment } from './spill-files.js';
 import { encodeRecord, piecesInTiles, recordAttributes, recordBytes } from './spill-record.js';
 

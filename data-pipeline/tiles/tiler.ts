@@ -4,8 +4,8 @@
  *
  * 1. Spill (this thread, while the features are read): each feature is stored on disk by the tiles
  *    that will cut it, per zoom band (spill.ts); only a buffer is held.
- * 2. Cut (worker threads running cut-job.ts): one job per (band, tile) cuts, encodes and
- *    gzips the tiles of its subtree (cut-job.ts, pyramid.ts); a job too large for its memory share
+ * 2. Cut (worker threads running cut-thread.ts): one job per (band, tile) cuts, encodes and
+ *    gzips the tiles of its subtree (cut-thread.ts, pyramid.ts); a job too large for its memory share
  *    splits into its children. This thread writes the tiles to the archive as jobs finish.
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -21,18 +21,18 @@ import { SHORTBREAD_EXPORT } from '../osm/index.js';
 import { OsmiumError, readOsmLineBlocks } from '../osm/osmium.js';
 import { seaFeatures, type BBox } from '../shortbread/index.js';
 import { importThreads, pipelinePool } from '../threads.js';
-import type { CutJob, CutResult } from './cut-job.js';
+import type { CutJob, CutResult } from './cut-thread.js';
 import { LayerCatalog } from './layer-catalog.js';
 import { MbtilesWriter } from './mbtiles-writer.js';
 import { MAX_ZOOM } from './pyramid.js';
-import type { OsmBlockResult, OsmBlockTask } from './spill-osm-block.js';
+import type { OsmBlockResult, OsmBlockTask } from './spill-thread.js';
 import { SpillIndex } from './spill.js';
 
 export { MAX_ZOOM } from './pyramid.js';
 
 // The modules the two pools' threads run (their default exports).
-const CUTTER = new URL('./cut-job.js', import.meta.url);
-const OSM_SPILLER = new URL('./spill-osm-block.js', import.meta.url);
+const CUTTER = new URL('./cut-thread.js', import.meta.url);
+const OSM_SPILLER = new URL('./spill-thread.js', import.meta.url);
 const READ_PROGRESS_EVERY = 50_000;
 /**
  * Memory of a job in a cutter thread per byte of its records: geojson-vt's projected and

@@ -1,7 +1,7 @@
 /**
  * The cells of contract.ts's first round on helper threads as well as on the thread contracting: a
  * big component's cells do not depend on each other, so up to `helpers` worker threads
- * (cell-worker.ts) contract some while this thread contracts the others. A cell goes out as typed
+ * (cell-thread.ts) contract some while this thread contracts the others. A cell goes out as typed
  * arrays (its turns numbered in the cell, its nodes' ids and flags: about 50 bytes per node, never
  * the whole graph) and comes back as what it left and the final edges it made, in the order made;
  * they are pushed into the hierarchy's lists here. Each list keeps a node's edges as one block and
@@ -20,9 +20,9 @@ import type { ThreadLeases } from '../../threads.js';
 import { contractCell, type CellLeft, type CellRunner, type CellTask, type EdgeSinks } from './contract.js';
 import { type RecordedEdges, replayInto } from './hierarchy-edges.js';
 
-const WORKER = new URL('./cell-worker.js', import.meta.url);
+const WORKER = new URL('./cell-thread.js', import.meta.url);
 /**
- * A helper starts by importing cell-worker.js from a script of its own: a module that fails to load
+ * A helper starts by importing cell-thread.js from a script of its own: a module that fails to load
  * is answered as an error too. This thread sleeps outside its event loop and would never see a
  * helper's 'error' event.
  */
@@ -42,7 +42,7 @@ export type CellAnswer = { first: number } & ({ left: CellLeft; up: RecordedEdge
 
 /** What a helper gets when it starts: the port cells come over, and the count of answers it bumps. */
 export interface CellHelperData {
-  /** cell-worker.js's URL. */
+  /** cell-thread.js's URL. */
   module: string;
   port: MessagePort;
   answered: Int32Array;
