@@ -96,10 +96,14 @@ export async function download(url: string, dir: string, onProgress: ProgressRep
     },
   });
   onProgress({ phase, done: 0, total, unit: 'bytes' });
+  const out = createWriteStream(partial);
   try {
-    await pipeline(Readable.fromWeb(response.body as ReadableStream<Uint8Array>), count, createWriteStream(partial), { signal });
+    await pipeline(Readable.fromWeb(response.body as ReadableStream<Uint8Array>), count, out, { signal });
     renameSync(partial, file);
   } catch (error) {
+    // The file is opened in the background: a download that breaks before it opened would see it
+    // created after this removal (on a busy machine), so the removal waits for the stream to close.
+    if (!out.closed) await new Promise((closed) => out.once('close', closed));
     rmSync(partial, { force: true });
     throwIfAborted(signal);
     throw new Error(`cannot download ${url}: ${reason(error)}`);
