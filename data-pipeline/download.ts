@@ -103,7 +103,7 @@ export async function download(url: string, dir: string, onProgress: ProgressRep
   } catch (error) {
     // The file is opened in the background: a download that breaks before it opened would see it
     // created after this removal (on a busy machine), so the removal waits for the stream to close.
-    if (!out.closed) await new Promise((closed) => out.once('close', closed));
+    if (!out.closed) await new Promise<void>((closed) => out.once('close', () => closed()));
     rmSync(partial, { force: true });
     throwIfAborted(signal);
     throw new Error(`cannot download ${url}: ${reason(error)}`);
