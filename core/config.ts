@@ -14,6 +14,14 @@ import { parseWholeNumber } from './whole-number.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/**
+ * The process's environment: the one place the program reads `process.env`. Whatever reads
+ * variables takes an environment, defaulting to this one, so that a test can hand it another.
+ */
+export function processEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
 interface Variable<T> {
   name: string;
   /** The value when the variable is unset or blank. */
@@ -189,7 +197,7 @@ function readOne<K extends keyof Settings>(key: K, env: Env): Settings[K] {
 }
 
 /** One variable, read and checked as the table says; a bad value throws a ConfigError naming it. */
-export function setting<K extends keyof Settings>(key: K, env: Env = process.env): Settings[K] {
+export function setting<K extends keyof Settings>(key: K, env: Env = processEnvironment()): Settings[K] {
   try {
     return readOne(key, env);
   } catch (error) {
@@ -198,7 +206,7 @@ export function setting<K extends keyof Settings>(key: K, env: Env = process.env
 }
 
 /** Every variable at once: a ConfigError lists each bad one on a line of its own. */
-export function readSettings(env: Env = process.env): Settings {
+export function readSettings(env: Env = processEnvironment()): Settings {
   const settings: Partial<Settings> = {};
   const problems: string[] = [];
   for (const key of Object.keys(VARIABLES) as (keyof Settings)[]) {

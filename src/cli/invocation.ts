@@ -10,7 +10,7 @@
  *   `docker exec <container> waymark`).
  */
 import { basename, delimiter, dirname, isAbsolute, relative, sep } from 'node:path';
-import { setting } from '../../core/config.js';
+import { processEnvironment, setting } from '../../core/config.js';
 
 export interface Invocation {
   /** The script node runs (process.argv[1]): bin/waymark.js, or a `waymark` link to it. */
@@ -19,7 +19,7 @@ export interface Invocation {
   env: NodeJS.ProcessEnv;
 }
 
-const thisProcess = (): Invocation => ({ script: process.argv[1] ?? 'waymark', cwd: process.cwd(), env: process.env });
+const thisProcess = (): Invocation => ({ script: process.argv[1] ?? 'waymark', cwd: process.cwd(), env: processEnvironment() });
 
 /** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
 export const shellWord = (word: string) => (/^[\w./@:-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);

@@ -1,5 +1,5 @@
 /** `waymark serve`: runs the API and the dashboard until SIGINT, SIGTERM or SIGHUP. */
-import { MAX_THREADS, readSettings, setting, type Settings } from '../../core/config.js';
+import { MAX_THREADS, processEnvironment, readSettings, setting, type Settings } from '../../core/config.js';
 import { advertisedUrl, listensEverywhere } from '../cluster/address.js';
 import { createLogging, type Logger } from '../observability/logger.js';
 import { startWaymark, type Waymark } from '../serve.js';
@@ -47,7 +47,7 @@ function stopOnSignals(waymark: Waymark, logger: Logger, asJson: boolean): void 
 }
 
 /** Where it listens, in addresses that work: 127.0.0.1 on this machine, and the node's address for others when it listens on every interface. */
-export function listeningOn(host: string, port: number, localUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+export function listeningOn(host: string, port: number, localUrl: string, env: NodeJS.ProcessEnv = processEnvironment()): string {
   if (!listensEverywhere(host)) return localUrl;
   return `every interface, port ${port}: ${localUrl} on this machine, ${advertisedUrl(host, port, env)} from others`;
 }

@@ -5,7 +5,7 @@
  * which WAYMARK_NODE_URL sets.
  */
 import { hostname } from 'node:os';
-import { setting } from '../../core/config.js';
+import { processEnvironment, setting } from '../../core/config.js';
 
 const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
 
@@ -15,7 +15,12 @@ export const listensEverywhere = (host: string) => EVERY_INTERFACE.has(host);
 export const httpUrl = (host: string, port: number) => `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
 /** WAYMARK_NODE_URL when set, else the listening address with "every interface" replaced by this machine's name. */
-export function advertisedUrl(listenHost: string, port: number, env: NodeJS.ProcessEnv = process.env, machine = hostname()): string {
+export function advertisedUrl(
+  listenHost: string,
+  port: number,
+  env: NodeJS.ProcessEnv = processEnvironment(),
+  machine = hostname(),
+): string {
   const configured = setting('nodeUrl', env);
   if (configured) return configured;
   return httpUrl(listensEverywhere(listenHost) ? machine : listenHost, port);

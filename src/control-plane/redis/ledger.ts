@@ -3,11 +3,12 @@
  * organization, service and month from Redis (one script call per block, not per request) and
  * serves from them in memory, so a reservation is a map look-up as on the embedded store. Across
  * nodes the quota stays exact: Redis grants a block only within the limit, counting every unit
- * out on a lease. Served units are reported every REPORT_MS (usage reports lag by that much), and
- * a lease that is idle, or whose limit changed, is returned with its unserved units. Each report
- * renews the lease's TTL; a node that dies holds its open leases until it lapses, when Redis counts
- * their unreported units as lost (a dead node may have served them): the most a node's death costs
- * an organization is its open blocks, at most two per service of at most MAX_BLOCK units each.
+ * out on a lease. Served units are reported every REPORT_MS (lease-reports.ts; usage reports lag
+ * by that much), and a lease that is idle, or whose limit changed, is returned with its unserved
+ * units. Each report renews the lease's TTL; a node that dies holds its open leases until it
+ * lapses, when Redis counts their unreported units as lost (a dead node may have served them): the
+ * most a node's death costs an organization is its open blocks, at most two per service of at
+ * most MAX_BLOCK units each.
  * A grant whose reply did not come in time (the request got a 503) may still run in Redis: its
  * block is given back by the next report, rather than lapsing into lost.
  * At the end of a quota the units left may sit in leases no request takes from — another node's,
@@ -21,8 +22,9 @@ import type { QuotaLedger, Reservation, ReserveRequest } from '../store.js';
 import type { Service } from '../types.js';
 import { CommandTimeout } from './command-timeout.js';
 import { acknowledge, broadcast } from './directory.js';
-import { dayUsageField, type ControlKeys } from './keys.js';
-import { ClosedLeases, LeasePool, newLease, type HeldLease, type LeaseReport } from './leases.js';
+import type { ControlKeys } from './keys.js';
+import { LeasePool, newLease, type HeldLease } from './leases.js';
+import { LeaseReports } from './lease-reports.js';
 import type { Scripts } from './scripts.js';
 
 /** What settling a reservation needs: the lease it was taken from. */
@@ -32,13 +34,6 @@ interface LeaseReservation extends Reservation {
   units: number;
   keyId: string;
   day: string;
-}
-
-/** A grant this node stopped waiting for: Redis may have granted the lease, or may still. */
-interface AbandonedGrant {
-  id: string;
-  usageKey: string;
-  service: Service;
 }
 
 /** What a grant script answered, and for which request. */
@@ -59,22 +54,15 @@ const poolId = (orgId: string, service: Service, month: string) => `${orgId}|${s
 
 const GRANTED = 1;
 const KEY_NOT_ACTIVE = 2;
-/** How often served units are reported and leases renewed. */
-export const REPORT_MS = 1000;
-/** A lease not taken from for this long is returned. */
-const IDLE_MS = 2000;
 
 export class RedisLedger implements QuotaLedger {
   /** Last-use times by key id, written by the next flush. */
   private pendingKeyUse = new Map<string, number>();
   private readonly pools = new Map<string, LeasePool>();
-  private readonly abandoned = new Set<AbandonedGrant>();
   /** Lease ids are this node's random prefix and a counter. */
   private readonly node = randomBytes(6).toString('hex');
   private leaseCount = 0;
-  private readonly timer: NodeJS.Timeout;
-  private reporting: Promise<void> | null = null;
-  private readonly closedLeases = new ClosedLeases();
+  private readonly reports: LeaseReports;
 
   constructor(
     private readonly client: Redis,
@@ -85,11 +73,8 @@ export class RedisLedger implements QuotaLedger {
     private readonly knownVersion: (keyId: string) => string,
     private readonly leaseTtlMs: number,
   ) {
-    this.timer = setInterval(() => {
-      if (this.reporting === null) this.report(false).catch(() => {});
-    }, REPORT_MS);
-    this.timer.unref();
-    client.on('close', () => this.closedLeases.disconnected());
+    this.reports = new LeaseReports(scripts, names, storeError, leaseTtlMs, this.pools);
+    client.on('close', () => this.reports.disconnected());
   }
 
   reserve(request: ReserveRequest): LeaseReservation | Promise<LeaseReservation> {
@@ -103,7 +88,7 @@ export class RedisLedger implements QuotaLedger {
       reserving.retireAll();
       reserving.limit = limit;
       return this.waitingOn(reserving, () =>
-        this.report(false).then(
+        this.reports.report(false).then(
           () => this.grantThenTake(reserving, request),
           (error: unknown) => {
             throw this.storeError(error);
@@ -217,7 +202,7 @@ export class RedisLedger implements QuotaLedger {
     const pool = this.pools.get(id);
     if (pool && pool.available() > 0) {
       pool.retireAll();
-      await this.report(false);
+      await this.reports.report(false);
     }
     await acknowledge(this.client, this.names, token);
   }
@@ -254,7 +239,7 @@ export class RedisLedger implements QuotaLedger {
         [service, want, atLeast, limit ?? -1, this.knownVersion(key.id), id, this.leaseTtlMs, this.names.leasePrefix],
       )) as [number, number, number, number, number, number?];
     } catch (error) {
-      if (error instanceof CommandTimeout) this.abandoned.add({ id, usageKey: this.names.monthUsage(org.id, month), service });
+      if (error instanceof CommandTimeout) this.reports.abandoned({ id, usageKey: this.names.monthUsage(org.id, month), service });
       throw this.storeError(error);
     }
     pool.grantAnswered(mark);
@@ -291,91 +276,9 @@ export class RedisLedger implements QuotaLedger {
     lease.taken -= units;
   }
 
-  /**
-   * Reports every lease's served units and renews it. A lease idle for IDLE_MS, used up, or every
-   * lease when `returnAll`, is retired first: its units not taken go back to Redis, and once
-   * nothing is in flight it is closed. A call made while one runs runs after it.
-   */
-  private report(returnAll: boolean): Promise<void> {
-    const run = (this.reporting ?? Promise.resolve()).then(() => this.reportAll(returnAll));
-    const shared: Promise<void> = run
-      .catch(() => {})
-      .finally(() => {
-        if (this.reporting === shared) this.reporting = null;
-      });
-    this.reporting = shared;
-    return run;
-  }
-
-  private async reportAll(returnAll: boolean): Promise<void> {
-    const now = Date.now();
-    const reports: Promise<void>[] = [];
-    for (const [id, pool] of this.pools) {
-      if (pool.leases.length === 0 && pool.acquiring === null && pool.waiting === 0) {
-        this.pools.delete(id);
-        continue;
-      }
-      for (const lease of [...pool.leases]) {
-        if (returnAll || now - lease.lastTakenMs > IDLE_MS || lease.taken === lease.granted) lease.retired = true;
-        reports.push(this.reportLease(pool, lease));
-      }
-    }
-    for (const { report, delivered } of this.closedLeases.toResend(now)) {
-      reports.push(this.scripts.reportLease(report.keys, report.args).then(delivered));
-    }
-    for (const grant of this.abandoned) reports.push(this.giveBack(grant));
-    const failures = (await Promise.allSettled(reports)).filter((r) => r.status === 'rejected');
-    if (failures.length > 0) throw this.storeError((failures[0] as PromiseRejectedResult).reason);
-  }
-
-  /**
-   * One lease's report: the units served from it so far (in all, and by day and key), and the units
-   * the node still holds of it — for a retired lease, those taken; it is closed in Redis and here
-   * once nothing is in flight. Totals, not differences: Redis counts what it has not counted yet,
-   * so a report sent again (its reply lost, Redis timing out or failing over) adds nothing, gives
-   * nothing back twice, and one lost after Redis acknowledged it (a failover before the replica had
-   * it) is made good by the next — for a closed lease, by the same report sent again on the next
-   * connection (ClosedLeases). A failed report changes nothing here; the next one carries all.
-   */
-  private async reportLease(pool: LeasePool, lease: HeldLease): Promise<void> {
-    const held = lease.retired ? lease.taken : lease.granted;
-    const closing = lease.retired && lease.inFlight === 0;
-    const days: (string | number)[] = [];
-    for (const [id, units] of lease.served) {
-      const [day, keyId] = id.split(' ') as [string, string];
-      days.push(this.names.dayUsage(pool.orgId, day), dayUsageField(pool.service, keyId), units);
-    }
-    const report: LeaseReport = {
-      keys: [this.names.leasePrefix + lease.id, this.names.leases, this.names.monthUsage(pool.orgId, pool.month)],
-      args: [lease.id, this.leaseTtlMs, pool.service, lease.servedTotal, held, ...days],
-    };
-    const open = await this.scripts.reportLease(report.keys, report.args);
-    if (closing) {
-      pool.remove(lease);
-      this.closedLeases.closed(report, Date.now());
-    } else if (open === 0) {
-      // Redis settled the lease (it lapsed while this node could not report): take no more from it.
-      lease.retired = true;
-    }
-  }
-
-  /**
-   * Gives back the whole block of a grant this node stopped waiting for: a report of nothing
-   * served, holding nothing (for a grant Redis never ran, it finds no lease and counts nothing). Sent after the grant on its connection (or on the next one, the old
-   * one gone with what Redis had not run of it), it runs after the grant if the grant runs at all;
-   * for a grant never run there is no lease, and it changes nothing.
-   */
-  private async giveBack(grant: AbandonedGrant): Promise<void> {
-    await this.scripts.reportLease(
-      [this.names.leasePrefix + grant.id, this.names.leases, grant.usageKey],
-      [grant.id, this.leaseTtlMs, grant.service, 0, 0],
-    );
-    this.abandoned.delete(grant);
-  }
-
   /** Units served this month; this node's are reported first, other nodes' may lag by up to REPORT_MS. */
   async used(orgId: string, service: Service, month: string): Promise<number> {
-    await this.report(false);
+    await this.reports.report(false);
     try {
       return Number((await this.client.hget(this.names.monthUsage(orgId, month), service)) ?? 0);
     } catch (error) {
@@ -394,14 +297,14 @@ export class RedisLedger implements QuotaLedger {
 
   /** Reports served units and writes the buffered last-use times; on failure they are kept for the next flush (newer times win). */
   async flush(): Promise<void> {
-    await this.report(false);
+    await this.reports.report(false);
     await this.writeKeyUse();
   }
 
   /** At shutdown: every lease is reported and returned, and the timer stops. */
   async close(): Promise<void> {
-    clearInterval(this.timer);
-    await this.report(true);
+    this.reports.stop();
+    await this.reports.report(true);
     await this.writeKeyUse();
   }
 

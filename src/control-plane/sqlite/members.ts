@@ -1,15 +1,14 @@
 /**
- * Offboarding in the SQLite store: removing members, ending sessions, password changes and resets,
- * and keeping invitations within their makers' current roles. Each function runs inside the
- * caller's transaction (SqliteStore wraps them).
+ * Sessions and offboarding in the SQLite store: sessions, removing members, ending sessions,
+ * password changes and resets, and keeping invitations within their makers' current roles. Each
+ * function runs inside the caller's transaction (SqliteStore wraps them).
  */
 import type Database from 'better-sqlite3';
 import { invitersOf, mayInvite } from '../permissions.js';
 import { LastOwner, type Removal, type RemovalRequest } from '../store.js';
-import type { PasswordResetRecord, Role, User, UserWithPassword } from '../types.js';
+import { withoutPassword } from '../store-views.js';
+import type { PasswordResetRecord, Role, SessionRecord, User } from '../types.js';
 import { toKey, toUser, type InvitationRow, type KeyRow, type UserRow } from './rows.js';
-
-const withoutPassword = ({ passwordHash: _, ...user }: UserWithPassword): User => user;
 
 const PENDING = 'accepted_at IS NULL AND revoked_at IS NULL AND expires_at > ?';
 
@@ -32,6 +31,23 @@ export function inviterMayStillInvite(db: Database.Database, invitation: Invitat
 
 const countOwners = (db: Database.Database, orgId: string) =>
   db.prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM users WHERE org_id = ? AND role = 'owner'").get(orgId)!.n;
+
+export function createSession(db: Database.Database, session: SessionRecord): void {
+  db.prepare('INSERT INTO sessions (hash, user_id, expires_at) VALUES (?, ?, ?)').run(session.hash, session.userId, session.expiresAt);
+}
+
+export function findSession(db: Database.Database, hash: string, nowIso: string): SessionRecord | null {
+  const row = db
+    .prepare<[string, string], { hash: string; user_id: string; expires_at: string }>(
+      'SELECT * FROM sessions WHERE hash = ? AND expires_at > ?',
+    )
+    .get(hash, nowIso);
+  return row ? { hash: row.hash, userId: row.user_id, expiresAt: row.expires_at } : null;
+}
+
+export function deleteSession(db: Database.Database, hash: string): void {
+  db.prepare('DELETE FROM sessions WHERE hash = ?').run(hash);
+}
 
 /** Ends the user's sessions, all or all but one (a session hash). */
 function endSessions(db: Database.Database, userId: string, keep: string | null): void {
