@@ -1,6 +1,7 @@
 /**
  * The elevation store's file format (`elevation.dem` in a dataset), shared by the import that
- * writes it (data-pipeline/terrain/) and the reader (elevation-store.ts).
+ * writes it (data-pipeline/terrain/) and the reader (elevation-store.ts, its file reads in
+ * elevation-read.ts).
  *
  * Elevations are kept on **grids**: regular longitude/latitude lattices, one per resolution and
  * alignment (all SRTM 3″ tiles share one grid, SRTM 1″ tiles another, a GeoTIFF gets the grid of

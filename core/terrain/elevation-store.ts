@@ -1,10 +1,10 @@
 /**
  * Reads a dataset's elevation store (elevation-file.ts): elevations at points, bilinear between
- * the four samples around each, and grids of them for tiles. The directory is read when the store
- * is opened; blocks are read from the file as they are first needed and kept in a bounded cache
- * (about the least recently used out first), so memory does not grow with the store. A block in
- * the cache answers a point in well under a microsecond; one not in it costs a read of 113 KiB
- * (from the OS's page cache, mostly).
+ * the four samples around each, and grids of them for tiles (row by row: grid-rows.ts). The
+ * directory is read when the store is opened (elevation-read.ts); blocks are read from the file as
+ * they are first needed and kept in a bounded cache (about the least recently used out first), so
+ * memory does not grow with the store. A block in the cache answers a point in well under a
+ * microsecond; one not in it costs a read of 113 KiB (from the OS's page cache, mostly).
  *
  * Where grids of several resolutions overlap, the finest answers; where it lacks one of the four
  * samples a point needs (its edge, a gap), the next coarser one that has them does. Outside every
@@ -13,23 +13,18 @@
  * Synchronous, like the server's other dataset reads (MBTiles, the geocoder index), and usable in
  * worker threads: each opens its own.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import {
-  BLOCK_BYTES,
   BLOCK_CELLS,
-  BLOCK_HEADER_BYTES,
-  BLOCK_SAMPLES,
   BLOCK_SIDE,
   cellDiagonalMetres,
   latticeIndex,
   NO_DATA,
-  TRAILER_BYTES,
-  TRAILER_MAGIC,
-  align8,
-  unionOfBounds,
-  type GridDirectory,
   type StoreDirectory,
+  unionOfBounds,
 } from './elevation-file.js';
+import { type CachedBlock, findSlot, type Grid, readBlockAt, readDirectory } from './elevation-read.js';
+import { axisPositions, type GridAxes, interpolateRun } from './grid-rows.js';
 
 /** A grid of the store as its users see it. */
 export interface ElevationGridInfo {
@@ -47,32 +42,6 @@ export interface ElevationSample {
 
 /** Blocks the cache keeps unless told otherwise: 256 × 113 KiB ≈ 28 MiB. */
 const DEFAULT_CACHE_BLOCKS = 256;
-
-interface Grid {
-  originLon: number;
-  originLat: number;
-  stepLon: number;
-  stepLat: number;
-  keySpan: number;
-  bounds: [number, number, number, number];
-  keys: Float64Array;
-  slots: Uint32Array;
-  /** Added to a block key to make it unique across grids in the cache. */
-  cacheOffset: number;
-}
-
-interface CachedBlock {
-  /** Its key in its grid. */
-  key: number;
-  /** Used since the eviction sweep last passed it (the sweep's second chance). */
-  used: boolean;
-  base: number;
-  unit: number;
-  q: Int16Array;
-}
-
-/** Room for any grid's block keys (they stay far below 2^33) in one numeric cache key. */
-const CACHE_KEY_STRIDE = 2 ** 33;
 
 export class ElevationStore {
   /** Finest first. */
@@ -300,155 +269,9 @@ export class ElevationStore {
     const slot = findSlot(grid, key);
     if (slot < 0) return null;
     if (this.fd === null) throw new Error('the elevation store is closed');
-    const bytes = Buffer.allocUnsafeSlow(BLOCK_BYTES);
-    readFully(this.fd, bytes, slot * BLOCK_BYTES);
-    const block: CachedBlock = {
-      key,
-      used: false,
-      base: bytes.readInt32LE(0),
-      unit: bytes.readUInt16LE(4),
-      q: new Int16Array(bytes.buffer, bytes.byteOffset + BLOCK_HEADER_BYTES, BLOCK_SAMPLES),
-    };
+    const block = readBlockAt(this.fd, slot, key);
     if (this.cache.size >= this.cacheBlocks) this.evictOne();
     this.cache.set(cacheKey, block);
     return block;
   }
-}
-
-/**
- * Bilinear values of columns `from`..`to` − 1 of one row of a grid of samples, all in `block`,
- * into `out` from `at + from`, computed as `interpolate` does (the same arithmetic, so the same
- * values to the bit; a copy of its few lines, since a shared function call here halves the speed);
- * stops at the first column the block lacks a sample for (NO_DATA) and returns it, else `to`.
- * A function of its own, on typed arrays only, so that V8 compiles the loop tight.
- */
-function interpolateRun(
-  block: CachedBlock,
-  rowStart: number,
-  ty: number,
-  cells: Int32Array,
-  weights: Float64Array,
-  from: number,
-  to: number,
-  out: Float32Array,
-  at: number,
-): number {
-  const { q, base, unit } = block;
-  for (let c = from; c < to; c++) {
-    const tx = weights[c]!;
-    const i = rowStart + cells[c]!;
-    const q00 = q[i]!;
-    const q10 = tx === 0 ? q00 : q[i + 1]!;
-    const q01 = ty === 0 ? q00 : q[i + BLOCK_SIDE]!;
-    const q11 = tx === 0 ? q01 : ty === 0 ? q10 : q[i + BLOCK_SIDE + 1]!;
-    if (q00 === NO_DATA || q10 === NO_DATA || q01 === NO_DATA || q11 === NO_DATA) return c;
-    const south = q00 + (q10 - q00) * tx;
-    const north = q01 + (q11 - q01) * tx;
-    out[at + c] = (base + (south + (north - south) * ty) * unit) / 10;
-  }
-  return to;
-}
-
-/** Where the samples of one axis (columns or rows) of a grid of samples lie on one grid's lattice. */
-interface AxisPositions {
-  /** The fractional lattice index (`latticeIndex`). */
-  index: Float64Array;
-  /** The block along the axis; -1 before the lattice's start, where the position is NaN, or absurdly far. */
-  block: Int32Array;
-  /** The cell in the block, and the weight of the cell's far sample (as `interpolate` computes them). */
-  cell: Int32Array;
-  weight: Float64Array;
-}
-
-interface GridAxes {
-  /** Per grid of the store. */
-  columns: AxisPositions[];
-  rows: AxisPositions[];
-}
-
-function axisPositions(values: ArrayLike<number>, origin: number, step: number): AxisPositions {
-  const positions: AxisPositions = {
-    index: new Float64Array(values.length),
-    block: new Int32Array(values.length),
-    cell: new Int32Array(values.length),
-    weight: new Float64Array(values.length),
-  };
-  for (let i = 0; i < values.length; i++) {
-    const index = latticeIndex(values[i]!, origin, step);
-    positions.index[i] = index;
-    // Past 2^31 blocks an Int32Array would wrap round: no lattice is that large.
-    if (!(index >= 0 && index < 2 ** 31)) {
-      positions.block[i] = -1;
-      continue;
-    }
-    const block = Math.floor(index / BLOCK_CELLS);
-    const inBlock = index - block * BLOCK_CELLS;
-    const cell = Math.floor(inBlock);
-    positions.block[i] = block;
-    positions.cell[i] = cell;
-    positions.weight[i] = inBlock - cell;
-  }
-  return positions;
-}
-
-/** The slot of `key` in the grid's sorted keys, or -1. */
-function findSlot(grid: Grid, key: number): number {
-  const { keys } = grid;
-  let low = 0;
-  let high = keys.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const found = keys[middle]!;
-    if (found === key) return grid.slots[middle]!;
-    if (found < key) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
-}
-
-function readFully(fd: number, into: Uint8Array, position: number): void {
-  let done = 0;
-  while (done < into.length) {
-    const read = readSync(fd, into, done, into.length - done, position + done);
-    if (read === 0) throw new Error(`the elevation store ends early (at byte ${position + done})`);
-    done += read;
-  }
-}
-
-/** The trailer and directory at the end of the file: the grids, their block keys and slots. */
-function readDirectory(fd: number, file: string): { directory: StoreDirectory; parts: Grid[] } {
-  const size = fstatSync(fd).size;
-  const notAStore = (why: string) => new Error(`${file} is not a Waymark elevation store: ${why}`);
-  if (size < TRAILER_BYTES) throw notAStore('it is too short');
-  const trailer = Buffer.alloc(TRAILER_BYTES);
-  readFully(fd, trailer, size - TRAILER_BYTES);
-  if (trailer.toString('latin1', 0, 8) !== TRAILER_MAGIC) throw notAStore('its trailer is not there (an unfinished write?)');
-  const offset = trailer.readDoubleLE(8);
-  const length = trailer.readDoubleLE(16);
-  if (!(offset >= 0 && length > 4 && offset + length <= size - TRAILER_BYTES)) throw notAStore('its directory lies outside the file');
-  const bytes = Buffer.allocUnsafeSlow(length);
-  readFully(fd, bytes, offset);
-  const jsonLength = bytes.readUInt32LE(0);
-  const directory = JSON.parse(bytes.toString('utf8', 4, 4 + jsonLength)) as StoreDirectory;
-  if (directory.formatVersion !== 1) throw notAStore(`its format version is ${directory.formatVersion}, this Waymark reads 1`);
-  if (directory.grids.length === 0) throw notAStore('it holds no grid');
-  let at = align8(4 + jsonLength);
-  const parts = directory.grids.map((grid: GridDirectory, index): Grid => {
-    const keys = new Float64Array(bytes.buffer, bytes.byteOffset + at, grid.blocks);
-    at += 8 * grid.blocks;
-    const slots = new Uint32Array(bytes.buffer, bytes.byteOffset + at, grid.blocks);
-    at = align8(at + 4 * grid.blocks);
-    return {
-      originLon: grid.origin[0],
-      originLat: grid.origin[1],
-      stepLon: grid.step[0],
-      stepLat: grid.step[1],
-      keySpan: grid.keySpan,
-      bounds: grid.bounds,
-      keys,
-      slots,
-      cacheOffset: index * CACHE_KEY_STRIDE,
-    };
-  });
-  return { directory, parts };
 }

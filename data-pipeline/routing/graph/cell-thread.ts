@@ -5,7 +5,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { type CellAnswer, type CellHelperData, buffersOf } from './cell-threads.js';
-import { type CellTask, contractCell } from './contract.js';
+import { type CellTask, contractCell } from './cell-interiors.js';
 import { EdgeRecord } from './hierarchy-edges.js';
 
 const { port, answered } = workerData as CellHelperData;

@@ -1,5 +1,5 @@
 /**
- * The cells of contract.ts's first round on helper threads as well as on the thread contracting: a
+ * The cells of a big component's first round (cell-interiors.ts) on helper threads as well as on the thread contracting: a
  * big component's cells do not depend on each other, so up to `helpers` worker threads
  * (cell-thread.ts) contract some while this thread contracts the others. A cell goes out as typed
  * arrays (its turns numbered in the cell, its nodes' ids and flags: about 50 bytes per node, never
@@ -17,7 +17,8 @@
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from 'node:worker_threads';
 import type { ThreadLeases } from '../../threads.js';
-import { contractCell, type CellLeft, type CellRunner, type CellTask, type EdgeSinks } from './contract.js';
+import { contractCell, type CellLeft, type CellRunner, type CellTask } from './cell-interiors.js';
+import type { EdgeSinks } from './contractor.js';
 import { type RecordedEdges, replayInto } from './hierarchy-edges.js';
 
 const WORKER = new URL('./cell-thread.js', import.meta.url);

@@ -2,7 +2,7 @@
  * Where the edge-based graph's nodes lie, as one number per node that keeps nodes near each other in
  * space near each other in order: the position of the node's segment start along a Hilbert curve
  * over the network's box. Runs of consecutive keys are compact patches of the map with short
- * boundaries, the cells of contract.ts's first round.
+ * boundaries, the cells of the contraction's first round (cell-interiors.ts).
  */
 import type { RoadNetwork } from '../../../core/routing/network.js';
 import type { EdgeBasedGraph } from './edge-based.js';
