@@ -11,7 +11,7 @@ import { throwIfAborted } from '../abort.js';
 import type { ProgressReporter } from '../progress.js';
 import type { OsmElement, Tags } from '../shortbread/element.js';
 import { isClosed } from '../shortbread/geometry.js';
-import type { BBox } from '../../core/geo/sea-polygons.js';
+import type { BBox } from '../../core/geo/types.js';
 
 const run = promisify(execFile);
 const OSMIUM = 'osmium';

@@ -4,6 +4,7 @@ import type { Geometry, Position } from 'geojson';
 import type { FeatureValue, TileFeature } from '../features.js';
 import type { PolygonRings } from '../../core/geo/rings.js';
 import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE } from './geometry.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 export type Tags = Record<string, string>;
 
@@ -21,15 +22,12 @@ export type PointElement = Extract<OsmElement, { shape: 'point' }>;
 export type LineElement = Extract<OsmElement, { shape: 'line' }>;
 export type AreaElement = Extract<OsmElement, { shape: 'area' }>;
 
-/** The last zoom every feature reaches; clients overzoom beyond it. */
-export const MAX_ZOOM = 14;
-
 /** Collects features for one element; rules call `emit` for each layer they fill. */
 export type Emit = (layer: string, minzoom: number, geometry: Geometry, properties: Record<string, FeatureValue>) => void;
 
 export function collector(out: TileFeature[]): Emit {
   return (layer, minzoom, geometry, properties) => {
-    out.push({ layer, minzoom, maxzoom: MAX_ZOOM, geometry, properties });
+    out.push({ layer, minzoom, maxzoom: TILE_MAX_ZOOM, geometry, properties });
   };
 }
 

@@ -3,7 +3,6 @@
 import {
   areaGeometry,
   lineIsArea,
-  MAX_ZOOM,
   minZoomForArea,
   minZoomForLength,
   nameProperties,
@@ -16,6 +15,7 @@ import {
   type Tags,
 } from './element.js';
 import { lineMercatorLength, polygonsMercatorArea } from './geometry.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 /**
  * Water areas: the schema's first zoom, and whether the body is "still" water (lakes are shown
@@ -45,7 +45,7 @@ function waterAreaMinZoom(kind: string, area: number): number {
   const rule = WATER_AREA_KINDS[kind]!;
   let zoom = Math.max(rule.minzoom, minZoomForArea(rule.still ? 0.01 : 0.1, area));
   if (rule.still && zoom >= 10) zoom = Math.max(10, minZoomForArea(0.1, area));
-  return Math.min(zoom, MAX_ZOOM);
+  return Math.min(zoom, TILE_MAX_ZOOM);
 }
 
 /** Waterway lines: a fixed first zoom, or a length rule (shown once 0.25 px long, not before `minzoom`). */
@@ -82,10 +82,10 @@ export function waterLines(el: LineElement, emit: Emit): void {
   if (rule !== undefined) {
     const kind = t.waterway!;
     const lengthZoom = rule.byLength ? minZoomForLength(0.25, lineMercatorLength(el.line)) : 0;
-    const minzoom = Math.min(MAX_ZOOM, Math.max(rule.minzoom, lengthZoom));
+    const minzoom = Math.min(TILE_MAX_ZOOM, Math.max(rule.minzoom, lengthZoom));
     emit('water_lines', minzoom, geometry, { kind, tunnel: isTunnel(t), bridge: isBridge(t) });
     if (t.name !== undefined) {
-      emit('water_lines_labels', Math.min(MAX_ZOOM, Math.max(rule.labelMinzoom, lengthZoom)), geometry, nameProperties(t, { kind }));
+      emit('water_lines_labels', Math.min(TILE_MAX_ZOOM, Math.max(rule.labelMinzoom, lengthZoom)), geometry, nameProperties(t, { kind }));
     }
   }
   if (t.waterway === 'dam') emit('dam_lines', DAM_AND_PIER_MINZOOM, geometry, { kind: 'dam' });

@@ -22,8 +22,7 @@ import type { Snap } from '../../workers/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
 import { writeTestDataset } from './dataset.js';
 import type { RoutingAnswer } from '../../workers/routing/task.js';
-
-export type LonLat = [number, number];
+import type { LonLat } from '../../core/geo/types.js';
 
 /**
  * Writes the test dataset into `dataDir` (pointed at by `current`) and adds routing graphs of

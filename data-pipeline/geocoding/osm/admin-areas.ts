@@ -14,9 +14,10 @@ import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { countryByCode, type Country } from '../../../core/geocoding/countries.js';
 import { isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { adminLevelsOf, MUNICIPALITY_LEVEL } from './admin-levels.js';
-import { bboxContains, bboxOf, labelPoint, outerRingPositions, type BBox } from './geometry.js';
+import { bboxContains, bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
 import { ADMIN_LAYER_OF_PLACE_AREA, namesByLanguage, populationOf } from './tags.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 export interface OsmAdminCounts {
   /** Candidate areas (admin boundaries and place areas) read, and the ones skipped. */

@@ -5,8 +5,7 @@
 import type { Position } from 'geojson';
 import type { OsmElement } from '../../shortbread/element.js';
 import { largestPolygonLabelPoint } from '../../shortbread/geometry.js';
-
-export type BBox = [number, number, number, number];
+import type { BBox } from '../../../core/geo/types.js';
 
 /** The point a record of the element is placed at; inside the polygon for areas. */
 export function labelPoint(el: OsmElement): Position {

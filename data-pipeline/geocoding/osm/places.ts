@@ -19,7 +19,8 @@ import {
 } from './tags.js';
 import { addressRange } from './interpolation.js';
 import { categoriesOf } from '../../../core/geocoding/categories.js';
-import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
+import type { AddressRange } from '../../../core/geocoding/street-lines.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export interface OsmPlaceCounts {
   /** Objects osmium exported (any of the keys read), closed ways once as a line and once as an area. */

@@ -9,8 +9,9 @@
 import type { Position } from 'geojson';
 import type { Tags } from '../../shortbread/element.js';
 import { lineMercatorLength } from '../../shortbread/geometry.js';
-import { bboxOf, lineMiddle, type BBox } from './geometry.js';
+import { bboxOf, lineMiddle } from './geometry.js';
 import { namesByLanguage } from './tags.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 /** Ways of one name closer than this (box to box) are one street. */
 export const MERGE_DISTANCE_M = 200;

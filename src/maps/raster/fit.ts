@@ -3,8 +3,9 @@
  * markers and paths) fills the picture less a padding. Zooms are MapLibre's: a 512-px world at zoom 0.
  */
 import type { StaticMarker, StaticPath } from '../../../workers/render/task.js';
-import { MAX_ZOOM, type Bounds, type View } from './sanitize/view.js';
+import { MAX_ZOOM, type View } from './sanitize/view.js';
 import { worldPixel } from '../../../core/geo/web-mercator.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 const WORLD_PX = 512;
 /** CSS pixels kept free around fitted overlays, so that pins and line ends are not cut. */
@@ -15,7 +16,7 @@ const MAX_FIT_ZOOM = 16;
 /** The latitude of a Web Mercator y, as a fraction of the world from the top (the inverse of `worldPixel`'s). */
 const latitudeOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 
-function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
+function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): BBox {
   const points = [...markers.map((m): [number, number] => [m.lon, m.lat]), ...paths.flatMap((p) => p.points)];
   const lons = points.map((p) => p[0]);
   const lats = points.map((p) => p[1]);
@@ -23,7 +24,7 @@ function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
 }
 
 function fitBounds(
-  [minLon, minLat, maxLon, maxLat]: Bounds,
+  [minLon, minLat, maxLon, maxLat]: BBox,
   width: number,
   height: number,
   padding: number,
