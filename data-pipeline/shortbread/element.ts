@@ -5,8 +5,7 @@ import type { FeatureValue, TileFeature } from '../features.js';
 import type { PolygonRings } from '../../core/geo/rings.js';
 import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE } from './geometry.js';
 import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
-
-export type Tags = Record<string, string>;
+import type { Tags } from '../osm/tags.js';
 
 /**
  * One OSM object as osmium exports it. A closed way arrives as an `area` (osmium assembles it) and,

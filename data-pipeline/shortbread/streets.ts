@@ -13,8 +13,8 @@ import {
   type Emit,
   type LineElement,
   type PointElement,
-  type Tags,
 } from './element.js';
+import type { Tags } from '../osm/tags.js';
 
 interface StreetClass {
   kind: string;

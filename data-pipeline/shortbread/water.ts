@@ -12,10 +12,10 @@ import {
   type AreaElement,
   type Emit,
   type LineElement,
-  type Tags,
 } from './element.js';
 import { lineMercatorLength, polygonsMercatorArea } from './geometry.js';
 import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
+import type { Tags } from '../osm/tags.js';
 
 /**
  * Water areas: the schema's first zoom, and whether the body is "still" water (lakes are shown

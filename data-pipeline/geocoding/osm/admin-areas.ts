@@ -7,7 +7,7 @@
  * wait in the spill file until needed.
  */
 import type { MultiPolygon } from 'geojson';
-import type { OsmElement, Tags } from '../../shortbread/element.js';
+import type { OsmElement } from '../../shortbread/element.js';
 import type { PolygonRings } from '../../../core/geo/rings.js';
 import { polygonContains } from '../../shortbread/geometry.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
@@ -18,6 +18,7 @@ import { bboxContains, bboxOf, labelPoint, outerRingPositions } from './geometry
 import type { OsmSpill } from './spill.js';
 import { ADMIN_LAYER_OF_PLACE_AREA, namesByLanguage, populationOf } from './tags.js';
 import type { BBox } from '../../../core/geo/types.js';
+import type { Tags } from '../../osm/tags.js';
 
 export interface OsmAdminCounts {
   /** Candidate areas (admin boundaries and place areas) read, and the ones skipped. */
