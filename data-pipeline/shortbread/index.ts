@@ -3,7 +3,8 @@
 import type { Position } from 'geojson';
 import type { TileFeature } from '../features.js';
 import { boundaryAreas, boundaryLines } from './boundaries.js';
-import { collector, type OsmElement } from './element.js';
+import { collector } from './rule-helpers.js';
+import type { OsmElement } from '../osm/element.js';
 import { landAreas } from './land.js';
 import { oceanPolygons } from '../../core/geo/sea-polygons.js';
 import type { BBox } from '../../core/geo/types.js';
@@ -14,7 +15,6 @@ import { poisAndAddresses, publicTransport } from './pois.js';
 import { motorwayJunctions, streetAreas, streetLines, transportLines } from './streets.js';
 import { waterAreas, waterLines } from './water.js';
 
-export type { OsmElement } from './element.js';
 export { SHORTBREAD_LAYERS } from './layers.js';
 import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 

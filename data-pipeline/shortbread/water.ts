@@ -1,19 +1,8 @@
 // Shortbread water layers from OSM: water_polygons (+ _labels), water_lines (+ _labels),
 // dam_lines/dam_polygons and pier_lines/pier_polygons. The sea is built from coastlines (ocean.ts).
-import {
-  areaGeometry,
-  lineIsArea,
-  minZoomForArea,
-  minZoomForLength,
-  nameProperties,
-  pointOf,
-  isBridge,
-  isTunnel,
-  type AreaElement,
-  type Emit,
-  type LineElement,
-} from './element.js';
-import { lineMercatorLength, polygonsMercatorArea } from './geometry.js';
+import { areaGeometry, lineIsArea, pointOf, type AreaElement, type LineElement } from '../osm/element.js';
+import { minZoomForArea, minZoomForLength, nameProperties, isBridge, isTunnel, type Emit } from './rule-helpers.js';
+import { lineMercatorLength, polygonsMercatorArea } from '../../core/geo/mercator-measures.js';
 import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 import type { Tags } from '../osm/tags.js';
 

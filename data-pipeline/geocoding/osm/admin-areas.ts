@@ -7,9 +7,9 @@
  * wait in the spill file until needed.
  */
 import type { MultiPolygon } from 'geojson';
-import type { OsmElement } from '../../shortbread/element.js';
+import type { OsmElement } from '../../osm/element.js';
 import type { PolygonRings } from '../../../core/geo/rings.js';
-import { polygonContains } from '../../shortbread/geometry.js';
+import { polygonContains } from '../../../core/geo/rings.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { countryByCode, type Country } from '../../../core/geocoding/countries.js';
 import { isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';

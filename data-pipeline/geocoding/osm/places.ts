@@ -2,7 +2,7 @@
  * The non-admin records of an OSM file: venues, addresses, place nodes (localities and
  * neighbourhoods), and streets, merged from their ways after the last object.
  */
-import { lineIsArea, type OsmElement } from '../../shortbread/element.js';
+import { lineIsArea, type OsmElement } from '../../osm/element.js';
 import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';

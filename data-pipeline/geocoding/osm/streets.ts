@@ -7,7 +7,7 @@
  * time (`mergeStreetWays`), so memory holds the streets of one name only.
  */
 import type { Position } from 'geojson';
-import { lineMercatorLength } from '../../shortbread/geometry.js';
+import { lineMercatorLength } from '../../../core/geo/mercator-measures.js';
 import { bboxOf, lineMiddle } from './geometry.js';
 import { namesByLanguage } from './tags.js';
 import type { BBox } from '../../../core/geo/types.js';

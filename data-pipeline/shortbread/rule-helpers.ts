@@ -1,25 +1,10 @@
-// The OSM object the Shortbread rules look at, and the tag helpers several layer groups share
-// (names, bridge/tunnel flags, zoom levels from sizes), as the Shortbread reference defines them.
-import type { Geometry, Position } from 'geojson';
+// The helpers several Shortbread layer groups share: the feature collector, names, bridge/tunnel
+// flags, layers, and zoom levels from sizes, as the Shortbread reference defines them.
+import type { Geometry } from 'geojson';
 import type { FeatureValue, TileFeature } from '../features.js';
-import type { PolygonRings } from '../../core/geo/rings.js';
-import { largestPolygonLabelPoint, MERCATOR_CIRCUMFERENCE } from './geometry.js';
+import { MERCATOR_CIRCUMFERENCE } from '../../core/geo/mercator-measures.js';
 import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 import type { Tags } from '../osm/tags.js';
-
-/**
- * One OSM object as osmium exports it. A closed way arrives as an `area` (osmium assembles it) and,
- * when it carries a key of the line rules (SHORTBREAD_LINEAR_TAGS), also as a `line`, so each rule
- * decides which of the two it wants.
- */
-export type OsmElement =
-  | { shape: 'point'; type: 'node'; id: number; tags: Tags; point: Position }
-  | { shape: 'line'; type: 'way'; id: number; tags: Tags; line: Position[]; closed: boolean }
-  | { shape: 'area'; type: 'way' | 'relation'; id: number; tags: Tags; polygons: PolygonRings[] };
-
-export type PointElement = Extract<OsmElement, { shape: 'point' }>;
-export type LineElement = Extract<OsmElement, { shape: 'line' }>;
-export type AreaElement = Extract<OsmElement, { shape: 'area' }>;
 
 /** Collects features for one element; rules call `emit` for each layer they fill. */
 export type Emit = (layer: string, minzoom: number, geometry: Geometry, properties: Record<string, FeatureValue>) => void;
@@ -28,20 +13,6 @@ export function collector(out: TileFeature[]): Emit {
   return (layer, minzoom, geometry, properties) => {
     out.push({ layer, minzoom, maxzoom: TILE_MAX_ZOOM, geometry, properties });
   };
-}
-
-/**
- * Shortbread's "is an area" rule: `area=yes`, relations (multipolygon, boundary) and
- * `area:aeroway=runway|taxiway` are areas even for features that are lines by default.
- */
-export function isExplicitArea(el: OsmElement): boolean {
-  const t = el.tags;
-  return el.type === 'relation' || t.area === 'yes' || t['area:aeroway'] === 'runway' || t['area:aeroway'] === 'taxiway';
-}
-
-/** A line is also an area (and so skipped by line-only rules) when closed and not `area=no`. */
-export function lineIsArea(el: LineElement): boolean {
-  return isExplicitArea(el) || (el.closed && el.tags.area !== 'no');
 }
 
 /** `name`, `name_en`, `name_de`, each falling back to the others as the reference does. */
@@ -84,14 +55,4 @@ export function minZoomForArea(minPixels: number, area: number): number {
 /** First zoom at which a line is at least `minPixels` pixels long. */
 export function minZoomForLength(minPixels: number, length: number): number {
   return Math.floor(Math.log((MERCATOR_CIRCUMFERENCE * minPixels) / (2 ** 8 * length)) / Math.LN2);
-}
-
-/** GeoJSON geometry of an area: a Polygon when there is one, else a MultiPolygon. */
-export function areaGeometry(polygons: PolygonRings[]): Geometry {
-  return polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0]! } : { type: 'MultiPolygon', coordinates: polygons };
-}
-
-/** Point geometry for a point layer: the node itself, or a label point inside an area. */
-export function pointOf(el: PointElement | AreaElement): Geometry {
-  return { type: 'Point', coordinates: el.shape === 'point' ? el.point : largestPolygonLabelPoint(el.polygons) };
 }
