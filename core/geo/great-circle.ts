@@ -26,7 +26,7 @@ export function pointsAlongPath(path: readonly LonLat[], count: number): LonLat[
   const lengths = path.slice(1).map((point, i) => metresBetween(path[i]![0], path[i]![1], point[0], point[1]));
   const total = lengths.reduce((sum, length) => sum + length, 0);
   const first: [number, number] = [path[0]![0], path[0]![1]];
-  const points: [number, number][] = [];
+  const points: LonLat[] = [];
   let segment = 0;
   let start = 0;
   for (let k = 0; k < count; k++) {

@@ -8,6 +8,7 @@
  */
 import { worldPixel } from '../../core/geo/web-mercator.js';
 import type { BBox } from '../../core/geo/types.js';
+import type { LonLat } from '../../core/geo/types.js';
 
 /** CSS pixels of the viewport the first view fills: a common embedded map (the dashboard's playground is smaller). */
 export const FIRST_VIEW_SIZE = { width: 1024, height: 768 } as const;
@@ -18,7 +19,7 @@ const MAX_FIRST_ZOOM = 16;
 
 export interface FirstView {
   /** [lon, lat], as a MapLibre style's `center`. */
-  center: [number, number];
+  center: LonLat;
   zoom: number;
 }
 

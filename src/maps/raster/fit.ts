@@ -6,6 +6,7 @@ import type { StaticMarker, StaticPath } from '../../../workers/render/task.js';
 import { MAX_ZOOM, type View } from './sanitize/view.js';
 import { worldPixel } from '../../../core/geo/web-mercator.js';
 import type { BBox } from '../../../core/geo/types.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 const WORLD_PX = 512;
 /** CSS pixels kept free around fitted overlays, so that pins and line ends are not cut. */
@@ -17,7 +18,7 @@ const MAX_FIT_ZOOM = 16;
 const latitudeOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 
 function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): BBox {
-  const points = [...markers.map((m): [number, number] => [m.lon, m.lat]), ...paths.flatMap((p) => p.points)];
+  const points = [...markers.map((m): LonLat => [m.lon, m.lat]), ...paths.flatMap((p) => p.points)];
   const lons = points.map((p) => p[0]);
   const lats = points.map((p) => p[1]);
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
@@ -29,7 +30,7 @@ function fitBounds(
   height: number,
   padding: number,
   maxZoom: number,
-): { center: [number, number]; zoom: number } {
+): { center: LonLat; zoom: number } {
   // Web Mercator as fractions of the world, 0..1 from the top-left.
   const [left, top] = worldPixel(1, minLon, maxLat);
   const [right, bottom] = worldPixel(1, maxLon, minLat);

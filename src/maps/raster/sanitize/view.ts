@@ -8,7 +8,7 @@ import { messages } from './messages.js';
 
 export const MAX_ZOOM = 20;
 
-export type View = { kind: 'center'; center: [number, number]; zoom: number } | { kind: 'bbox'; bounds: BBox } | { kind: 'fit' };
+export type View = { kind: 'center'; center: LonLat; zoom: number } | { kind: 'bbox'; bounds: BBox } | { kind: 'fit' };
 
 /** A `lat,lng` position as routing reads it, within Web Mercator's latitudes. */
 export function mapPosition(name: string, raw: string): Sanitized<LonLat> {
