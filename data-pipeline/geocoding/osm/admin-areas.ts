@@ -17,7 +17,7 @@ import { adminLevelsOf, MUNICIPALITY_LEVEL } from './admin-levels.js';
 import { bboxContains, bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
 import { ADMIN_LAYER_OF_PLACE_AREA, namesByLanguage, populationOf } from './tags.js';
-import type { BBox } from '../../../core/geo/types.js';
+import type { BBox, LonLat } from '../../../core/geo/types.js';
 import type { Tags } from '../../osm/tags.js';
 
 export interface OsmAdminCounts {
@@ -54,7 +54,7 @@ interface Candidate {
   id: number;
   tags: Tags;
   level: number | undefined;
-  point: [number, number];
+  point: LonLat;
   bbox: BBox;
   /** Where the spill file keeps its polygons. */
   polygons: number;
@@ -78,7 +78,7 @@ export class OsmAdminAreas {
       this.counts.skippedNoName++;
       return;
     }
-    const [lon, lat] = labelPoint(el) as [number, number];
+    const [lon, lat] = labelPoint(el) as LonLat;
     if (!isValidPosition(lon, lat)) return;
     const bbox = bboxOf(outerRingPositions(el.polygons));
     this.candidates.push({
@@ -144,7 +144,7 @@ export class OsmAdminAreas {
    * The layer by the country's level table; a district with no municipality inside is the city it
    * is (where the table says so); else the `place` tag's layer.
    */
-  private layerOf(c: Candidate, country: Country | undefined, municipalityPoints: [number, number][]): AdminLayer | undefined {
+  private layerOf(c: Candidate, country: Country | undefined, municipalityPoints: LonLat[]): AdminLayer | undefined {
     if (c.level !== undefined) {
       const levels = adminLevelsOf(country?.alpha2);
       const layer = levels.layers[c.level];
@@ -210,6 +210,6 @@ function bboxArea([west, south, east, north]: BBox): number {
   return (east - west) * (north - south);
 }
 
-function containsPoint(c: Candidate, polygons: PolygonRings[], [x, y]: [number, number]): boolean {
+function containsPoint(c: Candidate, polygons: PolygonRings[], [x, y]: LonLat): boolean {
   return bboxContains(c.bbox, x, y) && polygons.some((rings) => polygonContains(rings, x, y));
 }

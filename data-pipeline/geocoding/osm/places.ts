@@ -143,7 +143,7 @@ function recordLayers(el: OsmElement, kind: VenueKind | undefined, counts: OsmPl
 
 function elementRecord(el: OsmElement, layer: PlaceLayer, kind: VenueKind | undefined): PlaceRecord {
   const sourceId = `${el.type}/${el.id}`;
-  const [lon, lat] = labelPoint(el) as [number, number];
+  const [lon, lat] = labelPoint(el) as LonLat;
   const address = addressOf(el.tags);
   const common = {
     source: 'openstreetmap' as const,
