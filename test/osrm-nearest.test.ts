@@ -17,8 +17,9 @@ import { answerNearest } from '../workers/routing/answer/nearest.js';
 import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { nearestPieces } from '../workers/routing/graph/snap.js';
 import { seededRandom } from './helpers/http.js';
-import { graphOf, metresToSegment, type LonLat } from './helpers/routing.js';
+import { graphOf, metresToSegment } from './helpers/routing.js';
 import { dataTest, requiringTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');

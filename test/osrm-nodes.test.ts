@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { snapOfHint } from '../workers/routing/graph/hint.js';
 import { call, type Answer } from './helpers/http.js';
-import type { LonLat } from './helpers/routing.js';
+import type { LonLat } from '../core/geo/types.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 
 /** Node ids past 2^32, so a 32-bit store of them would show. */

@@ -7,7 +7,7 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { call, type Answer } from './helpers/http.js';
-import type { LonLat } from './helpers/routing.js';
+import type { LonLat } from '../core/geo/types.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';

@@ -13,9 +13,10 @@ import { buildGeocoderIndex } from '../data-pipeline/geocoding/index/build.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { call, errorBodyFault } from './helpers/http.js';
-import { latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';
+import { latLng, writeRoutingDataset } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const CASINO: LonLat = [7.4275372, 43.7399476];

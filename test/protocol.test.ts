@@ -1,6 +1,6 @@
 /**
  * Protocol edges (issue 21) on both listeners: the API (uWebSockets.js, src/http/server.ts) and
- * the worker's dataset server (node:http, src/dataset/offer.ts). Raw bytes over `node:net`; each
+ * the worker's dataset server (node:http, src/cluster/dataset-offer.ts). Raw bytes over `node:net`; each
  * exchange waits for the server to close the connection, with a guard that fails the test: an
  * answer must never be a 5xx, and a request must never be met with silence until the guard.
  *
@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startDatasetOffers } from '../src/dataset/offer.js';
+import { startDatasetOffers } from '../src/cluster/dataset-offer.js';
 import { silentLogging } from '../src/observability/logger.js';
 import { serve } from './helpers/fixtures.js';
 import { rawExchange } from './helpers/http.js';

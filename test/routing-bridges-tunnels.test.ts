@@ -21,8 +21,9 @@ import { applySlopeTimes, offGroundLines } from '../data-pipeline/routing/slope-
 import { routeElevation } from '../workers/routing/response/route-elevation.js';
 import { buildElevationStore, planElevation } from '../data-pipeline/terrain/build.js';
 import { ANDORRA_DEM } from './helpers/dem.js';
-import { directionsOn, latLng, openGraph, type LonLat } from './helpers/routing.js';
+import { directionsOn, latLng, openGraph } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');
 const scratch = mkdtempSync(join(tmpdir(), 'waymark-routing-bridges-'));

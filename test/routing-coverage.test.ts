@@ -5,9 +5,10 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
 import { call, errorBodyFault, type Answer } from './helpers/http.js';
-import { latLng, type LonLat } from './helpers/routing.js';
+import { latLng } from './helpers/routing.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const FILES = [MONACO];

@@ -17,9 +17,10 @@ import { buildElevationStore, planElevation } from '../data-pipeline/terrain/bui
 import { routeElevation } from '../workers/routing/response/route-elevation.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { assertError, call } from './helpers/http.js';
-import { decodeGeometry, haversine, latLng, writeRoutingDataset, type LonLat } from './helpers/routing.js';
+import { decodeGeometry, haversine, latLng, writeRoutingDataset } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const MONACO_BOUNDS: [number, number, number, number] = [7.349, 43.7148, 7.491, 43.77];

@@ -29,9 +29,10 @@ import { sanitizeDirections } from '../src/routing/sanitize/endpoints.js';
 import { sanitizeMatrix } from '../src/routing/sanitize/matrix.js';
 import { ApiError } from '../src/http/errors.js';
 import { call, errorBodyFault, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, graphOf, latLng, openGraph, referenceDeciseconds, writeRoutingDataset, type LonLat } from './helpers/routing.js';
+import { directionsOn, graphOf, latLng, openGraph, referenceDeciseconds, writeRoutingDataset } from './helpers/routing.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');

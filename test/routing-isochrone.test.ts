@@ -4,8 +4,8 @@ import type { ReachedPiece } from '../workers/routing/path.js';
 import { isochroneFeatures, type IsochroneProperties } from '../workers/routing/isochrone/isochrone-features.js';
 import { localProjection } from '../workers/routing/isochrone/local-projection.js';
 import { MAX_CELLS_PER_SIDE, timeGrid } from '../workers/routing/isochrone/time-grid.js';
+import type { LonLat } from '../core/geo/types.js';
 
-type LonLat = [number, number];
 const CENTER: LonLat = [7.42, 43.73];
 const projection = localProjection(CENTER);
 const SPEED = 10; // metres per second along the synthetic roads

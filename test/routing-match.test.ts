@@ -15,11 +15,12 @@ import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { matchingConfidence } from '../workers/routing/graph/map-matching.js';
 import { MATCH_PARAMETERS, MAX_TRACE_POINTS, matchUnits, sanitizeMatch } from '../src/routing/sanitize/match.js';
 import { call, errorBodyFault, hostileUrlValue, junk, pick, rateLimit, refusal, seededRandom, type Answer } from './helpers/http.js';
-import { decodeGeometry, directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';
+import { decodeGeometry, directionsOn, haversine, latLng, type Parsed } from './helpers/routing.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { coverage, lineUpTo, noisyTrace } from './helpers/traces.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');

@@ -11,10 +11,11 @@ import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { MAX_MATRIX_ELEMENTS, matrixUnits, sanitizeMatrix } from '../src/routing/sanitize/matrix.js';
 import { ApiError } from '../src/http/errors.js';
 import { assertError, call, errorBodyFault, hostileUrlValue, pick, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, latLng, type LonLat } from './helpers/routing.js';
+import { directionsOn, latLng } from './helpers/routing.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');

@@ -53,7 +53,7 @@ function ways(profile: ProfileName, name: string, rows: Row[]): void {
   for (const row of rows) {
     test(titleOf(`${profile} ${name}`, row), (t) => {
       const tags = rowTags(row, ['forw', 'backw', 'duration', 'start']);
-      const travel = PROFILE[profile].way(new Map(Object.entries(tags)));
+      const travel = PROFILE[profile].way(tags);
       t.deepEqual(
         {
           forw: cell(travel?.forward),
@@ -79,7 +79,7 @@ const MODES = ['driving', 'cycling', 'walking'] as const satisfies readonly Trav
 function nodes(name: string, rows: Row[]): void {
   for (const row of rows) {
     test(titleOf(name, row), (t) => {
-      const tags = new Map(Object.entries(rowTags(row, MODES)));
+      const tags = rowTags(row, MODES);
       const actual = Object.fromEntries(MODES.map((mode) => [mode, PROFILES[mode].node(tags) ?? 'pass']));
       const expected = Object.fromEntries(MODES.map((mode) => [mode, row.cells[mode]]));
       t.deepEqual(actual, expected, `${row.named}${row.comment ? ` (${row.comment})` : ''}`);
@@ -91,7 +91,7 @@ function nodes(name: string, rows: Row[]): void {
 function restrictions(name: string, rows: Row[]): void {
   for (const row of rows) {
     test(titleOf(name, row), (t) => {
-      const tags = new Map(Object.entries(rowTags(row, MODES)));
+      const tags = rowTags(row, MODES);
       const actual = Object.fromEntries(MODES.map((mode) => [mode, PROFILES[mode].turnRestriction(tags) ?? '-']));
       const expected = Object.fromEntries(MODES.map((mode) => [mode, row.cells[mode]]));
       t.deepEqual(actual, expected, `${row.named}${row.comment ? ` (${row.comment})` : ''}`);
@@ -109,7 +109,7 @@ test('the road classification of a way: a motorway or trunk link is a ramp, a mo
   const BITS = { ramp: GUIDANCE_RAMP, motorway: GUIDANCE_MOTORWAY, 'low priority': GUIDANCE_LOW_PRIORITY };
   const kinds = Object.fromEntries(
     ['motorway', 'motorway_link', 'trunk', 'trunk_link', 'primary', 'living_street', 'service', 'footway', ''].map((highway) => {
-      const { guidance } = wayLabels(new Map(highway === '' ? [['amenity', 'parking']] : [['highway', highway]]));
+      const { guidance } = wayLabels(highway === '' ? { amenity: 'parking' } : { highway });
       return [highway || '(none)', Object.entries(BITS).flatMap(([name, bit]) => ((guidance & bit) !== 0 ? [name] : []))];
     }),
   );

@@ -24,10 +24,10 @@ import {
   polygonsOf,
   referenceDeciseconds,
   signedArea,
-  type LonLat,
 } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');

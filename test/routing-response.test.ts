@@ -5,8 +5,8 @@ import { directionsBody, type DirectionsOptions } from '../workers/routing/respo
 import type { OsrmGeometry, OsrmStep } from '../workers/routing/response/osrm.js';
 import type { LineString } from 'geojson';
 import { GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../core/routing/network.js';
+import type { LonLat } from '../core/geo/types.js';
 
-type LonLat = [number, number];
 const START: LonLat = [7.42, 43.73];
 const METRES_PER_DEGREE = 111_320;
 

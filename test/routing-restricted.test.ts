@@ -17,7 +17,8 @@ import { loadRoutingGraph, openRoutingGraph, type RoutingGraph } from '../core/r
 import { reach } from '../workers/routing/graph/reach.js';
 import { route } from '../workers/routing/graph/route.js';
 import { snap, type Snap } from '../workers/routing/graph/snap.js';
-import { haversine, type LonLat } from './helpers/routing.js';
+import { haversine } from './helpers/routing.js';
+import type { LonLat } from '../core/geo/types.js';
 
 /** Residential streets, metres per second. */
 const SPEED = 25 / 3.6;

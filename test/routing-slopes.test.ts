@@ -22,8 +22,9 @@ import { buildElevationStore, planElevation } from '../data-pipeline/terrain/bui
 import { snap } from '../workers/routing/graph/snap.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { seededRandom } from './helpers/http.js';
-import { directionsOn, latLng, openGraph, referenceDeciseconds, type LonLat } from './helpers/routing.js';
+import { directionsOn, latLng, openGraph, referenceDeciseconds } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const PORT: LonLat = [7.4251594, 43.7352572];

@@ -14,8 +14,9 @@ import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { snap } from '../workers/routing/graph/snap.js';
 import { sanitizeOptimize } from '../src/routing/sanitize/optimize.js';
 import { seededRandom } from './helpers/http.js';
-import { graphOf, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';
+import { graphOf, haversine, latLng, type Parsed } from './helpers/routing.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const HEIDELBERG = sharedFile('osm', 'heidelberg.osm.pbf');
 

@@ -15,11 +15,12 @@ import { answerTrip } from '../workers/routing/answer/trip.js';
 import type { RoutingGraph } from '../core/routing/graph-file.js';
 import { sanitizeOptimize } from '../src/routing/sanitize/optimize.js';
 import { call, errorBodyFault, rateLimit, seededRandom, type Answer } from './helpers/http.js';
-import { directionsOn, haversine, latLng, type LonLat, type Parsed } from './helpers/routing.js';
+import { directionsOn, haversine, latLng, type Parsed } from './helpers/routing.js';
 import type { TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { serveRouting, type ServedRouting } from './helpers/routing-server.js';
 import { bestOrderTime, orderTime } from './helpers/trips.js';
+import type { LonLat } from '../core/geo/types.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');
 const ANDORRA = sharedFile('osm', 'andorra.osm.pbf');

@@ -15,7 +15,7 @@
 import type { Geometry, Position } from 'geojson';
 import type { TileFeature } from '../data-pipeline/features.js';
 import { osmFeatures } from '../data-pipeline/osm/index.js';
-import { polygonContains } from '../data-pipeline/shortbread/geometry.js';
+import { polygonContains } from '../core/geo/rings.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { parsePairs, parseProperties, table } from './helpers/tables.js';
 

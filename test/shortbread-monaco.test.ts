@@ -1,6 +1,6 @@
 import type { Polygon } from 'geojson';
 import { osmFeatures } from '../data-pipeline/osm/index.js';
-import { polygonContains } from '../data-pipeline/shortbread/geometry.js';
+import { polygonContains } from '../core/geo/rings.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
 const MONACO = sharedFile('osm', 'monaco.osm.pbf');

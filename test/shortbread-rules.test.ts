@@ -14,8 +14,9 @@
 import test from 'ava';
 import type { Position } from 'geojson';
 import type { TileFeature } from '../data-pipeline/features.js';
-import { MERCATOR_CIRCUMFERENCE } from '../data-pipeline/shortbread/geometry.js';
-import { ShortbreadMapper, type OsmElement } from '../data-pipeline/shortbread/index.js';
+import { MERCATOR_CIRCUMFERENCE } from '../core/geo/mercator-measures.js';
+import { ShortbreadMapper } from '../data-pipeline/shortbread/index.js';
+import type { OsmElement } from '../data-pipeline/osm/element.js';
 import { parsePairs, parseProperties, table, type Row } from './helpers/tables.js';
 
 const DEGREES_PER_METRE = 360 / MERCATOR_CIRCUMFERENCE;

@@ -4,7 +4,7 @@ import type { Point, Polygon, Position } from 'geojson';
 import type { TileFeature } from '../data-pipeline/features.js';
 import { osmFeatures } from '../data-pipeline/osm/index.js';
 import { signedRingArea } from '../core/geo/rings.js';
-import { polygonContains } from '../data-pipeline/shortbread/geometry.js';
+import { polygonContains } from '../core/geo/rings.js';
 import { oceanPolygons } from '../core/geo/sea-polygons.js';
 import { SHORTBREAD_LAYERS } from '../data-pipeline/shortbread/index.js';
 

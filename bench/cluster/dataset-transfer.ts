@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { currentDatasetId } from '../../core/dataset-layout.js';
-import { followDatasetOffers } from '../../src/dataset/follow.js';
-import { startDatasetOffers } from '../../src/dataset/offer.js';
-import { offerKey, parseOffer } from '../../src/dataset/transfer.js';
+import { followDatasetOffers } from '../../src/cluster/dataset-follow.js';
+import { startDatasetOffers } from '../../src/cluster/dataset-offer.js';
+import { offerKey, parseOffer } from '../../src/cluster/dataset-transfer.js';
 import { freePort } from '../lib/child.js';
 
 const source = process.argv[2];

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildGeocoderIndex } from '../../data-pipeline/geocoding/index/build.js';
 import { readOsmElements } from '../../data-pipeline/osm/osmium.js';
-import { lineIsArea } from '../../data-pipeline/shortbread/element.js';
+import { lineIsArea } from '../../data-pipeline/osm/element.js';
 import { labelPoint } from '../../data-pipeline/geocoding/osm/geometry.js';
 import { metresBetween } from '../../core/geo/distance.js';
 import { houseNumberKey } from '../../core/geocoding/house-number.js';

@@ -7,7 +7,7 @@
  * imported OSM extracts, and near big GeoNames cities elsewhere.
  */
 import Database from 'better-sqlite3';
-import type { BBox } from '../../data-pipeline/osm/index.js';
+import type { BBox } from '../../core/geo/types.js';
 import { seededRandom, shuffle } from '../lib/request-list.js';
 
 export const ENDPOINTS = ['search', 'autocomplete', 'reverse'] as const;

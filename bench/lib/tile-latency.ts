@@ -6,8 +6,7 @@
  */
 import { worldPixel } from '../../core/geo/web-mercator.js';
 import { fmtMs } from './report.js';
-
-export type Bounds = [west: number, south: number, east: number, north: number];
+import type { BBox } from '../../core/geo/types.js';
 
 const tileOf = (lon: number, lat: number, z: number): [number, number] => {
   const [x, y] = worldPixel(2 ** z, lon, lat);
@@ -15,7 +14,7 @@ const tileOf = (lon: number, lat: number, z: number): [number, number] => {
 };
 
 /** `count` tiles of zoom `z` inside `bounds`, each in a 2×2 metatile of its own and not in `taken`. */
-export function freshTiles(bounds: Bounds, z: number, count: number, random: () => number, taken: Set<string>): [number, number][] {
+export function freshTiles(bounds: BBox, z: number, count: number, random: () => number, taken: Set<string>): [number, number][] {
   const tiles: [number, number][] = [];
   for (let tries = 0; tiles.length < count && tries < count * 200; tries++) {
     const [x, y] = tileOf(bounds[0] + random() * (bounds[2] - bounds[0]), bounds[1] + random() * (bounds[3] - bounds[1]), z);

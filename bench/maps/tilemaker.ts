@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 const EXAMPLES = '/usr/share/doc/tilemaker/examples';
 const EXAMPLE_CONFIG = join(EXAMPLES, 'config-openmaptiles.json');
@@ -42,7 +43,7 @@ export function prepareTilemaker(dir: string): TilemakerSetup {
     .map(([layer, { source }]) => ({ layer, source: source! }));
   for (const { layer } of removedLayers) delete example.layers[layer];
   example.settings.minzoom = 0;
-  example.settings.maxzoom = 14;
+  example.settings.maxzoom = TILE_MAX_ZOOM;
   const config = join(dir, 'config-openmaptiles.json');
   const profile = join(dir, 'process-openmaptiles.lua');
   writeFileSync(config, JSON.stringify(example, null, 2));

@@ -28,10 +28,12 @@ import type { ServerChild } from '../lib/child.js';
 import { measureCpu } from '../lib/cpu.js';
 import { fmtInt, fmtMs, fmtUs, markdownTable, publishReport } from '../lib/report.js';
 import { seededRandom, writeWrkScript } from '../lib/request-list.js';
-import { freshTiles, quantileMs, timedGet, type Bounds } from '../lib/tile-latency.js';
+import { freshTiles, quantileMs, timedGet } from '../lib/tile-latency.js';
 import { runWrk } from '../lib/wrk.js';
 import { measureTilesUnderLoad, medianWrk } from '../routing/tiles-under-load.js';
 import { createEnterpriseKey, importArgs, startWaymarkServe } from '../maps/waymark.js';
+import type { BBox } from '../../core/geo/types.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 const HEIDELBERG = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
 const ZOOMS = [12, 13, 14, 15, 16];
@@ -55,7 +57,7 @@ async function main(): Promise<void> {
     if (imported.status !== 0) throw new Error('waymark import failed');
     const key = createEnterpriseKey(dataDir, ['maps', 'geocoding']);
     const [w, s, e, n] = await osmBounds(HEIDELBERG);
-    const bounds: Bounds = [w, s, e, n];
+    const bounds: BBox = [w, s, e, n];
     const sections: string[][] = [];
     const cachedPaths: { raster: string[]; vector: string[] } = { raster: [], vector: [] };
 
@@ -94,7 +96,7 @@ async function main(): Promise<void> {
           ]);
           if (threads === THREADS[0]) {
             cachedPaths.raster.push(...oneByOne.map(path));
-            if (z <= 14) cachedPaths.vector.push(...oneByOne.map(([x, y]) => `/tiles/shortbread/${z}/${x}/${y}.pbf`));
+            if (z <= TILE_MAX_ZOOM) cachedPaths.vector.push(...oneByOne.map(([x, y]) => `/tiles/shortbread/${z}/${x}/${y}.pbf`));
           }
           console.error(`${threads} thread(s) ${size.name} z${z}: cold p50 ${quantileMs(latencies, 0.5)}, ${rate} tiles/s`);
         }

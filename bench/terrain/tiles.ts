@@ -9,7 +9,8 @@
 import { STYLES } from '../../core/maps/style-catalog.js';
 import { markdownTable } from '../lib/report.js';
 import { seededRandom } from '../lib/request-list.js';
-import { freshTiles, quantileMs, timedGet, type Bounds } from '../lib/tile-latency.js';
+import { freshTiles, quantileMs, timedGet } from '../lib/tile-latency.js';
+import type { BBox } from '../../core/geo/types.js';
 
 /** A style without hillshade: the plain raster tile. */
 const RASTER_STYLE = STYLES.find((style) => style.terrain === 'none')!.slug;
@@ -33,7 +34,7 @@ export interface TileLatencyOptions {
   /** `http://host:port/api/v1`. */
   base: string;
   key: string;
-  bounds: Bounds;
+  bounds: BBox;
   zooms: readonly number[];
   rounds: number;
   /** Tiles per zoom and round. */

@@ -1,11 +1,11 @@
 /** Points along a path of [lon, lat] positions on the great circles between them (the WGS84 mean sphere). */
 import { EARTH_RADIUS_METRES, metresBetween } from './distance.js';
+import type { LonLat } from './types.js';
 
-type LonLat = readonly [number, number];
 const RAD = Math.PI / 180;
 
 /** The point a fraction `f` of the way from `a` to `b` along their great circle. */
-export function greatCirclePoint(a: LonLat, b: LonLat, f: number): [number, number] {
+export function greatCirclePoint(a: LonLat, b: LonLat, f: number): LonLat {
   const delta = metresBetween(a[0], a[1], b[0], b[1]) / EARTH_RADIUS_METRES;
   // Below a millimetre the sphere is flat: the straight line, without dividing by sin(delta) ≈ 0.
   if (delta < 1e-10) return [a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f];
@@ -22,11 +22,11 @@ export function greatCirclePoint(a: LonLat, b: LonLat, f: number): [number, numb
  * `count` points evenly spaced along the path, by distance on the sphere: the first is the path's
  * first point, the last (for a count above 1) its last.
  */
-export function pointsAlongPath(path: readonly LonLat[], count: number): [number, number][] {
+export function pointsAlongPath(path: readonly LonLat[], count: number): LonLat[] {
   const lengths = path.slice(1).map((point, i) => metresBetween(path[i]![0], path[i]![1], point[0], point[1]));
   const total = lengths.reduce((sum, length) => sum + length, 0);
   const first: [number, number] = [path[0]![0], path[0]![1]];
-  const points: [number, number][] = [];
+  const points: LonLat[] = [];
   let segment = 0;
   let start = 0;
   for (let k = 0; k < count; k++) {

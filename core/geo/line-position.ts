@@ -4,7 +4,7 @@
  * distance along it. Good for the few hundred metres of a street; distances are in degrees of
  * latitude.
  */
-type LonLat = readonly [number, number];
+import type { LonLat } from './types.js';
 
 const lonScale = (line: readonly LonLat[]) => Math.cos((line[0]![1] * Math.PI) / 180);
 
@@ -33,7 +33,7 @@ export function projectOntoLine(line: readonly LonLat[], [lon, lat]: LonLat): Li
 }
 
 /** The point `along` from the line's start (clamped to its ends). */
-export function pointAlongLine(line: readonly LonLat[], along: number): [number, number] {
+export function pointAlongLine(line: readonly LonLat[], along: number): LonLat {
   const scale = lonScale(line);
   let remaining = Math.max(0, along);
   for (let i = 1; i < line.length; i++) {

@@ -1,4 +1,4 @@
-/** Planar rings: [x, y] positions, closed; their orientation and point-in-ring tests. */
+/** Planar rings: [x, y] positions, closed; their orientation, and point-in-ring and point-in-polygon tests. */
 import type { Position } from 'geojson';
 
 export type Ring = Position[];
@@ -26,4 +26,18 @@ export function ringContains(ring: Ring, x: number, y: number): boolean {
     if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
+}
+
+/** Whether a line closes into a ring: at least four positions, the last one the first. */
+export function isClosed(line: Position[]): boolean {
+  const a = line[0];
+  const b = line[line.length - 1];
+  return line.length >= 4 && a![0] === b![0] && a![1] === b![1];
+}
+
+/** Is (x, y) inside the polygon (inside the outer ring and outside every hole)? */
+export function polygonContains(rings: PolygonRings, x: number, y: number): boolean {
+  if (!ringContains(rings[0]!, x, y)) return false;
+  for (let r = 1; r < rings.length; r++) if (ringContains(rings[r]!, x, y)) return false;
+  return true;
 }

@@ -4,9 +4,7 @@
 // (data-pipeline/shortbread), tile units (y flipped) for the world backdrop (src/maps).
 import type { Position } from 'geojson';
 import { ringContains, signedRingArea, type PolygonRings, type Ring } from './rings.js';
-
-/** [west, south, east, north] in degrees. */
-export type BBox = [number, number, number, number];
+import type { BBox } from './types.js';
 
 const key = (p: Position) => `${p[0]},${p[1]}`;
 

@@ -1,4 +1,5 @@
 /** What the geocoder index returns for one place, and the layer and source vocabularies it uses. */
+import type { BBox } from '../geo/types.js';
 
 /** Layers a record can belong to, most specific first. */
 export const LAYERS = ['venue', 'address', 'street', 'neighbourhood', 'locality', 'region', 'country', 'postalcode'] as const;
@@ -19,9 +20,6 @@ export const SOURCE_SHORT_NAMES: Readonly<Record<string, Source>> = {
   gn: 'geonames',
   wof: 'whosonfirst',
 };
-
-/** [minLon, minLat, maxLon, maxLat] */
-export type BBox = [number, number, number, number];
 
 export interface GeocodeRecord {
   source: Source;

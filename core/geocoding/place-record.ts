@@ -9,6 +9,7 @@ export type PlaceSource = 'whosonfirst' | 'openaddresses' | 'geonames' | 'openst
 export type PlaceLayer = 'venue' | 'address' | 'street' | 'neighbourhood' | 'locality' | 'region' | 'country' | 'postalcode';
 
 import { ADMIN_LAYERS } from './indexed-record.js';
+import type { BBox } from '../geo/types.js';
 
 export { ADMIN_LAYERS };
 export type AdminLayer = (typeof ADMIN_LAYERS)[number];
@@ -50,7 +51,7 @@ export interface PlaceRecord extends AdminHierarchy {
   lon: number;
   lat: number;
   /** [minLon, minLat, maxLon, maxLat] of the place's area, when it has one. */
-  bbox?: [number, number, number, number];
+  bbox?: BBox;
   /** Number of inhabitants, when the source knows it (ranking). */
   population?: number;
   /**

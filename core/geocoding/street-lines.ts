@@ -4,8 +4,7 @@
  * and the keys that tie them to addresses.
  */
 import { normalizeText } from './text/normalize.js';
-
-export type LonLat = [number, number];
+import type { LonLat } from '../geo/types.js';
 
 /** Addresses, streets and interpolation lines of one street share this key: its normalized name. */
 export const streetKey = (street: string): string => normalizeText(street);

@@ -10,6 +10,7 @@ import { clipPolyline } from 'lineclip';
 import type { ElevationStore } from './elevation-store.js';
 import { isolines, type Point } from './isolines.js';
 import { tileAxes } from './sample-axes.js';
+import { TILE_MAX_ZOOM } from '../maps/zoom.js';
 
 export const CONTOUR_EXTENT = 4096;
 /** Tile units kept beyond each edge of the tile. */
@@ -37,8 +38,8 @@ export const CONTOUR_INTERVALS: readonly ContourInterval[] = [
   { fromZoom: 14, minor: 10, major: 50 },
 ];
 export const CONTOUR_MIN_ZOOM = CONTOUR_INTERVALS[0]!.fromZoom;
-/** The deepest zoom with its own tiles: clients overzoom beyond it (its 10 m lines stay). */
-export const CONTOUR_MAX_ZOOM = 14;
+/** The deepest zoom with its own tiles, the vector tiles' one: clients overzoom beyond it (its 10 m lines stay). */
+export const CONTOUR_MAX_ZOOM = TILE_MAX_ZOOM;
 
 export const contourInterval = (z: number): ContourInterval | null =>
   CONTOUR_INTERVALS.findLast((interval) => z >= interval.fromZoom) ?? null;

@@ -31,6 +31,7 @@
  * Block `slot` k starts at byte k·BLOCK_BYTES. Everything is little-endian. The blocks are written
  * as the import makes them and the directory last, so the writer never moves data.
  */
+import type { BBox } from '../geo/types.js';
 
 export const BLOCK_CELLS = 240;
 /** Samples per block side: the cells' corners, shared edges included. */
@@ -56,7 +57,7 @@ export interface GridDirectory extends Lattice {
   keySpan: number;
   blocks: number;
   /** [west, south, east, north] of the grid's samples. */
-  bounds: [number, number, number, number];
+  bounds: BBox;
   /** How many input files went into this grid. */
   files: number;
 }
@@ -149,10 +150,8 @@ export function blockFromBytes(bytes: Uint8Array): EncodedBlock {
   };
 }
 
-type Bounds = [number, number, number, number];
-
 /** The box around boxes [west, south, east, north]. */
-export function unionOfBounds(boxes: readonly Bounds[]): Bounds {
+export function unionOfBounds(boxes: readonly BBox[]): BBox {
   return [
     Math.min(...boxes.map((box) => box[0])),
     Math.min(...boxes.map((box) => box[1])),

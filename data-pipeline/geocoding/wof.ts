@@ -11,6 +11,7 @@ import type { ProgressReporter } from '../progress.js';
 import type { AdminLookup, AdminPolygon } from '../../core/geocoding/admin-lookup.js';
 import { countryByCode } from '../../core/geocoding/countries.js';
 import { ADMIN_LAYERS, isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../core/geocoding/place-record.js';
+import type { LonLat } from '../../core/geo/types.js';
 
 /**
  * WOF placetypes kept, and the layer each becomes. `macrohood` (a group of neighbourhoods) is a
@@ -174,7 +175,7 @@ function isCurrent(p: WofProperties): boolean {
 }
 
 /** The label point (`lbl:*`), else the geometric centroid (`geom:*`), else a Point geometry. */
-function labelPosition(feature: Feature<Geometry, WofProperties>): [number, number] {
+function labelPosition(feature: Feature<Geometry, WofProperties>): LonLat {
   const p = feature.properties;
   for (const prefix of ['lbl', 'geom']) {
     const lon = numberProperty(p, `${prefix}:longitude`);

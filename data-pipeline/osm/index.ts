@@ -3,10 +3,9 @@ import type { ProgressReporter } from '../progress.js';
 import type { TileFeature } from '../features.js';
 import { ShortbreadMapper } from '../shortbread/index.js';
 import { SHORTBREAD_LINEAR_TAGS, SHORTBREAD_OSM_KEYS } from '../shortbread/keys.js';
-import type { BBox } from '../../core/geo/sea-polygons.js';
+import type { BBox } from '../../core/geo/types.js';
 import { osmFileBounds, readOsmElements, type ExportSelection } from './osmium.js';
 
-export type { BBox } from '../../core/geo/sea-polygons.js';
 export { checkOsmHeader, osmFileSummary, type OsmFileSummary } from './osmium.js';
 export { sortOsmFile } from './sort.js';
 

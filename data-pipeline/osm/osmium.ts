@@ -9,9 +9,10 @@ import { promisify } from 'node:util';
 import type { Feature, Geometry } from 'geojson';
 import { throwIfAborted } from '../abort.js';
 import type { ProgressReporter } from '../progress.js';
-import type { OsmElement, Tags } from '../shortbread/element.js';
-import { isClosed } from '../shortbread/geometry.js';
-import type { BBox } from '../../core/geo/sea-polygons.js';
+import type { OsmElement } from './element.js';
+import { isClosed } from '../../core/geo/rings.js';
+import type { BBox } from '../../core/geo/types.js';
+import type { Tags } from './tags.js';
 
 const run = promisify(execFile);
 const OSMIUM = 'osmium';

@@ -2,8 +2,10 @@
 // rings of assembled boundary relations and ways tagged as boundaries as lines, and a label point
 // per relation sized by its area.
 import type { Geometry, Position } from 'geojson';
-import { nameProperties, pointOf, type AreaElement, type Emit, type LineElement, type Tags } from './element.js';
-import { polygonsMercatorArea } from './geometry.js';
+import { nameProperties, type Emit } from './rule-helpers.js';
+import { pointOf, type AreaElement, type LineElement } from '../osm/element.js';
+import { polygonsMercatorArea } from '../../core/geo/mercator-measures.js';
+import type { Tags } from '../osm/tags.js';
 
 const BOUNDARY_MINZOOM: Record<string, number> = { '2': 0, '3': 7, '4': 7 };
 

@@ -3,9 +3,11 @@
 import type { Position } from 'geojson';
 import type { TileFeature } from '../features.js';
 import { boundaryAreas, boundaryLines } from './boundaries.js';
-import { collector, MAX_ZOOM, type OsmElement } from './element.js';
+import { collector } from './rule-helpers.js';
+import type { OsmElement } from '../osm/element.js';
 import { landAreas } from './land.js';
-import { oceanPolygons, type BBox } from '../../core/geo/sea-polygons.js';
+import { oceanPolygons } from '../../core/geo/sea-polygons.js';
+import type { BBox } from '../../core/geo/types.js';
 import { OCEAN_MINZOOM } from './ocean.js';
 import { peaks, type ElevationAt } from './peaks.js';
 import { placeLabels } from './places.js';
@@ -13,9 +15,8 @@ import { poisAndAddresses, publicTransport } from './pois.js';
 import { motorwayJunctions, streetAreas, streetLines, transportLines } from './streets.js';
 import { waterAreas, waterLines } from './water.js';
 
-export type { OsmElement } from './element.js';
 export { SHORTBREAD_LAYERS } from './layers.js';
-export type { BBox } from '../../core/geo/sea-polygons.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 export class ShortbreadMapper {
   /** Every coastline way's nodes: the only OSM data held until the end (the sea needs all of it). */
@@ -65,7 +66,7 @@ export function seaFeatures(coastlines: Position[][], box: BBox): TileFeature[] 
   return oceanPolygons(coastlines, box).map((rings) => ({
     layer: 'ocean',
     minzoom: OCEAN_MINZOOM,
-    maxzoom: MAX_ZOOM,
+    maxzoom: TILE_MAX_ZOOM,
     geometry: { type: 'Polygon', coordinates: rings },
     properties: {},
   }));

@@ -1,5 +1,7 @@
 // Shortbread land use, land cover and buildings from OSM areas: layers land, sites, buildings.
-import { areaGeometry, nameProperties, type AreaElement, type Emit, type Tags } from './element.js';
+import { areaGeometry, type AreaElement } from '../osm/element.js';
+import { nameProperties, type Emit } from './rule-helpers.js';
+import type { Tags } from '../osm/tags.js';
 
 interface KindRule {
   kind: string;

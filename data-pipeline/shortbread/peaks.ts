@@ -1,7 +1,8 @@
 // Waymark's `peaks` layer (an extension of Shortbread, which has none; docs/SHORTBREAD.md): named or
 // surveyed summits and passes from OSM nodes, with their elevation in metres for outdoor maps —
 // OSM's `ele`, else the imported DEM's where there is one.
-import { nameProperties, type Emit, type PointElement } from './element.js';
+import { nameProperties, type Emit } from './rule-helpers.js';
+import type { PointElement } from '../osm/element.js';
 
 /** The elevation (metres) of a point from the dataset's DEMs, null outside them. */
 export type ElevationAt = (lon: number, lat: number) => number | null;

@@ -1,5 +1,6 @@
 // Shortbread place_labels from OSM `place=*` nodes: kind, first zoom and default population per place type.
-import { nameProperties, type Emit, type PointElement } from './element.js';
+import { nameProperties, type Emit } from './rule-helpers.js';
+import type { PointElement } from '../osm/element.js';
 
 const PLACES: Record<string, { minzoom: number; population: number }> = {
   city: { minzoom: 6, population: 100000 },

@@ -1,7 +1,9 @@
 // Shortbread point layers from OSM nodes and areas (areas at a point inside them):
 // pois, public_transport and addresses (an address already on a POI is not repeated).
 import type { FeatureValue } from '../features.js';
-import { nameProperties, pointOf, type AreaElement, type Emit, type PointElement, type Tags } from './element.js';
+import { nameProperties, type Emit } from './rule-helpers.js';
+import { pointOf, type AreaElement, type PointElement } from '../osm/element.js';
+import type { Tags } from '../osm/tags.js';
 
 /**
  * Keys and values listed by the schema's pois layer; each matching key becomes an attribute.

@@ -1,20 +1,9 @@
 // Shortbread street and transport lines from OSM: streets, street_labels, street_polygons,
 // streets_polygons_labels, street_labels_points, bridges, aerialways, ferries.
 import type { FeatureValue } from '../features.js';
-import {
-  areaGeometry,
-  isBridge,
-  isExplicitArea,
-  isTunnel,
-  layerNumber,
-  nameProperties,
-  pointOf,
-  type AreaElement,
-  type Emit,
-  type LineElement,
-  type PointElement,
-  type Tags,
-} from './element.js';
+import { areaGeometry, isExplicitArea, pointOf, type AreaElement, type LineElement, type PointElement } from '../osm/element.js';
+import { isBridge, isTunnel, layerNumber, nameProperties, type Emit } from './rule-helpers.js';
+import type { Tags } from '../osm/tags.js';
 
 interface StreetClass {
   kind: string;

@@ -1,21 +1,10 @@
 // Shortbread water layers from OSM: water_polygons (+ _labels), water_lines (+ _labels),
 // dam_lines/dam_polygons and pier_lines/pier_polygons. The sea is built from coastlines (ocean.ts).
-import {
-  areaGeometry,
-  lineIsArea,
-  MAX_ZOOM,
-  minZoomForArea,
-  minZoomForLength,
-  nameProperties,
-  pointOf,
-  isBridge,
-  isTunnel,
-  type AreaElement,
-  type Emit,
-  type LineElement,
-  type Tags,
-} from './element.js';
-import { lineMercatorLength, polygonsMercatorArea } from './geometry.js';
+import { areaGeometry, lineIsArea, pointOf, type AreaElement, type LineElement } from '../osm/element.js';
+import { minZoomForArea, minZoomForLength, nameProperties, isBridge, isTunnel, type Emit } from './rule-helpers.js';
+import { lineMercatorLength, polygonsMercatorArea } from '../../core/geo/mercator-measures.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
+import type { Tags } from '../osm/tags.js';
 
 /**
  * Water areas: the schema's first zoom, and whether the body is "still" water (lakes are shown
@@ -45,7 +34,7 @@ function waterAreaMinZoom(kind: string, area: number): number {
   const rule = WATER_AREA_KINDS[kind]!;
   let zoom = Math.max(rule.minzoom, minZoomForArea(rule.still ? 0.01 : 0.1, area));
   if (rule.still && zoom >= 10) zoom = Math.max(10, minZoomForArea(0.1, area));
-  return Math.min(zoom, MAX_ZOOM);
+  return Math.min(zoom, TILE_MAX_ZOOM);
 }
 
 /** Waterway lines: a fixed first zoom, or a length rule (shown once 0.25 px long, not before `minzoom`). */
@@ -82,10 +71,10 @@ export function waterLines(el: LineElement, emit: Emit): void {
   if (rule !== undefined) {
     const kind = t.waterway!;
     const lengthZoom = rule.byLength ? minZoomForLength(0.25, lineMercatorLength(el.line)) : 0;
-    const minzoom = Math.min(MAX_ZOOM, Math.max(rule.minzoom, lengthZoom));
+    const minzoom = Math.min(TILE_MAX_ZOOM, Math.max(rule.minzoom, lengthZoom));
     emit('water_lines', minzoom, geometry, { kind, tunnel: isTunnel(t), bridge: isBridge(t) });
     if (t.name !== undefined) {
-      emit('water_lines_labels', Math.min(MAX_ZOOM, Math.max(rule.labelMinzoom, lengthZoom)), geometry, nameProperties(t, { kind }));
+      emit('water_lines_labels', Math.min(TILE_MAX_ZOOM, Math.max(rule.labelMinzoom, lengthZoom)), geometry, nameProperties(t, { kind }));
     }
   }
   if (t.waterway === 'dam') emit('dam_lines', DAM_AND_PIER_MINZOOM, geometry, { kind: 'dam' });

@@ -5,7 +5,7 @@
  */
 import type { Geometry, Position } from 'geojson';
 import { clipPolygon, clipPolyline } from 'lineclip';
-import type { BBox } from './tile-space.js';
+import type { BBox } from '../../core/geo/types.js';
 
 /** The box around every position of a geometry. */
 export function geometryBox(geometry: Geometry): BBox {

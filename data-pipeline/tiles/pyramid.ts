@@ -17,8 +17,8 @@ import { encodeMvt, type RawLayer } from './mvt-encoder.js';
 import type { SpillFeature } from './spill-record.js';
 import type { TileAddress } from './tile-space.js';
 import { orientRings } from './winding.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
-export const MAX_ZOOM = 14;
 const EXTENT = 4096;
 
 /** A finished tile: gzipped MVT and the hex MD5 of those bytes (the MBTiles writer stores each content once). */
@@ -94,7 +94,7 @@ function buildIndexes(features: SpillFeature[], root: TileAddress): LayerIndex[]
   return [...groups.values()].map((group) => {
     const vt = new GeoJSONVT(
       { type: 'FeatureCollection', features: group.features },
-      { maxZoom: MAX_ZOOM, indexMaxZoom: 0, extent: EXTENT },
+      { maxZoom: TILE_MAX_ZOOM, indexMaxZoom: 0, extent: EXTENT },
     );
     startAt(vt, root);
     return { layer: group.layer, minzoom: group.minzoom, maxzoom: group.maxzoom, vt };

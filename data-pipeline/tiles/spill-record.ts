@@ -15,7 +15,8 @@
 import type { Geometry, Position } from 'geojson';
 import type { FeatureValue } from '../features.js';
 import { clipGeometry } from './clip.js';
-import { tileBox, tilesTouching, type BBox } from './tile-space.js';
+import { tileBox, tilesTouching } from './tile-space.js';
+import type { BBox } from '../../core/geo/types.js';
 
 export interface SpillFeature {
   layer: string;

@@ -2,9 +2,7 @@
  * Web Mercator tile arithmetic in lon/lat: the tile under a point, the tiles a box touches, a tile's
  * box. The tiler's spill and split steps place features in tiles with these.
  */
-
-/** [west, south, east, north] in degrees. */
-export type BBox = [number, number, number, number];
+import type { BBox } from '../../core/geo/types.js';
 
 /** A tile of the XYZ scheme. */
 export interface TileAddress {

@@ -19,16 +19,15 @@ import { unreadableOsm } from '../import-errors.js';
 import { defaultImportMemory } from '../memory-budget.js';
 import { SHORTBREAD_EXPORT } from '../osm/index.js';
 import { OsmiumError, readOsmLineBlocks } from '../osm/osmium.js';
-import { seaFeatures, type BBox } from '../shortbread/index.js';
+import { seaFeatures } from '../shortbread/index.js';
+import type { BBox } from '../../core/geo/types.js';
 import { importThreads, pipelinePool } from '../threads.js';
 import type { CutJob, CutResult } from './cut-thread.js';
 import { LayerCatalog } from './layer-catalog.js';
 import { MbtilesWriter } from './mbtiles-writer.js';
-import { MAX_ZOOM } from './pyramid.js';
 import type { OsmBlockResult, OsmBlockTask } from './spill-thread.js';
 import { SpillIndex } from './spill.js';
-
-export { MAX_ZOOM } from './pyramid.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
 // The modules the two pools' threads run (their default exports).
 const CUTTER = new URL('./cut-thread.js', import.meta.url);
@@ -59,7 +58,7 @@ export interface TilesetMetadata {
   description: string;
   attribution: string;
   /** [west, south, east, north] */
-  bounds: [number, number, number, number];
+  bounds: BBox;
   /** [lon, lat, zoom] */
   center: [number, number, number];
   /** The `vector_layers` to publish; derived from the features written when not given. */
@@ -246,7 +245,7 @@ export async function writeTiles(
   options: TilerOptions,
   onProgress: ProgressReporter,
 ): Promise<TilerResult> {
-  const maxzoom = options.maxzoom ?? MAX_ZOOM;
+  const maxzoom = options.maxzoom ?? TILE_MAX_ZOOM;
   const { signal, metadata } = options;
   const memory = options.memoryBytes ?? defaultImportMemory();
   const threads = options.threads ?? importThreads();

@@ -9,7 +9,8 @@ import type { Position } from 'geojson';
 import { mesh, feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import type { TileFeature } from '../features.js';
-import { largestPolygonLabelPoint, polygonsMercatorArea } from '../shortbread/geometry.js';
+import { largestPolygonLabelPoint } from '../../core/geo/label-point.js';
+import { polygonsMercatorArea } from '../../core/geo/mercator-measures.js';
 import { flatLines, flatPolygons, type Ring } from './antimeridian.js';
 
 type AtlasFile = 'land-110m' | 'land-50m' | 'countries-50m';

@@ -9,7 +9,7 @@ import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import type { RedisSettings } from '../../core/redis.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
-import { followDatasetOffers } from '../dataset/follow.js';
+import { followDatasetOffers } from './dataset-follow.js';
 import type { DatasetHolder } from '../dataset/index.js';
 import type { Logger } from '../observability/logger.js';
 import { advertisedUrl } from './address.js';

@@ -29,7 +29,7 @@ interface ElevationResult {
   resolution: number | null;
 }
 
-function results(store: ElevationStore, points: readonly (readonly [number, number])[]): ElevationResult[] {
+function results(store: ElevationStore, points: readonly Readonly<LonLat>[]): ElevationResult[] {
   return points.map(([lng, lat]) => {
     const sample = store.sampleAt(lng, lat);
     return {

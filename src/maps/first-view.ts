@@ -7,6 +7,8 @@
  * still inside; a larger one may reach past the box.
  */
 import { worldPixel } from '../../core/geo/web-mercator.js';
+import type { BBox } from '../../core/geo/types.js';
+import type { LonLat } from '../../core/geo/types.js';
 
 /** CSS pixels of the viewport the first view fills: a common embedded map (the dashboard's playground is smaller). */
 export const FIRST_VIEW_SIZE = { width: 1024, height: 768 } as const;
@@ -17,13 +19,13 @@ const MAX_FIRST_ZOOM = 16;
 
 export interface FirstView {
   /** [lon, lat], as a MapLibre style's `center`. */
-  center: [number, number];
+  center: LonLat;
   zoom: number;
 }
 
 /** The view of `bounds` ([west, south, east, north]) that a `width` × `height` viewport sees wholly inside them. */
 export function firstView(
-  [west, south, east, north]: readonly [number, number, number, number],
+  [west, south, east, north]: Readonly<BBox>,
   { width, height }: { width: number; height: number } = FIRST_VIEW_SIZE,
 ): FirstView {
   // Web Mercator as fractions of the world from the top-left.

@@ -16,9 +16,8 @@ import type { Request } from '../http/request.js';
 import { assetCacheControl, notModified } from './http-caching.js';
 import { datasetTileCache, type TileCache } from './tile-cache.js';
 import { backdropTiles } from '../../core/maps/world-backdrop.js';
+import { TILE_MAX_ZOOM } from '../../core/maps/zoom.js';
 
-/** The deepest zoom stored; clients overzoom beyond it. */
-export const TILE_MAX_ZOOM = 14;
 const TILE_TYPE = 'application/x-protobuf';
 const EMPTY_TILE_ETAG = '"empty"';
 const GZIP = /(?:^|,)\s*(?:x-)?gzip\s*(?:;\s*q\s*=\s*([0-9.]+))?\s*(?:,|$)/i;

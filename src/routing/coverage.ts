@@ -8,9 +8,9 @@
  */
 import { currentDataset, type DatasetHolder } from '../dataset/index.js';
 import { ApiError } from '../http/errors.js';
-import { metresOutside, outsideCoverage, type CoverageBox } from '../http/params/coverage.js';
+import { metresOutside, outsideCoverage } from '../http/params/coverage.js';
 import type { PointOrder } from '../../core/geo/point-text.js';
-import type { LonLat } from '../../core/geo/types.js';
+import type { BBox, LonLat } from '../../core/geo/types.js';
 import { pointName, SNAP_RADIUS_METRES, type RoutingTask, type SnapRule } from '../../workers/routing/task.js';
 
 /** One point of a request, as its messages name it, with the radius it may snap within. */
@@ -48,7 +48,7 @@ function taskPoints(task: RoutingTask): NamedPoint[] {
 }
 
 /** Throws the 400 for the first point farther than its radius (at least the default one) from `box`. */
-function checkPoints(box: CoverageBox, mode: string, points: readonly NamedPoint[], order: PointOrder): void {
+function checkPoints(box: BBox, mode: string, points: readonly NamedPoint[], order: PointOrder): void {
   for (const { name, point, radius } of points) {
     const margin = Math.max(radius, SNAP_RADIUS_METRES);
     if (metresOutside(box, point) <= margin) continue;

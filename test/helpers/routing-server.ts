@@ -6,6 +6,7 @@ import type { TravelMode } from '../../core/routing/network.js';
 import type { RoutingGraph } from '../../core/routing/graph-file.js';
 import { openGraph, writeRoutingDataset } from './routing.js';
 import { startTestServer, type TestServer } from './server.js';
+import type { BBox } from '../../core/geo/types.js';
 
 export interface ServedRouting {
   server: TestServer;
@@ -22,12 +23,7 @@ export interface ServedRouting {
 }
 
 /** Writes the graphs of `modes` from `files` (the dataset's bounds: `bounds`) into a new data folder named after `name`, and serves it. */
-export async function serveRouting(
-  name: string,
-  files: string[],
-  modes: readonly TravelMode[],
-  bounds: [number, number, number, number],
-): Promise<ServedRouting> {
+export async function serveRouting(name: string, files: string[], modes: readonly TravelMode[], bounds: BBox): Promise<ServedRouting> {
   const dataDir = mkdtempSync(join(tmpdir(), `waymark-${name}-`));
   const datasetDir = await writeRoutingDataset(dataDir, files, modes, bounds);
   const server = await startTestServer({ dataDir });

@@ -22,8 +22,7 @@ import type { Snap } from '../../workers/routing/graph/snap.js';
 import { sanitizeDirections, sanitizeIsochrone } from '../../src/routing/sanitize/endpoints.js';
 import { writeTestDataset } from './dataset.js';
 import type { RoutingAnswer } from '../../workers/routing/task.js';
-
-export type LonLat = [number, number];
+import type { BBox, LonLat } from '../../core/geo/types.js';
 
 /**
  * Writes the test dataset into `dataDir` (pointed at by `current`) and adds routing graphs of
@@ -33,7 +32,7 @@ export async function writeRoutingDataset(
   dataDir: string,
   osmFiles: string[],
   modes: readonly TravelMode[],
-  bounds: [number, number, number, number],
+  bounds: BBox,
 ): Promise<string> {
   const { dir } = await writeTestDataset(dataDir, 'routing-real');
   const networks = await readRoadNetworks(osmFiles, () => {});

@@ -3,7 +3,8 @@
  * with seeded noise of a few metres in a random direction, and how much of a line another one covers
  * (by distance).
  */
-import { haversine, metresToLine, type LonLat } from './routing.js';
+import { haversine, metresToLine } from './routing.js';
+import type { LonLat } from '../../core/geo/types.js';
 
 const METRES_PER_DEGREE = 111_195;
 

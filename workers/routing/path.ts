@@ -3,6 +3,7 @@
  * leg along the network, and the part of the network reached within a time budget.
  */
 import type { TravelKind } from '../../core/routing/network.js';
+import type { LonLat } from '../../core/geo/types.js';
 
 /** A run of the path along one road segment (or consecutive segments of one way). */
 export interface PathSegment {
@@ -34,7 +35,7 @@ export interface RouteLeg {
   distance: number;
   duration: number;
   /** The leg's polyline, snapped start to snapped end: [lon, lat] pairs (at least 2). */
-  coordinates: [number, number][];
+  coordinates: LonLat[];
   /**
    * The OSM node id of each coordinate (UNKNOWN_NODE_ID where not known), for OSRM's annotation
    * `nodes`: a snapped start or end inside a piece has the id of the piece's end behind or ahead of it.
@@ -81,6 +82,6 @@ export interface SnappedPoint {
  * centre) at each point. Pieces at the frontier are cut where the budget runs out.
  */
 export interface ReachedPiece {
-  coordinates: [number, number][];
+  coordinates: LonLat[];
   seconds: number[];
 }

@@ -18,7 +18,8 @@ import { countryByCode } from '../../../core/geocoding/countries.js';
 import { NearestLocality } from '../nearest-locality.js';
 import { PlaceHierarchy } from '../hierarchy.js';
 import { normalizeText } from '../../../core/geocoding/text/normalize.js';
-import { osmBounds, type BBox } from '../../osm/index.js';
+import { osmBounds } from '../../osm/index.js';
+import type { BBox } from '../../../core/geo/types.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { GeocoderIndexWriter, type GeocoderIndexStats } from './writer.js';
 

@@ -23,11 +23,12 @@ import {
   sourceBit,
 } from '../../../core/geocoding/index-schema.js';
 import { houseNumberKey, houseNumberValue } from '../../../core/geocoding/house-number.js';
-import { lineToBlob, streetKey, type AddressRange, type LonLat } from '../../../core/geocoding/street-lines.js';
+import { lineToBlob, streetKey, type AddressRange } from '../../../core/geocoding/street-lines.js';
 import { bboxOf } from '../osm/geometry.js';
 import { importThreads } from '../../threads.js';
 import { sqliteCacheKiB } from './memory-budget.js';
 import { BulkWrites, scratchDatabase } from './scratch-database.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /**
  * The place rows, in the order the records came (`place` gets them in importance order), and the

@@ -7,16 +7,18 @@
  * wait in the spill file until needed.
  */
 import type { MultiPolygon } from 'geojson';
-import type { OsmElement, Tags } from '../../shortbread/element.js';
+import type { OsmElement } from '../../osm/element.js';
 import type { PolygonRings } from '../../../core/geo/rings.js';
-import { polygonContains } from '../../shortbread/geometry.js';
+import { polygonContains } from '../../../core/geo/rings.js';
 import type { AdminPolygon } from '../../../core/geocoding/admin-lookup.js';
 import { countryByCode, type Country } from '../../../core/geocoding/countries.js';
 import { isValidPosition, placeGid, type AdminLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { adminLevelsOf, MUNICIPALITY_LEVEL } from './admin-levels.js';
-import { bboxContains, bboxOf, labelPoint, outerRingPositions, type BBox } from './geometry.js';
+import { bboxContains, bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
 import { ADMIN_LAYER_OF_PLACE_AREA, namesByLanguage, populationOf } from './tags.js';
+import type { BBox, LonLat } from '../../../core/geo/types.js';
+import type { Tags } from '../../osm/tags.js';
 
 export interface OsmAdminCounts {
   /** Candidate areas (admin boundaries and place areas) read, and the ones skipped. */
@@ -52,7 +54,7 @@ interface Candidate {
   id: number;
   tags: Tags;
   level: number | undefined;
-  point: [number, number];
+  point: LonLat;
   bbox: BBox;
   /** Where the spill file keeps its polygons. */
   polygons: number;
@@ -76,7 +78,7 @@ export class OsmAdminAreas {
       this.counts.skippedNoName++;
       return;
     }
-    const [lon, lat] = labelPoint(el) as [number, number];
+    const [lon, lat] = labelPoint(el) as LonLat;
     if (!isValidPosition(lon, lat)) return;
     const bbox = bboxOf(outerRingPositions(el.polygons));
     this.candidates.push({
@@ -142,7 +144,7 @@ export class OsmAdminAreas {
    * The layer by the country's level table; a district with no municipality inside is the city it
    * is (where the table says so); else the `place` tag's layer.
    */
-  private layerOf(c: Candidate, country: Country | undefined, municipalityPoints: [number, number][]): AdminLayer | undefined {
+  private layerOf(c: Candidate, country: Country | undefined, municipalityPoints: LonLat[]): AdminLayer | undefined {
     if (c.level !== undefined) {
       const levels = adminLevelsOf(country?.alpha2);
       const layer = levels.layers[c.level];
@@ -208,6 +210,6 @@ function bboxArea([west, south, east, north]: BBox): number {
   return (east - west) * (north - south);
 }
 
-function containsPoint(c: Candidate, polygons: PolygonRings[], [x, y]: [number, number]): boolean {
+function containsPoint(c: Candidate, polygons: PolygonRings[], [x, y]: LonLat): boolean {
   return bboxContains(c.bbox, x, y) && polygons.some((rings) => polygonContains(rings, x, y));
 }

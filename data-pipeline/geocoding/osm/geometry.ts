@@ -3,10 +3,9 @@
  * point inside an area, the middle of a line) and the bounding box.
  */
 import type { Position } from 'geojson';
-import type { OsmElement } from '../../shortbread/element.js';
-import { largestPolygonLabelPoint } from '../../shortbread/geometry.js';
-
-export type BBox = [number, number, number, number];
+import type { OsmElement } from '../../osm/element.js';
+import { largestPolygonLabelPoint } from '../../../core/geo/label-point.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 /** The point a record of the element is placed at; inside the polygon for areas. */
 export function labelPoint(el: OsmElement): Position {

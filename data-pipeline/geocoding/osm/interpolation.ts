@@ -4,8 +4,9 @@
  * nodes, found by position after the pass (the way itself carries none).
  */
 import { houseNumberValue } from '../../../core/geocoding/house-number.js';
-import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
+import type { AddressRange } from '../../../core/geocoding/street-lines.js';
 import type { AddressPoint, InterpolationLine } from './spill.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** The range an interpolation line spans, `low` first; undefined when an end has no numbered address or the ends disagree on the street. */
 export function addressRange(

@@ -2,7 +2,7 @@
  * The non-admin records of an OSM file: venues, addresses, place nodes (localities and
  * neighbourhoods), and streets, merged from their ways after the last object.
  */
-import { lineIsArea, type OsmElement } from '../../shortbread/element.js';
+import { lineIsArea, type OsmElement } from '../../osm/element.js';
 import { isValidPosition, placeGid, type PlaceLayer, type PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { bboxOf, labelPoint, outerRingPositions } from './geometry.js';
 import type { OsmSpill } from './spill.js';
@@ -19,7 +19,8 @@ import {
 } from './tags.js';
 import { addressRange } from './interpolation.js';
 import { categoriesOf } from '../../../core/geocoding/categories.js';
-import type { AddressRange, LonLat } from '../../../core/geocoding/street-lines.js';
+import type { AddressRange } from '../../../core/geocoding/street-lines.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export interface OsmPlaceCounts {
   /** Objects osmium exported (any of the keys read), closed ways once as a line and once as an area. */
@@ -142,7 +143,7 @@ function recordLayers(el: OsmElement, kind: VenueKind | undefined, counts: OsmPl
 
 function elementRecord(el: OsmElement, layer: PlaceLayer, kind: VenueKind | undefined): PlaceRecord {
   const sourceId = `${el.type}/${el.id}`;
-  const [lon, lat] = labelPoint(el) as [number, number];
+  const [lon, lat] = labelPoint(el) as LonLat;
   const address = addressOf(el.tags);
   const common = {
     source: 'openstreetmap' as const,

@@ -9,9 +9,9 @@ import type Database from 'better-sqlite3';
 import type { PolygonRings } from '../../../core/geo/rings.js';
 import type { PlaceRecord } from '../../../core/geocoding/place-record.js';
 import { BulkWrites, scratchDatabase } from '../index/scratch-database.js';
-import type { BBox } from './geometry.js';
+import type { BBox, LonLat } from '../../../core/geo/types.js';
 import type { StreetWay } from './streets.js';
-import { lineFromBlob, lineToBlob, type LonLat } from '../../../core/geocoding/street-lines.js';
+import { lineFromBlob, lineToBlob } from '../../../core/geocoding/street-lines.js';
 
 /** An `addr:interpolation` way: its line, step and the `addr:street` it may carry itself. */
 export interface InterpolationLine {

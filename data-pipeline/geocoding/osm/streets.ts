@@ -7,10 +7,11 @@
  * time (`mergeStreetWays`), so memory holds the streets of one name only.
  */
 import type { Position } from 'geojson';
-import type { Tags } from '../../shortbread/element.js';
-import { lineMercatorLength } from '../../shortbread/geometry.js';
-import { bboxOf, lineMiddle, type BBox } from './geometry.js';
+import { lineMercatorLength } from '../../../core/geo/mercator-measures.js';
+import { bboxOf, lineMiddle } from './geometry.js';
 import { namesByLanguage } from './tags.js';
+import type { BBox } from '../../../core/geo/types.js';
+import type { Tags } from '../../osm/tags.js';
 
 /** Ways of one name closer than this (box to box) are one street. */
 export const MERGE_DISTANCE_M = 200;

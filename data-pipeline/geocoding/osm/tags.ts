@@ -4,9 +4,9 @@
  * openstreetmap importer (`config/features.js`).
  */
 import type { ExportSelection } from '../../osm/osmium.js';
-import type { Tags } from '../../shortbread/element.js';
 import type { PlaceLayer } from '../../../core/geocoding/place-record.js';
 import { countryByCode } from '../../../core/geocoding/countries.js';
+import type { Tags } from '../../osm/tags.js';
 
 /**
  * Keys whose any value makes a named object a venue, a point of interest (Pelias' `<key>+name`

@@ -165,9 +165,10 @@ export class RoutingObjects {
   }
 
   private addNode(line: string): void {
-    const tags = parseTags(oplField(line, 'T'));
-    if (tags.size === 0) return;
-    if (TURNING_PLACES.has(tags.get('highway') ?? '')) this.turningIds.push(oplId(line));
+    const tagField = oplField(line, 'T');
+    if (!tagField) return;
+    const tags = parseTags(tagField);
+    if (TURNING_PLACES.has(tags.highway ?? '')) this.turningIds.push(oplId(line));
     let passages = 0;
     this.profiles.forEach((profile, m) => {
       const passage = profile.node(tags);

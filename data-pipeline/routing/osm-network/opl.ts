@@ -5,6 +5,7 @@
  *   r<id> T<tags> M<type><id>@<role>,...
  * Tags are `k=v,k=v`; space, comma, equals and percent signs inside are written `%<hex code point>%`.
  */
+import type { Tags } from '../../osm/tags.js';
 
 const ESCAPE = /%([0-9a-fA-F]+)%/g;
 
@@ -25,12 +26,13 @@ export function oplId(line: string): number {
   return Number(line.slice(1, end < 0 ? line.length : end));
 }
 
-export function parseTags(field: string | undefined): Map<string, string> {
-  const tags = new Map<string, string>();
+export function parseTags(field: string | undefined): Tags {
+  // No prototype: every key, `__proto__` and `constructor` too, is only ever a tag.
+  const tags: Record<string, string> = Object.create(null);
   if (!field) return tags;
   for (const pair of field.split(',')) {
     const eq = pair.indexOf('=');
-    tags.set(unescapeOpl(pair.slice(0, eq)), unescapeOpl(pair.slice(eq + 1)));
+    tags[unescapeOpl(pair.slice(0, eq))] = unescapeOpl(pair.slice(eq + 1));
   }
   return tags;
 }

@@ -4,7 +4,7 @@
  * `key` at each level, e.g. for driving motorcar > motor_vehicle > vehicle > access. Only these
  * exact keys are read: `access:conditional` and the like are not access values.
  */
-import type { Tags } from './profile.js';
+import type { Tags } from '../../osm/tags.js';
 
 export type Direction = 'forward' | 'backward';
 
@@ -27,7 +27,7 @@ export type AccessVerdict = 'allowed' | 'restricted' | 'forbidden' | 'unstated';
 /** The value of the first of `keys` the object carries, `key:direction` before `key` when a direction is given. */
 export function firstTagValue(tags: Tags, keys: readonly string[], direction?: Direction): string | undefined {
   for (const key of keys) {
-    const value = (direction === undefined ? undefined : tags.get(`${key}:${direction}`)) ?? tags.get(key);
+    const value = (direction === undefined ? undefined : tags[`${key}:${direction}`]) ?? tags[key];
     if (value !== undefined) return value;
   }
   return undefined;

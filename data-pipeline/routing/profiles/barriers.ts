@@ -4,7 +4,8 @@
  * wall does); otherwise the kind of barrier.
  */
 import { firstTagValue, verdictOf, type AccessRules } from './access.js';
-import type { NodePassage, Tags } from './profile.js';
+import type { NodePassage } from './profile.js';
+import type { Tags } from '../../osm/tags.js';
 
 export interface NodeRules {
   access: AccessRules;
@@ -17,11 +18,11 @@ export interface NodeRules {
 export function nodePassage(tags: Tags, rules: NodeRules): NodePassage {
   const access = firstTagValue(tags, rules.access.hierarchy);
   if (access !== undefined) {
-    if (rules.crossingAccessIgnored === true && tags.get('highway') === 'crossing') return undefined;
+    if (rules.crossingAccessIgnored === true && tags.highway === 'crossing') return undefined;
     const verdict = verdictOf(access, rules.access);
     return verdict === 'forbidden' ? 'blocked' : verdict === 'restricted' ? 'restricted' : undefined;
   }
-  const barrier = tags.get('barrier');
+  const barrier = tags.barrier;
   return barrier !== undefined && rules.stops(barrier, tags) ? 'blocked' : undefined;
 }
 

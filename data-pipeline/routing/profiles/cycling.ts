@@ -10,7 +10,7 @@ import { accessVerdict, wayAccess, type AccessRules, type AccessVerdict, type Wa
 import { nodePassage } from './barriers.js';
 import { parseDuration } from './duration.js';
 import { parseOneway, type Oneway } from './oneway.js';
-import { usable, type DirectionTravel, type Profile, type Tags, type WayTravel } from './profile.js';
+import { usable, type DirectionTravel, type Profile, type WayTravel } from './profile.js';
 import { FOOT_ACCESS } from './walking.js';
 import {
   allowedDirections,
@@ -27,6 +27,7 @@ import {
   travelAlong,
   type TagTables,
 } from './ways.js';
+import type { Tags } from '../../osm/tags.js';
 
 const ACCESS: AccessRules = {
   hierarchy: ['bicycle', 'vehicle', 'access'],
@@ -112,12 +113,12 @@ const BLOCKING_BARRIERS = new Set(['yes', 'wall', 'fence']);
 const CONTRAFLOW_KEYS = ['cycleway', 'cycleway:left', 'cycleway:right', 'cycleway:both'];
 
 /** A lane or track against the traffic of a oneway (`cycleway=opposite`, `opposite_lane`, `opposite_track`). */
-const hasContraflow = (tags: Tags) => CONTRAFLOW_KEYS.some((key) => tags.get(key)?.startsWith('opposite') === true);
+const hasContraflow = (tags: Tags) => CONTRAFLOW_KEYS.some((key) => tags[key]?.startsWith('opposite') === true);
 
 function bicycleOneway(tags: Tags): Oneway | undefined {
-  const own = parseOneway(tags.get('oneway:bicycle'));
+  const own = parseOneway(tags['oneway:bicycle']);
   if (own !== undefined) return own;
-  const oneway = parseOneway(tags.get('oneway')) ?? (isImpliedOneway(tags) ? 'forward' : undefined);
+  const oneway = parseOneway(tags.oneway) ?? (isImpliedOneway(tags) ? 'forward' : undefined);
   return (oneway === 'forward' || oneway === 'backward') && hasContraflow(tags) ? 'both' : oneway;
 }
 
@@ -145,7 +146,7 @@ function pushing(tags: Tags, access: WayAccess, dismount: boolean): WayTravel | 
  * a street mapped on the same way as its tram line is ridden as a street (OSRM takes the train).
  */
 function train(tags: Tags, access: WayAccess): WayTravel | undefined {
-  if (highwayOf(tags) !== undefined || !RAILWAYS.has(tags.get('railway') ?? '')) return undefined;
+  if (highwayOf(tags) !== undefined || !RAILWAYS.has(tags.railway ?? '')) return undefined;
   const carried = (verdict: AccessVerdict): DirectionTravel | null => (verdict === 'allowed' ? { kmh: TRAIN_KMH, travel: 'train' } : null);
   const travel: WayTravel = { forward: carried(access.forward), backward: carried(access.backward) };
   applyOneway(travel, bicycleOneway(tags));
@@ -153,13 +154,13 @@ function train(tags: Tags, access: WayAccess): WayTravel | undefined {
 }
 
 function way(tags: Tags): WayTravel | undefined {
-  if (!WAY_KEYS.some((key) => (tags.get(key) ?? '') !== '') || isUnusableWay(tags)) return undefined;
+  if (!WAY_KEYS.some((key) => (tags[key] ?? '') !== '') || isUnusableWay(tags)) return undefined;
   const access = wayAccess(tags, ACCESS);
   if (isFerry(tags)) return ferryTravel(tags, access);
   const onTrain = train(tags, access);
   if (onTrain !== undefined) return onTrain;
   const mayPush = !isRoundabout(tags) && accessVerdict(tags, FOOT_ACCESS) !== 'forbidden';
-  const dismount = tags.get('bicycle') === 'dismount';
+  const dismount = tags.bicycle === 'dismount';
   const ride = directionKmh(tags, RIDING_SPEEDS, access, DEFAULT_KMH);
   if (ride === undefined || dismount) return mayPush ? pushing(tags, access, dismount) : undefined;
   const travel = travelAlong(ride, (kmh) => ({ kmh: limitSpeed(kmh, tags, SPEED_LIMITS), travel: 'default' }));
@@ -171,7 +172,7 @@ function way(tags: Tags): WayTravel | undefined {
     if (travel.backward === null && access.backward !== 'forbidden') travel.backward = pushingAt(PUSHING_KMH);
   }
   // A movable bridge's `duration` is the time to cross it (OSRM bicycle.lua `speed_handler`).
-  const duration = tableValue(tags, { bridge: MOVABLE_BRIDGE }) === undefined ? undefined : parseDuration(tags.get('duration'));
+  const duration = tableValue(tags, { bridge: MOVABLE_BRIDGE }) === undefined ? undefined : parseDuration(tags.duration);
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
 }

@@ -11,7 +11,7 @@ import { nodePassage } from './barriers.js';
 import { parseDuration } from './duration.js';
 import { parseMaxspeed } from './maxspeed.js';
 import { parseOneway } from './oneway.js';
-import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
+import { usable, type Profile, type WayTravel } from './profile.js';
 import { restrictionKind } from './restrictions.js';
 import { exceedsLimits, parseMetres, type VehicleSize } from './vehicle-size.js';
 import { classMask } from '../../../core/routing/network.js';
@@ -27,6 +27,7 @@ import {
   travelAlong,
   type TagTables,
 } from './ways.js';
+import type { Tags } from '../../osm/tags.js';
 
 const VEHICLE_KEYS = ['motorcar', 'motor_vehicle', 'vehicle'] as const;
 
@@ -134,18 +135,18 @@ const PASSABLE_BARRIERS = new Set([
 
 /** Whether a barrier stops a car (OSRM car.lua `process_node`). */
 function stopsCar(barrier: string, node: Tags): boolean {
-  const clearance = barrier === 'height_restrictor' ? parseMetres(node.get('maxheight')) : undefined;
+  const clearance = barrier === 'height_restrictor' ? parseMetres(node.maxheight) : undefined;
   if (clearance !== undefined && clearance < CAR.heightMetres) return true;
-  const kerb = node.get('kerb');
+  const kerb = node.kerb;
   // A lowered or flush kerb is driven over, and so is a crossing's kerb mapped on the road's node.
-  const flat = kerb === 'lowered' || kerb === 'flush' || (barrier === 'kerb' && node.get('highway') === 'crossing');
-  return !PASSABLE_BARRIERS.has(barrier) && node.get('bollard') !== 'rising' && !flat;
+  const flat = kerb === 'lowered' || kerb === 'flush' || (barrier === 'kerb' && node.highway === 'crossing');
+  return !PASSABLE_BARRIERS.has(barrier) && node.bollard !== 'rising' && !flat;
 }
 
 /** `hov=designated`, or every lane of the direction for high-occupancy vehicles: restricted (OSRM `WayHandlers.hov`). */
 function isHovOnly(tags: Tags, direction: Direction): boolean {
   const lanes = firstTagValue(tags, ['hov:lanes'], direction);
-  return tags.get('hov') === 'designated' || (lanes?.split('|').every((lane) => lane === 'designated') ?? false);
+  return tags.hov === 'designated' || (lanes?.split('|').every((lane) => lane === 'designated') ?? false);
 }
 
 /**
@@ -153,7 +154,7 @@ function isHovOnly(tags: Tags, direction: Direction): boolean {
  * value stands on a way that is no road class (a private track or ferry).
  */
 function carAccess(tags: Tags): WayAccess {
-  const onRoad = Object.hasOwn(ROAD_KMH, tags.get('highway') ?? '');
+  const onRoad = Object.hasOwn(ROAD_KMH, tags.highway ?? '');
   const verdict = (direction: Direction): AccessVerdict => {
     if (exceedsLimits(tags, CAR, direction)) return 'forbidden';
     const access = accessVerdict(tags, ACCESS, direction);
@@ -176,7 +177,7 @@ const TOLL_CLASS = classMask(['toll']);
  * motorway on highway=motorway and motorway_link, toll where `toll:<direction>` or `toll` is yes.
  */
 function withCarClasses(travel: WayTravel, tags: Tags): WayTravel {
-  const highway = tags.get('highway');
+  const highway = tags.highway;
   const motorway = highway === 'motorway' || highway === 'motorway_link' ? MOTORWAY_CLASS : 0;
   for (const direction of ['forward', 'backward'] as const) {
     const along = travel[direction];
@@ -193,7 +194,7 @@ function way(tags: Tags): WayTravel | undefined {
   const travel = roadTravel(tags);
   if (travel === undefined) return undefined;
   // OSRM WayHandlers.startpoint: a route neither starts nor ends on a private service road it need not use.
-  if (tags.get('highway') === 'service' && SERVICE_ACCESS_NO_START.has(firstTagValue(tags, ACCESS.hierarchy, 'forward') ?? '')) {
+  if (tags.highway === 'service' && SERVICE_ACCESS_NO_START.has(firstTagValue(tags, ACCESS.hierarchy, 'forward') ?? '')) {
     travel.noStart = true;
   }
   return withCarClasses(travel, tags);
@@ -202,8 +203,8 @@ function way(tags: Tags): WayTravel | undefined {
 function roadTravel(tags: Tags): WayTravel | undefined {
   const routeKmh = tableValue(tags, { route: ROUTE_KMH });
   // OSRM's car reads ways with a highway or route tag only, and never takes steps or emergency access roads.
-  if (isUnusableWay(tags) || isArea(tags) || !(tags.has('highway') || routeKmh !== undefined)) return undefined;
-  if (tags.get('highway') === 'steps' || tags.get('service') === 'emergency_access') return undefined;
+  if (isUnusableWay(tags) || isArea(tags) || !(tags.highway !== undefined || routeKmh !== undefined)) return undefined;
+  if (tags.highway === 'steps' || tags.service === 'emergency_access') return undefined;
   const access = carAccess(tags);
   if (routeKmh !== undefined) return ferryTravel(tags, access, routeKmh);
   const kmh = directionKmh(tags, SPEEDS, access, DEFAULT_KMH);
@@ -220,7 +221,7 @@ function roadTravel(tags: Tags): WayTravel | undefined {
     restricted: access[direction] === 'restricted' || isHovOnly(tags, direction),
   }));
   applyOneway(travel, oneway ?? (isImpliedOneway(tags) ? 'forward' : undefined));
-  const duration = bridgeKmh === undefined ? undefined : parseDuration(tags.get('duration'));
+  const duration = bridgeKmh === undefined ? undefined : parseDuration(tags.duration);
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
 }

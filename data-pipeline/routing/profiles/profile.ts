@@ -4,9 +4,7 @@
  * OSM files through the filter the profiles give.
  */
 import type { TravelKind, TravelMode } from '../../../core/routing/network.js';
-
-/** The tags of one OSM object (values unescaped). */
-export type Tags = ReadonlyMap<string, string>;
+import type { Tags } from '../../osm/tags.js';
 
 /** The travel mode OSRM reports for a stretch: normal, on a ferry, pushing a bicycle, or with it on a train. */
 export type Travel = TravelKind;

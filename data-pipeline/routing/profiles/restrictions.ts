@@ -1,6 +1,6 @@
 /** Turn restriction relations (OSM wiki Relation:restriction; OSRM `RestrictionParser`). */
 import { firstTagValue } from './access.js';
-import type { Tags } from './profile.js';
+import type { Tags } from '../../osm/tags.js';
 
 /**
  * Whether a `restriction*` value is one OSRM v6's RestrictionParser::TryParse accepts: `only_*`, or
@@ -20,15 +20,15 @@ export function isRestrictionValue(value: string): boolean {
  * --parse-conditional-restrictions.
  */
 export function restrictionKind(tags: Tags, vehicleKeys: readonly string[]): 'no' | 'only' | undefined {
-  if (tags.get('type') !== 'restriction') return undefined;
-  const except = tags.get('except');
+  if (tags.type !== 'restriction') return undefined;
+  const except = tags.except;
   if (except?.split(';').some((vehicle) => vehicleKeys.includes(vehicle.trim()))) return undefined;
   const keys = vehicleKeys.map((key) => `restriction:${key}`);
   for (const key of [...keys, 'restriction']) {
-    const other = tags.get(key);
+    const other = tags[key];
     if (other !== undefined && !isRestrictionValue(other)) return undefined;
   }
-  const value = firstTagValue(tags, keys) ?? tags.get('restriction');
+  const value = firstTagValue(tags, keys) ?? tags.restriction;
   if (value?.startsWith('no_')) return 'no';
   if (value?.startsWith('only_')) return 'only';
   return undefined;
@@ -41,7 +41,7 @@ export function restrictionKind(tags: Tags, vehicleKeys: readonly string[]): 'no
 export function severalMembersAllowed(tags: Tags): { from: boolean; to: boolean } {
   let from = false;
   let to = false;
-  for (const [key, value] of tags) {
+  for (const [key, value] of Object.entries(tags)) {
     if (key !== 'restriction' && !key.startsWith('restriction:')) continue;
     if (value.startsWith('no_entry')) from = true;
     if (value.startsWith('no_exit')) to = true;

@@ -4,7 +4,7 @@
  * direction of it, whose limit the vehicle exceeds is closed to it.
  */
 import { firstTagValue, type Direction } from './access.js';
-import type { Tags } from './profile.js';
+import type { Tags } from '../../osm/tags.js';
 
 export interface VehicleSize {
   heightMetres: number;

@@ -7,8 +7,9 @@
 import { wayAccess, type AccessRules } from './access.js';
 import { nodePassage } from './barriers.js';
 import { parseOneway } from './oneway.js';
-import { usable, type Profile, type Tags, type WayTravel } from './profile.js';
+import { usable, type Profile, type WayTravel } from './profile.js';
 import { applyOneway, directionKmh, ferryTravel, isFerry, isUnusableWay, limitSpeed, travelAlong, type TagTables } from './ways.js';
+import type { Tags } from '../../osm/tags.js';
 
 const WALKING_KMH = 5;
 
@@ -69,13 +70,13 @@ const BLOCKING_BARRIERS = new Set(['yes', 'wall', 'fence']);
 const WAY_KEYS = ['highway', 'bridge', 'route', 'leisure', 'man_made', 'railway', 'platform', 'amenity', 'public_transport'];
 
 function way(tags: Tags): WayTravel | undefined {
-  if (!WAY_KEYS.some((key) => tags.has(key)) || isUnusableWay(tags)) return undefined;
+  if (!WAY_KEYS.some((key) => tags[key] !== undefined) || isUnusableWay(tags)) return undefined;
   const access = wayAccess(tags, FOOT_ACCESS);
   if (isFerry(tags)) return ferryTravel(tags, access);
   const kmh = directionKmh(tags, SPEEDS, access, WALKING_KMH);
   if (kmh === undefined) return undefined;
   const travel = travelAlong(kmh, (speed) => ({ kmh: limitSpeed(speed, tags, SPEED_LIMITS), travel: 'default' }));
-  applyOneway(travel, parseOneway(tags.get('oneway:foot')));
+  applyOneway(travel, parseOneway(tags['oneway:foot']));
   return usable(travel);
 }
 

@@ -2,8 +2,9 @@
 import type { AccessVerdict, Direction, WayAccess } from './access.js';
 import { parseDuration } from './duration.js';
 import type { Oneway } from './oneway.js';
-import { usable, type DirectionTravel, type Tags, type WayTravel } from './profile.js';
+import { usable, type DirectionTravel, type WayTravel } from './profile.js';
 import { classMask, GUIDANCE_LOW_PRIORITY, GUIDANCE_MOTORWAY, GUIDANCE_RAMP } from '../../../core/routing/network.js';
+import type { Tags } from '../../osm/tags.js';
 
 /** `construction=*` values on a highway that still carries traffic. */
 const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
@@ -14,36 +15,36 @@ const MINOR_CONSTRUCTION = new Set(['no', 'widening', 'minor']);
  * their outline (OSRM `WayHandlers.blocked_ways` with `avoid.area` in car.lua only).
  */
 export function isUnusableWay(tags: Tags): boolean {
-  const highway = tags.get('highway');
-  const construction = tags.get('construction');
+  const highway = tags.highway;
+  const construction = tags.construction;
   return (
     highway === 'construction' ||
-    tags.get('railway') === 'construction' ||
+    tags.railway === 'construction' ||
     highway === 'proposed' ||
-    tags.has('proposed') ||
+    tags.proposed !== undefined ||
     (construction !== undefined && !MINOR_CONSTRUCTION.has(construction)) ||
-    tags.get('impassable') === 'yes' ||
-    tags.get('status') === 'impassable' ||
-    tags.get('smoothness') === 'impassable'
+    tags.impassable === 'yes' ||
+    tags.status === 'impassable' ||
+    tags.smoothness === 'impassable'
   );
 }
 
 /** A closed way mapped as an area (a square, a car park): OSRM's car leaves it out (`avoid.area`). */
-export const isArea = (tags: Tags) => tags.get('area') === 'yes';
+export const isArea = (tags: Tags) => tags.area === 'yes';
 
 /** The way's `highway` value, undefined for none or an empty one (OSRM reads `highway=""` as no highway). */
 export function highwayOf(tags: Tags): string | undefined {
-  const highway = tags.get('highway');
+  const highway = tags.highway;
   return highway === '' ? undefined : highway;
 }
 
 export const isRoundabout = (tags: Tags) => {
-  const junction = tags.get('junction');
+  const junction = tags.junction;
   return junction === 'roundabout' || junction === 'circular';
 };
 
 /** Oneway without a `oneway` tag (OSM wiki Key:oneway; OSRM does not imply it on motorway_link). */
-export const isImpliedOneway = (tags: Tags) => tags.get('highway') === 'motorway' || isRoundabout(tags);
+export const isImpliedOneway = (tags: Tags) => tags.highway === 'motorway' || isRoundabout(tags);
 
 /**
  * A bridge or a tunnel: the way runs above or below the ground the DEMs describe, so the slope of
@@ -51,8 +52,8 @@ export const isImpliedOneway = (tags: Tags) => tags.get('highway') === 'motorway
  * (`tunnel=building_passage`) stay on the ground.
  */
 export function isOffGround(tags: Tags): boolean {
-  const bridge = tags.get('bridge');
-  const tunnel = tags.get('tunnel');
+  const bridge = tags.bridge;
+  const tunnel = tags.tunnel;
   return (
     (bridge !== undefined && bridge !== 'no' && bridge !== 'boardwalk') ||
     (tunnel !== undefined && tunnel !== 'no' && tunnel !== 'building_passage')
@@ -69,9 +70,9 @@ export function wayLabels(tags: Tags): {
   guidance: number;
 } {
   return {
-    name: tags.get('name') ?? '',
-    ref: tags.get('ref') ?? '',
-    pronunciation: tags.get('name:pronunciation') ?? '',
+    name: tags.name ?? '',
+    ref: tags.ref ?? '',
+    pronunciation: tags['name:pronunciation'] ?? '',
     roundabout: isRoundabout(tags),
     offGround: isOffGround(tags),
     guidance: roadClassification(tags),
@@ -100,13 +101,13 @@ const ROAD_TYPES = new Set([
  * `Guidance.set_classification`: motorway_class, link_class, may_be_ignored).
  */
 function roadClassification(tags: Tags): number {
-  const highway = tags.get('highway') ?? '';
+  const highway = tags.highway ?? '';
   const lowPriority = ROAD_TYPES.has(highway) ? 0 : GUIDANCE_LOW_PRIORITY;
   if (highway === 'motorway_link' || highway === 'trunk_link') return GUIDANCE_RAMP;
   return (highway === 'motorway' || highway === 'trunk' ? GUIDANCE_MOTORWAY : 0) | lowPriority;
 }
 
-export const isFerry = (tags: Tags) => tags.get('route') === 'ferry';
+export const isFerry = (tags: Tags) => tags.route === 'ferry';
 
 const FERRY_CLASS = classMask(['ferry']);
 
@@ -127,7 +128,7 @@ export type TagTables = Readonly<Record<string, Readonly<Record<string, number>>
 /** The value `tables` give the way, or undefined when none of its tags is in them. */
 export function tableValue(tags: Tags, tables: TagTables): number | undefined {
   for (const key in tables) {
-    const value = tags.get(key);
+    const value = tags[key];
     if (value !== undefined && Object.hasOwn(tables[key]!, value)) return tables[key]![value];
   }
   return undefined;
@@ -169,7 +170,7 @@ export function travelAlong(kmh: DirectionKmh, along: (kmh: number, direction: D
 export function ferryTravel(tags: Tags, access: WayAccess, kmh = FERRY_KMH): WayTravel | undefined {
   // Only route=ferry is of class ferry (OSRM's WayHandlers.classes): a car's shuttle train is not.
   const travel = allowedDirections(access, { kmh, travel: 'ferry', classes: isFerry(tags) ? FERRY_CLASS : 0 });
-  const duration = parseDuration(tags.get('duration'));
+  const duration = parseDuration(tags.duration);
   if (duration !== undefined) travel.durationSeconds = duration;
   return usable(travel);
 }
@@ -184,7 +185,7 @@ export function applyOneway(travel: WayTravel, oneway: Oneway | undefined): void
 export function limitSpeed(kmh: number, tags: Tags, tables: TagTables): number {
   let limited = kmh;
   for (const key in tables) {
-    const value = tags.get(key);
+    const value = tags[key];
     const limit = value === undefined ? undefined : tables[key]![value];
     if (limit !== undefined && limit < limited) limited = limit;
   }

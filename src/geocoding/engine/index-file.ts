@@ -10,7 +10,8 @@ import { ADMIN_LAYERS, type AdminLayer } from '../../../core/geocoding/place-rec
 import { loadAddressParser } from './address-parser.js';
 import type { MatchExpression } from './match-expression.js';
 import { Vocabulary } from './vocabulary.js';
-import { lineFromBlob, type LonLat } from '../../../core/geocoding/street-lines.js';
+import { lineFromBlob } from '../../../core/geocoding/street-lines.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** A numbered address of a street, as interpolation reads it. */
 export interface AddressNumber {

@@ -8,7 +8,7 @@
  */
 import { metresBetween } from '../../../core/geo/distance.js';
 import { lineLength, pointAlongLine, projectOntoLine } from '../../../core/geo/line-position.js';
-import type { LonLat } from '../../../core/geocoding/street-lines.js';
+import type { LonLat } from '../../../core/geo/types.js';
 import type { AddressNumber, Box, GeocoderIndex } from './index-file.js';
 
 /** Two neighbours farther apart than this are not one stretch of street (another town, a gap). */

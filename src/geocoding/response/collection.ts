@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PACKAGE_ROOT } from '../../../core/package-root.js';
 import type { GeocodeFeature } from './feature.js';
 import type { QueryEcho } from './query-echo.js';
-import type { BBox } from '../../../core/geocoding/indexed-record.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 /** Version of the response format, as Pelias reports it. */
 export const GEOCODING_FORMAT_VERSION = '0.2';

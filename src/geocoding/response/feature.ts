@@ -1,7 +1,9 @@
 /** One GeocodeRecord as a Pelias GeoJSON feature: Point geometry, the Pelias properties present when known, bbox. */
 import type { Language } from '../sanitize/lang.js';
 import { label } from './label.js';
-import { ADMIN_LAYERS, gid, type BBox, type GeocodeRecord, type Layer, type Source } from '../../../core/geocoding/indexed-record.js';
+import { ADMIN_LAYERS, gid, type GeocodeRecord, type Layer, type Source } from '../../../core/geocoding/indexed-record.js';
+import type { BBox } from '../../../core/geo/types.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** What the search adds to a record: how well and how it matched, and how far it is. */
 export interface MatchExtras {
@@ -49,7 +51,7 @@ export interface FeatureProperties {
 
 export interface GeocodeFeature {
   type: 'Feature';
-  geometry: { type: 'Point'; coordinates: [number, number] };
+  geometry: { type: 'Point'; coordinates: LonLat };
   properties: FeatureProperties;
   bbox?: BBox;
 }

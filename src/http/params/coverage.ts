@@ -5,14 +5,11 @@
  * surely written in the other order, and the message says so.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
-import type { LonLat } from '../../../core/geo/types.js';
+import type { BBox, LonLat } from '../../../core/geo/types.js';
 import { echoPoint, type PointOrder } from '../../../core/geo/point-text.js';
 
-/** [west, south, east, north] in degrees. */
-export type CoverageBox = readonly [number, number, number, number];
-
 /** Metres from `point` to the nearest point of `box` (its coordinates clamped into the box); 0 inside. */
-export function metresOutside([west, south, east, north]: CoverageBox, [lon, lat]: LonLat): number {
+export function metresOutside([west, south, east, north]: BBox, [lon, lat]: LonLat): number {
   const nearestLon = Math.min(east, Math.max(west, lon));
   const nearestLat = Math.min(north, Math.max(south, lat));
   return metresBetween(lon, lat, nearestLon, nearestLat);
@@ -24,7 +21,7 @@ function swapped([lon, lat]: LonLat): LonLat | null {
 }
 
 /** Whether `point` lies farther than `margin` metres from `box` while its swapped point lies within it: given in the other order. */
-export function isSwapped(box: CoverageBox, point: LonLat, margin = 0): boolean {
+export function isSwapped(box: BBox, point: LonLat, margin = 0): boolean {
   const other = swapped(point);
   return other !== null && metresOutside(box, point) > margin && metresOutside(box, other) <= margin;
 }
@@ -33,7 +30,7 @@ export function isSwapped(box: CoverageBox, point: LonLat, margin = 0): boolean 
  * Why `point` is outside `box`, in `order`: the coverage as its south-west and north-east corners,
  * and the swapped point when it lies within `margin` metres of the box.
  */
-export function outsideCoverage(box: CoverageBox, point: LonLat, order: PointOrder, margin = 0): string {
+export function outsideCoverage(box: BBox, point: LonLat, order: PointOrder, margin = 0): string {
   const [west, south, east, north] = box;
   const corners = `${echoPoint([west, south], order)} to ${echoPoint([east, north], order)}`;
   const text = `${echoPoint(point, order)} is outside the data's coverage, ${order} ${corners} (south-west to north-east corner)`;

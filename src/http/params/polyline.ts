@@ -1,5 +1,6 @@
 /** Encoded polylines (Google's format, precision 5) in parameters: `enc:<polyline>` of static map paths and elevation requests. */
 import polyline from '@mapbox/polyline';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /**
  * Whether `encoded` is a whole polyline: characters 63–126 only, ending a value on its last
@@ -19,8 +20,8 @@ function wellFormed(encoded: string): boolean {
  * The [lon, lat] points of an encoded polyline (precision 5, as the directions answer them), or
  * null when it is not one, or one of positions beyond ±180° longitude or ±`maxLatitude`.
  */
-export function decodePolyline(encoded: string, maxLatitude = 90): [number, number][] | null {
+export function decodePolyline(encoded: string, maxLatitude = 90): LonLat[] | null {
   if (!wellFormed(encoded)) return null;
-  const points = polyline.decode(encoded).map(([lat, lon]): [number, number] => [lon, lat]);
+  const points = polyline.decode(encoded).map(([lat, lon]): LonLat => [lon, lat]);
   return points.every(([lon, lat]) => Math.abs(lon) <= 180 && Math.abs(lat) <= maxLatitude) ? points : null;
 }

@@ -3,8 +3,10 @@
  * markers and paths) fills the picture less a padding. Zooms are MapLibre's: a 512-px world at zoom 0.
  */
 import type { StaticMarker, StaticPath } from '../../../workers/render/task.js';
-import { MAX_ZOOM, type Bounds, type View } from './sanitize/view.js';
+import { MAX_ZOOM, type View } from './sanitize/view.js';
 import { worldPixel } from '../../../core/geo/web-mercator.js';
+import type { BBox } from '../../../core/geo/types.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 const WORLD_PX = 512;
 /** CSS pixels kept free around fitted overlays, so that pins and line ends are not cut. */
@@ -15,20 +17,20 @@ const MAX_FIT_ZOOM = 16;
 /** The latitude of a Web Mercator y, as a fraction of the world from the top (the inverse of `worldPixel`'s). */
 const latitudeOf = (y: number) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y))) * 180) / Math.PI;
 
-function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): Bounds {
-  const points = [...markers.map((m): [number, number] => [m.lon, m.lat]), ...paths.flatMap((p) => p.points)];
+function overlayBounds(markers: StaticMarker[], paths: StaticPath[]): BBox {
+  const points = [...markers.map((m): LonLat => [m.lon, m.lat]), ...paths.flatMap((p) => p.points)];
   const lons = points.map((p) => p[0]);
   const lats = points.map((p) => p[1]);
   return [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)];
 }
 
 function fitBounds(
-  [minLon, minLat, maxLon, maxLat]: Bounds,
+  [minLon, minLat, maxLon, maxLat]: BBox,
   width: number,
   height: number,
   padding: number,
   maxZoom: number,
-): { center: [number, number]; zoom: number } {
+): { center: LonLat; zoom: number } {
   // Web Mercator as fractions of the world, 0..1 from the top-left.
   const [left, top] = worldPixel(1, minLon, maxLat);
   const [right, bottom] = worldPixel(1, maxLon, minLat);

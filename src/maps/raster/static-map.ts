@@ -13,14 +13,15 @@ import type { StaticMapJob } from '../../../workers/render/task.js';
 import type { RasterPool } from './pool.js';
 import { sanitizeStaticMap } from './sanitize/index.js';
 import type { View } from './sanitize/view.js';
-import { isSwapped, outsideCoverage, type CoverageBox } from '../../http/params/coverage.js';
+import { isSwapped, outsideCoverage } from '../../http/params/coverage.js';
 import { renderedStyle } from './style-documents.js';
+import type { BBox } from '../../../core/geo/types.js';
 
 /**
  * A `center` outside the dataset's bounds whose swapped point lies inside was written `lng,lat`:
  * a 400 naming the coverage and the swap, where it would have drawn another part of the world.
  */
-function checkCenterOrder(view: View, bounds: CoverageBox): void {
+function checkCenterOrder(view: View, bounds: BBox): void {
   if (view.kind === 'center' && isSwapped(bounds, view.center))
     throw new ApiError(400, `invalid parameter 'center': ${outsideCoverage(bounds, view.center, 'lat,lng')}`);
 }

@@ -12,8 +12,8 @@ import { FeatureSignatures } from './feature-signatures.js';
 import type { CompiledLayer } from './style-layers.js';
 import type { Viewport } from './viewport.js';
 import { backdropTiles } from '../../../core/maps/world-backdrop.js';
+import { TILE_MAX_ZOOM } from '../../../core/maps/zoom.js';
 
-export const ARCHIVE_MAX_ZOOM = 14;
 /** The vector tile geometry types. */
 export const POINT = 1;
 export const LINE = 2;
@@ -106,7 +106,7 @@ export function archiveReader(archive: MbtilesReader): TileReader {
  * A source's tiles overlapping the viewport (x wrapped around the antimeridian), each decoded once
  * per call: at floor(zoom), at most `maxZoom` (the source's deepest, drawn scaled beyond).
  */
-export function tilesUnder(viewport: Viewport, read: TileReader, maxZoom = ARCHIVE_MAX_ZOOM): PlacedTile[] {
+export function tilesUnder(viewport: Viewport, read: TileReader, maxZoom = TILE_MAX_ZOOM): PlacedTile[] {
   const z = Math.max(0, Math.min(maxZoom, Math.floor(viewport.zoom)));
   const count = 2 ** z;
   const size = viewport.worldSize / count;

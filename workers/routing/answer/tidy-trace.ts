@@ -5,6 +5,7 @@
  * A dropped waypoint passes its role to the last point kept before it.
  */
 import { metresBetween } from '../../../core/geo/distance.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 const TIDY_METRES = 15;
 const TIDY_SECONDS = 5;
@@ -21,11 +22,7 @@ export function keepAll(count: number, waypoints: readonly number[] | null): Tid
   return { kept: Array.from({ length: count }, (_, i) => i), waypoints: waypoints === null ? null : [...waypoints] };
 }
 
-export function tidyTrace(
-  points: readonly [number, number][],
-  timestamps: readonly number[] | null,
-  waypoints: readonly number[] | null,
-): TidyTrace {
+export function tidyTrace(points: readonly LonLat[], timestamps: readonly number[] | null, waypoints: readonly number[] | null): TidyTrace {
   const count = points.length;
   const removed = new Array<boolean>(count).fill(false);
   let metres = 0;

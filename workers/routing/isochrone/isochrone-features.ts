@@ -10,6 +10,7 @@ import { position } from '../response/rounding.js';
 import { reachedPolygons, type Polygon } from './contour-polygons.js';
 import { localProjection, type LocalProjection } from './local-projection.js';
 import { timeGrid } from './time-grid.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export interface IsochroneOptions {
   mode: TravelMode;
@@ -36,7 +37,7 @@ function geometryOf(polygons: Polygon[], projection: LocalProjection, asPolygons
 /** `contoursMinutes` in any order; the features come largest first, as Mapbox's isochrone API draws them. */
 export function isochroneFeatures(
   pieces: readonly ReachedPiece[],
-  center: [number, number],
+  center: LonLat,
   contoursMinutes: readonly number[],
   options: IsochroneOptions,
 ): FeatureCollection<Geometry, IsochroneProperties> {

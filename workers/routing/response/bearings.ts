@@ -1,7 +1,7 @@
 /** Compass bearings along a polyline, and the turn modifier between an approach and a departure bearing. */
 import type { Modifier } from './osrm.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
-type LonLat = readonly [number, number];
 const RADIANS = Math.PI / 180;
 
 /** Initial great-circle bearing from `from` to `to`, whole degrees 0–359 (0 when they coincide). */

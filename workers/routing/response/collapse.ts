@@ -8,6 +8,7 @@
 import { bearingInto, bearingOutOf, deflection, modifierOf } from './bearings.js';
 import { haveSameName, type Named } from './names.js';
 import type { ManeuverType, Modifier } from './osrm.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** OSRM's MAX_COLLAPSE_DISTANCE (engine/guidance/collapsing_utility.hpp), metres. */
 export const MAX_COLLAPSE_METRES = 30;
@@ -54,7 +55,7 @@ function maneuverSucceededByNameChange(current: CollapsibleStep, next: Collapsib
 }
 
 /** The modifier of the two maneuvers as one (OSRM's findTotalTurnAngle), from the polyline. */
-function combinedModifier(coordinates: readonly [number, number][], current: CollapsibleStep, next: CollapsibleStep): Modifier {
+function combinedModifier(coordinates: readonly LonLat[], current: CollapsibleStep, next: CollapsibleStep): Modifier {
   const arrival = bearingInto(coordinates, current.first);
   const entry = deflection(arrival, bearingOutOf(coordinates, current.first));
   const exit = deflection(bearingInto(coordinates, next.first), bearingOutOf(coordinates, next.first));
@@ -85,7 +86,7 @@ function combinedType(
  */
 export function collapseTurnInstructions<T extends CollapsibleStep>(
   steps: readonly T[],
-  coordinates: readonly [number, number][],
+  coordinates: readonly LonLat[],
   suffixes: ReadonlySet<string>,
   absorb: (into: T, step: T) => void,
   rename: (step: T, as: T) => void,

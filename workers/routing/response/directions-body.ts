@@ -8,6 +8,7 @@ import { routeElevation, type ElevationLookup } from './route-elevation.js';
 import { legSteps, type StepOptions } from './steps.js';
 import { legSummary } from './summary.js';
 import type { Overview, RouteAnnotation } from '../task.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export interface DirectionsOptions extends StepOptions {
   steps: boolean;
@@ -40,7 +41,7 @@ export function directionsOptionsOf(
 }
 
 /** The route's whole line: each leg's points, without repeating the waypoint where one leg meets the next. */
-function routeCoordinates(legs: readonly RouteLeg[]): readonly [number, number][] {
+function routeCoordinates(legs: readonly RouteLeg[]): readonly LonLat[] {
   if (legs.length === 1) return legs[0]!.coordinates;
   return legs.flatMap((leg, index) => (index === 0 ? leg.coordinates : leg.coordinates.slice(1)));
 }

@@ -4,8 +4,7 @@ import type { OsrmGeometry } from './osrm.js';
 import { position } from './rounding.js';
 import { simplifiedIndicesOf } from './simplify.js';
 import type { Geometries, Overview } from '../task.js';
-
-type LonLat = [number, number];
+import type { LonLat } from '../../../core/geo/types.js';
 
 /** `polyline` (precision 5) and `polyline6` encode [lat, lon] pairs; `geojson` writes a LineString of [lon, lat]. */
 export function encodeGeometry(coordinates: readonly LonLat[], geometries: Geometries): OsrmGeometry {

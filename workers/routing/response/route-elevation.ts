@@ -13,6 +13,7 @@
 import { metresBetween } from '../../../core/geo/distance.js';
 import { forEachSampleAlong, type ElevationLookup } from '../../../core/terrain/line-samples.js';
 import { tenths } from './rounding.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export type { ElevationLookup };
 
@@ -25,8 +26,6 @@ export interface RouteElevation {
   descent: number | null;
   elevation_profile: [number, number | null][];
 }
-
-type LonLat = readonly [number, number];
 
 /** Ascent and descent of a series of elevations, through the hysteresis above. */
 class ClimbCounter {

@@ -21,6 +21,7 @@ import { passedIn, runsOf, type Run } from './runs.js';
 import { trimShortRuns } from './trim.js';
 import { suppressShortNameSegments } from './verbosity.js';
 import type { Geometries } from '../task.js';
+import type { LonLat } from '../../../core/geo/types.js';
 
 export const SHORT_RUN_METRES = 12;
 /** OSRM's MIN_END_OF_ROAD_INTERSECTIONS (engine/guidance/collapsing_utility.hpp). */
@@ -56,7 +57,7 @@ interface Draft extends Maneuvered {
 
 /** A step ready to be written: its own line, and the bearings at its maneuver. */
 interface StepParts extends Maneuvered {
-  coordinates: [number, number][];
+  coordinates: LonLat[];
   /** Absent at departure and arrival respectively. */
   bearingBefore?: number;
   bearingAfter?: number;
@@ -91,7 +92,7 @@ function leavesRoadClasses(previous: Run, run: Run): boolean {
 }
 
 /** At a T-intersection where `run` starts, the `end of road` maneuver; undefined elsewhere. */
-function endOfRoad(coordinates: readonly [number, number][], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
+function endOfRoad(coordinates: readonly LonLat[], previous: Run, run: Run, suffixes: ReadonlySet<string>): Maneuver | undefined {
   if (run.junctionRoads !== 3 || run.junctionExits === undefined) return undefined;
   const junction = coordinates[run.first]!;
   const exits = run.junctionExits.map((point) => bearing(junction, point));
@@ -103,7 +104,7 @@ function endOfRoad(coordinates: readonly [number, number][], previous: Run, run:
 
 /** What happens where `run` begins after `previous` (`last`: the leg's last run), or undefined when `run` simply extends the step. */
 function maneuverOf(
-  coordinates: readonly [number, number][],
+  coordinates: readonly LonLat[],
   step: Draft,
   previous: Run,
   run: Run,

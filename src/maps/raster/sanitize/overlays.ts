@@ -13,6 +13,7 @@ import { parseColor } from './color.js';
 import { messages } from './messages.js';
 import { MAX_LATITUDE } from '../../../../core/geo/web-mercator.js';
 import { mapPosition } from './view.js';
+import type { LonLat } from '../../../../core/geo/types.js';
 
 export const MAX_MARKERS = 50;
 export const MAX_PATHS = 5;
@@ -24,12 +25,9 @@ const DEFAULT_PATH_WIDTH = 4;
 const LABEL = /^[A-Za-z0-9]{1,2}$/;
 
 /** One value split into its `key:value` style pieces and its `lat,lng` points, each point parsed; errors name `name`. */
-function pieces(
-  name: string,
-  raw: string,
-): { styles: Map<string, string>; points: [number, number][]; encoded: string | null; errors: string[] } {
+function pieces(name: string, raw: string): { styles: Map<string, string>; points: LonLat[]; encoded: string | null; errors: string[] } {
   const styles = new Map<string, string>();
-  const points: [number, number][] = [];
+  const points: LonLat[] = [];
   const errors: string[] = [];
   const encodedAt = raw.indexOf('enc:');
   const encoded = encodedAt >= 0 ? raw.slice(encodedAt + 4) : null;

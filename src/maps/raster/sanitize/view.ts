@@ -2,14 +2,13 @@
 import { decimalInRange } from '../../../http/params/number.js';
 import { clean, rejected, type Sanitized, type Sanitizer } from '../../../http/params/sanitized.js';
 import { NOWHERE, parsePosition } from '../../../http/params/position.js';
-import type { LonLat } from '../../../../core/geo/types.js';
+import type { BBox, LonLat } from '../../../../core/geo/types.js';
 import { MAX_LATITUDE } from '../../../../core/geo/web-mercator.js';
 import { messages } from './messages.js';
 
 export const MAX_ZOOM = 20;
 
-export type Bounds = [minLon: number, minLat: number, maxLon: number, maxLat: number];
-export type View = { kind: 'center'; center: [number, number]; zoom: number } | { kind: 'bbox'; bounds: Bounds } | { kind: 'fit' };
+export type View = { kind: 'center'; center: LonLat; zoom: number } | { kind: 'bbox'; bounds: BBox } | { kind: 'fit' };
 
 /** A `lat,lng` position as routing reads it, within Web Mercator's latitudes. */
 export function mapPosition(name: string, raw: string): Sanitized<LonLat> {
@@ -18,13 +17,13 @@ export function mapPosition(name: string, raw: string): Sanitized<LonLat> {
   return rejected(NOWHERE, messages.outOfRange(`${name} latitude`, -MAX_LATITUDE, MAX_LATITUDE));
 }
 
-function parseBbox(raw: string): Bounds | null {
+function parseBbox(raw: string): BBox | null {
   const parts = raw.split(',');
   if (parts.length !== 4) return null;
   const limits = [180, MAX_LATITUDE, 180, MAX_LATITUDE];
   const values = parts.map((part, i) => decimalInRange('bbox', part.trim(), -limits[i]!, limits[i]!));
   if (values.some((v) => v.errors.length > 0)) return null;
-  const [minLon, minLat, maxLon, maxLat] = values.map((v) => v.value) as Bounds;
+  const [minLon, minLat, maxLon, maxLat] = values.map((v) => v.value) as BBox;
   return minLon < maxLon && minLat < maxLat ? [minLon, minLat, maxLon, maxLat] : null;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The node's side of dataset transfer (src/dataset/transfer.ts): follows the offers in Redis and
+ * The node's side of dataset transfer (src/cluster/dataset-transfer.ts): follows the offers in Redis and
  * makes the offered dataset this data folder's `current` — switching at once when the folder has
  * it already (a shared folder, or fetched before), else after downloading the tar into
  * `datasets/.<id>.partial` and checking its SHA-256 and manifest. A failed fetch leaves the served
@@ -14,7 +14,7 @@ import { currentDatasetId, paths, switchCurrent, type DatasetManifest } from '..
 import { formatBytes } from '../../core/format-bytes.js';
 import { redisClient, type RedisSettings } from '../../core/redis.js';
 import type { Logger } from '../observability/logger.js';
-import { offerChannel, offerKey, parseOffer, unpackDataset, type DatasetOffer } from './transfer.js';
+import { offerChannel, offerKey, parseOffer, unpackDataset, type DatasetOffer } from './dataset-transfer.js';
 
 const RETRY_MS = 30_000;
 const PROGRESS_EVERY_MS = 5000;

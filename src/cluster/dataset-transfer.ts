@@ -1,8 +1,8 @@
 /**
  * How a finished dataset reaches a node without a shared folder: the worker that built it offers
  * it (a JSON record at `<prefix>:datasets:current`, also published on the channel
- * `<prefix>:datasets`) and serves it as a tar stream (src/dataset/offer.ts); a node downloads the
- * tar, checks its SHA-256 and switches `current` (src/dataset/follow.ts). The tar is deterministic
+ * `<prefix>:datasets`) and serves it as a tar stream (src/cluster/dataset-offer.ts); a node downloads the
+ * tar, checks its SHA-256 and switches `current` (src/cluster/dataset-follow.ts). The tar is deterministic
  * (sorted names, zero times and owners), so the hash computed once holds for every download.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
