@@ -26,6 +26,7 @@ import { geocoderIndexSource } from './geocoding/source.js';
 import { mapsRoutes } from './maps/index.js';
 import { routingRoutes } from './routing/index.js';
 import { routingPoolSource } from './routing/source.js';
+import { rasterPoolSource } from './maps/raster/pool.js';
 import { elevationSource } from './terrain/index.js';
 import type { Logging } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -48,11 +49,16 @@ export interface AppDeps {
 
 /**
  * What the products open per dataset, in this order, with each dataset the DatasetHolder swaps in:
- * geocoding its index, routing its pool of threads over the graphs, terrain its elevation store.
- * (Maps reads the dataset's tiles and files as they are, and starts its raster pool at the first
- * raster request: src/maps/raster/pool.ts.)
+ * geocoding its index, routing its pool of threads over the graphs, maps its raster pool (whose
+ * threads start at the first picture), terrain its elevation store. Maps reads the dataset's tiles
+ * and files as they are.
  */
-export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [geocoderIndexSource, routingPoolSource, elevationSource];
+export const DATASET_SOURCES: readonly DatasetSource<unknown>[] = [
+  geocoderIndexSource,
+  routingPoolSource,
+  rasterPoolSource,
+  elevationSource,
+];
 
 export function createApp(deps: AppDeps): {
   handle: (req: Request) => Reply | Promise<Reply>;

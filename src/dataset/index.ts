@@ -111,8 +111,8 @@ export class DatasetHolder {
   constructor(
     private readonly dataDir: string,
     private readonly logger: Logger,
-    /** Worker threads each dataset's sources (the routing pool) and the raster pool may start. */
-    readonly threads: number,
+    /** Worker threads each dataset's sources (the routing and raster pools) may start. */
+    private readonly threads: number,
     /** What the products open per dataset, opened in this order with each dataset. */
     private readonly sources: readonly DatasetSource<unknown>[],
   ) {}

@@ -1,14 +1,14 @@
 /**
- * The compute pool of a dataset: a Piscina pool of worker threads (worker.ts) sharing the
- * dataset's routing graphs, read once into SharedArrayBuffers here, and the path of its elevation
- * store, which each thread opens for itself (routes with elevation). The front end awaits its
- * answers and never runs a route itself.
+ * The routing pool of a dataset: a serving pool (../dataset/serving-pool.ts) of threads running
+ * workers/routing/thread.ts, sharing the dataset's routing graphs, read once into
+ * SharedArrayBuffers here, and the path of its elevation store, which each thread opens for itself
+ * (routes with elevation). The front end awaits its answers and never runs a route itself.
  */
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import { paths } from '../../core/dataset-layout.js';
 import type { TravelMode } from '../../core/routing/network.js';
 import { loadRoutingGraph } from '../../core/routing/graph-file.js';
-import { ESM_WORKER_EXEC_ARGV } from '../../core/worker-exec-argv.js';
+import { servingPool } from '../dataset/serving-pool.js';
 import { type RoutingAnswer, type RoutingTask, ROUTING_THREAD_FILE, type RoutingWorkerData } from '../../workers/routing/task.js';
 
 /** Tasks waiting per thread before new ones are refused (503) rather than queued without bound. */
@@ -27,18 +27,7 @@ export class RoutingPool {
     this.modes = new Set(modes);
     this.hasElevation = elevationFile !== null;
     const workerData: RoutingWorkerData = { graphs, elevationFile };
-    this.pool = new Piscina({
-      filename: ROUTING_THREAD_FILE,
-      execArgv: [...ESM_WORKER_EXEC_ARGV],
-      workerData,
-      minThreads: threads,
-      maxThreads: threads,
-      maxQueue: threads * QUEUE_PER_THREAD,
-      // Graph views are built per thread at start: keep threads alive rather than rebuild them.
-      idleTimeout: Infinity,
-      // Nothing reads Piscina's run and wait time histograms; not keeping them saves work per route.
-      recordTiming: false,
-    });
+    this.pool = servingPool({ filename: ROUTING_THREAD_FILE, threads, workerData, maxQueue: threads * QUEUE_PER_THREAD });
   }
 
   run(task: RoutingTask): Promise<RoutingAnswer> {

@@ -3,7 +3,7 @@ import type { DatasetHolder } from '../../dataset/index.js';
 import type { ServiceRoute } from '../../gateway/index.js';
 import type { Request } from '../../http/request.js';
 import { RasterDiskCache } from './disk-cache.js';
-import { rasterPools } from './pool.js';
+import { rasterPoolFor } from './pool.js';
 import { staticMapHandler } from './static-map.js';
 import { rasterTileJsonHandler } from './tilejson.js';
 import { rasterTileHandler, type RasterTileDeps } from './tiles.js';
@@ -12,7 +12,7 @@ import { rasterTileHandler, type RasterTileDeps } from './tiles.js';
 export type RasterDrawing = Omit<RasterTileDeps, 'datasets'>;
 
 export const rasterDrawing = (datasets: DatasetHolder): RasterDrawing => ({
-  pools: rasterPools(datasets),
+  pools: () => rasterPoolFor(datasets),
   disk: new RasterDiskCache(datasets),
 });
 
