@@ -66,6 +66,7 @@ export const DEFAULT_TILE_CACHE_MB = 64;
 export const DEFAULT_REDIS_PREFIX = 'waymark';
 /** How long a control-plane Redis command waits for its reply before the store reads as unavailable. */
 export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2000;
+export const DEFAULT_OPERATOR_TIMEOUT_MS = 5000;
 export const DEFAULT_QUOTA_LEASE_TTL_MS = 10_000;
 /** How long a raster tile or static map may take, waiting for a thread included, before it is stopped (503). */
 export const DEFAULT_RENDER_TIMEOUT_MS = 20_000;
@@ -138,6 +139,7 @@ export const VARIABLES = {
   ),
   redisPrefix: text('WAYMARK_REDIS_PREFIX', DEFAULT_REDIS_PREFIX),
   redisCommandTimeoutMs: whole('WAYMARK_REDIS_COMMAND_TIMEOUT_MS', () => DEFAULT_REDIS_COMMAND_TIMEOUT_MS, 100, 600_000),
+  operatorTimeoutMs: whole('WAYMARK_OPERATOR_TIMEOUT_MS', () => DEFAULT_OPERATOR_TIMEOUT_MS, 100, 600_000),
   /** How long a node's quota lease outlives its last report (redis/leases.ts): a dead node's block is settled after it. */
   quotaLeaseTtlMs: whole('WAYMARK_QUOTA_LEASE_TTL_MS', () => DEFAULT_QUOTA_LEASE_TTL_MS, 2000, 600_000),
   operatorToken: variable<string | undefined>(

@@ -2,13 +2,13 @@
  * `waymark worker`: consumes the BullMQ import queue (WAYMARK_REDIS_URL) for the data folder it is
  * started with, logging JSON lines, until SIGINT or SIGTERM: the first signal stops taking jobs and
  * lets a running import finish, a second one aborts it (the job is retried later). With
- * WAYMARK_WORKER_URL it also serves its datasets to nodes without a shared folder (src/dataset/offer.ts).
+ * WAYMARK_WORKER_URL it also serves its datasets to nodes without a shared folder (src/cluster/dataset-offer.ts).
  */
 import { probeRedis } from '../../core/redis.js';
 import { redactedUrl } from '../../core/redis-url.js';
 import { DEFAULT_JOB_LOCK_MS } from '../../data-pipeline/queue/settings.js';
 import { startImportWorker } from '../../data-pipeline/queue/worker.js';
-import { startDatasetOffers, type OfferSettings } from '../dataset/offer.js';
+import { startDatasetOffers, type OfferSettings } from '../cluster/dataset-offer.js';
 import { createLogging } from '../observability/logger.js';
 import { readSettings, setting } from '../../core/config.js';
 import { UsageError, type CommandRun } from './command.js';

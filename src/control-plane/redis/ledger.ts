@@ -295,6 +295,11 @@ export class RedisLedger implements QuotaLedger {
     return this.pendingKeyUse;
   }
 
+  /** Resolves once every grant asked for so far has been answered (or failed): a readiness signal for tests. */
+  async grantsAnswered(): Promise<void> {
+    await Promise.all([...this.pools.values()].map((pool) => pool.acquiring));
+  }
+
   /** Reports served units and writes the buffered last-use times; on failure they are kept for the next flush (newer times win). */
   async flush(): Promise<void> {
     await this.reports.report(false);
