@@ -9,7 +9,7 @@
  * the other worker and every node switches to the new dataset. Serial: each scenario starts its
  * own processes on its own key prefix, and the last one changes the shared data folder.
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,7 @@ import { waymark } from './helpers/cli.js';
 import {
   cliCustomer,
   cluster,
+  fileScope,
   largestTile,
   monthCounters,
   monthUsageKey,
@@ -32,7 +33,7 @@ import {
 } from './helpers/cluster.js';
 import { rateLimit } from './helpers/http.js';
 import { deleteKeys, tempDir, TEST_PREFIX_ROOT } from './helpers/queue.js';
-import { within, WAIT_CEILING_MS } from './helpers/waits.js';
+import { patientTest, within, WAIT_CEILING_MS } from './helpers/waits.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { fetchTile, Tally, TileLoad, wrongAnswer as wrongTileAnswer, type TileAnswer } from './helpers/tile-answers.js';
 
@@ -47,7 +48,22 @@ test.before(async () => {
   tile = largestTile(dataDir);
 });
 
+/** What the scenarios that stop no node and need no settings of their own share: one cluster, each on an organization of its own. */
+const shared = fileScope();
+let sharedNodes: Promise<{ c: Cluster; nodes: ApiNode[] }> | undefined;
+
+/** The shared cluster's 3 nodes, started by the first scenario that asks. */
+function sharedCluster(t: ExecutionContext): Promise<{ c: Cluster; nodes: ApiNode[] }> {
+  patientTest(t);
+  sharedNodes ??= (async () => {
+    const c = cluster(shared, dataDir);
+    return { c, nodes: await startNodes(c) };
+  })();
+  return sharedNodes;
+}
+
 test.after.always('no Redis key is left behind', async (t) => {
+  await shared.end();
   rmSync(dataDir, { recursive: true, force: true });
   t.is(await deleteKeys(`${TEST_PREFIX_ROOT}-*`), 0);
 });
@@ -68,8 +84,7 @@ dataTest(
   'quota is exact across nodes: 600 concurrent tile requests over 3 nodes, 200 units left → 200 served, 400 refused, 200 counted',
   [MONACO],
   async (t) => {
-    const c = cluster(t, dataDir);
-    const nodes = await startNodes(c);
+    const { c, nodes } = await sharedCluster(t);
     const { org, key } = await cliCustomer(c, 'maps=200');
 
     const answers = await Promise.all(Array.from({ length: 600 }, (_, i) => getTile(nodes[i % 3]!, key)));
@@ -89,8 +104,10 @@ dataTest(
   'a revocation and a tier upgrade made in node A’s dashboard apply at once on nodes B and C',
   [MONACO],
   async (t) => {
-    const c = cluster(t, dataDir);
-    const [a, b, node3] = await startNodes(c);
+    const {
+      c,
+      nodes: [a, b, node3],
+    } = await sharedCluster(t);
     const session = await signUp(a!.url, `${c.prefix}-owner@example.com`);
     const created = await session.call('POST', '/keys', { name: 'shared', scopes: ['maps'] });
     t.is(created.status, 201);
@@ -163,8 +180,7 @@ dataTest(
   'the last units of a month are exact across 3 nodes: blocks shrink, never more 200s than remain, and every one is served',
   [MONACO],
   async (t) => {
-    const c = cluster(t, dataDir);
-    const nodes = await startNodes(c);
+    const { c, nodes } = await sharedCluster(t);
     const { org, key } = await cliCustomer(c, 'maps=100000');
     // The month's earlier traffic, as Redis counts it: 30 units remain.
     const usageKey = await monthUsageKey(c, org);
@@ -235,8 +251,7 @@ dataTest(
   'a plan change and a revocation apply on every node’s very next request while each node holds a lease',
   [MONACO],
   async (t) => {
-    const c = cluster(t, dataDir);
-    const nodes = await startNodes(c);
+    const { c, nodes } = await sharedCluster(t);
     const { org, key, keyId } = await cliCustomer(c, 'maps=1000');
     for (const node of nodes) for (let i = 0; i < 3; i++) t.is((await getTile(node, key))?.status, 200);
 
@@ -268,8 +283,7 @@ dataTest(
   'usage reports equal the tiles served once the leases are returned (one node stopped, two idle)',
   [MONACO],
   async (t) => {
-    const c = cluster(t, dataDir);
-    const nodes = await startNodes(c);
+    const { c, nodes } = await sharedCluster(t);
     const { org, key } = await cliCustomer(c, 'maps=100000');
     const usageKey = await monthUsageKey(c, org);
 

@@ -32,8 +32,28 @@ export interface Child {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Follows a child's stdout, and SIGKILLs it when the test ends (if it still runs). */
-export function track(t: ExecutionContext, process: ChildProcess): Child {
+/** What children and keys are tied to: a test (they go when it ends), or a file's scope (fileScope). */
+export type Owner = ExecutionContext | FileScope;
+
+export interface FileScope {
+  teardown(fn: () => unknown): void;
+  /** Runs the teardowns, last first: in the file's after.always hook. */
+  end(): Promise<void>;
+}
+
+/** A scope for what a file's tests share (a cluster), ended by the file's after.always hook. */
+export function fileScope(): FileScope {
+  const teardowns: (() => unknown)[] = [];
+  return {
+    teardown: (fn) => void teardowns.push(fn),
+    async end() {
+      for (let teardown = teardowns.pop(); teardown; teardown = teardowns.pop()) await teardown();
+    },
+  };
+}
+
+/** Follows a child's stdout, and SIGKILLs it when its owner ends (if it still runs). */
+export function track(t: Owner, process: ChildProcess): Child {
   const lines: string[] = [];
   const waiting: { pattern: RegExp; resolve: (line: string) => void }[] = [];
   const exited = once(process, 'exit').then(() => undefined);
@@ -147,9 +167,9 @@ export interface Cluster {
 
 let counter = 0;
 
-/** A cluster on a data folder; nodes and workers are started by the test. */
-export function cluster(t: ExecutionContext, dataDir: string, redisUrl = REDIS_URL): Cluster {
-  patientTest(t);
+/** A cluster on a data folder; nodes and workers are started by the test (or the tests of a file scope). */
+export function cluster(t: Owner, dataDir: string, redisUrl = REDIS_URL): Cluster {
+  if ('timeout' in t) patientTest(t);
   const prefix = `${TEST_PREFIX_ROOT}-cluster-${++counter}`;
   const env = {
     WAYMARK_REDIS_URL: redisUrl,
