@@ -89,17 +89,39 @@ with_heartbeat() {
 # lock's hash, written after an install that succeeded: a changed lock (a pull, a branch) installs
 # again, an unchanged one costs nothing. `npm install` installs the locked versions; unlike `npm ci`
 # it tolerates a lock without the optional native binaries of other platforms, which a registry
-# mirror may not carry.
+# mirror may not carry. Compiling better-sqlite3 (the packages' install scripts) takes a minute or
+# more on one core: with `overlap`, npm installs the packages without their scripts and `npm
+# rebuild` runs them in the background, while TypeScript builds, and finish_install waits for it.
+addons_job=''
 npm_install_in() {
-  local stamp=$1/node_modules/.waymark-lock.sha256 lock_hash started=$SECONDS
-  lock_hash=$(sha256sum "$1/package-lock.json" | cut -d ' ' -f 1)
-  if [[ -f $stamp && $(<"$stamp") == "$lock_hash" ]]; then return 0; fi
-  echo "setup: installing the npm dependencies of $1 (on a first start, or after package-lock.json changed; $2)…"
-  (cd "$1" && with_heartbeat 'installing npm dependencies' npm install --no-audit --no-fund)
-  echo "$lock_hash" >"$stamp"
-  echo "setup: npm dependencies installed in $((SECONDS - started)) s"
+  local dir=$1 what=$2 overlap=${3:-} lock_hash started=$SECONDS
+  lock_hash=$(sha256sum "$dir/package-lock.json" | cut -d ' ' -f 1)
+  if [[ -f $dir/node_modules/.waymark-lock.sha256 && $(<"$dir/node_modules/.waymark-lock.sha256") == "$lock_hash" ]]; then return 0; fi
+  echo "setup: installing the npm dependencies of $dir (on a first start, or after package-lock.json changed; $what)…"
+  if [[ -z $overlap ]]; then
+    (cd "$dir" && with_heartbeat 'installing npm dependencies' npm install --no-audit --no-fund)
+    echo "$lock_hash" >"$dir/node_modules/.waymark-lock.sha256"
+    echo "setup: npm dependencies installed in $((SECONDS - started)) s"
+    return 0
+  fi
+  (cd "$dir" && with_heartbeat 'installing npm dependencies' npm install --no-audit --no-fund --ignore-scripts)
+  echo "setup: npm packages in place in $((SECONDS - started)) s; better-sqlite3 compiles while the build runs"
+  addons_log=$(mktemp)
+  (cd "$dir" && npm rebuild --no-audit --no-fund >"$addons_log" 2>&1 && echo "$lock_hash" >node_modules/.waymark-lock.sha256) &
+  addons_job=$!
+  addons_started=$SECONDS
 }
-npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 1 to 4 minutes'
+finish_install() {
+  [[ -n $addons_job ]] || return 0
+  if ! with_heartbeat 'compiling better-sqlite3' wait "$addons_job"; then
+    cat "$addons_log" >&2
+    echo "setup: npm rebuild (the dependencies' install scripts) failed" >&2
+    return 1
+  fi
+  echo "setup: native addons compiled in $((SECONDS - addons_started)) s"
+  rm -f "$addons_log"
+}
+npm_install_in . 'about 500 packages to download and better-sqlite3 to compile: 1 to 4 minutes' overlap
 if [[ $with_bench == true ]]; then npm_install_in bench/tools 'sqlite3 to compile: a minute or two'; fi
 
 # The build (tsc → dist/) runs only when a source may have changed since the last one that
@@ -109,9 +131,9 @@ if [[ $with_bench == true ]]; then npm_install_in bench/tools 'sqlite3 to compil
 # milliseconds; `tsc --incremental` takes seconds to find that nothing changed.
 build_if_changed() {
   local stamp=dist/.build-stamp sources started=$SECONDS
-  sources=$(find core src test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -print | LC_ALL=C sort)
+  sources=$(find core src workers test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -print | LC_ALL=C sort)
   if [[ -f $stamp && $(<"$stamp") == "$sources" && ! tsconfig.json -nt $stamp && ! package-lock.json -nt $stamp ]] &&
-    [[ -z $(find core src test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -newer "$stamp" -print -quit) ]]; then
+    [[ -z $(find core src workers test bench data-pipeline scripts -name node_modules -prune -o -name '*.ts' -newer "$stamp" -print -quit) ]]; then
     echo "setup: the build is up to date (no source changed since it was made)"
     return 0
   fi
@@ -125,4 +147,5 @@ build_if_changed() {
   echo "setup: built in $((SECONDS - started)) s"
 }
 build_if_changed
+finish_install
 wait "$apt_job"
