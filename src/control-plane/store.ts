@@ -171,12 +171,7 @@ export interface ControlStore {
    * cannot be used, also when its maker is no longer a member whose role may make it (`mayInvite`);
    * StoreConflict when the email is taken.
    */
-  acceptInvitation(input: {
-    hash: string;
-    nowIso: string;
-    email: string;
-    passwordHash: string;
-  }): Promise<{ user: User; org: Organization } | null>;
+  acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null>;
 
   /** Usage of an organization between two UTC days inclusive (`YYYY-MM-DD`). */
   usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]>;
@@ -237,6 +232,14 @@ export interface ReserveRequest {
  * one excluded; `limit` is the limit it was checked against (the store's current one); `revoked`
  * is set when the store found the key revoked, ahead of this node's directory.
  */
+/** An invitation taken up: its link's hash, when, and the account it signs up or in. */
+export interface InvitationAcceptance {
+  hash: string;
+  nowIso: string;
+  email: string;
+  passwordHash: string;
+}
+
 export interface Reservation {
   granted: boolean;
   used: number;

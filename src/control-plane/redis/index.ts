@@ -9,7 +9,7 @@
 import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
 import type { RedisSettings } from '../../../core/redis.js';
-import type { ControlStore, KeyRoll, Removal, RemovalRequest } from '../store.js';
+import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import type {
   ApiKeyRecord,
   DailyUsage,
@@ -215,12 +215,7 @@ export class RedisStore implements ControlStore {
     return this.invitations.revokeInvitation(orgId, invitationId, atIso);
   }
 
-  acceptInvitation(input: {
-    hash: string;
-    nowIso: string;
-    email: string;
-    passwordHash: string;
-  }): Promise<{ user: User; org: Organization } | null> {
+  acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null> {
     return this.invitations.acceptInvitation(input);
   }
 

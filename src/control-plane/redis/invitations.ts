@@ -1,6 +1,7 @@
 /** Invitations in the Redis store; accepting one creates its user through the accounts (accounts.ts). */
 import { invitersOf } from '../permissions.js';
 import { withoutPassword } from '../store-views.js';
+import type { InvitationAcceptance } from '../store.js';
 import type { InvitationRecord, Organization, Role, User } from '../types.js';
 import { emailField, type RedisAccounts } from './accounts.js';
 import { fromPairs, invitationFields, isPresent, toInvitation, toOrg, userFields } from './records.js';
@@ -55,12 +56,7 @@ export class RedisInvitations extends RedisStorePart {
     });
   }
 
-  acceptInvitation(input: {
-    hash: string;
-    nowIso: string;
-    email: string;
-    passwordHash: string;
-  }): Promise<{ user: User; org: Organization } | null> {
+  acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null> {
     return this.guarded(async () => {
       const [orgId, invitedRole, inviterId] = await this.client.hmget(this.names.invitation(input.hash), 'orgId', 'role', 'createdBy');
       if (!orgId || !inviterId) return null;

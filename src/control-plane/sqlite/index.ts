@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { announceChange } from '../../../core/change-channel.js';
 import type { LocalLedger } from '../local-ledger.js';
 import { nameSkeleton } from '../name-skeleton.js';
-import type { ControlStore, KeyRoll, Removal, RemovalRequest } from '../store.js';
+import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import { usageByDay, usageByKey } from '../store-views.js';
 import type {
   ApiKeyRecord,
@@ -223,12 +223,7 @@ export class SqliteStore implements ControlStore {
     return invitations.revokeInvitation(this.db, orgId, invitationId, atIso);
   }
 
-  async acceptInvitation(input: {
-    hash: string;
-    nowIso: string;
-    email: string;
-    passwordHash: string;
-  }): Promise<{ user: User; org: Organization } | null> {
+  async acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null> {
     return this.db.transaction(() => invitations.acceptInvitation(this.db, input))();
   }
 
