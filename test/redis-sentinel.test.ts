@@ -5,8 +5,9 @@
  * or switched over (`SENTINEL FAILOVER`, the old primary staying up); Sentinel promotes the
  * replica. Meanwhile every answer is the tile or PRODUCT.md's 503; then the nodes serve again by
  * themselves, keys and plans change on every node through the new primary, and usage counts every
- * success once (docs/OPERATIONS.md, "Redis with Sentinel", states the bound). Each scenario starts
- * its own processes on ports of their own, so the two run side by side.
+ * success once (docs/OPERATIONS.md, "Redis with Sentinel", states the bound). The two scenarios
+ * take turns on one group and the same two nodes, each with a customer of its own: the switchover
+ * first, then the crash of the primary it made — the old primary, by then Sentinel's replica again.
  */
 import test, { type ExecutionContext } from 'ava';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,12 +17,21 @@ import { redisClient } from '../core/redis.js';
 import { controlKeys } from '../src/control-plane/redis/keys.js';
 import { defineScripts } from '../src/control-plane/redis/scripts.js';
 import { waymark } from './helpers/cli.js';
-import { cliCustomer, cluster, largestTile, monthCounters, monthUsageKey, type ApiNode, type Cluster } from './helpers/cluster.js';
+import {
+  cliCustomer,
+  cluster,
+  fileScope,
+  largestTile,
+  monthCounters,
+  monthUsageKey,
+  type ApiNode,
+  type Cluster,
+} from './helpers/cluster.js';
 import { rateLimit } from './helpers/http.js';
 import { SMALL_OSM } from './helpers/queue.js';
-import { MASTER_NAME, sentinelGroup, sentinelTest } from './helpers/sentinel.js';
+import { MASTER_NAME, sentinelGroup, sentinelTest, type SentinelGroup } from './helpers/sentinel.js';
 import { fetchTile, TileLoad, wrongAnswer } from './helpers/tile-answers.js';
-import { within } from './helpers/waits.js';
+import { patientTest, within } from './helpers/waits.js';
 
 /** The data folder both nodes serve: a small hand-written extract, imported once without Redis. */
 const dataDir = mkdtempSync(join(tmpdir(), 'waymark-sentinel-'));
@@ -33,20 +43,36 @@ test.before(async () => {
   tile = largestTile(dataDir);
 });
 
-test.after.always(() => rmSync(dataDir, { recursive: true, force: true }));
+/** What the scenarios share: the Sentinel group, and two nodes on its URL. */
+const shared = fileScope();
+let sharedSetUp: Promise<{ group: SentinelGroup; c: Cluster; nodes: ApiNode[] }> | undefined;
+
+/** The shared group and nodes, started by the first scenario. */
+function groupAndNodes(t: ExecutionContext) {
+  patientTest(t);
+  sharedSetUp ??= (async () => {
+    const group = await sentinelGroup(shared);
+    const c = cluster(shared, dataDir, group.url);
+    return { group, c, nodes: await Promise.all([c.startNode(), c.startNode()]) };
+  })();
+  return sharedSetUp;
+}
+
+test.after.always(async () => {
+  await shared.end();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 type Phase = 'before' | 'failover' | 'after';
 
-/** Two nodes on the group's URL, a customer with a quota far above the load, and the load started. */
-async function loadedCluster(t: ExecutionContext, url: string) {
-  const c = cluster(t, dataDir, url);
-  const nodes = await Promise.all([c.startNode(), c.startNode()]);
+/** A customer of the scenario's own with a quota far above the load, and the load on both nodes started. */
+async function loadedCustomer(t: ExecutionContext, c: Cluster, nodes: ApiNode[]) {
   const customer = await cliCustomer(c, 'maps=10000000');
   const usageKey = await monthUsageKey(c, customer.org);
   const load = new TileLoad<Phase>(nodes, tile.path, customer.key, tile.bytes, [200, 503], 'before');
   t.teardown(() => load.stop());
   await within('every node serves', async () => load.everyNodeAnswered(200) || undefined);
-  return { c, nodes, ...customer, usageKey, load };
+  return { ...customer, usageKey, load };
 }
 
 /** The load's phase once the Sentinels agree on the new primary: every node serves again, and goes on serving; then the load stops. */
@@ -99,20 +125,47 @@ async function changesApplyOnEveryNode(
 }
 
 sentinelTest(
+  'a switchover (SENTINEL FAILOVER) mid-load, the old primary staying up: the nodes follow the new primary at once and a revocation right after applies on every node; nothing is counted twice',
+  async (t) => {
+    const { group, c, nodes } = await groupAndNodes(t);
+    const roles = await group.settled();
+    const { usageKey, load, ...customer } = await loadedCustomer(t, c, nodes);
+
+    await group.switchover();
+    load.phase = 'failover';
+    await within('the Sentinels agree on the replica as the primary', async () =>
+      (await group.agreedPrimary()) === roles.replica ? true : undefined,
+    );
+    await servesAgain(load);
+    // Sentinel demotes the old primary only seconds later: nodes still on it would miss these changes.
+    await changesApplyOnEveryNode(t, c, nodes, customer);
+
+    const { tally } = load;
+    t.deepEqual(tally.wrong, [], 'only the tile or the uniform 503');
+    const counters = await settledCounters(c, usageKey);
+    const successes = tally.count(200);
+    t.log(`${successes} tiles served, ${tally.count(503)} 503s; counted: ${JSON.stringify(counters)}`);
+    // Reports the old primary took after the promotion (it takes writes until Sentinel announces
+    // the new primary) are made good on the new one, as after a crash.
+    t.is(counters.served, successes, 'every success counted once');
+  },
+);
+
+sentinelTest(
   'the primary killed mid-load: Sentinel promotes the replica, the nodes answer the tile or a 503 meanwhile and recover by themselves; every success is counted once',
   async (t) => {
-    const started = Date.now();
-    const group = await sentinelGroup(t);
-    const { c, nodes, usageKey, load, ...customer } = await loadedCluster(t, group.url);
-    t.log(`Redis, Sentinels and nodes ready in ${Date.now() - started} ms`);
+    const { group, c, nodes } = await groupAndNodes(t);
+    // After the switchover, once Sentinel has made the old primary a replica of the new one.
+    const roles = await group.settled();
+    const { usageKey, load, ...customer } = await loadedCustomer(t, c, nodes);
 
     // The Sentinels hold off while the replica's copy of the counters is read (the state the
     // promoted replica starts from), then fail over as they would have.
     const downAfter = (ms: number) => group.everySentinel('SET', MASTER_NAME, 'down-after-milliseconds', String(ms));
     await downAfter(10 * 60_000);
-    await group.primary.process.kill('SIGKILL');
+    await roles.primary.process.kill('SIGKILL');
     load.phase = 'failover';
-    const replica = group.replica.client();
+    const replica = roles.replica.client();
     await within(
       'the replica has lost its primary',
       async () => /^master_link_status:down\r?$/m.test(await replica.info('replication')) || undefined,
@@ -121,7 +174,7 @@ sentinelTest(
     await downAfter(1000);
     const released = Date.now();
     await within('the Sentinels agree on the replica as the primary', async () =>
-      (await group.agreedPrimary()) === group.replica ? true : undefined,
+      (await group.agreedPrimary()) === roles.replica ? true : undefined,
     );
     const promoted = Date.now();
     await servesAgain(load);
@@ -152,34 +205,8 @@ sentinelTest(
     }
 
     const status = await c.cliJson(['status']);
-    t.like(status.redis, { primary: `127.0.0.1:${group.replica.port}`, replicas: 0 });
+    t.like(status.redis, { primary: `127.0.0.1:${roles.replica.port}`, replicas: 0 });
     t.regex(status.redis.url, /^redis\+sentinel:\/\/:\*\*\*@/, 'the password is not shown');
     await changesApplyOnEveryNode(t, c, nodes, customer);
-  },
-);
-
-sentinelTest(
-  'a switchover (SENTINEL FAILOVER) mid-load, the old primary staying up: the nodes follow the new primary at once and a revocation right after applies on every node; nothing is counted twice',
-  async (t) => {
-    const group = await sentinelGroup(t);
-    const { c, nodes, usageKey, load, ...customer } = await loadedCluster(t, group.url);
-
-    await group.switchover();
-    load.phase = 'failover';
-    await within('the Sentinels agree on the replica as the primary', async () =>
-      (await group.agreedPrimary()) === group.replica ? true : undefined,
-    );
-    await servesAgain(load);
-    // Sentinel demotes the old primary only seconds later: nodes still on it would miss these changes.
-    await changesApplyOnEveryNode(t, c, nodes, customer);
-
-    const { tally } = load;
-    t.deepEqual(tally.wrong, [], 'only the tile or the uniform 503');
-    const counters = await settledCounters(c, usageKey);
-    const successes = tally.count(200);
-    t.log(`${successes} tiles served, ${tally.count(503)} 503s; counted: ${JSON.stringify(counters)}`);
-    // Reports the old primary took after the promotion (it takes writes until Sentinel announces
-    // the new primary) are made good on the new one, as after a crash.
-    t.is(counters.served, successes, 'every success counted once');
   },
 );

@@ -70,8 +70,8 @@ export function queueFixture(t: ExecutionContext): QueueFixture {
   };
 }
 
-/** A temporary folder removed when the test ends. */
-export function tempDir(t: ExecutionContext, name: string): string {
+/** A temporary folder removed when its owner (a test, or a file's scope) ends. */
+export function tempDir(t: { teardown(fn: () => unknown): void }, name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `waymark-${name}-`));
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   return dir;

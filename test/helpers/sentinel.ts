@@ -2,18 +2,18 @@
  * Redis as operators run it for high availability, for a test of its own: a primary, one replica
  * and three Sentinels (quorum 2), real `redis-server` and `redis-sentinel` processes (Debian's
  * redis-sentinel package) on free loopback ports, each in a folder of its own — the machine's Redis
- * on 6379 is not touched. The data nodes require a password. Every process is SIGKILLed when the
- * test ends. Where redis-sentinel is missing the test is skipped with a message on a plain run,
- * and fails under CI (CI=true).
+ * on 6379 is not touched. The data nodes require a password. Every process is SIGKILLed when its
+ * owner (a test, or the file's scope the scenarios share) ends. Where redis-sentinel is missing
+ * the tests are skipped with a message on a plain run, and fail under CI (CI=true).
  */
 import test, { type ExecutionContext } from 'ava';
 import { Redis } from 'ioredis';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, track, type Child } from './cluster.js';
+import { freePort, track, type Child, type Owner } from './cluster.js';
 import { tempDir } from './queue.js';
-import { patientTest, within } from './waits.js';
+import { within } from './waits.js';
 
 export const REDIS_SENTINEL = '/usr/bin/redis-sentinel';
 /** The name the Sentinels know the primary by (`sentinel monitor`). */
@@ -25,9 +25,12 @@ const FAILOVER_TIMEOUT_MS = 5000;
 const SENTINELS = 3;
 const QUORUM = 2;
 
-/** Registers `body` as a test when redis-sentinel is installed; else a skip (plain run) or a failure (CI). */
+/**
+ * Registers `body` as a serial test when redis-sentinel is installed (the scenarios of a file take
+ * turns on one group); else a skip (plain run) or a failure (CI).
+ */
 export function sentinelTest(title: string, body: (t: ExecutionContext) => Promise<void>): void {
-  if (existsSync(REDIS_SENTINEL)) return void test(title, body);
+  if (existsSync(REDIS_SENTINEL)) return void test.serial(title, body);
   const why = `${REDIS_SENTINEL} is missing; scripts/setup.sh --test installs it (apt-get install redis-sentinel)`;
   if (process.env.CI === 'true') return void test(title, (t) => t.fail(why));
   console.warn(`skipping "${title}": ${why}`);
@@ -42,11 +45,21 @@ export interface DataNode {
   client(): Redis;
 }
 
+/** Which data node is which, as every Sentinel sees it. */
+export interface Roles {
+  primary: DataNode;
+  replica: DataNode;
+}
+
 export interface SentinelGroup {
   /** WAYMARK_REDIS_URL for the group: the Sentinels, the master name and the data nodes' password. */
   url: string;
-  primary: DataNode;
-  replica: DataNode;
+  /**
+   * The roles once the group is whole: every Sentinel names the same primary and knows the other
+   * node as its replica, linked and in sync — as at the start, and again some seconds after a
+   * switchover, once Sentinel has turned the old primary into a replica.
+   */
+  settled(): Promise<Roles>;
   /** The data node every Sentinel names as the primary; undefined while they disagree. */
   agreedPrimary(): Promise<DataNode | undefined>;
   /** `SENTINEL ARGS` on every Sentinel. */
@@ -55,8 +68,7 @@ export interface SentinelGroup {
   switchover(): Promise<void>;
 }
 
-export async function sentinelGroup(t: ExecutionContext): Promise<SentinelGroup> {
-  patientTest(t);
+export async function sentinelGroup(t: Owner): Promise<SentinelGroup> {
   const clients: Redis[] = [];
   t.teardown(() => clients.forEach((client) => client.disconnect()));
   const connect = (port: number, password?: string) => {
@@ -81,10 +93,13 @@ export async function sentinelGroup(t: ExecutionContext): Promise<SentinelGroup>
 
   const primary = await dataNode();
   const replica = await dataNode(primary);
-  const replicaClient = replica.client();
-  await within('the replica is in sync with the primary', async () =>
-    /^master_link_status:up\r?$/m.test(await replicaClient.info('replication')) ? true : undefined,
-  );
+  /** A client of each data node, for its INFO. */
+  const watchers = new Map([primary, replica].map((node) => [node, node.client()]));
+  const inSync = async (node: DataNode, of: DataNode) => {
+    const info = await watchers.get(node)!.info('replication');
+    return /^master_link_status:up\r?$/m.test(info) && new RegExp(`^master_port:${of.port}\\r?$`, 'm').test(info);
+  };
+  await within('the replica is in sync with the primary', async () => (await inSync(replica, primary)) || undefined);
 
   const sentinelPorts: number[] = [];
   for (let i = 0; i < SENTINELS; i++) {
@@ -119,18 +134,33 @@ export async function sentinelGroup(t: ExecutionContext): Promise<SentinelGroup>
   });
 
   const byPort = new Map([primary, replica].map((node) => [node.port, node]));
+  const agreedPrimary = async () => {
+    const named = new Set(
+      await Promise.all(
+        sentinels.map(async (sentinel) => ((await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME)) as string[])[1]),
+      ),
+    );
+    return named.size === 1 ? byPort.get(Number([...named][0])) : undefined;
+  };
+  const knownAsReplica = async (node: DataNode) => {
+    for (const sentinel of sentinels) {
+      const replicas = ((await sentinel.call('SENTINEL', 'REPLICAS', MASTER_NAME)) as string[][]).map(pairs);
+      const [only] = replicas;
+      if (replicas.length !== 1 || Number(only!.port) !== node.port || only!.flags !== 'slave' || only!['master-link-status'] !== 'ok')
+        return false;
+    }
+    return true;
+  };
   return {
     url: `redis+sentinel://:${PASSWORD}@${sentinelPorts.map((port) => `127.0.0.1:${port}`).join(',')}/${MASTER_NAME}`,
-    primary,
-    replica,
-    agreedPrimary: async () => {
-      const named = new Set(
-        await Promise.all(
-          sentinels.map(async (sentinel) => ((await sentinel.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', MASTER_NAME)) as string[])[1]),
-        ),
-      );
-      return named.size === 1 ? byPort.get(Number([...named][0])) : undefined;
-    },
+    settled: () =>
+      within('every Sentinel names one primary and knows the other node as its replica, linked and in sync', async () => {
+        const named = await agreedPrimary();
+        if (!named) return undefined;
+        const other = named === primary ? replica : primary;
+        return (await inSync(other, named)) && (await knownAsReplica(other)) ? { primary: named, replica: other } : undefined;
+      }),
+    agreedPrimary,
     everySentinel: (...args) => Promise.all(sentinels.map((sentinel) => sentinel.call('SENTINEL', ...args))),
     switchover: async () => void (await sentinels[0]!.call('SENTINEL', 'FAILOVER', MASTER_NAME)),
   };
