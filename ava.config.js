@@ -9,23 +9,24 @@
  * many short ones, and the run does not end on one long file with the other slots idle.
  */
 const LONGEST_FIRST = [
-  'cluster', // 207
-  'raster-render.browser', // 107
-  'maps.browser', // 80
-  'import', // 75
-  'terrain.browser', // 74
-  'routing-exclude', // 71
-  'fuzz-routes', // 61
-  'routing-cell-threads', // 59
-  'routing-build', // 57
-  'bench-scale-grid', // 54
-  'osrm-api', // 47
-  'cli', // 34
-  'redis-sentinel', // 32
-  'start', // 31
-  'dashboard-phone.browser', // 30
-  'terrain-peaks.browser', // 29
-  'terrain-elevation', // 28
+  'cluster', // 247
+  'raster-render.browser', // 198
+  'fuzz-routes', // 123
+  'maps.browser', // 97
+  'import', // 94
+  'routing-exclude', // 72
+  'cli', // 66
+  'terrain.browser', // 60
+  'bench-scale-grid', // 51
+  'routing-cell-threads', // 47
+  'start', // 46
+  'routing-build', // 45
+  'redis-sentinel', // 43
+  'terrain-peaks.browser', // 40
+  'dashboard-roles.browser', // 39
+  'routing-trip', // 39
+  'terrain-elevation', // 38
+  'routing-real', // 37
 ];
 
 const rank = (file) => {
