@@ -14,7 +14,7 @@ import { STYLES } from '../core/maps/style-catalog.js';
 import { runImport } from '../data-pipeline/index.js';
 import { renderJob } from '../workers/render/thread.js';
 import { browserTest } from './helpers/browser.js';
-import { comparePictures, maplibrePicture, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';
+import { comparePictures, maplibrePictures, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 
@@ -65,9 +65,10 @@ else {
     const measured: { name: string; mean: number; labelShare: number }[] = [];
     for (const entry of STYLES) {
       const style = (await (await fetch(`${server!.url}/api/v1/styles/${entry.slug}/style.json?key=${key}`)).json()) as StyleSpecification;
-      for (const view of VIEWS) {
+      const pictures = await maplibrePictures(browser, server!.url, style, VIEWS, SIZE);
+      for (const [i, view] of VIEWS.entries()) {
         const name = `${entry.slug}-${view.name}`;
-        const { picture: theirs } = await maplibrePicture(browser, server!.url, style, view, SIZE);
+        const { picture: theirs } = pictures[i]!;
         const job = staticMapJob(datasetDir, style, view, SIZE);
         const answer = await renderJob(job);
         if (answer.kind !== 'static') return t.fail('expected a static answer');

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { renderJob } from '../workers/render/thread.js';
 import { browserTest, playgroundAccount } from './helpers/browser.js';
 import { ANDORRA_DEM, ANDORRA_OSM, importAndorraWithDem } from './helpers/dem.js';
-import { comparePictures, maplibrePicture, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';
+import { comparePictures, maplibrePictures, pixelsOf, staticMapJob } from './helpers/maplibre-picture.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest } from './helpers/shared-data.js';
 
@@ -53,7 +53,7 @@ else {
     for (const slug of ['outdoors', 'natural']) {
       const style = (await (await fetch(`${server!.url}/api/v1/styles/${slug}/style.json?key=${key}`)).json()) as StyleSpecification;
       const layers = slug === 'outdoors' ? ['label-peak', 'contour-major', 'contour-label'] : [];
-      const theirs = await maplibrePicture(browser, server!.url, style, VIEW, SIZE, layers);
+      const theirs = (await maplibrePictures(browser, server!.url, style, [VIEW], SIZE, layers))[0]!;
       t.deepEqual(theirs.problems, [], slug);
       if (slug === 'outdoors') {
         const peaks = theirs.rendered['label-peak']!;

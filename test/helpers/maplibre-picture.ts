@@ -18,24 +18,25 @@ export interface MaplibrePicture {
   picture: Buffer;
   /** The properties of the features drawn by each layer asked for (`queryRenderedFeatures`). */
   rendered: Record<string, Record<string, unknown>[]>;
-  /** Page errors, console errors and API answers other than 200 while the map loaded. */
+  /** Page errors, console errors and API answers other than 200 while the map loaded (and moved to this view). */
   problems: string[];
 }
 
 /**
- * `style` drawn by MapLibre GL JS at `view` on a `size`-px square, once idle, in Web Mercator (the
- * served style asks for the globe; raster tiles are Mercator). A map error event rejects.
+ * `style` drawn by MapLibre GL JS at each of `views` in turn, on a `size`-px square, once idle, in
+ * Web Mercator (the served style asks for the globe; raster tiles are Mercator). One page and one
+ * map for all of them: software WebGL compiles its shaders per page. A map error event rejects.
  */
-export async function maplibrePicture(
+export async function maplibrePictures(
   browser: Browser,
   serverUrl: string,
   style: StyleSpecification,
-  view: MapView,
+  views: readonly MapView[],
   size: number,
   queryLayers: string[] = [],
-): Promise<MaplibrePicture> {
+): Promise<MaplibrePicture[]> {
   const page = await browser.newPage({ viewport: { width: size, height: size }, deviceScaleFactor: 1 });
-  const problems: string[] = [];
+  let problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -48,40 +49,54 @@ export async function maplibrePicture(
     await page.setContent(
       `<link rel="stylesheet" href="/dashboard/vendor/maplibre-gl/maplibre-gl.css"><style>body{margin:0}</style><div id="map" style="width:${size}px;height:${size}px"></div>`,
     );
-    // The style goes as JSON: its full type is too deep for playwright's argument types.
-    const rendered = await page.evaluate(
-      async ({ styleJson, center, zoom, layers }) => {
-        const maplibre = await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs' as string);
-        return await new Promise<Record<string, Record<string, unknown>[]>>((resolve, reject) => {
-          // No fade-in, so every placed label is fully drawn when the map is idle.
-          const map = new maplibre.Map({
-            container: 'map',
-            style: JSON.parse(styleJson),
-            center,
-            zoom,
-            interactive: false,
-            attributionControl: false,
-            fadeDuration: 0,
+    const pictures: MaplibrePicture[] = [];
+    for (const view of views) {
+      // The style goes as JSON: its full type is too deep for playwright's argument types.
+      const rendered = await page.evaluate(
+        async ({ styleJson, center, zoom, layers }) => {
+          const page = globalThis as unknown as { waymarkMap?: any };
+          if (!page.waymarkMap) {
+            const maplibre = await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs' as string);
+            // No fade-in, so every placed label is fully drawn when the map is idle.
+            page.waymarkMap = new maplibre.Map({
+              container: 'map',
+              style: JSON.parse(styleJson),
+              center,
+              zoom,
+              interactive: false,
+              attributionControl: false,
+              fadeDuration: 0,
+            });
+          } else {
+            page.waymarkMap.jumpTo({ center, zoom });
+            page.waymarkMap.triggerRepaint(); // an idle event follows even if nothing moved
+          }
+          const map = page.waymarkMap;
+          return await new Promise<Record<string, Record<string, unknown>[]>>((resolve, reject) => {
+            const failed = (event: { error?: Error }) => reject(event.error ?? new Error('map error'));
+            map.once('error', failed);
+            map.once('idle', () => {
+              map.off('error', failed);
+              const found: Record<string, Record<string, unknown>[]> = {};
+              for (const layer of layers)
+                found[layer] = map
+                  .queryRenderedFeatures({ layers: [layer] })
+                  .map((f: { properties: Record<string, unknown> }) => f.properties);
+              resolve(found);
+            });
           });
-          map.on('error', (event: { error?: Error }) => reject(event.error ?? new Error('map error')));
-          map.once('idle', () => {
-            const found: Record<string, Record<string, unknown>[]> = {};
-            for (const layer of layers)
-              found[layer] = map
-                .queryRenderedFeatures({ layers: [layer] })
-                .map((f: { properties: Record<string, unknown> }) => f.properties);
-            resolve(found);
-          });
-        });
-      },
-      {
-        styleJson: JSON.stringify({ ...style, projection: { type: 'mercator' } }),
-        center: [view.center[0], view.center[1]] as [number, number],
-        zoom: view.zoom,
-        layers: queryLayers,
-      },
-    );
-    return { picture: await page.locator('#map').screenshot(), rendered, problems };
+        },
+        {
+          styleJson: JSON.stringify({ ...style, projection: { type: 'mercator' } }),
+          center: [view.center[0], view.center[1]] as [number, number],
+          zoom: view.zoom,
+          layers: queryLayers,
+        },
+      );
+      pictures.push({ picture: await page.locator('#map').screenshot(), rendered, problems });
+      problems = [];
+    }
+    return pictures;
   } finally {
     await page.close();
   }
