@@ -22,6 +22,8 @@ const INPUTS = [MONACO, MONACO_DEM];
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'terrain');
 /** The hills above Monaco, where contours are dense. */
 const VIEW = '13/43.745/7.42';
+/** How long the page may take to settle or answer an action; playwright's default is 30 s. */
+const PAGE_TIMEOUT_MS = 240_000;
 const THREE_D_VIEWPORT = { width: 400, height: 300 };
 const MAP_ASSET = /\/api\/v1\/(tiles|fonts|sprites)\//;
 
@@ -46,13 +48,16 @@ test.after.always(async () => {
 /** The playground's status once the map is idle (or failed): it is set on MapLibre's `idle` event. */
 async function idleStatus(page: Page): Promise<string> {
   const status = page.locator('#playground-status');
-  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 240_000 });
+  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor();
   return status.innerText();
 }
 
 async function showStyle(t: ExecutionContext, browser: Browser, style: string, threeD: boolean): Promise<void> {
   const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1024, height: 768 } });
   const page = await context.newPage();
+  // On a loaded machine software WebGL holds the page's thread for seconds a frame, and every
+  // action waits for it (a click on the 3D toggle is done only once the page says it is checked).
+  page.setDefaultTimeout(PAGE_TIMEOUT_MS);
   const problems: string[] = [];
   const answered: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

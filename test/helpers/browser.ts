@@ -29,15 +29,19 @@ export function browserTest(title: string, body: (t: ExecutionContext, browser: 
     }
     return;
   }
-  test(title, async (t) => {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-    try {
-      await body(t, browser);
-    } finally {
-      await browser.close();
-    }
-  });
+  if (!closesAfterFile) {
+    closesAfterFile = true;
+    test.after.always('the browser closes', async () => void (await (await fileBrowser)?.close()));
+  }
+  test(title, async (t) => body(t, await (fileBrowser ??= chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }))));
 }
+
+/**
+ * The file's one Chromium, launched by the first browser test that runs and closed after the
+ * file's tests; each test opens contexts of its own in it. A launch costs over a CPU-second.
+ */
+let fileBrowser: Promise<Browser> | undefined;
+let closesAfterFile = false;
 
 /** A browser context signed in to the dashboard with an account's session cookie (`name=value`). */
 export async function signedInContext(
