@@ -65,6 +65,13 @@ test.after.always(async () => {
 
 type Phase = 'before' | 'failover' | 'after';
 
+/** A scenario's start: the shared group once settled (which node is which now), its nodes, and the load of a customer of the scenario's own. */
+async function loadedScenario(t: ExecutionContext) {
+  const { group, c, nodes } = await groupAndNodes(t);
+  const roles = await group.settled();
+  return { group, roles, c, nodes, ...(await loadedCustomer(t, c, nodes)) };
+}
+
 /** A customer of the scenario's own with a quota far above the load, and the load on both nodes started. */
 async function loadedCustomer(t: ExecutionContext, c: Cluster, nodes: ApiNode[]) {
   const customer = await cliCustomer(c, 'maps=10000000');
@@ -127,9 +134,7 @@ async function changesApplyOnEveryNode(
 sentinelTest(
   'a switchover (SENTINEL FAILOVER) mid-load, the old primary staying up: the nodes follow the new primary at once and a revocation right after applies on every node; nothing is counted twice',
   async (t) => {
-    const { group, c, nodes } = await groupAndNodes(t);
-    const roles = await group.settled();
-    const { usageKey, load, ...customer } = await loadedCustomer(t, c, nodes);
+    const { group, roles, c, nodes, usageKey, load, ...customer } = await loadedScenario(t);
 
     await group.switchover();
     load.phase = 'failover';
@@ -154,10 +159,8 @@ sentinelTest(
 sentinelTest(
   'the primary killed mid-load: Sentinel promotes the replica, the nodes answer the tile or a 503 meanwhile and recover by themselves; every success is counted once',
   async (t) => {
-    const { group, c, nodes } = await groupAndNodes(t);
-    // After the switchover, once Sentinel has made the old primary a replica of the new one.
-    const roles = await group.settled();
-    const { usageKey, load, ...customer } = await loadedCustomer(t, c, nodes);
+    // The roles as the switchover left them, once Sentinel has made the old primary a replica of the new one.
+    const { group, roles, c, nodes, usageKey, load, ...customer } = await loadedScenario(t);
 
     // The Sentinels hold off while the replica's copy of the counters is read (the state the
     // promoted replica starts from), then fail over as they would have.
