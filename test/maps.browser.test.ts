@@ -19,7 +19,15 @@ import { paths, TILESET_ID, type DatasetManifest } from '../core/dataset-layout.
 import { runImport } from '../data-pipeline/index.js';
 import { STYLES } from '../core/maps/style-catalog.js';
 import { MbtilesReader } from '../core/maps/mbtiles.js';
-import { browserTest, playgroundAccount, policyViolations, signedInContext } from './helpers/browser.js';
+import {
+  browserTest,
+  playgroundAccount,
+  playgroundIdleAfter,
+  playgroundIdleStatus,
+  policyViolations,
+  showInPlayground,
+  signedInContext,
+} from './helpers/browser.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
 import { decodeTile, featuresOf, polygonsCover, tileAt } from './helpers/vector-tiles.js';
@@ -69,26 +77,13 @@ async function colourVariety(png: Buffer): Promise<{ colours: number; nonDominan
   return { colours: counts.size, nonDominantShare: 1 - Math.max(...counts.values()) / pixels };
 }
 
+/** Software rendering on a busy 2-core machine can be slow; the status says when the map is idle. */
+const IDLE_TIMEOUT_MS = 150_000;
+
 /** Shows the style in the playground with the account's key; the status once the map is idle (or failed). */
 async function showMap(page: Page, style: string): Promise<string> {
-  await page.locator('#playground-key').fill(key);
-  await page.locator('#playground-key').press('Tab'); // a changed key fills the style menu
-  await page.locator(`#playground-style option[value="${style}"]`).waitFor({ state: 'attached' });
-  await page.locator('#playground-style').selectOption(style);
-  await page.getByRole('button', { name: 'Show map' }).click();
-  const status = page.locator('#playground-status');
-  // Software rendering on a busy 2-core machine can be slow; the status says when the map is idle.
-  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 150_000 });
-  return status.innerText();
-}
-
-/** The playground's status once the map is idle again, after `move` (the status cleared first: it is set on the next idle). */
-async function idleAfter(page: Page, move: () => Promise<unknown>): Promise<string> {
-  await page.evaluate("(s => { s.textContent = ''; delete s.dataset.kind; })(document.querySelector('#playground-status'))");
-  await move();
-  const status = page.locator('#playground-status');
-  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout: 150_000 });
-  return status.innerText();
+  await showInPlayground(page, key, style);
+  return playgroundIdleStatus(page, IDLE_TIMEOUT_MS);
 }
 
 /**
@@ -113,7 +108,11 @@ async function renderViews(t: ExecutionContext, browser: Browser, style: string)
       const statusText =
         view === first
           ? await showMap(page, style)
-          : await idleAfter(page, () => page.evaluate(`location.hash = ${JSON.stringify(`#playground&map=${view.position}`)}`));
+          : await playgroundIdleAfter(
+              page,
+              () => page.evaluate(`location.hash = ${JSON.stringify(`#playground&map=${view.position}`)}`),
+              IDLE_TIMEOUT_MS,
+            );
       t.true(page.url().includes(`map=${view.position}`), `${style} ${view.name}: the map is at ${page.url()}`);
       const png = await page.locator('#playground-map').screenshot();
       mkdirSync(ARTIFACTS, { recursive: true });

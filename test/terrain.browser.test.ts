@@ -10,9 +10,16 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { runImport } from '../data-pipeline/index.js';
-import { browserTest, playgroundAccount, signedInContext } from './helpers/browser.js';
+import {
+  browserTest,
+  playgroundAccount,
+  playgroundIdleAfter,
+  playgroundIdleStatus,
+  showInPlayground,
+  signedInContext,
+} from './helpers/browser.js';
 import { MONACO_DEM } from './helpers/dem.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { dataTest, sharedFile } from './helpers/shared-data.js';
@@ -45,13 +52,6 @@ test.after.always(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** The playground's status once the map is idle (or failed): it is set on MapLibre's `idle` event. */
-async function idleStatus(page: Page): Promise<string> {
-  const status = page.locator('#playground-status');
-  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor();
-  return status.innerText();
-}
-
 async function showStyle(t: ExecutionContext, browser: Browser, style: string, threeD: boolean): Promise<void> {
   const context = await signedInContext(browser, server!.url, sessionCookie, { viewport: { width: 1024, height: 768 } });
   const page = await context.newPage();
@@ -71,12 +71,8 @@ async function showStyle(t: ExecutionContext, browser: Browser, style: string, t
   });
   try {
     await page.goto(`${server!.url}/dashboard/#playground&map=${VIEW}`);
-    await page.locator('#playground-key').fill(key);
-    await page.locator('#playground-key').press('Tab');
-    await page.locator(`#playground-style option[value="${style}"]`).waitFor({ state: 'attached' });
-    await page.locator('#playground-style').selectOption(style);
-    await page.getByRole('button', { name: 'Show map' }).click();
-    t.regex(await idleStatus(page), /^Showing/, `${style} 2D`);
+    await showInPlayground(page, key, style);
+    t.regex(await playgroundIdleStatus(page), /^Showing/, `${style} 2D`);
     t.true(
       answered.some((path) => path.startsWith('/api/v1/tiles/terrain/')),
       `${style}: terrain tiles loaded for the hillshade`,
@@ -91,17 +87,10 @@ async function showStyle(t: ExecutionContext, browser: Browser, style: string, t
     if (threeD) {
       const toggle = page.locator('#playground-terrain');
       t.true(await toggle.isEnabled(), 'the style has a terrain source: the 3D toggle is offered');
-      // The status is set again on the next idle: cleared first, it says when the map has settled.
-      const clearStatus = () =>
-        page.evaluate("(s => { s.textContent = ''; delete s.dataset.kind; })(document.querySelector('#playground-status'))");
       // Software WebGL draws a frame of 3D terrain in seconds (each tile's layers are drawn into a
       // texture first), so the 3D map is drawn smaller: at 400×300 the file takes a third less CPU.
-      await clearStatus();
-      await page.setViewportSize(THREE_D_VIEWPORT);
-      t.regex(await idleStatus(page), /^Showing/, `${style} 2D, resized`);
-      await clearStatus();
-      await toggle.check();
-      t.regex(await idleStatus(page), /^Showing/, `${style} 3D`);
+      t.regex(await playgroundIdleAfter(page, () => page.setViewportSize(THREE_D_VIEWPORT)), /^Showing/, `${style} 2D, resized`);
+      t.regex(await playgroundIdleAfter(page, () => toggle.check()), /^Showing/, `${style} 3D`);
       // MapLibre writes bearing and pitch into the URL once the map is tilted: `map=zoom/lat/lon/bearing/pitch`.
       t.regex(page.url(), /map=[\d.]+\/[\d.]+\/[\d.]+\/-?[\d.]+\/60$/, 'the map is tilted for the terrain');
       writeFileSync(join(ARTIFACTS, `${style}-3d.png`), await page.locator('#playground-map').screenshot());

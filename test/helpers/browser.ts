@@ -72,3 +72,29 @@ export function policyViolations(page: Page): string[] {
   });
   return refused;
 }
+
+/** Shows `style` in the map playground of an open dashboard page, with the key `key` (not yet waiting for the map). */
+export async function showInPlayground(page: Page, key: string, style: string): Promise<void> {
+  await page.locator('#playground-key').fill(key);
+  await page.locator('#playground-key').press('Tab'); // a changed key fills the style menu
+  await page.locator(`#playground-style option[value="${style}"]`).waitFor({ state: 'attached' });
+  await page.locator('#playground-style').selectOption(style);
+  await page.getByRole('button', { name: 'Show map' }).click();
+}
+
+/**
+ * The playground's status once its map is idle (or failed): the playground sets it on MapLibre's
+ * `idle` event. `timeout`: the page's default timeout unless given.
+ */
+export async function playgroundIdleStatus(page: Page, timeout?: number): Promise<string> {
+  const status = page.locator('#playground-status');
+  await status.filter({ hasText: /^(Showing|Map error)/ }).waitFor({ timeout });
+  return status.innerText();
+}
+
+/** The status once the map is idle again after `move`: cleared first, it is set on the next idle, so it says the map settled after the move. */
+export async function playgroundIdleAfter(page: Page, move: () => Promise<unknown>, timeout?: number): Promise<string> {
+  await page.evaluate("(s => { s.textContent = ''; delete s.dataset.kind; })(document.querySelector('#playground-status'))");
+  await move();
+  return playgroundIdleStatus(page, timeout);
+}

@@ -54,11 +54,11 @@ export async function maplibrePictures(
       // The style goes as JSON: its full type is too deep for playwright's argument types.
       const rendered = await page.evaluate(
         async ({ styleJson, center, zoom, layers }) => {
-          const page = globalThis as unknown as { waymarkMap?: any };
-          if (!page.waymarkMap) {
+          const held = globalThis as unknown as { waymarkMap?: any };
+          if (!held.waymarkMap) {
             const maplibre = await import('/dashboard/vendor/maplibre-gl/maplibre-gl.mjs' as string);
             // No fade-in, so every placed label is fully drawn when the map is idle.
-            page.waymarkMap = new maplibre.Map({
+            held.waymarkMap = new maplibre.Map({
               container: 'map',
               style: JSON.parse(styleJson),
               center,
@@ -68,10 +68,10 @@ export async function maplibrePictures(
               fadeDuration: 0,
             });
           } else {
-            page.waymarkMap.jumpTo({ center, zoom });
-            page.waymarkMap.triggerRepaint(); // an idle event follows even if nothing moved
+            held.waymarkMap.jumpTo({ center, zoom });
+            held.waymarkMap.triggerRepaint(); // an idle event follows even if nothing moved
           }
-          const map = page.waymarkMap;
+          const map = held.waymarkMap;
           return await new Promise<Record<string, Record<string, unknown>[]>>((resolve, reject) => {
             const failed = (event: { error?: Error }) => reject(event.error ?? new Error('map error'));
             map.once('error', failed);
