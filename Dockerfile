@@ -18,10 +18,11 @@ WORKDIR /app
 ARG EXTRA_CA_CERTS=
 ARG NODE_HEADERS_DIR=
 COPY package.json package-lock.json ./
-# npm ci installs exactly the lock file, and fails when package.json and the lock disagree.
+# npm ci installs exactly the lock file, and fails when package.json and the lock disagree. SQLite
+# is compiled at -O2, as scripts/setup.sh compiles it (docs/BENCHMARKS.md, "SQLite's compile level").
 RUN if [ -n "$EXTRA_CA_CERTS" ]; then printf '%s\n' "$EXTRA_CA_CERTS" >/tmp/extra-ca.pem && export NODE_EXTRA_CA_CERTS=/tmp/extra-ca.pem; fi \
  && if [ -n "$NODE_HEADERS_DIR" ]; then export npm_config_nodedir="$NODE_HEADERS_DIR"; fi \
- && npm ci --no-audit --no-fund \
+ && CFLAGS=-O2 npm ci --no-audit --no-fund \
  && rm -f /tmp/extra-ca.pem
 COPY tsconfig.json ./
 COPY core ./core

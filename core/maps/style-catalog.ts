@@ -108,8 +108,19 @@ export function referencedAssets(style: StyleSpecification): StyleReferences<Set
   return { fonts: fontStrings, icons, sourceLayers };
 }
 
-/** Every font, icon and tile layer any served style uses, in any label language, sorted. */
-export function allReferencedAssets(): StyleReferences<string[]> {
+let referenced: StyleReferences<readonly string[]> | undefined;
+
+/**
+ * Every font, icon and tile layer any served style uses, in any label language, sorted. Found once
+ * per process (generating the fifteen documents takes most of a second): every server the process
+ * starts, and the asset build of its imports, read the same answer.
+ */
+export function allReferencedAssets(): StyleReferences<readonly string[]> {
+  referenced ??= findReferencedAssets();
+  return referenced;
+}
+
+function findReferencedAssets(): StyleReferences<string[]> {
   const all: StyleReferences<Set<string>> = { fonts: new Set(), icons: new Set(), sourceLayers: new Set() };
   for (const entry of STYLES) {
     for (const language of LABEL_LANGUAGES) {

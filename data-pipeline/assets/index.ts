@@ -41,5 +41,5 @@ export async function buildStyleAssets(
   }
   onProgress({ phase: 'sprites', done: icons.length, total: icons.length, unit: 'icons' });
 
-  return { fontstacks: fonts, sprites: [SPRITE_NAME] };
+  return { fontstacks: [...fonts], sprites: [SPRITE_NAME] };
 }

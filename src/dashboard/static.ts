@@ -95,6 +95,9 @@ function icoFromSvg(svg: Buffer, sizes: readonly number[]): Buffer {
   return Buffer.concat([header, ...entries, ...pngs]);
 }
 
+/** The favicon, drawn once per process for every server it starts. */
+let favicon: Buffer | undefined;
+
 /** The files below `dir`, as paths relative to it with `/` between folders. */
 const filesBelow = (dir: string) =>
   readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -107,7 +110,7 @@ export function registerDashboardStatic(router: Router, publicUrl: string | unde
     serveFile(router, `/dashboard/${path}`, join(DASHBOARD_WEB_DIR, path), security);
     if (path === 'index.html') serveFile(router, '/dashboard/', join(DASHBOARD_WEB_DIR, path), security);
   }
-  const favicon = icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES);
+  favicon ??= icoFromSvg(readFileSync(join(DASHBOARD_WEB_DIR, 'favicon.svg')), FAVICON_SIZES);
   serveBytes(router, '/favicon.ico', 'image/x-icon', favicon, security);
   for (const name of MAPLIBRE_FILES) serveFile(router, `/dashboard/vendor/maplibre-gl/${name}`, join(MAPLIBRE_DIR, name), security);
   const toDashboard = () => empty(302, { Location: '/dashboard/' });
