@@ -1,26 +1,13 @@
 /**
  * The process's Redis, whoever uses it (the control-plane store, the cluster, dataset offers, the
- * import queue): its URL and key prefix (from `WAYMARK_REDIS_URL` and `WAYMARK_REDIS_PREFIX`), the
- * clients of it — one Redis, or the primary Sentinel names (redis-url.ts, redis-sentinel.ts) —, a
- * one-shot reachability probe, and a time limit for Redis calls.
+ * import queue): the clients of the settings' Redis (redis-settings.ts) — one Redis, or the primary
+ * Sentinel names (redis-url.ts, redis-sentinel.ts) —, a one-shot reachability probe, and a time
+ * limit for Redis calls.
  */
 import { Redis, type RedisOptions } from 'ioredis';
-import { setting } from './config.js';
+import type { RedisSettings } from './redis-settings.js';
 import { sentinelOptions, type SentinelOptions } from './redis-sentinel.js';
 import { isSentinelUrl, parseSentinelUrl, redactedUrl } from './redis-url.js';
-
-export interface RedisSettings {
-  /** `redis://[user:password@]host:port[/db]`, `rediss://…` or `redis+sentinel://…` (redis-url.ts) */
-  url: string;
-  /** Prefix of every key (BullMQ's `prefix` for the queue); lets several deployments share one Redis. */
-  prefix: string;
-}
-
-/** The Redis settings of the environment, or null when `WAYMARK_REDIS_URL` is not set (embedded mode). */
-export function redisSettingsFromEnv(): RedisSettings | null {
-  const url = setting('redisUrl');
-  return url === undefined ? null : { url, prefix: setting('redisPrefix') };
-}
 
 /** Where the settings' Redis is, for a client that takes a URL or ioredis options (BullMQ): the redis(s):// URL as given, or Sentinel's options. */
 export function redisTarget(settings: RedisSettings): { url: string } | SentinelOptions {

@@ -10,7 +10,7 @@ import { listenForChanges } from '../core/change-channel.js';
 import { takePidLock } from '../core/pid-lock.js';
 import { systemClock, type Clock } from './clock.js';
 import { databaseFile, setting } from '../core/config.js';
-import { redisSettingsFromEnv, type RedisSettings } from '../core/redis.js';
+import { redisSettingsFromEnv, type RedisSettings } from '../core/redis-settings.js';
 import { joinCluster } from './cluster/node.js';
 import { RedisStore } from './control-plane/redis/index.js';
 import { SqliteStore } from './control-plane/sqlite/index.js';

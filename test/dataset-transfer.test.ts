@@ -14,7 +14,7 @@ import { join, relative } from 'node:path';
 import pino from 'pino';
 import { paths } from '../core/dataset-layout.js';
 import { runImport } from '../data-pipeline/index.js';
-import type { RedisSettings } from '../core/redis.js';
+import type { RedisSettings } from '../core/redis-settings.js';
 import { followDatasetOffers } from '../src/cluster/dataset-follow.js';
 import { startDatasetOffers } from '../src/cluster/dataset-offer.js';
 import { offerKey, type DatasetOffer } from '../src/cluster/dataset-transfer.js';

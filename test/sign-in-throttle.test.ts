@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RedisSettings } from '../core/redis.js';
+import type { RedisSettings } from '../core/redis-settings.js';
 import { ManualClock } from '../src/clock.js';
 import { checkCredentials } from '../src/control-plane/accounts.js';
 import { hashPassword } from '../src/control-plane/passwords.js';

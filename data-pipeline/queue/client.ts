@@ -14,10 +14,12 @@ import {
   type ImportResult,
   type ImportStatus,
 } from './job.js';
-import { probeRedis, PROBE_TIMEOUT_MS, withTimeout, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, PROBE_TIMEOUT_MS, withTimeout } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { redactedUrl } from '../../core/redis-url.js';
 import { addBefore } from './add-before.js';
-import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
+import { redisConnection } from './connection.js';
+import { IMPORT_JOB_OPTIONS, IMPORT_QUEUE_NAME } from './settings.js';
 
 /** The states `recent()` lists, each looked up separately so every job's state is known without another call. */
 const LISTED_STATES: readonly JobState[] = ['active', 'waiting', 'prioritized', 'delayed', 'completed', 'failed'];

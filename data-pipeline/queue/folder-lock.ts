@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { redisClient, type RedisSettings } from '../../core/redis.js';
+import { redisClient } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { IMPORT_QUEUE_NAME } from './settings.js';
 
 /** The lock lapses this long after its holder stops renewing it (a crashed worker). */

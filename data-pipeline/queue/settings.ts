@@ -1,16 +1,11 @@
 /**
- * How the BullMQ import queue behaves: its name, the ioredis options BullMQ needs, retries and
- * retention. Where Redis is (the URL and key prefix) is the process's setting: core/redis.ts.
+ * How the BullMQ import queue behaves: its name, retries and retention; its connection is
+ * connection.ts. Where Redis is (the URL and key prefix) is the process's setting:
+ * core/redis-settings.ts.
  */
-import type { ConnectionOptions, DefaultJobOptions } from 'bullmq';
-import { redisTarget, type RedisSettings } from '../../core/redis.js';
+import type { DefaultJobOptions } from 'bullmq';
 
 export const IMPORT_QUEUE_NAME = 'waymark-import';
-
-/** ioredis options for BullMQ, which requires `maxRetriesPerRequest: null` (its blocking commands wait indefinitely). */
-export function redisConnection(settings: RedisSettings): ConnectionOptions {
-  return { ...redisTarget(settings), maxRetriesPerRequest: null };
-}
 
 /**
  * A worker holds a job's lock for this long and renews it halfway; a job whose lock lapses is taken

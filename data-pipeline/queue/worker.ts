@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import { isBadInput, isLockTaken, runImport } from '../index.js';
 import { FolderLock } from './folder-lock.js';
 import type { ImportJob, ImportJobData, ImportProgress, ImportResult } from './job.js';
-import type { RedisSettings } from '../../core/redis.js';
-import { DEFAULT_JOB_LOCK_MS, IMPORT_QUEUE_NAME, redisConnection } from './settings.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
+import { redisConnection } from './connection.js';
+import { DEFAULT_JOB_LOCK_MS, IMPORT_QUEUE_NAME } from './settings.js';
 import { throttleProgress } from './throttle.js';
 
 /** How long a job waits before it tries again a data folder another import holds. */

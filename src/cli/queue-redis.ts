@@ -1,5 +1,5 @@
 /** The import queue's Redis for the commands that need it (`worker`, `import --queue`). */
-import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis.js';
+import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis-settings.js';
 import { UsageError } from './command.js';
 
 /** The queue's Redis; a usage error (exit 2) naming WAYMARK_REDIS_URL when it is not configured or malformed. */

@@ -1,8 +1,10 @@
 /** `waymark status`: the cluster on WAYMARK_REDIS_URL — Redis health, the API nodes, the import workers and the queue. */
 import { Queue } from 'bullmq';
-import { probeRedis, redisClient, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, redisClient } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { redactedUrl } from '../../core/redis-url.js';
-import { IMPORT_QUEUE_NAME, redisConnection } from '../../data-pipeline/queue/settings.js';
+import { redisConnection } from '../../data-pipeline/queue/connection.js';
+import { IMPORT_QUEUE_NAME } from '../../data-pipeline/queue/settings.js';
 import { listNodes, type ListedNode } from '../cluster/registry.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
 import type { CommandRun } from './command.js';

@@ -6,8 +6,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { CreatedPaths } from '../../core/created-paths.js';
 import { databaseFile } from '../../core/config.js';
-import { redisSettingsFromEnv } from '../../core/redis.js';
-import { RedisStore } from '../control-plane/redis/index.js';
+import { redisSettingsFromEnv } from '../../core/redis-settings.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
 import type { ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
@@ -31,7 +30,9 @@ export async function withStore<T>(
 ): Promise<T> {
   const redis = redisSettingsFromEnv();
   if (redis) {
-    // Commands read and write records only; none needs every key loaded into a directory.
+    // Loaded only here: the embedded store's commands start without ioredis. Commands read and
+    // write records only; none needs every key loaded into a directory.
+    const { RedisStore } = await import('../control-plane/redis/index.js');
     const store = await RedisStore.open(redis, { directory: false });
     try {
       return await work(store);

@@ -12,7 +12,8 @@ import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { currentDatasetId, paths, switchCurrent, type DatasetManifest } from '../../core/dataset-layout.js';
 import { formatBytes } from '../../core/format-bytes.js';
-import { redisClient, type RedisSettings } from '../../core/redis.js';
+import { redisClient } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import type { Logger } from '../observability/logger.js';
 import { offerChannel, offerKey, parseOffer, unpackDataset, type DatasetOffer } from './dataset-transfer.js';
 

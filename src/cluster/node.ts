@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
-import type { RedisSettings } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { checkRedisDurability } from '../control-plane/redis/durability.js';
 import { followDatasetOffers } from './dataset-follow.js';
 import type { DatasetHolder } from '../dataset/index.js';

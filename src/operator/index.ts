@@ -8,7 +8,7 @@
  * metered, no CORS.
  */
 import { setting } from '../../core/config.js';
-import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis.js';
+import { redisSettingsFromEnv, type RedisSettings } from '../../core/redis-settings.js';
 import { notFound } from '../http/errors.js';
 import { json } from '../http/reply.js';
 import type { Router } from '../http/router.js';

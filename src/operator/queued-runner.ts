@@ -6,7 +6,8 @@
  */
 import { ImportQueue } from '../../data-pipeline/queue/client.js';
 import { statusOfJob, type ImportStatus } from '../../data-pipeline/queue/job.js';
-import { probeRedis, withTimeout, type RedisSettings } from '../../core/redis.js';
+import { probeRedis, withTimeout } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { redactedUrl } from '../../core/redis-url.js';
 import { ApiError } from '../http/errors.js';
 import type { Logger } from '../observability/logger.js';

@@ -4,7 +4,7 @@
  */
 import type { ExecutionContext } from 'ava';
 import { randomBytes } from 'node:crypto';
-import type { RedisSettings } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { deleteKeys, REDIS_URL, TEST_PREFIX_ROOT } from './queue.js';
 
 export type StoreKind = 'sqlite' | 'redis';

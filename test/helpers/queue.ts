@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RedisSettings } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import { startImportWorker } from '../../data-pipeline/queue/worker.js';
 import { silentLogging } from '../../src/observability/logger.js';
 import { PACKAGE_ROOT } from '../../core/package-root.js';

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RedisSettings } from '../../core/redis.js';
+import type { RedisSettings } from '../../core/redis-settings.js';
 import type { ServiceRoute } from '../../src/gateway/index.js';
 import { ManualClock } from '../../src/clock.js';
 import type { SqliteStore } from '../../src/control-plane/sqlite/index.js';

@@ -7,7 +7,8 @@
  * was a 503 for a request Redis had answered, and a quota block granted in Redis but never used.
  */
 import { Redis, type Command, type RedisOptions } from 'ioredis';
-import { redisClient, type RedisSettings } from '../../../core/redis.js';
+import { redisClient } from '../../../core/redis.js';
+import type { RedisSettings } from '../../../core/redis-settings.js';
 
 /** A command that got no reply in time: Redis reads as down (the request gets a 503). */
 export class CommandTimeout extends Error {}

@@ -1,7 +1,8 @@
 /** Connections to the control plane's Redis, and how their failures surface. */
 import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
-import { redisClient, type RedisSettings } from '../../../core/redis.js';
+import { redisClient } from '../../../core/redis.js';
+import type { RedisSettings } from '../../../core/redis-settings.js';
 import { redactedUrl } from '../../../core/redis-url.js';
 import { StoreUnavailable } from '../store.js';
 import { timedClient } from './command-timeout.js';

@@ -8,7 +8,7 @@
  */
 import type { Redis } from 'ioredis';
 import { setting } from '../../../core/config.js';
-import type { RedisSettings } from '../../../core/redis.js';
+import type { RedisSettings } from '../../../core/redis-settings.js';
 import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import type {
   ApiKeyRecord,

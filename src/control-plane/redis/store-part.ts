@@ -4,7 +4,7 @@
  * clock, with the error handling and change announcement every write goes through.
  */
 import type { Redis } from 'ioredis';
-import type { RedisSettings } from '../../../core/redis.js';
+import type { RedisSettings } from '../../../core/redis-settings.js';
 import { StoreConflict } from '../store.js';
 import { storeError } from './connection.js';
 import { announce, type RedisDirectory, type Change } from './directory.js';
