@@ -1,7 +1,9 @@
 /**
  * Maps (issue 3): glyphs and sprites as built by buildStyleAssets and served — SDF glyph ranges
- * for every font the styles use (Latin, Greek, Cyrillic), and sprite sheets holding every icon
- * every style references, at 1× and 2×.
+ * for every font the styles use (Latin, Greek, Cyrillic), sprite sheets holding every icon every
+ * style references, at 1× and 2×, and a TileJSON listing every tile layer they draw. "The styles"
+ * are every style in every label language as served (the server finds what they use from one
+ * language per style).
  */
 import type { StyleSpecification } from '@maplibre/maplibre-gl-style-spec';
 import test from 'ava';
@@ -100,6 +102,19 @@ function decodeGlyphs(data: Uint8Array): { name: string; range: string; glyphs: 
   }, null);
   return stacks;
 }
+
+test('the TileJSON lists every tile layer every style draws, in every label language', async (t) => {
+  const drawn = new Set<string>();
+  for (const style of styles)
+    for (const layer of style.layers) if ('source-layer' in layer && layer['source-layer']) drawn.add(layer['source-layer']);
+  const tilejson = (await call(`${server.url}/api/v1/tiles/shortbread.json?key=${key}`)).body;
+  const listed = new Set((tilejson.vector_layers as { id: string }[]).map((layer) => layer.id));
+  t.true(drawn.size > 20);
+  t.deepEqual(
+    [...drawn].filter((layer) => !listed.has(layer)),
+    [],
+  );
+});
 
 const fetchBytes = async (path: string, init?: RequestInit) => {
   const res = await fetch(`${server.url}/api/v1${path}${path.includes('?') ? '&' : '?'}key=${key}`, init);

@@ -112,7 +112,7 @@ let referenced: StyleReferences<readonly string[]> | undefined;
 
 /**
  * Every font, icon and tile layer any served style uses, in any label language, sorted. Found once
- * per process (generating the fifteen documents takes most of a second): every server the process
+ * per process (a style document takes a tenth of a second to generate): every server the process
  * starts, and the asset build of its imports, read the same answer.
  */
 export function allReferencedAssets(): StyleReferences<readonly string[]> {
@@ -120,13 +120,16 @@ export function allReferencedAssets(): StyleReferences<readonly string[]> {
   return referenced;
 }
 
+/**
+ * One document per style: the label language changes only which name a label reads, never its
+ * font, icon or tile layer (test/maps-assets.test.ts holds the served documents of every language
+ * to the glyphs, sprites and TileJSON built from these).
+ */
 function findReferencedAssets(): StyleReferences<string[]> {
   const all: StyleReferences<Set<string>> = { fonts: new Set(), icons: new Set(), sourceLayers: new Set() };
   for (const entry of STYLES) {
-    for (const language of LABEL_LANGUAGES) {
-      const used = referencedAssets(styleDocument(entry, language));
-      for (const kind of ['fonts', 'icons', 'sourceLayers'] as const) for (const name of used[kind]) all[kind].add(name);
-    }
+    const used = referencedAssets(styleDocument(entry, LABEL_LANGUAGES[0]));
+    for (const kind of ['fonts', 'icons', 'sourceLayers'] as const) for (const name of used[kind]) all[kind].add(name);
   }
   return { fonts: [...all.fonts].sort(), icons: [...all.icons].sort(), sourceLayers: [...all.sourceLayers].sort() };
 }
