@@ -41,10 +41,11 @@ export default {
   timeout: '2m',
   concurrency: 3,
   workerThreads: false,
-  // For a machine loaded well beyond its cores: the niced render threads wait long for a core, and
-  // Redis' replies come late (README.md's configuration table).
+  // For a machine loaded well beyond its cores: the niced render threads wait long for a core (with
+  // two other busy processes on 2 cores, a 0.3 CPU-s contour tile queued behind the route fuzz's
+  // maps passed 100 s), and Redis' replies come late (README.md's configuration table).
   environmentVariables: {
-    WAYMARK_RENDER_TIMEOUT_MS: '100000',
+    WAYMARK_RENDER_TIMEOUT_MS: '300000',
     WAYMARK_REDIS_COMMAND_TIMEOUT_MS: '20000',
     WAYMARK_OPERATOR_TIMEOUT_MS: '20000',
   },
