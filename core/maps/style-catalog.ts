@@ -112,7 +112,7 @@ let referenced: StyleReferences<readonly string[]> | undefined;
 
 /**
  * Every font, icon and tile layer any served style uses, in any label language, sorted. Found once
- * per process (a style document takes a tenth of a second to generate): every server the process
+ * per process (the five documents take a few hundred milliseconds to generate): every server the process
  * starts, and the asset build of its imports, read the same answer.
  */
 export function allReferencedAssets(): StyleReferences<readonly string[]> {
