@@ -74,7 +74,13 @@ export function createApp(deps: AppDeps): {
   const clientAddressOf = clientAddressResolver(trustedProxies);
   const dropUntrustedForwarding = untrustedForwardingDropper(trustedProxies);
   const billingUrl = (req: Request) => `${originOf(req) ?? ''}/dashboard/#billing`;
-  const gateway = new Gateway(store, clock, billingUrl, { onQuotaRejected: (s) => metrics.quotaRejected(s) }, clientAddressOf);
+  const gateway = new Gateway(
+    store,
+    clock,
+    billingUrl,
+    { onQuotaRejected: (s) => metrics.quotaRejected(s), onWindowRejected: (s) => metrics.windowRejected(s) },
+    clientAddressOf,
+  );
   const sessions = new Sessions(store, () => clock.now(), deps.publicUrl?.startsWith('https:') ?? false);
   const router = new Router();
 

@@ -101,7 +101,7 @@ test('--help lists every command; no command or an unknown one prints the usage 
   t.is(commandHelp.code, 0);
   t.regex(
     commandHelp.stdout,
-    /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--allowed-origins LIST\] \[--allowed-ips LIST\] \[--expires ISO\] \[--data DIR\] \[--json\]\n/,
+    /^usage: waymark key create --org NAME --name N \[--scopes maps,geocoding,routing\] \[--allowed-origins LIST\] \[--allowed-ips LIST\] \[--expires ISO\] \[--per-minute LIST\] \[--data DIR\] \[--json\]\n/,
   );
 });
 
@@ -230,6 +230,7 @@ test('user create makes a user and its organization, or joins an existing one', 
     id: second.user.orgId,
     name: 'Acme',
     tier: 'free',
+    perMinute: { maps: 1_200, geocoding: 120, routing: 60 },
     quotas: { maps: 10_000, geocoding: 5_000, routing: 5_000 },
   });
 
@@ -361,7 +362,7 @@ test('key create prints the value once; key list never shows values; key revoke 
   t.is(rest, '');
 
   const created = await okJson<KeyCreated>(t, data, ['key', 'create', '--org', 'Acme', '--name', 'tiles', '--scopes', 'routing,maps']);
-  t.deepEqual(Object.keys(created), ['id', 'value', 'name', 'scopes', 'allowedOrigins', 'allowedIps', 'expiresAt']);
+  t.deepEqual(Object.keys(created), ['id', 'value', 'name', 'scopes', 'allowedOrigins', 'allowedIps', 'expiresAt', 'perMinute']);
   t.is(created.name, 'tiles');
   t.deepEqual(created.scopes, ['maps', 'routing']);
 
@@ -413,7 +414,8 @@ test('org set-tier sets tiers and Enterprise quotas, and rejects --quota on othe
 
   t.is(
     await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'pro']),
-    'Acme is now on the Pro tier; monthly quotas: maps 500,000, geocoding 100,000, routing 100,000.\n',
+    'Acme is now on the Pro tier; monthly quotas: maps 500,000, geocoding 100,000, routing 100,000; ' +
+      'per minute: maps 30,000/min, geocoding 1,200/min, routing 600/min.\n',
   );
   const enterprise = await okJson<{ organization: { tier: string; quotas: unknown } }>(t, data, [
     'org',
@@ -429,12 +431,31 @@ test('org set-tier sets tiers and Enterprise quotas, and rejects --quota on othe
   t.is(enterprise.organization.tier, 'enterprise');
   t.is(
     await ok(t, data, ['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise']),
-    'Acme is now on the Enterprise tier; monthly quotas: maps unlimited, geocoding unlimited, routing unlimited.\n',
+    'Acme is now on the Enterprise tier; monthly quotas: maps unlimited, geocoding unlimited, routing unlimited; per minute: none.\n',
+  );
+  const limited = await okJson<{ organization: { perMinute: unknown } }>(t, data, [
+    'org',
+    'set-tier',
+    '--org',
+    'Acme',
+    '--tier',
+    'enterprise',
+    '--per-minute',
+    'maps=6000,routing=100',
+  ]);
+  t.deepEqual(limited.organization.perMinute, { maps: 6000, routing: 100 });
+  assertOneLineError(
+    t,
+    await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', 'enterprise', '--per-minute', 'maps=0', '--data', data]),
+    1,
+    /the maps limit per minute must be a whole number from 1 to 100000000/,
   );
 
   for (const tier of ['free', 'pro']) {
-    const run = await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', tier, '--quota', 'maps=5', '--data', data]);
-    assertOneLineError(t, run, 2, /--quota is only for the enterprise tier/);
+    for (const flag of ['--quota', '--per-minute']) {
+      const run = await waymark(['org', 'set-tier', '--org', 'Acme', '--tier', tier, flag, 'maps=5', '--data', data]);
+      assertOneLineError(t, run, 2, new RegExp(`${flag} is only for the enterprise tier`));
+    }
   }
   for (const [quota, reason] of [
     ['maps=five', /--quota maps must be a whole number/],

@@ -190,6 +190,7 @@ test('a key value is shown once at creation and can never be read again', async 
     'lastUsedAt',
     'name',
     'orgId',
+    'perMinute',
     'previousHashExpiresAt',
     'revokedAt',
     'scopes',
@@ -230,6 +231,7 @@ test('Enterprise cannot be chosen in the dashboard (403); Free and Pro can, and 
     name: account.email,
     tier: 'pro',
     quotas: { maps: 500_000, geocoding: 100_000, routing: 100_000 },
+    perMinute: { maps: 30_000, geocoding: 1_200, routing: 600 },
   });
 });
 

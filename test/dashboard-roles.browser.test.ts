@@ -51,7 +51,7 @@ async function keyNames(page: Page): Promise<string[]> {
 async function createKey(
   page: Page,
   name: string,
-  restrictions: { origins?: string; ips?: string; expires?: string } = {},
+  restrictions: { origins?: string; ips?: string; expires?: string; perMinute?: string } = {},
 ): Promise<string> {
   await page.getByRole('link', { name: 'API Keys' }).click();
   const form = page.locator('#create-key-form');
@@ -59,6 +59,7 @@ async function createKey(
   if (restrictions.origins !== undefined) await form.getByLabel('Allowed origins').fill(restrictions.origins);
   if (restrictions.ips !== undefined) await form.getByLabel('Allowed IPs').fill(restrictions.ips);
   if (restrictions.expires !== undefined) await form.getByLabel('Expires').fill(restrictions.expires);
+  if (restrictions.perMinute !== undefined) await form.getByLabel('Requests per minute').fill(restrictions.perMinute);
   await form.getByRole('button', { name: 'Create key' }).click();
   await page.locator('#new-key-name').filter({ hasText: name }).waitFor();
   await keyRow(page, name).waitFor();
@@ -83,6 +84,41 @@ async function rollKey(page: Page, name: string, grace: RegExp | null, before: s
   }, before);
   return value.innerText();
 }
+
+browserTest("an owner limits a key's requests per minute in the key form, and lifts the limit in the edit dialog", async (t, browser) => {
+  const server = await startTestServer({ now: NOW });
+  const owner = await server.signUp('pia@example.com', 'Paced Ltd');
+  const context = await signedInContext(browser, server.url, owner.cookie, { viewport: DESKTOP });
+  try {
+    const page = await newPage(t, context);
+    await page.goto(`${server.url}/dashboard/#keys`);
+    const form = page.locator('#create-key-form');
+    await form.getByLabel('Name', { exact: true }).fill('Script');
+    await form.getByLabel('Requests per minute').fill('geocoding=0');
+    await form.getByRole('button', { name: 'Create key' }).click();
+    await form.locator('.form-error').filter({ hasText: 'limit per minute' }).waitFor();
+
+    const value = await createKey(page, 'Script', { perMinute: 'geocoding=1, routing=30' });
+    const limits = keyRow(page, 'Script').locator('[data-restriction="per-minute"]');
+    t.regex(await limits.innerText(), /geocoding=1, routing=30/);
+    t.is(await apiStatus(server, value), 200);
+    t.is(await apiStatus(server, value), 429, 'the second geocoding request of the minute');
+
+    await keyRow(page, 'Script').getByRole('button', { name: 'Edit key Script' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit key “Script”' });
+    await edit.waitFor();
+    t.is(await edit.getByLabel('Requests per minute').inputValue(), 'geocoding=1, routing=30');
+    await edit.getByLabel('Requests per minute').fill('');
+    await screenshot(page, '00-per-minute-edit');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await edit.waitFor({ state: 'hidden' });
+    await limits.filter({ hasText: "Plan's limits" }).waitFor();
+    t.is(await apiStatus(server, value), 200, "the plan's 60 a minute apply again");
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});
 
 browserTest('an owner restricts a key to origins, addresses and an expiry, edits it and rolls it', async (t, browser) => {
   const server = await startTestServer({ now: NOW });

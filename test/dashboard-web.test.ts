@@ -6,6 +6,7 @@ import test from 'ava';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { TIER_LABELS, TIER_PRICES_USD, TIER_QUOTAS } from '../src/control-plane/tiers.js';
+import { TIER_PER_MINUTE } from '../src/control-plane/short-window.js';
 import type { Tier } from '../src/control-plane/types.js';
 import { DASHBOARD_WEB_DIR } from '../src/dashboard/static.js';
 import { serve } from './helpers/fixtures.js';
@@ -56,6 +57,7 @@ test("the plan table is public, and is tiers.ts's", async (t) => {
       label: TIER_LABELS[tier],
       monthlyPriceUsd: TIER_PRICES_USD[tier],
       quotas: TIER_QUOTAS[tier],
+      perMinute: TIER_PER_MINUTE[tier],
     })),
   );
   t.deepEqual(answer.body.plans[1], {
@@ -63,5 +65,6 @@ test("the plan table is public, and is tiers.ts's", async (t) => {
     label: 'Pro',
     monthlyPriceUsd: 49,
     quotas: { maps: 500_000, geocoding: 100_000, routing: 100_000 },
+    perMinute: { maps: 30_000, geocoding: 1_200, routing: 600 },
   });
 });

@@ -21,7 +21,10 @@ async function writeCustomers(client: Redis, prefix: string, keys: number): Prom
   for (let o = 0; o < orgs; o++) {
     const id = `org_${o}`;
     batch
-      .hset(names.org(id), orgFields({ id, name: `org ${o}`, tier: 'pro', customQuotas: {}, createdAt: '2026-11-01T00:00:00Z' }))
+      .hset(
+        names.org(id),
+        orgFields({ id, name: `org ${o}`, tier: 'pro', customQuotas: {}, customPerMinute: {}, createdAt: '2026-11-01T00:00:00Z' }),
+      )
       .sadd(names.orgs, id);
   }
   for (let k = 0; k < keys; k++) {
@@ -38,6 +41,7 @@ async function writeCustomers(client: Redis, prefix: string, keys: number): Prom
       allowedOrigins: [],
       allowedIps: [],
       expiresAt: null,
+      perMinute: {},
       previousHash: null,
       previousHashExpiresAt: null,
       createdAt: '2026-11-01T00:00:00Z',

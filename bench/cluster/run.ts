@@ -36,6 +36,7 @@ import { tileCoords } from '../maps/mbtiles.js';
 import { createEnterpriseKey, importArgs, importedMbtiles, startWaymarkServe } from '../maps/waymark.js';
 import { BURST, loadedPhase, QUOTA, statusCount, type LoadedResult } from './loaded.js';
 import { combine, cpuPerRequest, measureNodes, type Rate } from './rates.js';
+import { deletePrefix } from '../lib/redis-prefix.js';
 
 const HEIDELBERG = join(PACKAGE_ROOT, '..', 'shared', 'data', 'osm', 'heidelberg.osm.pbf');
 const REDIS_URL = process.env.WAYMARK_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -333,15 +334,6 @@ async function evalCalls(redis: Redis): Promise<number> {
   let calls = 0;
   for (const match of stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)) calls += Number(match[1]);
   return calls;
-}
-
-async function deletePrefix(redis: Redis, prefix: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 main().catch((error: unknown) => {

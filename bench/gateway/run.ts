@@ -4,7 +4,10 @@
  * gateway) and from Fastify with @fastify/bearer-auth. Loopback, wrk with one thread; each server
  * in its own child process pinned to one CPU, wrk pinned to the other. Two more rows price a key's
  * restrictions (issue 21): one server, the same request from a web page (an Origin header) with an
- * unrestricted key and with a key restricted to origins, address ranges and an expiry.
+ * unrestricted key and with a key restricted to origins, address ranges and an expiry. Four more
+ * price the short-window rate limit (issue 36): a key with a per-minute limit (one it never
+ * reaches) against one without, on the embedded store and on Redis (the machine's, under a prefix
+ * of the run's own).
  *
  *   npm run bench:gateway [-- --duration 10 --warmup 2 --connections 64 --rounds 3 --cpu-prof]
  *
@@ -15,6 +18,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
 import { startChild, type ServerChild } from '../lib/child.js';
 import {
   describeMeasurement,
@@ -30,7 +34,10 @@ import { describeSource, fmtInt, fmtMs, fmtPct, fmtUs, markdownTable, publishRep
 import { checkUsageCounted, usedUnits, type Metered } from '../lib/usage-check.js';
 import { INSTALL_HINT, wrkAvailable } from '../lib/wrk.js';
 import { BODY_TEXT, PATH, RESTRICTED_ORIGIN, SERVICE } from './common.js';
+import { deletePrefix } from '../lib/redis-prefix.js';
 import { runBenchmark } from '../lib/run.js';
+
+const REDIS_URL = process.env.WAYMARK_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 const { values: args } = parseArgs({
   options: {
@@ -88,6 +95,8 @@ interface Scenario extends Target {
   authenticates: boolean;
   /** Waymark: the key whose usage must count every request, and its server's port. */
   metered?: Metered;
+  /** Waymark with a per-minute limit: the reply carries the `RateLimit-Policy` field. */
+  windowed?: boolean;
 }
 
 /** Each server answers 200 with the same body; the authenticating ones refuse a request without key. */
@@ -99,6 +108,9 @@ async function checkAnswers(s: Scenario): Promise<void> {
     for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
       if (!res.headers.get(h)) throw new Error(`${s.name}: the reply has no ${h} header`);
     }
+  }
+  if (Boolean(s.windowed) !== res.headers.has('ratelimit-policy')) {
+    throw new Error(`${s.name}: the reply ${s.windowed ? 'lacks' : 'has'} a RateLimit-Policy header`);
   }
   if (!s.authenticates) return;
   const anonymous = await fetch(s.url.replace(/\?key=.*$/, ''));
@@ -119,6 +131,8 @@ async function main(): Promise<void> {
   // Its organization's usage mixes two rows, so those rows are not usage-checked (the others are).
   const wmPage = await startWaymarkServer('waymark-restrictions');
   const fromPage = { Origin: RESTRICTED_ORIGIN };
+  const redisPrefix = `waymark-bench-gateway-${process.pid}`;
+  const wmRedis = await startWaymarkServer('waymark-redis', { WAYMARK_REDIS_URL: REDIS_URL, WAYMARK_REDIS_PREFIX: redisPrefix });
   // Fastify accepts the same key as the Waymark-with-header scenario.
   const fastify = await startServer('fastify', 'fastify', { BENCH_KEY: bearerKey });
 
@@ -182,6 +196,37 @@ async function main(): Promise<void> {
       headers: fromPage,
       authenticates: true,
     },
+    // The short-window rows, in pairs: without, then with a per-minute limit.
+    {
+      name: 'Waymark, key in ?key=, the same again (embedded store)',
+      child: wmQuery,
+      pid: wmQuery.pid,
+      url: url(wmQuery, `?key=${queryKey}`),
+      authenticates: true,
+    },
+    {
+      name: 'Waymark, the same with a key limited per minute (embedded store)',
+      child: wmQuery,
+      pid: wmQuery.pid,
+      url: url(wmQuery, `?key=${String(wmQuery.info.limitedKey)}`),
+      authenticates: true,
+      windowed: true,
+    },
+    {
+      name: 'Waymark on Redis, key in ?key=',
+      child: wmRedis,
+      pid: wmRedis.pid,
+      url: url(wmRedis, `?key=${String(wmRedis.info.key)}`),
+      authenticates: true,
+    },
+    {
+      name: 'Waymark on Redis, the same with a key limited per minute',
+      child: wmRedis,
+      pid: wmRedis.pid,
+      url: url(wmRedis, `?key=${String(wmRedis.info.limitedKey)}`),
+      authenticates: true,
+      windowed: true,
+    },
   ];
 
   for (const s of scenarios) await checkAnswers(s);
@@ -202,10 +247,10 @@ async function main(): Promise<void> {
     usageLines.push(checkUsageCounted((await usedUnits(s.metered)) - usageBefore.get(s)!, m, load.connections));
   }
 
-  // The first four scenarios, in order, are the ones the aims compare; the last two price restrictions.
+  // The first four scenarios, in order, are the ones the aims compare; rows 6–7 price restrictions, the last four the short window.
   const rows = measured.map((m) => summarize(m.runs));
   const [bareRow, queryRow, bearerRow, fastifyRow] = rows as [Summary, Summary, Summary, Summary];
-  const [pageRow, restrictedRow] = rows.slice(-2) as [Summary, Summary];
+  const [pageRow, restrictedRow, ...windowRows] = rows.slice(-6) as [Summary, Summary, ...Summary[]];
   const table = markdownTable(
     ['Scenario', 'req/s', 'p50', 'p99', 'req/s vs bare', 'server CPU busy', 'server CPU per request', 'req/s per round'],
     measured.map((m) => {
@@ -240,6 +285,17 @@ async function main(): Promise<void> {
   aims.push(
     `- A restricted key's checks vs an unrestricted key, same request (aim < 5 %): ${fmtPct(restrictionCost)} in req/s${restrictionCpu}: ${verdict(restrictionCost < 0.05)}`,
   );
+  for (const [store, without, limited] of [
+    ['embedded', windowRows[0]!, windowRows[1]!],
+    ['on Redis', windowRows[2]!, windowRows[3]!],
+  ] as const) {
+    const inRps = 1 - limited.rps / without.rps;
+    const inCpu = without.cpuPerReq === null || limited.cpuPerReq === null ? null : limited.cpuPerReq / without.cpuPerReq - 1;
+    const cpuText = inCpu === null ? '' : `, in server CPU per request ${fmtPct(inCpu)}`;
+    aims.push(
+      `- The short-window check ${store}, a key limited per minute vs one that is not (aim < 3 %): ${fmtPct(inRps)} in req/s${cpuText}: ${verdict(Math.max(inRps, inCpu ?? 0) < 0.03)}`,
+    );
+  }
   if (bareRow.cpuPerReq !== null && queryRow.cpuPerReq !== null && bearerRow.cpuPerReq !== null && fastifyRow.cpuPerReq !== null) {
     // CPU per request bounds throughput once the server's core is saturated, whatever limits wrk.
     const cpuCost = (row: Summary) => 1 - bareRow.cpuPerReq! / row.cpuPerReq!;
@@ -266,7 +322,10 @@ async function main(): Promise<void> {
   ]);
 }
 
-await runBenchmark(main, children, () => {
+await runBenchmark(main, children, async () => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  const redis = new Redis(REDIS_URL);
+  await deletePrefix(redis, `waymark-bench-gateway-${process.pid}`);
+  redis.disconnect();
   if (args['cpu-prof']) console.error(`CPU profiles of the servers are in ${profileDir}`);
 });

@@ -1,7 +1,11 @@
 /** Runs a benchmark driver: a failure is reported on stderr (exit status 1), and its servers are always stopped. */
 import type { ServerChild } from './child.js';
 
-export async function runBenchmark(main: () => Promise<void>, children: readonly ServerChild[], cleanUp: () => void): Promise<void> {
+export async function runBenchmark(
+  main: () => Promise<void>,
+  children: readonly ServerChild[],
+  cleanUp: () => void | Promise<void>,
+): Promise<void> {
   try {
     await main();
   } catch (error) {
@@ -12,6 +16,6 @@ export async function runBenchmark(main: () => Promise<void>, children: readonly
     process.exitCode = 1;
   } finally {
     await Promise.all(children.map((c) => c.stop()));
-    cleanUp();
+    await cleanUp();
   }
 }

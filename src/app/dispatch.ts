@@ -15,7 +15,8 @@ import { operatorOffMessage } from '../operator/index.js';
 
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, ETag',
+  'Access-Control-Expose-Headers':
+    'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, X-Request-Id, ETag',
 };
 const CORS_PRESET = presetHeaders(CORS_HEADERS);
 const CORS_ONLY = [CORS_PRESET];

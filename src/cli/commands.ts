@@ -75,18 +75,20 @@ export const COMMANDS: readonly Command[] = [
     name: 'org set-tier',
     summary:
       'Sets the tier of an organization; it applies at once, also in a running server, and usage already counted stays. ' +
-      'Only Enterprise takes --quota (monthly limits per service; a service left out, or no --quota, is unlimited). ' +
-      'Setting a tier replaces any custom quotas set before.',
-    synopsis: '--org NAME --tier free|pro|enterprise [--quota maps=N,geocoding=N,routing=N]',
-    flags: ['org', 'tier', 'quota'],
+      'Only Enterprise takes --quota (monthly limits per service; a service left out, or no --quota, is unlimited) ' +
+      'and --per-minute (requests per minute per service, likewise). Setting a tier replaces any custom limits set before.',
+    synopsis: '--org NAME --tier free|pro|enterprise [--quota maps=N,geocoding=N,routing=N] [--per-minute maps=N,geocoding=N,routing=N]',
+    flags: ['org', 'tier', 'quota', 'per-minute'],
     load: () => import('./org-set-tier.js'),
   },
   {
     name: 'key create',
     summary:
       'Creates an API key for an organization and prints its value, which is not stored and never shown again. Scopes default to all three services. ' +
-      'A key for a web page can be restricted to origins (https://app.example.com, https://*.example.com), client addresses (CIDRs) and an expiry.',
-    synopsis: '--org NAME --name N [--scopes maps,geocoding,routing] [--allowed-origins LIST] [--allowed-ips LIST] [--expires ISO]',
+      'A key for a web page can be restricted to origins (https://app.example.com, https://*.example.com), client addresses (CIDRs) and an expiry; ' +
+      'any key to fewer requests per minute than its organization may make (--per-minute maps=N,geocoding=N,routing=N).',
+    synopsis:
+      '--org NAME --name N [--scopes maps,geocoding,routing] [--allowed-origins LIST] [--allowed-ips LIST] [--expires ISO] [--per-minute LIST]',
     flags: ['org', 'name', 'scopes', ...RESTRICTION_FLAGS],
     load: () => import('./key-create.js'),
   },
@@ -94,7 +96,7 @@ export const COMMANDS: readonly Command[] = [
     name: 'key list',
     summary:
       "Lists an organization's API keys: id, name, hint, scopes, status, restrictions, created and last used. Key values are never shown; " +
-      '--json gives allowedOrigins, allowedIps and expiresAt in full.',
+      '--json gives allowedOrigins, allowedIps, expiresAt and perMinute in full.',
     synopsis: '--org NAME',
     flags: ['org'],
     load: () => import('./key-list.js'),
@@ -102,9 +104,10 @@ export const COMMANDS: readonly Command[] = [
   {
     name: 'key update',
     summary:
-      'Changes an active key: its name, scopes, allowed origins, allowed client addresses (CIDRs) or expiry; "none" lifts a restriction. ' +
+      'Changes an active key: its name, scopes, allowed origins, allowed client addresses (CIDRs), expiry or requests per minute; "none" lifts a restriction. ' +
       'Flags left out stay as they are; running servers apply the change from their next request.',
-    synopsis: '--org NAME --id ID [--name N] [--scopes LIST] [--allowed-origins LIST|none] [--allowed-ips LIST|none] [--expires ISO|none]',
+    synopsis:
+      '--org NAME --id ID [--name N] [--scopes LIST] [--allowed-origins LIST|none] [--allowed-ips LIST|none] [--expires ISO|none] [--per-minute LIST|none]',
     flags: ['org', 'id', 'name', 'scopes', ...RESTRICTION_FLAGS],
     load: () => import('./key-update.js'),
   },

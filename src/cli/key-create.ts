@@ -16,6 +16,7 @@ export const run: CommandRun = (input) =>
         allowedOrigins: input.flag('allowed-origins'),
         allowedIps: input.flag('allowed-ips'),
         expiresAt: input.flag('expires'),
+        perMinute: input.flag('per-minute'),
       },
       Date.now(),
     );
@@ -33,6 +34,7 @@ export const run: CommandRun = (input) =>
         allowedOrigins: key.allowedOrigins,
         allowedIps: key.allowedIps,
         expiresAt: key.expiresAt,
+        perMinute: key.perMinute,
       },
     };
   });

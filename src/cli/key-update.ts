@@ -15,11 +15,12 @@ export const run: CommandRun = (input) =>
         allowedOrigins: clearable(input.flag('allowed-origins')),
         allowedIps: clearable(input.flag('allowed-ips')),
         expiresAt: clearable(input.flag('expires')),
+        perMinute: clearable(input.flag('per-minute')),
       },
       Date.now(),
     );
     if (Object.keys(changes).length === 0)
-      throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips or --expires');
+      throw new UsageError('nothing to change: give --name, --scopes, --allowed-origins, --allowed-ips, --expires or --per-minute');
     const key = await store.updateKey(org.id, id, changes);
     if (!key) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
     return {

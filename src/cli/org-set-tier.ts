@@ -1,5 +1,6 @@
 /** `waymark org set-tier`: an organization's tier and, for Enterprise, its custom quotas. */
 import { parseTier } from '../control-plane/accounts.js';
+import { parsePerMinute, perMinuteOf, perMinuteText } from '../control-plane/short-window.js';
 import { quotasOf, TIER_LABELS } from '../control-plane/tiers.js';
 import { SERVICES, type Service } from '../control-plane/types.js';
 import { wholeNumber } from './args.js';
@@ -26,14 +27,22 @@ export const run: CommandRun = (input) =>
     const org = await findOrg(store, input.required('org'));
     const tier = parseTier(input.required('tier'));
     const quota = input.flag('quota');
-    if (quota !== undefined && tier !== 'enterprise') {
-      throw new UsageError(`--quota is only for the enterprise tier; ${tier} has the fixed quotas of its tier`);
+    const perMinute = input.flag('per-minute');
+    for (const [flag, given] of [
+      ['--quota', quota],
+      ['--per-minute', perMinute],
+    ]) {
+      if (given !== undefined && tier !== 'enterprise') {
+        throw new UsageError(`${flag} is only for the enterprise tier; ${tier} has the fixed limits of its tier`);
+      }
     }
-    const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota));
+    const customPerMinute = perMinute === undefined ? {} : parsePerMinute(perMinute);
+    const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota), customPerMinute);
     const quotas = quotasOf(updated);
     const limits = SERVICES.map((service) => `${service} ${formatCount(quotas[service])}`).join(', ');
+    const ofMinute = perMinuteOf(updated);
     return {
-      text: `${updated.name} is now on the ${TIER_LABELS[tier]} tier; monthly quotas: ${limits}.`,
+      text: `${updated.name} is now on the ${TIER_LABELS[tier]} tier; monthly quotas: ${limits}; per minute: ${perMinuteText(ofMinute)}.`,
       json: { organization: organizationJson(updated) },
     };
   });

@@ -10,6 +10,7 @@ import { redisSettingsFromEnv } from '../../core/redis-settings.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
 import type { ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
+import { perMinuteOf } from '../control-plane/short-window.js';
 import type { Organization } from '../control-plane/types.js';
 import { CliError } from './command.js';
 import { waymarkCommand } from './invocation.js';
@@ -77,5 +78,5 @@ export async function findOrg(store: ControlStore, name: string): Promise<Organi
 
 /** An organization as `--json` output shows it: with the quotas in force. */
 export function organizationJson(org: Organization) {
-  return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org) };
+  return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org), perMinute: perMinuteOf(org) };
 }

@@ -3,6 +3,7 @@
  * keys, with the validation messages both show.
  */
 import { AccountError } from './account-error.js';
+import { parsePerMinute } from './short-window.js';
 import { parseAllowedIps, parseAllowedOrigins, parseExpiry, parseGrace } from './key-restrictions.js';
 import { generateKey, hashKey, keyHint } from './keys.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -192,6 +193,8 @@ export interface KeyInput {
   allowedOrigins?: unknown;
   allowedIps?: unknown;
   expiresAt?: unknown;
+  /** Requests per minute by service (`parsePerMinute`); null lifts the key's own limits. */
+  perMinute?: unknown;
 }
 
 /** The checked changes of a key edit; fields left out (undefined) stay as they are. */
@@ -203,6 +206,7 @@ export function keyChanges(input: KeyInput, now: number): KeyChanges {
     changes.allowedOrigins = input.allowedOrigins === null ? [] : parseAllowedOrigins(input.allowedOrigins);
   if (input.allowedIps !== undefined) changes.allowedIps = input.allowedIps === null ? [] : parseAllowedIps(input.allowedIps);
   if (input.expiresAt !== undefined) changes.expiresAt = parseExpiry(input.expiresAt, now);
+  if (input.perMinute !== undefined) changes.perMinute = input.perMinute === null ? {} : parsePerMinute(input.perMinute);
   return changes;
 }
 
@@ -231,6 +235,7 @@ export async function createKey(
     allowedOrigins: changes.allowedOrigins ?? [],
     allowedIps: changes.allowedIps ?? [],
     expiresAt: changes.expiresAt ?? null,
+    perMinute: changes.perMinute ?? {},
     previousHash: null,
     previousHashExpiresAt: null,
     createdAt: new Date(now).toISOString(),

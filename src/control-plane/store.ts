@@ -6,6 +6,7 @@
  * gateway calls on every request are synchronous and in memory: the `directory` (key and
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
+import type { ShortWindowLimiter } from './short-window.js';
 import type { SignInLimiter } from './sign-ins.js';
 import type { SignUpLimiter } from './sign-ups.js';
 import { TIER_ACTIVE_KEYS, TIER_LABELS } from './tiers.js';
@@ -16,6 +17,7 @@ import type {
   KeyChanges,
   KeyUsage,
   Organization,
+  PerMinuteLimits,
   PasswordResetRecord,
   Role,
   Service,
@@ -92,6 +94,8 @@ export interface KeyRoll {
 export interface ControlStore {
   readonly directory: Directory;
   readonly ledger: QuotaLedger;
+  /** The short-window rate limits' buckets (short-window.ts), exact across every node on the store. */
+  readonly shortWindow: ShortWindowLimiter;
   /** The sign-in throttle's counters, shared by every process or node on the store. */
   readonly signIns: SignInLimiter;
   /** The sign-up throttle's counters, shared likewise. */
@@ -138,8 +142,13 @@ export interface ControlStore {
   getOrg(id: string): Promise<Organization | null>;
   /** The organization of that name, in any letter case. */
   findOrgByName(name: string): Promise<Organization | null>;
-  /** Sets the tier; `customQuotas` replaces the custom quotas when given. */
-  setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization>;
+  /** Sets the tier; `customQuotas` and `customPerMinute` replace the custom limits when given. */
+  setTier(
+    orgId: string,
+    tier: Tier,
+    customQuotas?: Partial<Record<Service, number>>,
+    customPerMinute?: PerMinuteLimits,
+  ): Promise<Organization>;
 
   createSession(session: SessionRecord): Promise<void>;
   findSession(hash: string, nowIso: string): Promise<SessionRecord | null>;

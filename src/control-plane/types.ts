@@ -9,12 +9,17 @@ export type Tier = (typeof TIERS)[number];
 /** Per-service monthly limits; `null` means unlimited. */
 export type Quotas = Record<Service, number | null>;
 
+/** Requests per minute by service (short-window.ts); a service left out has no limit of its own. */
+export type PerMinuteLimits = Partial<Record<Service, number>>;
+
 export interface Organization {
   id: string;
   name: string;
   tier: Tier;
   /** Operator-set limits (Enterprise); a service missing here uses the tier default. */
   customQuotas: Partial<Record<Service, number>>;
+  /** Operator-set requests per minute (Enterprise); other tiers have their tier's. */
+  customPerMinute: PerMinuteLimits;
   createdAt: string;
 }
 
@@ -58,6 +63,8 @@ export interface ApiKeyRecord {
   allowedIps: string[];
   /** The instant it stops working; null: never. */
   expiresAt: string | null;
+  /** Its own requests per minute, below its organization's; empty: only the organization's. */
+  perMinute: PerMinuteLimits;
   /** Hash of the value it had before its last roll, still accepted until `previousHashExpiresAt`. */
   previousHash: string | null;
   previousHashExpiresAt: string | null;
@@ -67,7 +74,7 @@ export interface ApiKeyRecord {
 }
 
 /** What an edit of a key may change; an absent field stays as it is. */
-export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'allowedOrigins' | 'allowedIps' | 'expiresAt'>>;
+export type KeyChanges = Partial<Pick<ApiKeyRecord, 'name' | 'scopes' | 'allowedOrigins' | 'allowedIps' | 'expiresAt' | 'perMinute'>>;
 
 /**
  * A single-use invitation into an organization, made by one of its members. Only the SHA-256 of

@@ -1,12 +1,14 @@
 /**
- * The gateway every public service route runs behind: key check, scope check, quota reservation
- * and rate-limit headers, all in memory on the event loop. A reserved unit is committed only when
+ * The gateway every public service route runs behind: key check, scope check, the short-window
+ * rate limits (control-plane/short-window.ts), quota reservation and rate-limit headers, all in
+ * memory on the event loop (on Redis, from blocks of tokens and units the node holds). A reserved unit is committed only when
  * the handler answers 2xx or 304 to a client still there, and released otherwise, so enforcement is
  * exact under any concurrency and only answered requests are counted.
  */
 import type { Clock } from '../clock.js';
 import { checkKeyShape, hashKey } from '../control-plane/keys.js';
 import { StoreUnavailable, type ControlStore, type Reservation } from '../control-plane/store.js';
+import { bucketsOf, type WindowDecision } from '../control-plane/short-window.js';
 import { quotaOf, TIER_LABELS } from '../control-plane/tiers.js';
 import type { ApiKeyRecord, Organization, Service } from '../control-plane/types.js';
 import { ApiError } from '../http/errors.js';
@@ -16,6 +18,7 @@ import type { Handler } from '../http/router.js';
 import { findKey } from './credentials.js';
 import { KeyPolicy, policyOf } from './key-policy.js';
 import { PeriodTracker, rateLimitHeaders, type Period } from './rate-limit.js';
+import { windowHeaders, windowMessage } from './window-headers.js';
 
 export interface Caller {
   key: ApiKeyRecord;
@@ -38,6 +41,8 @@ interface MeteredRequest {
   /** The quota period it is counted in, and when it was received. */
   period: Period;
   nowMs: number;
+  /** The short-window buckets it took from; null when no per-minute limit applies. */
+  window: WindowDecision | null;
 }
 
 /** An API route of a service, relative to `/api/v1` (e.g. `/geocoding/search`). */
@@ -64,6 +69,8 @@ export interface ServiceRoute {
 export interface GatewayEvents {
   /** A request refused because the organization's quota for the service is spent. */
   onQuotaRejected?(service: Service): void;
+  /** A request refused by a short-window (per-minute) limit. */
+  onWindowRejected?(service: Service): void;
 }
 
 const KEY_HELP = 'pass it as the key query parameter, an Authorization: Bearer header or an X-API-Key header';
@@ -209,8 +216,9 @@ export class Gateway {
   }
 
   /**
-   * The metering steps: the scope (confirmed on a fresh read before a refusal, see callerOf), a
-   * reservation of the request's units (`reserve`), then the handler on it (`runReserved`).
+   * The metering steps: the scope (confirmed on a fresh read before a refusal, see callerOf), the
+   * short-window limits (`limitWindow`), a reservation of the request's units (`reserve`), then the
+   * handler on it (`runReserved`).
    */
   private meterCaller(
     req: Request,
@@ -228,15 +236,37 @@ export class Gateway {
           this.meterCaller(req, again, service, handler, unitsOf, true),
         );
       }
-      return this.refuseScope(caller.org, service, period);
+      return this.refuseWithQuotaHeaders(caller.org, service, period, new ApiError(403, scopeMessage(service)));
     }
-    return this.reserve({ req, caller, service, handler, units: unitsOf(req), period, nowMs });
+    return this.limitWindow({ req, caller, service, handler, units: unitsOf(req), period, nowMs, window: null });
   }
 
-  /** The 403 of a key without the service's scope, with the organization's rate-limit headers. */
-  private refuseScope(org: Organization, service: Service, { month, resetIso }: Period): Reply | Promise<Reply> {
+  /** Takes a token from each short-window bucket of the request; a 429 when one is empty, else on to the reservation. */
+  private limitWindow(request: MeteredRequest): Reply | Promise<Reply> {
+    const { caller, service } = request;
+    const buckets = bucketsOf(caller.org, caller.key, service);
+    if (buckets.length === 0) return this.reserve(request);
+    const go = (window: WindowDecision): Reply | Promise<Reply> => {
+      if (window.allowed) return this.reserve({ ...request, window });
+      this.events.onWindowRejected?.(service);
+      const headers = { 'Retry-After': String(window.retryAfterS), ...windowHeaders(window) };
+      const refusal = new ApiError(429, windowMessage(service, window), headers);
+      return this.refuseWithQuotaHeaders(caller.org, service, request.period, refusal);
+    };
+    const window = this.store.shortWindow.take(buckets);
+    return window instanceof Promise ? window.then(go, storeFailure) : go(window);
+  }
+
+  /** A refusal before any reservation (a missing scope, a short-window limit), with the organization's monthly rate-limit headers. */
+  private refuseWithQuotaHeaders(
+    org: Organization,
+    service: Service,
+    { month, resetIso }: Period,
+    refusal: ApiError,
+  ): Reply | Promise<Reply> {
     const limit = quotaOf(org, service);
-    const refuse = (used: number) => errorReply(403, scopeMessage(service), rateLimitHeaders(limit, used, resetIso));
+    const refuse = (used: number) =>
+      errorReply(refusal.statusCode, refusal.message, { ...refusal.headers, ...rateLimitHeaders(limit, used, resetIso) });
     const used = this.store.ledger.used(org.id, service, month);
     return used instanceof Promise ? used.then(refuse, storeFailure) : refuse(used);
   }
@@ -262,23 +292,24 @@ export class Gateway {
     if (!reservation.granted) {
       this.events.onQuotaRejected?.(service);
       const { limit, used } = reservation;
-      return errorReply(429, this.quotaMessage(req, service, caller.org, limit), rateLimitHeaders(limit, used, resetIso));
+      const headers = { ...rateLimitHeaders(limit, used, resetIso), ...windowHeaders(request.window) };
+      return errorReply(429, this.quotaMessage(req, service, caller.org, limit), headers);
     }
     try {
       const result = request.handler(req, caller);
       return result instanceof Promise
         ? result.then(
             (reply) => this.settle(request, reservation, reply),
-            (error: unknown) => this.settleFailure(reservation, resetIso, error),
+            (error: unknown) => this.settleFailure(request, reservation, error),
           )
         : this.settle(request, reservation, result);
     } catch (error) {
-      return this.settleFailure(reservation, resetIso, error);
+      return this.settleFailure(request, reservation, error);
     }
   }
 
   /** A handler's answer: its units committed when it succeeded for a client still there, else released; the rate-limit headers added. */
-  private settle({ req, caller, units, period, nowMs }: MeteredRequest, reservation: Reservation, reply: Reply): Reply {
+  private settle({ req, caller, units, period, nowMs, window }: MeteredRequest, reservation: Reservation, reply: Reply): Reply {
     const ledger = this.store.ledger;
     const success = (reply.status >= 200 && reply.status < 300) || reply.status === 304;
     // A client that went away (it gave up waiting) was not served, whatever the handler answered.
@@ -288,15 +319,20 @@ export class Gateway {
     } else {
       ledger.release(reservation);
     }
-    Object.assign(reply.headers, rateLimitHeaders(reservation.limit, reservation.used + (success ? units : 0), period.resetIso));
+    const used = reservation.used + (success ? units : 0);
+    Object.assign(reply.headers, rateLimitHeaders(reservation.limit, used, period.resetIso), windowHeaders(window));
     return reply;
   }
 
   /** A handler's throw: the units released; an ApiError becomes its reply with the rate-limit headers, anything else goes on up. */
-  private settleFailure(reservation: Reservation, resetIso: string, error: unknown): Reply {
+  private settleFailure({ period, window }: MeteredRequest, reservation: Reservation, error: unknown): Reply {
     this.store.ledger.release(reservation);
     if (error instanceof ApiError) {
-      const headers = { ...error.headers, ...rateLimitHeaders(reservation.limit, reservation.used, resetIso) };
+      const headers = {
+        ...error.headers,
+        ...rateLimitHeaders(reservation.limit, reservation.used, period.resetIso),
+        ...windowHeaders(window),
+      };
       return errorReply(error.statusCode, error.message, headers, error.code);
     }
     throw error;

@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics: requests by route and status, a latency histogram per route, and quota
- * rejections per service, counted in plain maps and arrays (a request adds a few increments) and
+ * Prometheus metrics: requests by route and status, a latency histogram per route, and quota and
+ * short-window (per-minute) rejections per service, counted in plain maps and arrays (a request adds a few increments) and
  * rendered as text on scrape, after prom-client's default process metrics.
  */
 import { Registry, collectDefaultMetrics } from 'prom-client';
@@ -17,11 +17,19 @@ interface RouteStats {
 
 const label = (value: string) => value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
+/** A counter by service in Prometheus' text format. */
+function serviceCounter(name: string, help: string, counts: ReadonlyMap<string, number>): string[] {
+  const lines = [`# HELP ${name} ${help}, by service`, `# TYPE ${name} counter`];
+  for (const [service, n] of counts) lines.push(`${name}{service="${label(service)}"} ${n}`);
+  return lines;
+}
+
 export class Metrics {
   readonly contentType = 'text/plain; version=0.0.4; charset=utf-8';
   private readonly defaults = new Registry();
   private readonly routes = new Map<string, RouteStats>();
   private readonly quotaRejections = new Map<string, number>();
+  private readonly windowRejections = new Map<string, number>();
 
   constructor() {
     collectDefaultMetrics({ register: this.defaults, prefix: 'waymark_' });
@@ -43,6 +51,10 @@ export class Metrics {
 
   quotaRejected(service: string): void {
     this.quotaRejections.set(service, (this.quotaRejections.get(service) ?? 0) + 1);
+  }
+
+  windowRejected(service: string): void {
+    this.windowRejections.set(service, (this.windowRejections.get(service) ?? 0) + 1);
   }
 
   async text(): Promise<string> {
@@ -69,10 +81,17 @@ export class Metrics {
       lines.push(`waymark_http_request_duration_seconds_count{route="${r}"} ${stats.count}`);
     }
     lines.push(
-      '# HELP waymark_quota_rejections_total Requests refused with 429 because a monthly quota was spent, by service',
-      '# TYPE waymark_quota_rejections_total counter',
+      ...serviceCounter(
+        'waymark_quota_rejections_total',
+        'Requests refused with 429 because a monthly quota was spent',
+        this.quotaRejections,
+      ),
+      ...serviceCounter(
+        'waymark_rate_limit_rejections_total',
+        "Requests refused with 429 by a per-minute limit (an organization's or a key's)",
+        this.windowRejections,
+      ),
     );
-    for (const [service, n] of this.quotaRejections) lines.push(`waymark_quota_rejections_total{service="${label(service)}"} ${n}`);
     return `${lines.join('\n')}\n${await this.defaults.metrics()}`;
   }
 }

@@ -4,11 +4,14 @@
  * Enterprise organization (unlimited quotas) and a key with the route's scope are created in a
  * fresh data folder (`BENCH_DATA_DIR`); the key is reported to the driver, and a second key
  * restricted as a web page's would be (allowed origins, exact and wildcard; allowed client
- * address ranges; an expiry), which the benchmark's own Origin header and loopback address pass.
+ * address ranges; an expiry), which the benchmark's own Origin header and loopback address pass,
+ * and a third with a per-minute limit no benchmark reaches, whose every request takes a token from
+ * its short-window bucket. On Redis when the driver sets WAYMARK_REDIS_URL.
  */
 import uWS from 'uWebSockets.js';
 import type { ServiceRoute } from '../../../src/gateway/index.js';
 import { createKey, signUp } from '../../../src/control-plane/accounts.js';
+import { MAX_PER_MINUTE } from '../../../src/control-plane/short-window.js';
 import { json } from '../../../src/http/reply.js';
 import { startWaymark } from '../../../src/serve.js';
 import { announceListening, onShutdown } from '../../lib/child.js';
@@ -37,9 +40,17 @@ const restricted = await createKey(
   Date.now(),
 );
 
+const limited = await createKey(
+  waymark.store,
+  org.id,
+  { name: 'bench, limited per minute', scopes: [SERVICE], perMinute: { [SERVICE]: MAX_PER_MINUTE } },
+  Date.now(),
+);
+
 announceListening(waymark.port, {
   key: value,
   restrictedKey: restricted.value,
+  limitedKey: limited.value,
   orgId: org.id,
   uws: 'SSLApp' in uWS ? 'native' : 'fallback',
 });

@@ -8,6 +8,7 @@ import {
   ROLES,
   type ApiKeyRecord,
   type Organization,
+  type PerMinuteLimits,
   type Role,
   type Service,
   type Tier,
@@ -32,7 +33,14 @@ export class RedisAccounts extends RedisStorePart {
   createUserWithOrg(input: { email: string; passwordHash: string; orgName: string }): Promise<{ user: User; org: Organization }> {
     return this.guarded(async () => {
       const now = new Date(this.now()).toISOString();
-      const org: Organization = { id: newId('org'), name: input.orgName, tier: 'free', customQuotas: {}, createdAt: now };
+      const org: Organization = {
+        id: newId('org'),
+        name: input.orgName,
+        tier: 'free',
+        customQuotas: {},
+        customPerMinute: {},
+        createdAt: now,
+      };
       const user = this.newUser(input.email, input.passwordHash, org.id, 'owner', now);
       const n = this.names;
       const outcome = await this.scripts.createUserWithOrg(
@@ -121,14 +129,24 @@ export class RedisAccounts extends RedisStorePart {
     });
   }
 
-  setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
+  setTier(
+    orgId: string,
+    tier: Tier,
+    customQuotas?: Partial<Record<Service, number>>,
+    customPerMinute?: PerMinuteLimits,
+  ): Promise<Organization> {
     return this.guarded(async () => {
-      // Without new custom quotas the limits depend on the stored ones: retry if they change meanwhile.
+      // Without new custom limits the record depends on the stored ones: retry if they change meanwhile.
       for (;;) {
         const current = await this.client.hgetall(this.names.org(orgId));
         if (!isPresent(current)) throw new StoreConflict(`no organization ${orgId}`);
-        const org: Organization = { ...toOrg(current), tier, ...(customQuotas && { customQuotas }) };
-        const basedOn = customQuotas ? '' : current.customQuotas!;
+        const org: Organization = {
+          ...toOrg(current),
+          tier,
+          ...(customQuotas && { customQuotas }),
+          ...(customPerMinute && { customPerMinute }),
+        };
+        const basedOn = customQuotas && customPerMinute ? '' : `${current.customQuotas}\n${current.customPerMinute ?? '{}'}`;
         const outcome = await this.scripts.setTier([this.names.org(orgId)], [basedOn, JSON.stringify(orgFields(org))]);
         if (outcome === 'no-org') throw new StoreConflict(`no organization ${orgId}`);
         if (outcome === 'ok') {

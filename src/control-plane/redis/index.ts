@@ -19,9 +19,7 @@ import type {
   Organization,
   PasswordResetRecord,
   Role,
-  Service,
   SessionRecord,
-  Tier,
   User,
   UserWithPassword,
 } from '../types.js';
@@ -36,6 +34,7 @@ import { indexOrgSkeletons } from './org-skeletons.js';
 import { defineScripts } from './scripts.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignIns } from './sign-ins.js';
+import { RedisShortWindow } from './short-window.js';
 import { RedisSignUps } from './sign-ups.js';
 import type { RedisContext } from './store-part.js';
 import { indexSessions, upgradeRoles } from './upgrade.js';
@@ -44,6 +43,7 @@ import { RedisUsageReports } from './usage.js';
 export class RedisStore implements ControlStore {
   readonly directory: RedisDirectory;
   readonly ledger: RedisLedger;
+  readonly shortWindow: RedisShortWindow;
   readonly signIns: RedisSignIns;
   readonly signUps: RedisSignUps;
   private readonly accounts: RedisAccounts;
@@ -69,6 +69,7 @@ export class RedisStore implements ControlStore {
       (keyId) => this.directory.versionOf(keyId),
       setting('quotaLeaseTtlMs'),
     );
+    this.shortWindow = new RedisShortWindow(this.client, this.names, (error) => storeError(error, settings));
     this.signIns = new RedisSignIns(this.client, this.names, (error) => storeError(error, settings));
     this.signUps = new RedisSignUps(this.client, this.names, (error) => storeError(error, settings));
     const context: RedisContext = {
@@ -147,8 +148,8 @@ export class RedisStore implements ControlStore {
     return this.accounts.findOrgByName(name);
   }
 
-  setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
-    return this.accounts.setTier(orgId, tier, customQuotas);
+  setTier(...change: Parameters<ControlStore['setTier']>): Promise<Organization> {
+    return this.accounts.setTier(...change);
   }
 
   removeUser(request: RemovalRequest): Promise<Removal | null> {
@@ -238,7 +239,7 @@ export class RedisStore implements ControlStore {
 
   async close(): Promise<void> {
     try {
-      await this.ledger.close();
+      await Promise.all([this.ledger.close(), this.shortWindow.close()]);
     } finally {
       this.subscriber.disconnect();
       // QUIT lets commands in flight (a release) finish first.

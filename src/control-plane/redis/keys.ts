@@ -66,6 +66,9 @@ export function controlKeys(prefix: string) {
     /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
     dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
 
+    /** Hash of a short-window bucket (`org:<id>:<service>` or `key:<id>:<service>`; short-window.ts); expires once full. */
+    windowBucket: (id: string) => `${base}window:${id}`,
+
     /** Hash of an account's sign-in failures, by normalized email; expires a day after the last (sign-ins.ts). */
     signInAccount: (email: string) => `${base}sign-in:account:${email}`,
     /** Hash of a client address's sign-in failures in its window; expires with the window. */

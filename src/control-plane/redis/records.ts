@@ -6,6 +6,7 @@ import {
   type InvitationRecord,
   type KeyStatus,
   type Organization,
+  type PerMinuteLimits,
   type Role,
   type Service,
   type Tier,
@@ -41,6 +42,7 @@ export function orgFields(org: Organization): Hash {
     name: org.name,
     tier: org.tier,
     customQuotas: JSON.stringify(org.customQuotas),
+    customPerMinute: JSON.stringify(org.customPerMinute),
     createdAt: org.createdAt,
   };
   for (const service of SERVICES) hash[quotaField(service)] = String(quotaOf(org, service) ?? -1);
@@ -52,6 +54,8 @@ export const toOrg = (h: Hash): Organization => ({
   name: h.name!,
   tier: h.tier as Tier,
   customQuotas: JSON.parse(h.customQuotas!) as Partial<Record<Service, number>>,
+  // Absent on organizations stored before short-window limits.
+  customPerMinute: JSON.parse(h.customPerMinute ?? '{}') as PerMinuteLimits,
   createdAt: h.createdAt!,
 });
 
@@ -75,6 +79,7 @@ export const keyFields = (key: ApiKeyRecord): Hash =>
     scopes: key.scopes.join(','),
     allowedOrigins: key.allowedOrigins.join(','),
     allowedIps: key.allowedIps.join(','),
+    perMinute: JSON.stringify(key.perMinute),
   });
 
 export const toKey = (h: Hash): ApiKeyRecord => ({
@@ -89,6 +94,8 @@ export const toKey = (h: Hash): ApiKeyRecord => ({
   allowedOrigins: list(h.allowedOrigins),
   allowedIps: list(h.allowedIps),
   expiresAt: h.expiresAt ?? null,
+  // Absent on keys stored before short-window limits.
+  perMinute: JSON.parse(h.perMinute ?? '{}') as PerMinuteLimits,
   previousHash: h.previousHash ?? null,
   previousHashExpiresAt: h.previousHashExpiresAt ?? null,
   createdAt: h.createdAt!,

@@ -211,15 +211,17 @@ redis.call('HSET', invitation, 'revokedAt', ARGV[3])
 return redis.call('HGETALL', invitation)`,
   },
   /**
-   * KEYS org; ARGV the custom quotas JSON the new fields were computed from ('' when they replace
-   * it), org JSON. Compare-and-set: 'changed' when another writer changed the custom quotas since.
+   * KEYS org; ARGV the custom quotas and per-minute limits (JSON, a newline between) the new fields
+   * were computed from ('' when they replace both), org JSON. Compare-and-set: 'changed' when
+   * another writer changed the custom limits since.
    */
   setTier: {
     keys: 1,
     lua: `${HSET_JSON}
 local current = redis.call('HGET', KEYS[1], 'customQuotas')
 if not current then return 'no-org' end
-if ARGV[1] ~= '' and current ~= ARGV[1] then return 'changed' end
+local per_minute = redis.call('HGET', KEYS[1], 'customPerMinute') or '{}'
+if ARGV[1] ~= '' and current .. '\\n' .. per_minute ~= ARGV[1] then return 'changed' end
 hset_json(KEYS[1], ARGV[2])
 return 'ok'`,
   },

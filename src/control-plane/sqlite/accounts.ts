@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { nameSkeleton } from '../name-skeleton.js';
 import { LastOwner, OrgNameLookAlike, OrgNameTaken, StoreConflict } from '../store.js';
 import { withoutPassword } from '../store-views.js';
-import type { Organization, Role, Service, Tier, User, UserWithPassword } from '../types.js';
+import type { Organization, PerMinuteLimits, Role, Service, Tier, User, UserWithPassword } from '../types.js';
 import { revokeInvitationsBeyond } from './members.js';
 import { toOrg, toUser, type OrgRow, type UserRow } from './rows.js';
 
@@ -50,11 +50,13 @@ export function createUserWithOrg(
     name: input.orgName,
     tier: 'free',
     custom_quotas: '{}',
+    custom_per_minute: '{}',
     created_at: now,
     rev: nextRevision(),
   };
   db.prepare(
-    'INSERT INTO organizations (id, name, tier, custom_quotas, created_at, rev, skeleton) VALUES (@id, @name, @tier, @custom_quotas, @created_at, @rev, @skeleton)',
+    `INSERT INTO organizations (id, name, tier, custom_quotas, custom_per_minute, created_at, rev, skeleton)
+       VALUES (@id, @name, @tier, @custom_quotas, @custom_per_minute, @created_at, @rev, @skeleton)`,
   ).run({ ...row, skeleton });
   return { user: insertUser(db, input.email, input.passwordHash, row.id, 'owner', now), org: toOrg(row) };
 }
@@ -119,15 +121,17 @@ export function setTier(
   db: Database.Database,
   orgId: string,
   tier: Tier,
-  customQuotas: Partial<Record<Service, number>> | undefined,
+  custom: { quotas?: Partial<Record<Service, number>>; perMinute?: PerMinuteLimits },
   nextRevision: () => number,
 ): Organization {
   const rev = nextRevision();
+  const asJson = (limits: object | undefined) => (limits ? JSON.stringify(limits) : null);
   const row = db
-    .prepare<[string, string | null, number, string], OrgRow>(
-      'UPDATE organizations SET tier = ?, custom_quotas = COALESCE(?, custom_quotas), rev = ? WHERE id = ? RETURNING *',
+    .prepare<[string, string | null, string | null, number, string], OrgRow>(
+      `UPDATE organizations SET tier = ?, custom_quotas = COALESCE(?, custom_quotas),
+         custom_per_minute = COALESCE(?, custom_per_minute), rev = ? WHERE id = ? RETURNING *`,
     )
-    .get(tier, customQuotas ? JSON.stringify(customQuotas) : null, rev, orgId);
+    .get(tier, asJson(custom.quotas), asJson(custom.perMinute), rev, orgId);
   if (!row) throw new StoreConflict(`no organization ${orgId}`);
   return toOrg(row);
 }

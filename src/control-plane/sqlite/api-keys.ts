@@ -27,8 +27,8 @@ export function insertKey(db: Database.Database, key: ApiKeyRecord, nowIso: stri
   checkKeyRoom(db, key.orgId, nowIso);
   db.prepare(
     `INSERT INTO api_keys (id, org_id, name, hint, hash, scopes, status, created_by, allowed_origins, allowed_ips, expires_at,
-             previous_hash, previous_hash_expires_at, created_at, last_used_at, revoked_at, rev)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             per_minute, previous_hash, previous_hash_expires_at, created_at, last_used_at, revoked_at, rev)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     key.id,
     key.orgId,
@@ -41,6 +41,7 @@ export function insertKey(db: Database.Database, key: ApiKeyRecord, nowIso: stri
     listColumn(key.allowedOrigins),
     listColumn(key.allowedIps),
     key.expiresAt,
+    JSON.stringify(key.perMinute),
     key.previousHash,
     key.previousHashExpiresAt,
     key.createdAt,
@@ -84,6 +85,7 @@ export function changeAssignments(changes: KeyChanges): KeyAssignments {
   if (changes.allowedOrigins !== undefined) columns.push(['allowed_origins', listColumn(changes.allowedOrigins)]);
   if (changes.allowedIps !== undefined) columns.push(['allowed_ips', listColumn(changes.allowedIps)]);
   if (changes.expiresAt !== undefined) columns.push(['expires_at', changes.expiresAt]);
+  if (changes.perMinute !== undefined) columns.push(['per_minute', JSON.stringify(changes.perMinute)]);
   // Nothing to change still answers whether the key exists.
   const assignments = columns.length === 0 ? 'name = name' : columns.map(([column]) => `${column} = ?`).join(', ');
   return { assignments, values: columns.map(([, value]) => value) };

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { announceChange } from '../../../core/change-channel.js';
 import type { LocalLedger } from '../local-ledger.js';
+import { LocalShortWindow } from '../local-short-window.js';
 import { nameSkeleton } from '../name-skeleton.js';
 import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import { usageByDay, usageByKey } from '../store-views.js';
@@ -14,6 +15,7 @@ import type {
   KeyChanges,
   KeyUsage,
   Organization,
+  PerMinuteLimits,
   PasswordResetRecord,
   Role,
   Service,
@@ -44,6 +46,7 @@ const FALLBACK_SYNC_MS = 1000;
 export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
+  readonly shortWindow: LocalShortWindow;
   readonly signIns: SqliteSignIns;
   readonly signUps: SqliteSignUps;
   private readonly db: Database.Database;
@@ -70,6 +73,7 @@ export class SqliteStore implements ControlStore {
     this.signIns = new SqliteSignIns(this.db);
     this.signUps = new SqliteSignUps(this.db);
     this.ledger = usage.newLedger(this.db, this.now());
+    this.shortWindow = new LocalShortWindow(this.now);
   }
 
   serve(): () => void {
@@ -158,8 +162,14 @@ export class SqliteStore implements ControlStore {
     return accounts.findOrgByName(this.db, name);
   }
 
-  async setTier(orgId: string, tier: Tier, customQuotas?: Partial<Record<Service, number>>): Promise<Organization> {
-    const org = this.db.transaction(() => accounts.setTier(this.db, orgId, tier, customQuotas, () => this.nextRevision()))();
+  async setTier(
+    orgId: string,
+    tier: Tier,
+    customQuotas?: Partial<Record<Service, number>>,
+    customPerMinute?: PerMinuteLimits,
+  ): Promise<Organization> {
+    const custom = { quotas: customQuotas, perMinute: customPerMinute };
+    const org = this.db.transaction(() => accounts.setTier(this.db, orgId, tier, custom, () => this.nextRevision()))();
     await this.announce();
     return org;
   }

@@ -1,5 +1,15 @@
 /** Conversions between SQLite rows and control-plane records. */
-import type { ApiKeyRecord, InvitationRecord, KeyStatus, Organization, Role, Service, Tier, UserWithPassword } from '../types.js';
+import type {
+  ApiKeyRecord,
+  InvitationRecord,
+  KeyStatus,
+  Organization,
+  PerMinuteLimits,
+  Role,
+  Service,
+  Tier,
+  UserWithPassword,
+} from '../types.js';
 
 /** A list column: its items joined by commas (none of them holds one); '' for none. */
 export const listColumn = (items: readonly string[]): string => items.join(',');
@@ -10,6 +20,7 @@ export interface OrgRow {
   name: string;
   tier: string;
   custom_quotas: string;
+  custom_per_minute: string;
   created_at: string;
   rev: number;
 }
@@ -44,6 +55,7 @@ export interface KeyRow {
   allowed_origins: string;
   allowed_ips: string;
   expires_at: string | null;
+  per_minute: string;
   previous_hash: string | null;
   previous_hash_expires_at: string | null;
   created_at: string;
@@ -58,6 +70,7 @@ export function toOrg(row: OrgRow): Organization {
     name: row.name,
     tier: row.tier as Tier,
     customQuotas: JSON.parse(row.custom_quotas) as Partial<Record<Service, number>>,
+    customPerMinute: JSON.parse(row.custom_per_minute) as PerMinuteLimits,
     createdAt: row.created_at,
   };
 }
@@ -75,6 +88,7 @@ export function toKey(row: KeyRow): ApiKeyRecord {
     allowedOrigins: fromListColumn(row.allowed_origins),
     allowedIps: fromListColumn(row.allowed_ips),
     expiresAt: row.expires_at,
+    perMinute: JSON.parse(row.per_minute) as PerMinuteLimits,
     previousHash: row.previous_hash,
     previousHashExpiresAt: row.previous_hash_expires_at,
     createdAt: row.created_at,

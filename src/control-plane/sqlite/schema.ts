@@ -158,8 +158,14 @@ CREATE INDEX sign_up_addresses_by_window ON sign_up_addresses(window_start);
 /** Schema 5 (issue 34): both steps above, in one version. */
 const V5 = MEMBER_REMOVAL + SIGN_UPS_AND_NAME_SKELETONS;
 
+/** Short-window rate limits (issue 36): a key's own requests per minute, an Enterprise organization's custom ones (JSON objects). */
+const V6 = `
+ALTER TABLE api_keys ADD COLUMN per_minute TEXT NOT NULL DEFAULT '{}';
+ALTER TABLE organizations ADD COLUMN custom_per_minute TEXT NOT NULL DEFAULT '{}';
+`;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5];
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5, V6];
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */

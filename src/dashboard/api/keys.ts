@@ -14,6 +14,7 @@ const keyInputOf = (body: Record<string, unknown>): KeyInput => ({
   allowedOrigins: body.allowedOrigins,
   allowedIps: body.allowedIps,
   expiresAt: body.expiresAt,
+  perMinute: body.perMinute,
 });
 
 const activeKeyOrMissing = (key: ApiKeyRecord | null, keyId: string): ApiKeyRecord => {

@@ -1,9 +1,16 @@
 /** The JSON shapes of organizations, members and plans the dashboard API answers with. */
 import { powersOf } from '../../control-plane/permissions.js';
+import { perMinuteOf, TIER_PER_MINUTE } from '../../control-plane/short-window.js';
 import { quotasOf, TIER_LABELS, TIER_PRICES_USD, TIER_QUOTAS } from '../../control-plane/tiers.js';
 import type { Organization, Tier, User } from '../../control-plane/types.js';
 
-export const orgView = (org: Organization) => ({ id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org) });
+export const orgView = (org: Organization) => ({
+  id: org.id,
+  name: org.name,
+  tier: org.tier,
+  quotas: quotasOf(org),
+  perMinute: perMinuteOf(org),
+});
 export const memberView = (user: User) => ({ id: user.id, email: user.email, role: user.role, createdAt: user.createdAt });
 export const userView = (user: User) => ({ id: user.id, email: user.email, role: user.role, powers: powersOf(user.role) });
 
@@ -14,4 +21,5 @@ export const plansView = () =>
     label: TIER_LABELS[tier],
     monthlyPriceUsd: TIER_PRICES_USD[tier],
     quotas: TIER_QUOTAS[tier],
+    perMinute: TIER_PER_MINUTE[tier],
   }));

@@ -29,6 +29,12 @@ export function keyStatusBadge(key) {
   return statusBadge(key.status, key.revokedAt ? `Revoked ${formatTime(key.revokedAt)} UTC` : null);
 }
 
+/** A key's own per-minute limits as the form shows them, e.g. `maps=600, routing=60`; empty for none. */
+const perMinuteText = (limits) =>
+  Object.entries(limits)
+    .map(([service, n]) => `${service}=${n}`)
+    .join(', ');
+
 /** A key's origins, addresses, expiry and, after a roll, until when its previous value works. */
 function keyRestrictions(key) {
   const list = (items, anything) =>
@@ -43,6 +49,7 @@ function keyRestrictions(key) {
     item('origins', 'Origins', ...list(key.allowedOrigins, 'Any origin')),
     item('ips', 'IPs', ...list(key.allowedIps, 'Any IP')),
     item('expires', 'Expires', expiry),
+    item('per-minute', 'Per minute', perMinuteText(key.perMinute) || el('span', { class: 'muted', text: "Plan's limits" })),
   ];
   if (key.status === 'active' && key.previousHashExpiresAt && !isPast(key.previousHashExpiresAt)) {
     items.push(item('previous', 'Previous value', `works until ${formatTime(key.previousHashExpiresAt)} UTC`));
@@ -123,6 +130,7 @@ function restrictionsOf(form) {
     allowedOrigins: listFromText(form.elements.allowedOrigins.value),
     allowedIps: listFromText(form.elements.allowedIps.value),
     expiresAt: isoFromLocalInput(form.elements.expiresAt.value),
+    perMinute: form.elements.perMinute.value.trim(),
   };
 }
 
@@ -145,6 +153,7 @@ function openEditKey(key) {
   form.elements.allowedOrigins.value = key.allowedOrigins.join('\n');
   form.elements.allowedIps.value = key.allowedIps.join('\n');
   form.elements.expiresAt.value = localInputValue(key.expiresAt);
+  form.elements.perMinute.value = perMinuteText(key.perMinute);
   $('.form-error', form).textContent = '';
   $('#edit-key-dialog').showModal();
   form.elements.name.focus();
@@ -166,6 +175,8 @@ function keyEdits(form, key) {
   if (!sameList(ips, key.allowedIps)) changes.allowedIps = ips;
   if (form.elements.expiresAt.value !== localInputValue(key.expiresAt))
     changes.expiresAt = isoFromLocalInput(form.elements.expiresAt.value);
+  const perMinute = form.elements.perMinute.value.trim();
+  if (perMinute !== perMinuteText(key.perMinute)) changes.perMinute = perMinute === '' ? null : perMinute;
   return changes;
 }
 
@@ -190,11 +201,12 @@ export function setUpKeys() {
   onSubmit($('#create-key-form'), async (form) => {
     const scopes = checkedScopes(form);
     if (scopes.length === 0) throw new Error('Choose at least one scope.');
-    const { allowedOrigins, allowedIps, expiresAt } = restrictionsOf(form);
+    const { allowedOrigins, allowedIps, expiresAt, perMinute } = restrictionsOf(form);
     const body = { name: form.elements.name.value, scopes };
     if (allowedOrigins.length) body.allowedOrigins = allowedOrigins;
     if (allowedIps.length) body.allowedIps = allowedIps;
     if (expiresAt) body.expiresAt = expiresAt;
+    if (perMinute) body.perMinute = perMinute;
     const { key, value } = await api('POST', '/keys', body);
     form.reset();
     showNewKey(key, value);
