@@ -131,6 +131,7 @@ async function main(): Promise<void> {
   // Its organization's usage mixes two rows, so those rows are not usage-checked (the others are).
   const wmPage = await startWaymarkServer('waymark-restrictions');
   const fromPage = { Origin: RESTRICTED_ORIGIN };
+  const wmWindow = await startWaymarkServer('waymark-window');
   const redisPrefix = `waymark-bench-gateway-${process.pid}`;
   const wmRedis = await startWaymarkServer('waymark-redis', { WAYMARK_REDIS_URL: REDIS_URL, WAYMARK_REDIS_PREFIX: redisPrefix });
   // Fastify accepts the same key as the Waymark-with-header scenario.
@@ -198,17 +199,17 @@ async function main(): Promise<void> {
     },
     // The short-window rows, in pairs: without, then with a per-minute limit.
     {
-      name: 'Waymark, key in ?key=, the same again (embedded store)',
-      child: wmQuery,
-      pid: wmQuery.pid,
-      url: url(wmQuery, `?key=${queryKey}`),
+      name: 'Waymark, key in ?key= (embedded store, one more server)',
+      child: wmWindow,
+      pid: wmWindow.pid,
+      url: url(wmWindow, `?key=${String(wmWindow.info.key)}`),
       authenticates: true,
     },
     {
       name: 'Waymark, the same with a key limited per minute (embedded store)',
-      child: wmQuery,
-      pid: wmQuery.pid,
-      url: url(wmQuery, `?key=${String(wmQuery.info.limitedKey)}`),
+      child: wmWindow,
+      pid: wmWindow.pid,
+      url: url(wmWindow, `?key=${String(wmWindow.info.limitedKey)}`),
       authenticates: true,
       windowed: true,
     },
@@ -231,7 +232,7 @@ async function main(): Promise<void> {
 
   for (const s of scenarios) await checkAnswers(s);
   // The restricted key is really checked: the same request without its Origin header is refused.
-  const restricted = scenarios.at(-1)!;
+  const restricted = scenarios.find((s) => s.url.endsWith(String(wmPage.info.restrictedKey)))!;
   const withoutOrigin = await fetch(restricted.url);
   await withoutOrigin.arrayBuffer();
   if (withoutOrigin.status !== 403) throw new Error(`${restricted.name}: answered ${withoutOrigin.status} without an Origin, expected 403`);

@@ -25,17 +25,28 @@ export class LocalShortWindow implements ShortWindowLimiter {
 
   take(wanted: readonly WindowBucket[]): WindowDecision {
     const nowMs = this.now();
-    const tokens = wanted.map((bucket) => {
-      const held = this.buckets.get(bucket.id);
-      return held ? refilled(bucket, raised(bucket, held), nowMs - held.atMs) : bucket.perMinute;
-    });
-    const allowed = tokens.every((t) => t >= 1);
-    if (allowed) {
-      if (this.buckets.size >= PRUNE_AT) this.prune(wanted, nowMs);
-      wanted.forEach((bucket, i) => {
-        tokens[i]! -= 1;
-        this.buckets.set(bucket.id, { tokens: tokens[i]!, atMs: nowMs, perMinute: bucket.perMinute });
-      });
+    const held: HeldBucket[] = [];
+    const tokens: number[] = [];
+    let allowed = true;
+    for (const bucket of wanted) {
+      let bucketHeld = this.buckets.get(bucket.id);
+      if (!bucketHeld) {
+        if (this.buckets.size >= PRUNE_AT) this.prune(wanted, nowMs);
+        bucketHeld = { tokens: bucket.perMinute, atMs: nowMs, perMinute: bucket.perMinute };
+        this.buckets.set(bucket.id, bucketHeld);
+      }
+      const now = refilled(bucket, raised(bucket, bucketHeld), nowMs - bucketHeld.atMs);
+      if (now < 1) allowed = false;
+      held.push(bucketHeld);
+      tokens.push(now);
+    }
+    for (let i = 0; i < wanted.length; i++) {
+      const bucketHeld = held[i]!;
+      if (allowed) tokens[i]! -= 1;
+      // Stored as of now, whether taken or not: refilling from here gives the same tokens.
+      bucketHeld.tokens = tokens[i]!;
+      bucketHeld.atMs = nowMs;
+      bucketHeld.perMinute = wanted[i]!.perMinute;
     }
     return windowDecision(wanted, tokens, allowed);
   }

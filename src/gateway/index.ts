@@ -247,7 +247,8 @@ export class Gateway {
     const buckets = bucketsOf(caller.org, caller.key, service);
     if (buckets.length === 0) return this.reserve(request);
     const go = (window: WindowDecision): Reply | Promise<Reply> => {
-      if (window.allowed) return this.reserve({ ...request, window });
+      request.window = window;
+      if (window.allowed) return this.reserve(request);
       this.events.onWindowRejected?.(service);
       const headers = { 'Retry-After': String(window.retryAfterS), ...windowHeaders(window) };
       const refusal = new ApiError(429, windowMessage(service, window), headers);

@@ -22,13 +22,18 @@ function policyOf(buckets: readonly WindowBucket[]): string {
   return policy;
 }
 
-/** `RateLimit-Policy` (quota `q` per window `w` seconds) and `RateLimit` (remaining `r`, seconds `t` until full). */
+/**
+ * `RateLimit-Policy` (quota `q` per window `w` seconds) and `RateLimit` (remaining `r`, seconds `t`
+ * until full), as one entry: uWebSockets.js writes `name: value\r\n` per entry, and one call for the
+ * pair costs a metered request half as much (both values are the server's own, never request input).
+ */
 export function windowHeaders(window: WindowDecision | null): Record<string, string> {
   if (window === null) return NONE;
-  return {
-    'RateLimit-Policy': policyOf(window.buckets),
-    RateLimit: window.states.map(({ bucket, remaining, fullInS }) => `"${bucket.policy}";r=${remaining};t=${fullInS}`).join(', '),
-  };
+  let current = '';
+  for (const { bucket, remaining, fullInS } of window.states) {
+    current += `${current === '' ? '' : ', '}"${bucket.policy}";r=${remaining};t=${fullInS}`;
+  }
+  return { 'RateLimit-Policy': `${policyOf(window.buckets)}\r\nRateLimit: ${current}` };
 }
 
 /** Says a per-minute limit was hit (never the monthly quota), whose, and when to retry. */
