@@ -31,13 +31,13 @@ function tally(answers: Answer[]): Record<number, number> {
   return counts;
 }
 
-/** Every 429 of a burst: the short-window message, `Retry-After`, both kinds of headers. */
-function checkRefusals(t: ExecutionContext, answers: Answer[], retryAfter: string): void {
+/** Every 429 of a burst: the short-window message, `Retry-After` (whole seconds: `seconds`), both kinds of headers. */
+function checkRefusals(t: ExecutionContext, answers: Answer[], seconds: string): void {
   for (const answer of answers.filter((a) => a.status === 429)) {
     const message = assertError(t, answer, 429);
-    t.regex(message, /^rate limit exceeded: this API key allows 30 routing requests per minute; retry after 2 s/);
+    t.regex(message, new RegExp(`^rate limit exceeded: this API key allows 30 routing requests per minute; retry after ${seconds} s`));
     t.notRegex(message, /monthly/);
-    t.is(answer.headers.get('retry-after'), retryAfter);
+    t.regex(answer.headers.get('retry-after')!, new RegExp(`^${seconds}$`));
     t.is(answer.headers.get('ratelimit-policy'), '"org";q=60;w=60, "key";q=30;w=60');
     t.regex(answer.headers.get('ratelimit')!, /^"org";r=\d+;t=\d+, "key";r=0;t=\d+$/);
     t.not(rateLimit(answer.headers).limit, null);
@@ -69,9 +69,15 @@ test('the same burst spread over three nodes on Redis gets exactly 30 answers; a
   const nodes = [await serve(t, { redis }), await serve(t, { redis }), await serve(t, { redis })];
   const account = await nodes[0]!.signUp();
   const key = await nodes[0]!.createKey(account, { perMinute: { routing: 30 } });
+  const started = Date.now();
   const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => call(routingOf(nodes[i % 3]!, key.value))));
-  t.deepEqual(tally(answers), { 200: 30, 429: 30 });
-  checkRefusals(t, answers, '2');
+  // Redis's clock runs: a burst longer than 2 s (a loaded machine) has had a token back per 2 s.
+  const refills = Math.floor((Date.now() - started) / 2000);
+  const { 200: served = 0, 429: refused = 0 } = tally(answers);
+  t.is(served + refused, 60);
+  t.true(served >= 30 && served <= 30 + refills, `${served} served in a burst with ${refills} refills`);
+  // Redis's bucket may have refilled part of a token by a refusal: a second back, or two.
+  checkRefusals(t, answers, '[12]');
   const retryAfterS = Number(answers.find((a) => a.status === 429)!.headers.get('retry-after'));
   await new Promise((resolve) => setTimeout(resolve, retryAfterS * 1000));
   t.is((await call(routingOf(nodes[1]!, key.value))).status, 200);
@@ -192,34 +198,40 @@ function redisNodes(t: ExecutionContext) {
     for (const client of clients) client.disconnect();
     await deleteKeys(`${prefix}:*`);
   });
-  return () => {
+  const node = () => {
     const client = new Redis(REDIS_URL);
     clients.push(client);
     const settings = { url: REDIS_URL, prefix };
     return { client, limiter: new RedisShortWindow(client, controlKeys(prefix), (error) => storeError(error, settings)) };
   };
+  return { node };
 }
 
-const served = async (take: () => unknown, n: number) =>
-  (await Promise.all(Array.from({ length: n }, async () => ((await take()) as { allowed: boolean }).allowed))).filter(Boolean).length;
+/** How many of `n` takes at once were allowed, and how many tokens the bucket (`perMinute`) can have refilled meanwhile. */
+async function burst(take: () => unknown, n: number, perMinute: number): Promise<{ served: number; refills: number }> {
+  const started = Date.now();
+  const allowed = await Promise.all(Array.from({ length: n }, async () => ((await take()) as { allowed: boolean }).allowed));
+  return { served: allowed.filter(Boolean).length, refills: Math.floor(((Date.now() - started) * perMinute) / 60_000) };
+}
 
 test('on Redis, a node finding the bucket empty waits for the tokens another node holds unused, and gets them', async (t) => {
-  const node = redisNodes(t);
+  const { node } = redisNodes(t);
   const a = node().limiter;
   const b = node().limiter;
   const bucket: WindowBucket = { id: `key:${randomBytes(3).toString('hex')}:maps`, policy: 'key', perMinute: 16 };
   // A takes one request's token in a block of two (an eighth of 16), and keeps the other for a while.
   t.true((await a.take([bucket])).allowed);
-  t.is(await served(() => b.take([bucket]), 20), 15);
-  t.false((await b.take([bucket])).allowed);
+  const { served, refills } = await burst(() => b.take([bucket]), 20, 16);
+  t.true(served >= 15 && served <= 15 + refills, `${served} served, ${refills} refilled`);
 });
 
 test('on Redis, the tokens of a node that died with a block out count as spent once its grace has passed', async (t) => {
-  const node = redisNodes(t);
+  const { node } = redisNodes(t);
   const dying = node();
   const b = node().limiter;
   const bucket: WindowBucket = { id: `key:${randomBytes(3).toString('hex')}:maps`, policy: 'key', perMinute: 16 };
   t.true((await dying.limiter.take([bucket])).allowed);
   dying.client.disconnect(); // its block's unused token never comes back
-  t.is(await served(() => b.take([bucket]), 20), 14);
+  const { served, refills } = await burst(() => b.take([bucket]), 20, 16);
+  t.true(served >= 14 && served <= 14 + refills, `${served} served, ${refills} refilled`);
 });

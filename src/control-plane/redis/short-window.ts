@@ -16,8 +16,11 @@ import { defineScript, type Script } from './scripts.js';
 
 /** How long a node keeps a block's unused tokens before it gives them back. */
 const BLOCK_MS = 500;
-/** How long past its time a block is waited for before its tokens count as spent (its node died). */
-const GRACE_MS = 2_000;
+/**
+ * How long past its time a block is waited for before its tokens count as spent (its node died):
+ * long enough for a live node's give-back on a loaded machine, short beside a minute's window.
+ */
+const GRACE_MS = 5_000;
 /** The most tokens one block holds: at tens of thousands of requests a second, a few calls a second. */
 const MAX_BLOCK = 1_000;
 
