@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { browserTest, signedInContext } from './helpers/browser.js';
 import { createPasswordReset } from '../src/control-plane/password-changes.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { join as joinTeam } from './helpers/team.js';
 
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'dashboard');
 const PASSWORD = 'correct horse battery';
@@ -84,6 +85,39 @@ async function rollKey(page: Page, name: string, grace: RegExp | null, before: s
   }, before);
   return value.innerText();
 }
+
+browserTest('an owner reads the audit log, with who changed what; a member has no audit log', async (t, browser) => {
+  const server = await startTestServer({ now: NOW });
+  const owner = await server.signUp('aude@example.com', 'Logged Ltd');
+  const member = await joinTeam(server, owner, 'max@example.com');
+  const key = await server.createKey(owner, { name: 'Shop' });
+  const revoked = await server.dashboard(owner, 'POST', `/keys/${key.id}/revoke`);
+  t.is(revoked.status, 200);
+  const ownerContext = await signedInContext(browser, server.url, owner.cookie, { viewport: DESKTOP });
+  const memberContext = await signedInContext(browser, server.url, member.cookie, { viewport: DESKTOP });
+  try {
+    const page = await newPage(t, ownerContext);
+    await page.goto(`${server.url}/dashboard/#keys`);
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const rows = page.locator('#audit-table tbody tr');
+    await rows.first().waitFor();
+    t.deepEqual(await rows.locator('td:nth-child(4)').allInnerTexts(), ['key.revoked', 'key.created', 'member.joined', 'member.invited']);
+    const revocation = page.locator('#audit-table tr[data-action="key.revoked"]');
+    t.regex(await revocation.innerText(), /2026-11-15 12:00 UTC\s+aude@example\.com\s+127\.0\.0\.1/);
+    t.regex(await revocation.locator('.audit-change').innerText(), /status "active" → "revoked"/);
+    await screenshot(page, '00-audit-log');
+
+    const memberPage = await newPage(t, memberContext);
+    await memberPage.goto(`${server.url}/dashboard/#keys`);
+    await memberPage.locator('#keys-view').waitFor();
+    await memberPage.locator('#account-email').filter({ hasText: 'max@example.com' }).waitFor();
+    t.true(await memberPage.locator('#audit-link').isHidden(), 'a member has no Audit log link');
+  } finally {
+    await ownerContext.close();
+    await memberContext.close();
+    await server.close();
+  }
+});
 
 browserTest("an owner limits a key's requests per minute in the key form, and lifts the limit in the edit dialog", async (t, browser) => {
   const server = await startTestServer({ now: NOW });

@@ -33,7 +33,7 @@ for (const kind of STORE_KINDS) {
       id: (me as { id: string }).id,
       email: 'member@acme.example',
       role: 'member',
-      powers: { plan: false, roles: false, invitations: false, members: false, allKeys: false },
+      powers: { plan: false, roles: false, invitations: false, members: false, allKeys: false, audit: false },
     });
     const members = (await as(server, member, 'GET', '/members')).body.members as { email: string; role: string }[];
     t.deepEqual(

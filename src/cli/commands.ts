@@ -128,6 +128,15 @@ export const COMMANDS: readonly Command[] = [
     load: () => import('./key-revoke.js'),
   },
   {
+    name: 'audit',
+    summary:
+      "Shows an organization's audit log, newest first: every change to its keys, members, roles, invitations and plan, " +
+      'with who made it (a member, or the operator with the CLI), from which address, and the values before and after.',
+    synopsis: '--org NAME [--limit N]',
+    flags: ['org', 'limit'],
+    load: () => import('./audit.js'),
+  },
+  {
     name: 'usage',
     summary:
       "Shows an organization's usage this month (UTC): per service used, limit and remaining, and per key. " +

@@ -2,7 +2,8 @@
 import { createKey } from '../control-plane/accounts.js';
 import type { CommandRun } from './command.js';
 import { keyRestrictionsText } from './key-restrictions.js';
-import { findOrg, withStore } from './store.js';
+import { auditedKey, record } from '../control-plane/audit.js';
+import { findOrg, operatorAudit, withStore } from './store.js';
 
 export const run: CommandRun = (input) =>
   withStore(input.dataDir, async (store) => {
@@ -20,6 +21,7 @@ export const run: CommandRun = (input) =>
       },
       Date.now(),
     );
+    await record(operatorAudit(store, org.id), { action: 'key.created', target: key.id, after: auditedKey(key) });
     return {
       text: [
         `Created key ${JSON.stringify(key.name)} (${key.id}) for ${org.name}, scopes ${key.scopes.join(', ')}; ${keyRestrictionsText(key)}:`,

@@ -2,7 +2,8 @@
 import { keyView } from '../control-plane/accounts.js';
 import { CliError, type CommandRun } from './command.js';
 import { formatInstant } from './output.js';
-import { findOrg, withStore } from './store.js';
+import { record, REVOKE_CHANGE } from '../control-plane/audit.js';
+import { findOrg, operatorAudit, withStore } from './store.js';
 
 export const run: CommandRun = (input) =>
   withStore(input.dataDir, async (store) => {
@@ -17,5 +18,6 @@ export const run: CommandRun = (input) =>
           : `${org.name} has no key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`,
       );
     }
+    await record(operatorAudit(store, org.id), { action: 'key.revoked', target: key.id, ...REVOKE_CHANGE });
     return { text: `Revoked key ${JSON.stringify(key.name)} (${key.id}) of ${org.name}.`, json: keyView(key) };
   });

@@ -2,7 +2,8 @@
 import { keyView, rollKey } from '../control-plane/accounts.js';
 import { CliError, type CommandRun } from './command.js';
 import { formatInstant } from './output.js';
-import { findOrg, withStore } from './store.js';
+import { record, rollChange } from '../control-plane/audit.js';
+import { findOrg, operatorAudit, withStore } from './store.js';
 
 export const run: CommandRun = (input) =>
   withStore(input.dataDir, async (store) => {
@@ -11,6 +12,7 @@ export const run: CommandRun = (input) =>
     const rolled = await rollKey(store, org.id, id, input.flag('grace'), Date.now());
     if (!rolled) throw new CliError(`${org.name} has no active key ${JSON.stringify(id)}; see "waymark key list --org ${org.name}"`);
     const { key, value } = rolled;
+    await record(operatorAudit(store, org.id), { action: 'key.rolled', target: key.id, ...rollChange(key) });
     const old =
       key.previousHashExpiresAt === null
         ? 'The old value no longer works.'

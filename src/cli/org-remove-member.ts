@@ -2,7 +2,8 @@
 import { validateEmail } from '../control-plane/accounts.js';
 import { removeMember } from '../control-plane/members.js';
 import { CliError, type CommandRun } from './command.js';
-import { findOrg, withStore } from './store.js';
+import { record } from '../control-plane/audit.js';
+import { findOrg, operatorAudit, withStore } from './store.js';
 
 export const run: CommandRun = (input) =>
   withStore(input.dataDir, async (store) => {
@@ -12,6 +13,8 @@ export const run: CommandRun = (input) =>
     const removal =
       user && user.orgId === org.id ? await removeMember(store, null, org.id, user.id, input.isSet('revoke-keys'), Date.now()) : null;
     if (!removal) throw new CliError(`${email} is not a member of ${org.name}; see "waymark org members --org ${org.name}"`);
+    const removed = { email: removal.user.email, role: removal.user.role, revokedKeys: removal.revokedKeys.map((key) => key.id) };
+    await record(operatorAudit(store, org.id), { action: 'member.removed', target: removal.user.id, before: removed });
     const keys = removal.revokedKeys.length;
     const keyNote = input.isSet('revoke-keys')
       ? `; ${keys} key${keys === 1 ? '' : 's'} it created revoked`

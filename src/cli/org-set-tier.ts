@@ -6,7 +6,8 @@ import { SERVICES, type Service } from '../control-plane/types.js';
 import { wholeNumber } from './args.js';
 import { UsageError, type CommandRun } from './command.js';
 import { formatCount } from './output.js';
-import { findOrg, organizationJson, withStore } from './store.js';
+import { changedFields, record } from '../control-plane/audit.js';
+import { findOrg, operatorAudit, organizationJson, withStore } from './store.js';
 
 /** Parses `maps=N,geocoding=N,routing=N`; a service left out stays unlimited. */
 function parseQuotas(text: string): Partial<Record<Service, number>> {
@@ -38,6 +39,10 @@ export const run: CommandRun = (input) =>
     }
     const customPerMinute = perMinute === undefined ? {} : parsePerMinute(perMinute);
     const updated = await store.setTier(org.id, tier, quota === undefined ? {} : parseQuotas(quota), customPerMinute);
+    const plan = (o: typeof org) => ({ tier: o.tier, customQuotas: o.customQuotas, customPerMinute: o.customPerMinute });
+    const change = changedFields(plan(org), plan(updated));
+    if (Object.keys(change.after).length > 0)
+      await record(operatorAudit(store, org.id), { action: 'plan.changed', target: org.id, ...change });
     const quotas = quotasOf(updated);
     const limits = SERVICES.map((service) => `${service} ${formatCount(quotas[service])}`).join(', ');
     const ofMinute = perMinuteOf(updated);

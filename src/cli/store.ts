@@ -8,6 +8,7 @@ import { CreatedPaths } from '../../core/created-paths.js';
 import { databaseFile } from '../../core/config.js';
 import { redisSettingsFromEnv } from '../../core/redis-settings.js';
 import { SqliteStore } from '../control-plane/sqlite/index.js';
+import type { AuditContext } from '../control-plane/audit.js';
 import type { ControlStore } from '../control-plane/store.js';
 import { quotasOf } from '../control-plane/tiers.js';
 import { perMinuteOf } from '../control-plane/short-window.js';
@@ -80,3 +81,12 @@ export async function findOrg(store: ControlStore, name: string): Promise<Organi
 export function organizationJson(org: Organization) {
   return { id: org.id, name: org.name, tier: org.tier, quotas: quotasOf(org), perMinute: perMinuteOf(org) };
 }
+
+/** The operator's changes with the CLI on the server's disk, for the audit log (no client address). */
+export const operatorAudit = (store: ControlStore, orgId: string): AuditContext => ({
+  store,
+  orgId,
+  actor: { kind: 'operator' },
+  address: null,
+  nowMs: Date.now(),
+});

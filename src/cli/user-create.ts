@@ -2,7 +2,8 @@
 import { addUser } from '../control-plane/accounts.js';
 import { TIER_LABELS } from '../control-plane/tiers.js';
 import type { CommandRun } from './command.js';
-import { organizationJson, withStore } from './store.js';
+import { record } from '../control-plane/audit.js';
+import { operatorAudit, organizationJson, withStore } from './store.js';
 
 export const run: CommandRun = (input) =>
   withStore(
@@ -13,6 +14,11 @@ export const run: CommandRun = (input) =>
         password: input.required('password'),
         organization: input.flag('org'),
         role: input.flag('role'),
+      });
+      await record(operatorAudit(store, org.id), {
+        action: 'member.joined',
+        target: user.id,
+        after: { email: user.email, role: user.role },
       });
       return {
         text: `Created user ${user.email} (${user.id}), ${user.role} of organization ${org.name} (${org.id}, ${TIER_LABELS[org.tier]} tier).`,

@@ -2,17 +2,25 @@
  * Who may do what in an organization. Each role includes the powers of the roles below it: an
  * owner sets the plan and the members' roles, and removes owners too; an admin manages every key
  * and the invitations, and removes admins and members; a member sees usage and manages the keys it
- * created itself. The dashboard shows what these allow and its API refuses the rest.
+ * created itself; owners and admins read the audit log. The dashboard shows what these allow and
+ * its API refuses the rest.
  */
 import { ROLES, type ApiKeyRecord, type Role, type User } from './types.js';
 
 /** Lower is more powerful. */
 const RANK: Record<Role, number> = { owner: 0, admin: 1, member: 2 };
 
-export type Power = 'plan' | 'roles' | 'invitations' | 'members' | 'allKeys';
+export type Power = 'plan' | 'roles' | 'invitations' | 'members' | 'allKeys' | 'audit';
 
-/** The least role that holds each power (`members`: removing members). */
-const LEAST_ROLE: Record<Power, Role> = { plan: 'owner', roles: 'owner', invitations: 'admin', members: 'admin', allKeys: 'admin' };
+/** The least role that holds each power (`members`: removing members; `audit`: reading the audit log). */
+const LEAST_ROLE: Record<Power, Role> = {
+  plan: 'owner',
+  roles: 'owner',
+  invitations: 'admin',
+  members: 'admin',
+  allKeys: 'admin',
+  audit: 'admin',
+};
 
 export const holds = (role: Role, power: Power): boolean => RANK[role] <= RANK[LEAST_ROLE[power]];
 
@@ -23,6 +31,7 @@ export const powersOf = (role: Role): Record<Power, boolean> => ({
   invitations: holds(role, 'invitations'),
   members: holds(role, 'members'),
   allKeys: holds(role, 'allKeys'),
+  audit: holds(role, 'audit'),
 });
 
 /** Whether a member may see, edit, roll or revoke a key: every key for admins, its own for members. */

@@ -12,6 +12,7 @@ import type { SignUpLimiter } from './sign-ups.js';
 import { TIER_ACTIVE_KEYS, TIER_LABELS } from './tiers.js';
 import type {
   ApiKeyRecord,
+  AuditEntry,
   DailyUsage,
   InvitationRecord,
   KeyChanges,
@@ -181,6 +182,11 @@ export interface ControlStore {
    * StoreConflict when the email is taken.
    */
   acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null>;
+
+  /** Adds an entry to its organization's audit log (audit.ts). */
+  appendAudit(entry: AuditEntry): Promise<void>;
+  /** The organization's latest audit entries, newest first. */
+  listAudit(orgId: string, limit: number): Promise<AuditEntry[]>;
 
   /** Usage of an organization between two UTC days inclusive (`YYYY-MM-DD`). */
   usageByKey(orgId: string, fromDay: string, toDay: string): Promise<KeyUsage[]>;

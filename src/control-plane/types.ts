@@ -140,3 +140,39 @@ export interface KeyUsage {
   keyId: string;
   used: Record<Service, number>;
 }
+
+/** What the audit log records: every change to keys, members, roles, invitations and the plan. */
+export const AUDIT_ACTIONS = [
+  'key.created',
+  'key.updated',
+  'key.rolled',
+  'key.revoked',
+  'member.invited',
+  'invitation.revoked',
+  'member.joined',
+  'member.role_changed',
+  'member.removed',
+  'plan.changed',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who made a change: a member signed in to the dashboard, or the operator with the CLI on the server's disk. */
+export type AuditActor = { kind: 'user'; id: string; email: string } | { kind: 'operator' };
+
+/**
+ * One entry of an organization's append-only audit log: who changed what, when, from where, and
+ * the changed fields' values before and after (never a key value, a hash or a token).
+ */
+export interface AuditEntry {
+  id: string;
+  orgId: string;
+  at: string;
+  actor: AuditActor;
+  /** The client's address (dashboard); null for the CLI. */
+  address: string | null;
+  action: AuditAction;
+  /** The key, member, invitation or organization changed. */
+  target: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}

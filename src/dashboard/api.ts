@@ -5,6 +5,7 @@
  */
 import type { Router } from '../http/router.js';
 import { registerAccounts } from './api/accounts.js';
+import { registerAudit } from './api/audit.js';
 import { registerBilling } from './api/billing.js';
 import { registerInvitations } from './api/invitations.js';
 import { registerKeys } from './api/keys.js';
@@ -21,6 +22,7 @@ export function registerDashboardApi(router: Router, deps: DashboardDeps): void 
     registerKeys,
     registerBilling,
     registerUsage,
+    registerAudit,
     registerStyles,
   ])
     register(router, deps);

@@ -12,6 +12,7 @@ import type { RedisSettings } from '../../../core/redis-settings.js';
 import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import type {
   ApiKeyRecord,
+  AuditEntry,
   DailyUsage,
   InvitationRecord,
   KeyChanges,
@@ -34,6 +35,7 @@ import { indexOrgSkeletons } from './org-skeletons.js';
 import { defineScripts } from './scripts.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignIns } from './sign-ins.js';
+import { RedisAuditLog } from './audit.js';
 import { RedisShortWindow } from './short-window.js';
 import { RedisSignUps } from './sign-ups.js';
 import type { RedisContext } from './store-part.js';
@@ -51,6 +53,7 @@ export class RedisStore implements ControlStore {
   private readonly keys: RedisApiKeys;
   private readonly invitations: RedisInvitations;
   private readonly usage: RedisUsageReports;
+  private readonly audit: RedisAuditLog;
   private readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly names: ControlKeys;
@@ -85,6 +88,7 @@ export class RedisStore implements ControlStore {
     this.keys = new RedisApiKeys(context, this.ledger);
     this.invitations = new RedisInvitations(context, this.accounts);
     this.usage = new RedisUsageReports(context, this.ledger);
+    this.audit = new RedisAuditLog(context);
   }
 
   /**
@@ -226,6 +230,14 @@ export class RedisStore implements ControlStore {
 
   usageByDay(orgId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
     return this.usage.usageByDay(orgId, fromDay, toDay);
+  }
+
+  appendAudit(entry: AuditEntry): Promise<void> {
+    return this.audit.append(entry);
+  }
+
+  listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {
+    return this.audit.list(orgId, limit);
   }
 
   flush(): Promise<void> {

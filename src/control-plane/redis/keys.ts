@@ -66,8 +66,12 @@ export function controlKeys(prefix: string) {
     /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
     dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
 
+    /** List of the organization's audit entries (JSON), newest first (audit.ts). */
+    audit: (orgId: string) => `${base}audit:${orgId}`,
     /** Hash of a short-window bucket (`org:<id>:<service>` or `key:<id>:<service>`; short-window.ts); expires once full. */
     windowBucket: (id: string) => `${base}window:${id}`,
+    /** Hash of a bucket's blocks out on nodes: block id → `<tokens>:<until ms>`; expires with the bucket. */
+    windowBlocks: (id: string) => `${base}window-blocks:${id}`,
 
     /** Hash of an account's sign-in failures, by normalized email; expires a day after the last (sign-ins.ts). */
     signInAccount: (email: string) => `${base}sign-in:account:${email}`,

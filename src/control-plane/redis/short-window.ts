@@ -2,14 +2,15 @@
  * The short-window buckets (../short-window.ts) across nodes on Redis, exact and without a round
  * trip per request: a node takes a block of a bucket's tokens from Redis in one script call and
  * serves requests from it in memory; requests that find no token wait on one call per bucket. A
- * block goes back when it is used up, or after BLOCK_MS with what was not used. Redis counts the
- * tokens out on blocks: a node that finds the bucket empty while some are out waits for those
- * blocks to come back rather than refusing, so a burst spread over nodes is served exactly as many
- * requests as the bucket holds. A node that dies with a block out holds it GRACE_MS past its time;
- * then its tokens count as spent. Redis's clock times every bucket (TIME), so nodes' clocks need
+ * block goes back when it is used up, or after BLOCK_MS with what was not used. Redis keeps every
+ * block out (its tokens and time, by id): a node that finds the bucket empty while blocks are out
+ * waits for them to come back rather than refusing, so a burst spread over nodes is served exactly
+ * as many requests as the bucket holds. A block of a node that died is waited for GRACE_MS past its
+ * time; then its tokens count as spent, whatever other blocks come and go. Redis's clock times every bucket (TIME), so nodes' clocks need
  * not agree.
  */
 import type { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
 import { windowDecision, type ShortWindowLimiter, type WindowBucket, type WindowDecision } from '../short-window.js';
 import type { ControlKeys } from './keys.js';
 import { defineScript, type Script } from './scripts.js';
@@ -25,11 +26,13 @@ const GRACE_MS = 5_000;
 const MAX_BLOCK = 1_000;
 
 /**
- * KEYS bucket; ARGV requests per minute, tokens needed now, block time, grace (ms), largest block.
- * Refills the bucket by Redis's clock (a raised limit adds its difference at once), then grants min(tokens, max(needed, an eighth of the
- * tokens), largest block), so blocks shrink to single tokens as the bucket empties. Answers
- * {outcome, granted, tokens left (text: fractional), wait ms}: outcome 1 granted, 2 empty while
- * blocks are out (wait and ask again), 0 empty.
+ * KEYS bucket, its blocks; ARGV requests per minute, tokens needed now, block time, grace (ms),
+ * largest block, the new block's id. Refills the bucket by Redis's clock (a raised limit adds its
+ * difference at once), settles the blocks out (one whose time and grace have passed counts as
+ * spent: its node died), then grants min(tokens, max(needed, an eighth of the tokens), largest
+ * block), so blocks shrink to single tokens as the bucket empties. Answers {outcome, granted,
+ * tokens left (text: fractional), wait ms}: outcome 1 granted, 2 empty while blocks are out (wait
+ * and ask again), 0 empty.
  */
 const TAKE = `
 local time = redis.call('TIME')
@@ -38,38 +41,50 @@ local size = tonumber(ARGV[1])
 local ms_per_token = 60000 / size
 local block_ms = tonumber(ARGV[3])
 local grace_ms = tonumber(ARGV[4])
-local held = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'out', 'outUntil', 'size')
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'at', 'size')
 local tokens = tonumber(held[1]) or size
 local at = tonumber(held[2]) or now
-local out = tonumber(held[3]) or 0
-local out_until = tonumber(held[4]) or 0
-local before = tonumber(held[5]) or size
+local before = tonumber(held[3]) or size
 if size > before then tokens = tokens + size - before end
 if now > at then tokens = tokens + (now - at) / ms_per_token end
 if tokens > size then tokens = size end
-if out > 0 and now > out_until + grace_ms then out = 0 end
+local out, out_until = 0, 0
+local blocks = redis.call('HGETALL', KEYS[2])
+for i = 1, #blocks, 2 do
+  local granted, untill = string.match(blocks[i + 1], '(%d+):(%d+)')
+  untill = tonumber(untill)
+  if now > untill + grace_ms then
+    redis.call('HDEL', KEYS[2], blocks[i])
+  else
+    out = out + tonumber(granted)
+    if untill > out_until then out_until = untill end
+  end
+end
 local outcome, granted, wait = 0, 0, 0
 if tokens >= 1 then
   granted = math.min(math.floor(tokens), math.max(tonumber(ARGV[2]), math.floor(tokens / 8)), tonumber(ARGV[5]))
   tokens = tokens - granted
-  out = out + granted
-  out_until = math.max(out_until, now + block_ms)
+  redis.call('HSET', KEYS[2], ARGV[6], granted .. ':' .. (now + block_ms))
   outcome = 1
 elseif out > 0 then
   outcome = 2
   wait = math.max(out_until - now, 25)
 end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now, 'out', out, 'outUntil', out_until, 'size', size)
-redis.call('PEXPIRE', KEYS[1], math.ceil((size - tokens) * ms_per_token) + block_ms + grace_ms)
+local ttl = math.ceil((size - tokens) * ms_per_token) + block_ms + grace_ms
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now, 'size', size)
+redis.call('PEXPIRE', KEYS[1], ttl)
+if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return {outcome, granted, tostring(tokens), wait}`;
 
-/** KEYS bucket; ARGV requests per minute, the block's tokens, those not used. Ends a block. */
+/**
+ * KEYS bucket, its blocks; ARGV requests per minute, the block's id ('' for a single token given
+ * back), the tokens not used. Ends a block; its unused tokens go back to the bucket.
+ */
 const GIVE_BACK = `
-local held = redis.call('HMGET', KEYS[1], 'tokens', 'out')
-if not held[1] then return 0 end
-local tokens = math.min(tonumber(ARGV[1]), tonumber(held[1]) + tonumber(ARGV[3]))
-local out = math.max(0, (tonumber(held[2]) or 0) - tonumber(ARGV[2]))
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'out', out)
+if ARGV[2] ~= '' then redis.call('HDEL', KEYS[2], ARGV[2]) end
+local tokens = tonumber(redis.call('HGET', KEYS[1], 'tokens'))
+if not tokens then return 0 end
+redis.call('HSET', KEYS[1], 'tokens', tostring(math.min(tonumber(ARGV[1]), tokens + tonumber(ARGV[3]))))
 return 1`;
 
 const GRANTED = 1;
@@ -87,6 +102,7 @@ interface Waiter {
 }
 
 interface Block {
+  id: string;
   granted: number;
   held: number;
   timer: NodeJS.Timeout | null;
@@ -116,8 +132,8 @@ export class RedisShortWindow implements ShortWindowLimiter {
     private readonly names: ControlKeys,
     storeError: (error: unknown) => Error,
   ) {
-    this.takeScript = defineScript(client, 'windowTake', 1, TAKE, storeError);
-    this.giveBackScript = defineScript(client, 'windowGiveBack', 1, GIVE_BACK, storeError);
+    this.takeScript = defineScript(client, 'windowTake', 2, TAKE, storeError);
+    this.giveBackScript = defineScript(client, 'windowGiveBack', 2, GIVE_BACK, storeError);
   }
 
   take(buckets: readonly WindowBucket[]): WindowDecision | Promise<WindowDecision> {
@@ -185,19 +201,19 @@ export class RedisShortWindow implements ShortWindowLimiter {
       while (held.waiters.length > 0) {
         const { bucket } = held;
         const need = Math.min(held.waiters.length, MAX_BLOCK);
-        const reply = (await this.takeScript(
-          this.names.windowBucket(bucket.id),
-          bucket.perMinute,
-          need,
-          BLOCK_MS,
-          GRACE_MS,
-          MAX_BLOCK,
-        )) as [number, number, string, number];
+        const id = randomBytes(6).toString('hex');
+        const keys = this.keysOf(bucket);
+        const reply = (await this.takeScript(...keys, bucket.perMinute, need, BLOCK_MS, GRACE_MS, MAX_BLOCK, id)) as [
+          number,
+          number,
+          string,
+          number,
+        ];
         const [outcome, granted, left, waitMs] = reply;
         held.left = Number(left);
         if (outcome === GRANTED) {
           this.endBlock(held);
-          const block: Block = { granted, held: granted, timer: null };
+          const block: Block = { id, granted, held: granted, timer: null };
           held.block = block;
           while (block.held > 0 && held.waiters.length > 0) held.waiters.shift()!.resolve(this.fromBlock(held, block));
           if (block.held > 0) block.timer = setTimeout(() => this.endBlock(held), BLOCK_MS);
@@ -221,7 +237,7 @@ export class RedisShortWindow implements ShortWindowLimiter {
     if (!block) return;
     held.block = null;
     if (block.timer) clearTimeout(block.timer);
-    this.send(held.bucket, block.granted, block.held);
+    this.send(held.bucket, block.id, block.held);
     if (!held.asking) this.held.delete(held.bucket.id);
   }
 
@@ -229,12 +245,17 @@ export class RedisShortWindow implements ShortWindowLimiter {
   private giveBack(bucket: WindowBucket): void {
     const block = this.held.get(bucket.id)?.block;
     if (block) block.held += 1;
-    else this.send(bucket, 0, 1);
+    else this.send(bucket, '', 1);
   }
 
-  private send(bucket: WindowBucket, granted: number, unused: number): void {
-    // A return that fails leaves its tokens out until GRACE_MS has passed, as if this node had died.
-    const sent = this.giveBackScript(this.names.windowBucket(bucket.id), bucket.perMinute, granted, unused).catch(() => undefined);
+  private keysOf(bucket: WindowBucket): [string, string] {
+    return [this.names.windowBucket(bucket.id), this.names.windowBlocks(bucket.id)];
+  }
+
+  /** Ends block `blockId` ('' for a token taken outside any block) with `unused` tokens back. */
+  private send(bucket: WindowBucket, blockId: string, unused: number): void {
+    // A return that fails leaves its block out until GRACE_MS has passed, as if this node had died.
+    const sent = this.giveBackScript(...this.keysOf(bucket), bucket.perMinute, blockId, unused).catch(() => undefined);
     this.returns.add(sent);
     void sent.finally(() => this.returns.delete(sent));
   }

@@ -4,12 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { announceChange } from '../../../core/change-channel.js';
 import type { LocalLedger } from '../local-ledger.js';
+import * as audit from './audit.js';
 import { LocalShortWindow } from '../local-short-window.js';
 import { nameSkeleton } from '../name-skeleton.js';
 import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
 import { usageByDay, usageByKey } from '../store-views.js';
 import type {
   ApiKeyRecord,
+  AuditEntry,
   DailyUsage,
   InvitationRecord,
   KeyChanges,
@@ -243,6 +245,14 @@ export class SqliteStore implements ControlStore {
 
   async usageByDay(orgId: string, fromDay: string, toDay: string): Promise<DailyUsage[]> {
     return usageByDay(usage.usageRows(this.db, this.ledger, orgId, fromDay, toDay));
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    audit.appendAudit(this.db, entry);
+  }
+
+  async listAudit(orgId: string, limit: number): Promise<AuditEntry[]> {
+    return audit.listAudit(this.db, orgId, limit);
   }
 
   /** Adds recorded usage directly (imports of history, test fixtures); the ledger is not told. */

@@ -164,8 +164,19 @@ ALTER TABLE api_keys ADD COLUMN per_minute TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE organizations ADD COLUMN custom_per_minute TEXT NOT NULL DEFAULT '{}';
 `;
 
+/** The audit log (issue 36), append-only: entries are inserted, never updated or deleted. */
+const V7 = `
+CREATE TABLE audit_log (
+  id TEXT PRIMARY KEY,
+  org_id TEXT NOT NULL,
+  at TEXT NOT NULL,
+  entry TEXT NOT NULL
+);
+CREATE INDEX audit_log_by_org ON audit_log(org_id, at);
+`;
+
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */
-export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5, V6];
+export const SCHEMA_STEPS: readonly string[] = [V1, V2, V3, V4, V5, V6, V7];
 export const SCHEMA_VERSION = SCHEMA_STEPS.length;
 
 /** Creates or upgrades the schema; refuses a file written by a newer Waymark. */

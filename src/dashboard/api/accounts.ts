@@ -7,11 +7,13 @@ import { ApiError } from '../../http/errors.js';
 import { empty, json } from '../../http/reply.js';
 import type { Request } from '../../http/request.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, orgOf, publicRoutes, sessionRoutes, type DashboardDeps } from './routes.js';
+import { record } from '../../control-plane/audit.js';
+import { accountCall, auditOf, jsonBody, orgOf, publicRoutes, sessionRoutes, type DashboardDeps } from './routes.js';
 import { throttledSignUp } from './sign-up-throttle.js';
 import { orgView, userView } from './views.js';
 
-export function registerAccounts(router: Router, { store, sessions, now, clientAddressOf }: DashboardDeps): void {
+export function registerAccounts(router: Router, deps: DashboardDeps): void {
+  const { store, sessions, now, clientAddressOf } = deps;
   const signedIn = async (user: User, status: number) => {
     const { setCookie, csrfToken } = await sessions.start(user);
     const org = await orgOf(store, user.orgId);
@@ -49,6 +51,9 @@ export function registerAccounts(router: Router, { store, sessions, now, clientA
             )
           : acceptInvitation(store, { invitation: body.invitation, email: body.email, password: body.password }, now()),
       );
+      if (body.invitation !== undefined) {
+        await record(auditOf(deps, req, user), { action: 'member.joined', target: user.id, after: { email: user.email, role: user.role } });
+      }
       return signedIn(user, 201);
     },
 

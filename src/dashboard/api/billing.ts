@@ -3,10 +3,12 @@ import { parseTier } from '../../control-plane/accounts.js';
 import { ApiError } from '../../http/errors.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, orgOf, publicRoutes, requirePower, sessionRoutes, type DashboardDeps } from './routes.js';
+import { record } from '../../control-plane/audit.js';
+import { accountCall, auditOf, jsonBody, orgOf, publicRoutes, requirePower, sessionRoutes, type DashboardDeps } from './routes.js';
 import { orgView, plansView } from './views.js';
 
-export function registerBilling(router: Router, { store, sessions }: DashboardDeps): void {
+export function registerBilling(router: Router, deps: DashboardDeps): void {
+  const { store, sessions } = deps;
   publicRoutes(router, {
     'GET /plans': async () => json(200, { plans: plansView() }),
   });
@@ -29,7 +31,11 @@ export function registerBilling(router: Router, { store, sessions }: DashboardDe
           'Enterprise plans are arranged by contact: ask your Waymark operator, who sets them with "waymark org set-tier"',
         );
       }
-      return json(200, { organization: orgView(await store.setTier(user.orgId, tier)) });
+      const updated = await store.setTier(user.orgId, tier);
+      if (updated.tier !== org.tier) {
+        await record(auditOf(deps, req, user), { action: 'plan.changed', target: org.id, before: { tier: org.tier }, after: { tier } });
+      }
+      return json(200, { organization: orgView(updated) });
     },
   });
 }

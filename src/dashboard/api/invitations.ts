@@ -7,7 +7,8 @@ import type { InvitationRecord } from '../../control-plane/types.js';
 import { ApiError } from '../../http/errors.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, publicRoutes, requirePower, sessionRoutes, withArticle, type DashboardDeps } from './routes.js';
+import { record } from '../../control-plane/audit.js';
+import { accountCall, auditOf, jsonBody, publicRoutes, requirePower, sessionRoutes, withArticle, type DashboardDeps } from './routes.js';
 
 /** An invitation as members see it: never its hash; its makers and users by email. */
 function invitationView(invitation: InvitationRecord, nowIso: string, emails: ReadonlyMap<string, string>) {
@@ -27,7 +28,8 @@ function invitationView(invitation: InvitationRecord, nowIso: string, emails: Re
 
 const emailsOf = async (store: ControlStore, orgId: string) => new Map((await store.listUsers(orgId)).map((u) => [u.id, u.email]));
 
-export function registerInvitations(router: Router, { store, sessions, now, originOf }: DashboardDeps): void {
+export function registerInvitations(router: Router, deps: DashboardDeps): void {
+  const { store, sessions, now, originOf } = deps;
   publicRoutes(router, {
     // What an invitation link leads to, for the sign-up page to show before the person commits.
     'POST /invitations/preview': async (req) => {
@@ -54,6 +56,8 @@ export function registerInvitations(router: Router, { store, sessions, now, orig
       if (!mayGrant(user.role, role))
         throw new ApiError(403, `${withArticle(user.role)} cannot invite ${withArticle(role)}: nobody grants more than their own role`);
       const { invitation, token } = await createInvitation(store, user, role, now());
+      const invited = { role, hint: invitation.hint, expiresAt: invitation.expiresAt };
+      await record(auditOf(deps, req, user), { action: 'member.invited', target: invitation.id, after: invited });
       const view = invitationView(invitation, new Date(now()).toISOString(), new Map([[user.id, user.email]]));
       // The token travels in the fragment, which browsers never send to a server or in a Referer.
       return json(201, { invitation: view, token, url: `${origin}/dashboard/#invitation=${token}` });
@@ -64,6 +68,12 @@ export function registerInvitations(router: Router, { store, sessions, now, orig
       const nowIso = new Date(now()).toISOString();
       const invitation = await store.revokeInvitation(user.orgId, req.params.id!, nowIso);
       if (!invitation) throw new ApiError(404, `no pending invitation ${req.params.id} in your organization`);
+      await record(auditOf(deps, req, user), {
+        action: 'invitation.revoked',
+        target: invitation.id,
+        before: { status: 'pending' },
+        after: { status: 'revoked' },
+      });
       return json(200, { invitation: invitationView(invitation, nowIso, await emailsOf(store, user.orgId)) });
     },
   });

@@ -5,7 +5,8 @@ import type { ApiKeyRecord, User } from '../../control-plane/types.js';
 import { ApiError } from '../../http/errors.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, sessionRoutes, type DashboardDeps } from './routes.js';
+import { auditedKey, changedFields, record, REVOKE_CHANGE, rollChange } from '../../control-plane/audit.js';
+import { accountCall, auditOf, jsonBody, sessionRoutes, type DashboardDeps } from './routes.js';
 
 /** The key fields a dashboard body may set; others (status, hashes, createdBy) are ignored. */
 const keyInputOf = (body: Record<string, unknown>): KeyInput => ({
@@ -22,7 +23,8 @@ const activeKeyOrMissing = (key: ApiKeyRecord | null, keyId: string): ApiKeyReco
   return key;
 };
 
-export function registerKeys(router: Router, { store, sessions, now }: DashboardDeps): void {
+export function registerKeys(router: Router, deps: DashboardDeps): void {
+  const { store, sessions, now } = deps;
   /** An active key of the session's organization the member may manage; 404 (or 403) otherwise. */
   const manageableKey = async (user: User, keyId: string): Promise<ApiKeyRecord> => {
     const key = activeKeyOrMissing((await store.listKeys(user.orgId)).find((k) => k.id === keyId && k.status === 'active') ?? null, keyId);
@@ -39,13 +41,16 @@ export function registerKeys(router: Router, { store, sessions, now }: Dashboard
     'POST /keys': async (req, { user }) => {
       const input = keyInputOf(jsonBody(req));
       const { key, value } = await accountCall(() => createKey(store, user.orgId, input, now(), user.id));
+      await record(auditOf(deps, req, user), { action: 'key.created', target: key.id, after: auditedKey(key) });
       return json(201, { key: keyView(key), value });
     },
 
     'PATCH /keys/:id': async (req, { user }) => {
-      const { id } = await manageableKey(user, req.params.id!);
+      const old = await manageableKey(user, req.params.id!);
       const changes = await accountCall(async () => keyChanges(keyInputOf(jsonBody(req)), now()));
-      return json(200, { key: keyView(activeKeyOrMissing(await store.updateKey(user.orgId, id, changes), id)) });
+      const key = activeKeyOrMissing(await store.updateKey(user.orgId, old.id, changes), old.id);
+      await record(auditOf(deps, req, user), { action: 'key.updated', target: key.id, ...changedFields(auditedKey(old), auditedKey(key)) });
+      return json(200, { key: keyView(key) });
     },
 
     // A new value, shown once; the old one keeps working for `grace` (default 24 h, 0 allowed).
@@ -54,12 +59,14 @@ export function registerKeys(router: Router, { store, sessions, now }: Dashboard
       const grace = req.body.length === 0 ? undefined : jsonBody(req).grace;
       const rolled = await accountCall(() => rollKey(store, user.orgId, id, grace, now()));
       const key = activeKeyOrMissing(rolled?.key ?? null, id);
+      await record(auditOf(deps, req, user), { action: 'key.rolled', target: key.id, ...rollChange(key) });
       return json(200, { key: keyView(key), value: rolled!.value });
     },
 
     'POST /keys/:id/revoke': async (req, { user }) => {
       const { id } = await manageableKey(user, req.params.id!);
       const key = activeKeyOrMissing(await store.revokeKey(user.orgId, id, new Date(now()).toISOString()), id);
+      await record(auditOf(deps, req, user), { action: 'key.revoked', target: key.id, ...REVOKE_CHANGE });
       return json(200, { key: keyView(key) });
     },
   });

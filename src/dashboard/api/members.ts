@@ -5,10 +5,12 @@ import { removableBy } from '../../control-plane/permissions.js';
 import { ApiError } from '../../http/errors.js';
 import { json } from '../../http/reply.js';
 import type { Router } from '../../http/router.js';
-import { accountCall, jsonBody, requirePower, sessionRoutes, withArticle, type DashboardDeps } from './routes.js';
+import { record } from '../../control-plane/audit.js';
+import { accountCall, auditOf, jsonBody, requirePower, sessionRoutes, withArticle, type DashboardDeps } from './routes.js';
 import { memberView } from './views.js';
 
-export function registerMembers(router: Router, { store, sessions, now }: DashboardDeps): void {
+export function registerMembers(router: Router, deps: DashboardDeps): void {
+  const { store, sessions, now } = deps;
   const notAMember = (id: string) => new ApiError(404, `no member ${id} in your organization`);
 
   sessionRoutes(router, sessions, {
@@ -18,8 +20,13 @@ export function registerMembers(router: Router, { store, sessions, now }: Dashbo
     'PUT /members/:id/role': async (req, { user }) => {
       requirePower(user, 'roles', "change members' roles");
       const role = await accountCall(async () => parseRole(jsonBody(req).role));
-      const member = await accountCall(() => store.setRole(user.orgId, req.params.id!, role));
+      const before = await store.getUser(req.params.id!);
+      const member = before?.orgId === user.orgId ? await accountCall(() => store.setRole(user.orgId, before.id, role)) : null;
       if (!member) throw notAMember(req.params.id!);
+      if (before!.role !== member.role) {
+        const change = { action: 'member.role_changed', target: member.id, before: { email: member.email, role: before!.role } } as const;
+        await record(auditOf(deps, req, user), { ...change, after: { email: member.email, role: member.role } });
+      }
       return json(200, { member: memberView(member) });
     },
 
@@ -36,6 +43,8 @@ export function registerMembers(router: Router, { store, sessions, now }: Dashbo
       const removal = await accountCall(() => removeMember(store, user, user.orgId, id, revokeKeys, now()));
       // Gone, or promoted beyond the remover's reach, since it was read.
       if (!removal) throw notAMember(id);
+      const removed = { email: removal.user.email, role: removal.user.role, revokedKeys: removal.revokedKeys.map((key) => key.id) };
+      await record(auditOf(deps, req, user), { action: 'member.removed', target: id, before: removed });
       return json(200, { member: memberView(removal.user), revokedKeys: removal.revokedKeys.map((key) => key.id) });
     },
   });

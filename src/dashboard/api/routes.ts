@@ -6,6 +6,7 @@
  * answers of accounts.
  */
 import { AccountError } from '../../control-plane/accounts.js';
+import type { AuditContext } from '../../control-plane/audit.js';
 import { holds, leastRoleFor, type Power } from '../../control-plane/permissions.js';
 import { StoreConflict, type ControlStore } from '../../control-plane/store.js';
 import type { Organization, Role, User } from '../../control-plane/types.js';
@@ -74,6 +75,15 @@ export async function accountCall<T>(call: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
+
+/** Who makes a signed-in member's changes, and from where, for the audit log. */
+export const auditOf = (deps: DashboardDeps, req: Request, user: User): AuditContext => ({
+  store: deps.store,
+  orgId: user.orgId,
+  actor: { kind: 'user', id: user.id, email: user.email },
+  address: deps.clientAddressOf(req),
+  nowMs: deps.now(),
+});
 
 export const withArticle = (role: Role) => `${role === 'member' ? 'a' : 'an'} ${role}`;
 

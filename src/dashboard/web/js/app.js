@@ -2,6 +2,7 @@
 // the team (roles, removing members, one's password; reset links), and the map playground over the same-origin JSON API. What the page offers follows the role's powers (`user.powers`).
 // One ES module per area, loaded natively (no build step); this one wires them together.
 import { invitationInUrl, openInvitation, openReset, resetInUrl, resumeSession, setUpAuth } from './auth.js';
+import { loadAudit } from './audit.js';
 import { renderBilling } from './billing.js';
 import { hideBanner, setUpConfirm } from './feedback.js';
 import { loadKeys, setUpKeys } from './keys.js';
@@ -22,7 +23,7 @@ function onHashChange() {
   showView();
 }
 
-defineViews({ keys: loadKeys, usage: loadUsage, billing: renderBilling, team: loadTeam, playground: loadPlayground });
+defineViews({ keys: loadKeys, usage: loadUsage, billing: renderBilling, team: loadTeam, audit: loadAudit, playground: loadPlayground });
 setUpAuth();
 setUpSecrets();
 setUpKeys();

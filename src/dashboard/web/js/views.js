@@ -4,7 +4,7 @@ import { $ } from './dom.js';
 import { guarded } from './feedback.js';
 import { tierLabel } from './format.js';
 import { clearSecrets } from './secrets.js';
-import { state } from './state.js';
+import { can, state } from './state.js';
 
 /** Each view's loader by name; app.js fills it, since the areas import this module (to show a view or the account). */
 const loaders = new Map();
@@ -19,7 +19,7 @@ export function currentView() {
   return loaders.has(name) ? name : 'keys';
 }
 
-/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`, `#team`, `#playground`) and loads its data. */
+/** Shows the view named by the URL hash (`#keys`, `#usage`, `#billing`, `#team`, `#audit`, `#playground`) and loads its data. */
 export function showView() {
   if (!state.session) return;
   const name = currentView();
@@ -44,6 +44,7 @@ export function renderAccount() {
   $('#account-tier').textContent = tierLabel(organization.tier);
   $('#account-tier').dataset.tier = organization.tier;
   $('#account-email').textContent = user.email;
+  $('#audit-link').hidden = !can('audit');
 }
 
 /** Re-reads the member and the organization: an owner may have changed the role, an operator the tier or quotas. */
