@@ -18,7 +18,7 @@ import { publicOriginResolver } from './http/public-origin.js';
 import type { Reply } from './http/reply.js';
 import type { Request } from './http/request.js';
 import { Router } from './http/router.js';
-import { addServiceRoutes, addSystemRoutes, publicRouteAdder, usageRoute } from './app/routes.js';
+import { addServiceRoutes, addSystemRoutes, publicRouteAdder, usageAnalyticsRoute, usageRoute } from './app/routes.js';
 import { dispatcher } from './app/dispatch.js';
 import { elevationRoutes } from './elevation/index.js';
 import { geocodingRoutes } from './geocoding/index.js';
@@ -85,7 +85,9 @@ export function createApp(deps: AppDeps): {
   const router = new Router();
 
   addSystemRoutes(router, deps.datasets, metrics);
-  publicRouteAdder(router)('/usage/current', usageRoute(store, gateway, sessions));
+  const addPublic = publicRouteAdder(router);
+  addPublic('/usage/current', usageRoute(store, gateway, sessions));
+  addPublic('/usage/report', usageAnalyticsRoute(store, gateway, sessions));
   const longUrlPaths = addServiceRoutes(router, gateway, [
     ...mapsRoutes(deps.datasets, deps.publicUrl),
     ...geocodingRoutes(deps.datasets, deps.publicUrl),

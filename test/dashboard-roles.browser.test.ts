@@ -86,6 +86,31 @@ async function rollKey(page: Page, name: string, grace: RegExp | null, before: s
   return value.innerText();
 }
 
+browserTest(
+  "the Usage area shows each endpoint's answers by status class, the 429s of a per-minute limit among them",
+  async (t, browser) => {
+    const server = await startTestServer({ now: NOW });
+    const owner = await server.signUp('uma@example.com', 'Counted Ltd');
+    const key = await server.createKey(owner, { name: 'Busy', perMinute: { geocoding: 2 } });
+    for (let i = 0; i < 5; i++) await apiStatus(server, key.value);
+    const context = await signedInContext(browser, server.url, owner.cookie, { viewport: DESKTOP });
+    try {
+      const page = await newPage(t, context);
+      await page.goto(`${server.url}/dashboard/#usage`);
+      const row = page.locator('#endpoint-usage-table tr[data-endpoint="/test/geocoding"]');
+      await row.waitFor();
+      t.deepEqual(await row.locator('td.num').allInnerTexts(), ['2', '0', '3', '0']);
+      const shares = await row.locator('.status-part').evaluateAll((parts) => parts.map((part) => (part as any).style.width));
+      t.deepEqual(shares, ['40%', '0%', '60%', '0%'], 'the bar shows the 429s');
+      await row.scrollIntoViewIfNeeded();
+      await screenshot(page, '00-usage-endpoints');
+    } finally {
+      await context.close();
+      await server.close();
+    }
+  },
+);
+
 browserTest('an owner reads the audit log, with who changed what; a member has no audit log', async (t, browser) => {
   const server = await startTestServer({ now: NOW });
   const owner = await server.signUp('aude@example.com', 'Logged Ltd');

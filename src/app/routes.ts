@@ -12,9 +12,11 @@ import { findKey } from '../gateway/credentials.js';
 import type { Gateway, ServiceRoute } from '../gateway/index.js';
 import { ApiError } from '../http/errors.js';
 import { json } from '../http/reply.js';
+import type { Request } from '../http/request.js';
 import type { Handler, Router } from '../http/router.js';
 import type { Metrics } from '../observability/metrics.js';
 import { ProtobufBodies } from '../protobuf/index.js';
+import { analyticsReport } from '../usage/analytics-report.js';
 import { usageReport, type UsageViewer } from '../usage/report.js';
 
 /** Adds a public route under both API prefixes. */
@@ -56,23 +58,31 @@ export function addSystemRoutes(router: Router, datasets: DatasetHolder, metrics
  * The usage report answers to a dashboard session or to any active key of the organization, without
  * scope: a key sees its own usage among the keys, a member the keys it may manage.
  */
+/** Who asks for a usage route: an API key of the organization, or else a signed-in member; 401 for neither. */
+async function usageViewerOf(req: Request, gateway: Gateway, sessions: Sessions): Promise<{ orgId: string; viewer: UsageViewer }> {
+  if (findKey(req) !== null) {
+    const caller = await gateway.authenticate(req);
+    return { orgId: caller.org.id, viewer: { key: caller.key } };
+  }
+  const session = await sessions.current(req);
+  if (!session) throw new ApiError(401, 'sign in to the dashboard or pass an API key of your organization');
+  return { orgId: session.user.orgId, viewer: { user: session.user } };
+}
+
 export function usageRoute(store: ControlStore, gateway: Gateway, sessions: Sessions): Handler {
   return async (req) => {
-    let orgId: string;
-    let viewer: UsageViewer;
-    if (findKey(req) !== null) {
-      const caller = await gateway.authenticate(req);
-      orgId = caller.org.id;
-      viewer = { key: caller.key };
-    } else {
-      const session = await sessions.current(req);
-      if (!session) throw new ApiError(401, 'sign in to the dashboard or pass an API key of your organization');
-      orgId = session.user.orgId;
-      viewer = { user: session.user };
-    }
+    const { orgId, viewer } = await usageViewerOf(req, gateway, sessions);
     const org = await store.getOrg(orgId);
     if (!org) throw new ApiError(401, 'unknown organization');
     return json(200, await usageReport(store, org, gateway.periods.now(), viewer), { 'Cache-Control': 'no-store' });
+  };
+}
+
+/** `GET /usage/report`: the usage analytics, as usageRoute authenticates. */
+export function usageAnalyticsRoute(store: ControlStore, gateway: Gateway, sessions: Sessions): Handler {
+  return async (req) => {
+    const { orgId, viewer } = await usageViewerOf(req, gateway, sessions);
+    return analyticsReport(store, orgId, viewer, req, gateway.periods.now().day);
   };
 }
 
@@ -87,7 +97,8 @@ export function addServiceRoutes(router: Router, gateway: Gateway, routes: reado
   const protobufBodies = new ProtobufBodies();
   for (const route of routes) {
     const handler = protobufBodies.wrap(route.path, route.handler);
-    const guarded = route.metered === false ? gateway.scoped(route.service, handler) : gateway.meter(route.service, handler, route.units);
+    const guarded =
+      route.metered === false ? gateway.scoped(route.service, handler) : gateway.meter(route.service, handler, route.units, route.path);
     publicRoute(route.path, guarded);
     const { bodyAsQuery, maxUrlLength } = route;
     // The body joins the query before the key is looked for: a POST is the GET it stands for.

@@ -6,6 +6,7 @@
  * gateway calls on every request are synchronous and in memory: the `directory` (key and
  * organization look-ups, kept coherent with the store) and the `ledger` (quota reservation).
  */
+import type { AnalyticsCounter, AnalyticsRow } from './analytics.js';
 import type { ShortWindowLimiter } from './short-window.js';
 import type { SignInLimiter } from './sign-ins.js';
 import type { SignUpLimiter } from './sign-ups.js';
@@ -182,6 +183,11 @@ export interface ControlStore {
    * StoreConflict when the email is taken.
    */
   acceptInvitation(input: InvitationAcceptance): Promise<{ user: User; org: Organization } | null>;
+
+  /** The usage analytics' counts not yet written (analytics.ts); the gateway counts every metered request here. */
+  readonly analytics: AnalyticsCounter;
+  /** The organization's analytics counts between two UTC days inclusive, pending ones included. */
+  analyticsRows(orgId: string, fromDay: string, toDay: string): Promise<AnalyticsRow[]>;
 
   /** Adds an entry to its organization's audit log (audit.ts). */
   appendAudit(entry: AuditEntry): Promise<void>;

@@ -205,14 +205,41 @@ export class Gateway {
     };
   }
 
-  /** Wraps a service handler with authentication, scope check and metering of `service` (`unitsOf`: what a request costs). */
-  meter(service: Service, handler: ServiceHandler, unitsOf: (req: Request) => number = ONE_UNIT): Handler {
+  /**
+   * Wraps a service handler with authentication, scope check and metering of `service` (`unitsOf`:
+   * what a request costs); once its key is known, its answer is counted for the usage analytics as
+   * one of `endpoint`'s (the route, relative to `/api/v1`).
+   */
+  meter(service: Service, handler: ServiceHandler, unitsOf: (req: Request) => number = ONE_UNIT, endpoint = ''): Handler {
     return (req) => {
       const caller = this.authenticate(req);
-      return caller instanceof Promise
-        ? caller.then((found) => this.meterCaller(req, found, service, handler, unitsOf))
-        : this.meterCaller(req, caller, service, handler, unitsOf);
+      const metered = (found: Caller) =>
+        this.counted(found, service, endpoint, () => this.meterCaller(req, found, service, handler, unitsOf));
+      return caller instanceof Promise ? caller.then(metered) : metered(caller);
     };
+  }
+
+  /** Runs `answer` and counts its status (a thrown ApiError's, or a 5xx) in the store's analytics. */
+  private counted(caller: Caller, service: Service, endpoint: string, answer: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
+    const count = (status: number) =>
+      this.store.analytics.count(caller.org.id, caller.key.id, service, endpoint, status, this.periods.now().day);
+    const failed = (error: unknown): never => {
+      count(error instanceof ApiError ? error.statusCode : 500);
+      throw error;
+    };
+    try {
+      const reply = answer();
+      if (reply instanceof Promise) {
+        return reply.then((done) => {
+          count(done.status);
+          return done;
+        }, failed);
+      }
+      count(reply.status);
+      return reply;
+    } catch (error) {
+      return failed(error);
+    }
   }
 
   /**

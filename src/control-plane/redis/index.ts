@@ -35,6 +35,8 @@ import { indexOrgSkeletons } from './org-skeletons.js';
 import { defineScripts } from './scripts.js';
 import { RedisSessions } from './sessions.js';
 import { RedisSignIns } from './sign-ins.js';
+import { AnalyticsCounter, type AnalyticsRow } from '../analytics.js';
+import { RedisAnalytics } from './analytics.js';
 import { RedisAuditLog } from './audit.js';
 import { RedisShortWindow } from './short-window.js';
 import { RedisSignUps } from './sign-ups.js';
@@ -54,6 +56,8 @@ export class RedisStore implements ControlStore {
   private readonly invitations: RedisInvitations;
   private readonly usage: RedisUsageReports;
   private readonly audit: RedisAuditLog;
+  private readonly analyticsStore: RedisAnalytics;
+  readonly analytics = new AnalyticsCounter();
   private readonly client: Redis;
   private readonly subscriber: Redis;
   private readonly names: ControlKeys;
@@ -89,6 +93,7 @@ export class RedisStore implements ControlStore {
     this.invitations = new RedisInvitations(context, this.accounts);
     this.usage = new RedisUsageReports(context, this.ledger);
     this.audit = new RedisAuditLog(context);
+    this.analyticsStore = new RedisAnalytics(context);
   }
 
   /**
@@ -240,8 +245,12 @@ export class RedisStore implements ControlStore {
     return this.audit.list(orgId, limit);
   }
 
-  flush(): Promise<void> {
-    return this.ledger.flush();
+  async flush(): Promise<void> {
+    await Promise.all([this.ledger.flush(), this.analyticsStore.flush(this.analytics)]);
+  }
+
+  analyticsRows(orgId: string, fromDay: string, toDay: string): Promise<AnalyticsRow[]> {
+    return this.analyticsStore.rows(orgId, fromDay, toDay, this.analytics);
   }
 
   /** Every node serves from `open()` on (subscribed and loaded); there is nothing more to start. */
@@ -251,7 +260,7 @@ export class RedisStore implements ControlStore {
 
   async close(): Promise<void> {
     try {
-      await Promise.all([this.ledger.close(), this.shortWindow.close()]);
+      await Promise.all([this.ledger.close(), this.shortWindow.close(), this.analyticsStore.flush(this.analytics)]);
     } finally {
       this.subscriber.disconnect();
       // QUIT lets commands in flight (a release) finish first.

@@ -66,6 +66,8 @@ export function controlKeys(prefix: string) {
     /** Hash of a day's units per `<service>|<keyId>`: the usage reports. */
     dayUsage: (orgId: string, day: string) => `${base}daily:${orgId}:${day}`,
 
+    /** Hash of an organization's analytics counts of a day: `<key id>|<service>|<endpoint>|<status class>` → count (analytics.ts). */
+    analytics: (orgId: string, day: string) => `${base}analytics:${orgId}:${day}`,
     /** List of the organization's audit entries (JSON), newest first (audit.ts). */
     audit: (orgId: string) => `${base}audit:${orgId}`,
     /** Hash of a short-window bucket (`org:<id>:<service>` or `key:<id>:<service>`; short-window.ts); expires once full. */

@@ -5,6 +5,8 @@ import { dirname } from 'node:path';
 import { announceChange } from '../../../core/change-channel.js';
 import type { LocalLedger } from '../local-ledger.js';
 import * as audit from './audit.js';
+import * as analytics from './analytics.js';
+import { AnalyticsCounter, mergeRows, type AnalyticsRow } from '../analytics.js';
 import { LocalShortWindow } from '../local-short-window.js';
 import { nameSkeleton } from '../name-skeleton.js';
 import type { ControlStore, InvitationAcceptance, KeyRoll, Removal, RemovalRequest } from '../store.js';
@@ -49,6 +51,7 @@ export class SqliteStore implements ControlStore {
   readonly directory: SqliteDirectory;
   readonly ledger: LocalLedger;
   readonly shortWindow: LocalShortWindow;
+  readonly analytics = new AnalyticsCounter();
   readonly signIns: SqliteSignIns;
   readonly signUps: SqliteSignUps;
   private readonly db: Database.Database;
@@ -262,6 +265,17 @@ export class SqliteStore implements ControlStore {
 
   async flush(): Promise<void> {
     usage.flush(this.db, this.ledger);
+    const counted = this.analytics.drain();
+    try {
+      analytics.addAnalytics(this.db, counted);
+    } catch (error) {
+      this.analytics.restore(counted);
+      throw error;
+    }
+  }
+
+  async analyticsRows(orgId: string, fromDay: string, toDay: string): Promise<AnalyticsRow[]> {
+    return mergeRows([...analytics.analyticsRows(this.db, orgId, fromDay, toDay), ...this.analytics.pendingOf(orgId, fromDay, toDay)]);
   }
 
   async close(): Promise<void> {

@@ -164,7 +164,7 @@ ALTER TABLE api_keys ADD COLUMN per_minute TEXT NOT NULL DEFAULT '{}';
 ALTER TABLE organizations ADD COLUMN custom_per_minute TEXT NOT NULL DEFAULT '{}';
 `;
 
-/** The audit log (issue 36), append-only: entries are inserted, never updated or deleted. */
+/** The audit log (issue 36), append-only: entries are inserted, never updated or deleted; and the usage analytics' daily counts (analytics.ts). */
 const V7 = `
 CREATE TABLE audit_log (
   id TEXT PRIMARY KEY,
@@ -173,6 +173,16 @@ CREATE TABLE audit_log (
   entry TEXT NOT NULL
 );
 CREATE INDEX audit_log_by_org ON audit_log(org_id, at);
+CREATE TABLE analytics_daily (
+  org_id TEXT NOT NULL,
+  day TEXT NOT NULL,
+  key_id TEXT NOT NULL,
+  service TEXT NOT NULL,
+  endpoint TEXT NOT NULL,
+  status TEXT NOT NULL,
+  count INTEGER NOT NULL,
+  PRIMARY KEY (org_id, day, key_id, service, endpoint, status)
+) WITHOUT ROWID;
 `;
 
 /** Each schema version's script, applied in order to bring a file from its version to the newest. */

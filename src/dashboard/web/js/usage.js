@@ -14,6 +14,42 @@ export async function loadUsage() {
   $('#usage-services').replaceChildren(...SERVICES.map((s) => serviceCard(s, usage.services[s])));
   drawDailyChart(usage.period, usage.daily);
   fillTable($('#key-usage-table'), usage.keys.map(keyUsageRow));
+  await loadEndpoints();
+}
+
+const STATUS_CLASSES = ['2xx', '4xx', '429', '5xx'];
+
+/** This month's requests per endpoint by status class (the usage analytics), a bar each with its refusals visible. */
+async function loadEndpoints() {
+  const res = await fetch('/api/v1/usage/report?group_by=endpoint,status', { credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`the usage report failed: ${res.status}`);
+  const { rows } = await res.json();
+  const byEndpoint = new Map();
+  for (const { endpoint, status, count } of rows) {
+    if (!byEndpoint.has(endpoint)) byEndpoint.set(endpoint, { '2xx': 0, '4xx': 0, 429: 0, '5xx': 0 });
+    byEndpoint.get(endpoint)[status] = count;
+  }
+  fillTable(
+    $('#endpoint-usage-table'),
+    [...byEndpoint].map(([endpoint, counts]) => endpointRow(endpoint, counts)),
+  );
+}
+
+function endpointRow(endpoint, counts) {
+  const total = STATUS_CLASSES.reduce((sum, s) => sum + counts[s], 0);
+  const bar = el('div', { class: 'status-bar', role: 'img', 'aria-label': STATUS_CLASSES.map((s) => `${s}: ${counts[s]}`).join(', ') });
+  for (const status of STATUS_CLASSES) {
+    const part = el('span', { class: `status-part status-${status}` });
+    part.style.width = `${(counts[status] / Math.max(total, 1)) * 100}%`;
+    bar.append(part);
+  }
+  return el(
+    'tr',
+    { 'data-endpoint': endpoint },
+    el('td', {}, el('code', { text: endpoint })),
+    el('td', { class: 'status-bar-cell' }, bar),
+    ...STATUS_CLASSES.map((s) => el('td', { class: `num status-count-${s}`, text: formatNumber(counts[s]) })),
+  );
 }
 
 export function setUpUsage() {
