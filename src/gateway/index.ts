@@ -30,6 +30,15 @@ export interface Caller {
 /** What a service route answers once its caller is known (and, when metered, its units reserved). */
 export type ServiceHandler = (req: Request, caller: Caller) => Reply | Promise<Reply>;
 
+/** A metered route as the gateway wraps it, made once per route. */
+interface MeteredRoute {
+  service: Service;
+  handler: ServiceHandler;
+  unitsOf: (req: Request) => number;
+  /** For the usage analytics: the route, relative to `/api/v1`. */
+  endpoint: string;
+}
+
 /** One metered request as the gateway's steps pass it on: who asks, for what, what it reserved. */
 interface MeteredRequest {
   req: Request;
@@ -211,35 +220,39 @@ export class Gateway {
    * one of `endpoint`'s (the route, relative to `/api/v1`).
    */
   meter(service: Service, handler: ServiceHandler, unitsOf: (req: Request) => number = ONE_UNIT, endpoint = ''): Handler {
+    const route: MeteredRoute = { service, handler, unitsOf, endpoint };
     return (req) => {
       const caller = this.authenticate(req);
-      const metered = (found: Caller) =>
-        this.counted(found, service, endpoint, () => this.meterCaller(req, found, service, handler, unitsOf));
-      return caller instanceof Promise ? caller.then(metered) : metered(caller);
+      return caller instanceof Promise ? caller.then((found) => this.counted(req, found, route)) : this.counted(req, caller, route);
     };
   }
 
-  /** Runs `answer` and counts its status (a thrown ApiError's, or a 5xx) in the store's analytics. */
-  private counted(caller: Caller, service: Service, endpoint: string, answer: () => Reply | Promise<Reply>): Reply | Promise<Reply> {
-    const count = (status: number) =>
-      this.store.analytics.count(caller.org.id, caller.key.id, service, endpoint, status, this.periods.now().day);
-    const failed = (error: unknown): never => {
-      count(error instanceof ApiError ? error.statusCode : 500);
-      throw error;
-    };
+  /** The metering steps on the request, and its answer's status (a thrown ApiError's, or a 5xx) counted in the store's analytics. */
+  private counted(req: Request, caller: Caller, route: MeteredRoute): Reply | Promise<Reply> {
+    let reply: Reply | Promise<Reply>;
     try {
-      const reply = answer();
-      if (reply instanceof Promise) {
-        return reply.then((done) => {
-          count(done.status);
-          return done;
-        }, failed);
-      }
-      count(reply.status);
-      return reply;
+      reply = this.meterCaller(req, caller, route);
     } catch (error) {
-      return failed(error);
+      return this.countFailure(caller, route, error);
     }
+    if (reply instanceof Promise) {
+      return reply.then(
+        (done) => this.countReply(caller, route, done),
+        (error: unknown) => this.countFailure(caller, route, error),
+      );
+    }
+    return this.countReply(caller, route, reply);
+  }
+
+  private countReply(caller: Caller, route: MeteredRoute, reply: Reply): Reply {
+    this.store.analytics.count(caller.org.id, caller.key.id, route.service, route.endpoint, reply.status, this.periods.now().day);
+    return reply;
+  }
+
+  private countFailure(caller: Caller, route: MeteredRoute, error: unknown): never {
+    const status = error instanceof ApiError ? error.statusCode : 500;
+    this.store.analytics.count(caller.org.id, caller.key.id, route.service, route.endpoint, status, this.periods.now().day);
+    throw error;
   }
 
   /**
@@ -247,21 +260,13 @@ export class Gateway {
    * short-window limits (`limitWindow`), a reservation of the request's units (`reserve`), then the
    * handler on it (`runReserved`).
    */
-  private meterCaller(
-    req: Request,
-    caller: Caller,
-    service: Service,
-    handler: ServiceHandler,
-    unitsOf: (req: Request) => number,
-    fresh = false,
-  ): Reply | Promise<Reply> {
+  private meterCaller(req: Request, caller: Caller, route: MeteredRoute, fresh = false): Reply | Promise<Reply> {
+    const { service, handler, unitsOf } = route;
     const nowMs = this.clock.now();
     const period = this.periods.now(nowMs);
     if (!caller.key.scopes.includes(service)) {
       if (!fresh && this.store.directory.refreshKey) {
-        return this.refreshedCaller(caller.key.id, caller.valueHash, req).then((again) =>
-          this.meterCaller(req, again, service, handler, unitsOf, true),
-        );
+        return this.refreshedCaller(caller.key.id, caller.valueHash, req).then((again) => this.meterCaller(req, again, route, true));
       }
       return this.refuseWithQuotaHeaders(caller.org, service, period, new ApiError(403, scopeMessage(service)));
     }
