@@ -21,8 +21,11 @@ export interface Invocation {
 
 const thisProcess = (): Invocation => ({ script: process.argv[1] ?? 'waymark', cwd: process.cwd(), env: processEnvironment() });
 
+/** A quote inside a single-quoted word: end the quotes, an escaped quote, open them again. */
+const QUOTE_IN_QUOTES = "'\\''";
+
 /** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
-export const shellWord = (word: string) => (/^[\w./@:-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
+export const shellWord = (word: string) => (/^[\w./@:-]+$/.test(word) ? word : `'${word.replaceAll("'", QUOTE_IN_QUOTES)}'`);
 
 /** `path` relative to `from` when it lies inside it, else null. */
 function inside(from: string, path: string): string | null {

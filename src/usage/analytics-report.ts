@@ -51,7 +51,7 @@ function grouped(rows: readonly AnalyticsRow[], groups: readonly Group[]): Recor
   const totals = new Map<string, Record<string, string | number>>();
   for (const row of rows) {
     const values = groups.map((g) => columnOf[g](row));
-    const id = values.join('\u0000');
+    const id = JSON.stringify(values);
     const total = totals.get(id) ?? Object.fromEntries([...groups.map((g, i) => [g, values[i]!]), ['count', 0]]);
     (total.count as number) += row.count;
     totals.set(id, total);
@@ -69,7 +69,11 @@ function grouped(rows: readonly AnalyticsRow[], groups: readonly Group[]): Recor
   return [...totals.values()].sort(order);
 }
 
-const csvField = (value: string | number) => (/[",\n\r]/.test(String(value)) ? `"${String(value).replace(/"/g, '""')}"` : String(value));
+/** A CSV field (RFC 4180): quoted, its quotes doubled, when it holds a comma, a quote or a line break. */
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[,\r\n]/.test(text) || text.includes('"') ? `"${text.replaceAll('"', '""')}"` : text;
+}
 
 export async function analyticsReport(
   store: ControlStore,
