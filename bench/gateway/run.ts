@@ -139,6 +139,16 @@ async function main(): Promise<void> {
 
   const url = (c: ServerChild, query = '') => `http://127.0.0.1:${c.port}${PATH}${query}`;
   const bearer = { Authorization: `Bearer ${bearerKey}` };
+  /** One server's two keys of the short-window rows: without a per-minute limit, then with one. */
+  const windowPair = (without: string, limited: string, child: ServerChild): Scenario[] =>
+    (['key', 'limitedKey'] as const).map((key, i) => ({
+      name: i === 0 ? without : limited,
+      child,
+      pid: child.pid,
+      url: url(child, `?key=${String(child.info[key])}`),
+      authenticates: true,
+      windowed: i === 1,
+    }));
   const scenarios: Scenario[] = [
     {
       name: 'bare uWebSockets.js, no gateway (?key= ignored)',
@@ -198,36 +208,12 @@ async function main(): Promise<void> {
       authenticates: true,
     },
     // The short-window rows, in pairs: without, then with a per-minute limit.
-    {
-      name: 'Waymark, key in ?key= (embedded store, one more server)',
-      child: wmWindow,
-      pid: wmWindow.pid,
-      url: url(wmWindow, `?key=${String(wmWindow.info.key)}`),
-      authenticates: true,
-    },
-    {
-      name: 'Waymark, the same with a key limited per minute (embedded store)',
-      child: wmWindow,
-      pid: wmWindow.pid,
-      url: url(wmWindow, `?key=${String(wmWindow.info.limitedKey)}`),
-      authenticates: true,
-      windowed: true,
-    },
-    {
-      name: 'Waymark on Redis, key in ?key=',
-      child: wmRedis,
-      pid: wmRedis.pid,
-      url: url(wmRedis, `?key=${String(wmRedis.info.key)}`),
-      authenticates: true,
-    },
-    {
-      name: 'Waymark on Redis, the same with a key limited per minute',
-      child: wmRedis,
-      pid: wmRedis.pid,
-      url: url(wmRedis, `?key=${String(wmRedis.info.limitedKey)}`),
-      authenticates: true,
-      windowed: true,
-    },
+    ...windowPair(
+      'Waymark, key in ?key= (embedded store, one more server)',
+      'Waymark, the same with a key limited per minute (embedded store)',
+      wmWindow,
+    ),
+    ...windowPair('Waymark on Redis, key in ?key=', 'Waymark on Redis, the same with a key limited per minute', wmRedis),
   ];
 
   for (const s of scenarios) await checkAnswers(s);
