@@ -107,3 +107,26 @@ test('the CLI logs its changes as the operator, and `waymark audit` lists the lo
   const text = await waymark(['audit', '--org', 'Ops', ...data]);
   t.regex(text.stdout, /operator \(CLI\)\s+–\s+key\.revoked\s+key_\w+\s+status: "active" → "revoked"/);
 });
+
+test("a stranger's session and a member's burst of parallel calls see nothing of another organization's log and add nothing to it", async (t) => {
+  const server = await serve(t);
+  const owner = await server.signUp('own@example.com', 'Guarded');
+  const member = await join(server, owner, 'mem@example.com');
+  const stranger = await server.signUp('stranger@example.com', 'Elsewhere');
+  const key = await server.createKey(owner, { name: 'guarded' });
+  const before = await entriesOf(await as(server, owner, 'GET', '/audit'));
+
+  const burst = await Promise.all([
+    ...Array.from({ length: 10 }, () => as(server, member, 'GET', '/audit')),
+    ...Array.from({ length: 10 }, () => as(server, member, 'POST', `/keys/${key.id}/revoke`)),
+    ...Array.from({ length: 10 }, () => as(server, stranger, 'POST', `/keys/${key.id}/revoke`)),
+  ]);
+  t.deepEqual(
+    burst.map((answer) => answer.status),
+    [...Array(20).fill(403), ...Array(10).fill(404)],
+  );
+  t.deepEqual(await entriesOf(await as(server, owner, 'GET', '/audit')), before, 'nothing was added');
+  const strangers = await entriesOf(await as(server, stranger, 'GET', '/audit'));
+  t.true(strangers.every((entry) => entry.orgId === stranger.orgId));
+  t.false(JSON.stringify(strangers).includes(key.id));
+});

@@ -67,6 +67,18 @@ test('the report counts every metered request by endpoint and status class, as J
     assertError(t, await call(`${server.url}/api/v1/usage/report?key=${key.value}&${query}`), 400);
   }
   assertError(t, await call(`${server.url}/api/v1/usage/report`), 401);
+  // Another organization's key and session see nothing of these counts, also in a burst.
+  const stranger = await server.signUp();
+  const strangerKey = await server.createKey(stranger);
+  const theirs = await Promise.all(
+    Array.from({ length: 10 }, () => call(`${server.url}/api/v1/usage/report?key=${strangerKey.value}&group_by=`)),
+  );
+  t.deepEqual(
+    theirs.map((answer) => answer.body.total),
+    Array(10).fill(0),
+  );
+  const theirSession = await fetch(`${server.url}/api/v1/usage/report?group_by=`, { headers: { cookie: stranger.cookie } });
+  t.like(await theirSession.json(), { rows: [], total: 0 });
 });
 
 test('over three nodes on Redis, the report equals the requests sent once the nodes have written their counts', async (t) => {
